@@ -1,0 +1,99 @@
+// Builds the extension (Node, CommonJS, `vscode` external) and the chat webview
+// (browser) into dist/. Flags:
+//   --production  minify, no sourcemaps (what the .vsix ships)
+//   --watch       rebuild on change
+//   --tests       transpile src/, test/ and bench/ file by file into out/ for mocha
+import * as esbuild from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** @type {import('esbuild').Plugin} */
+const reportProblems = {
+  name: 'report-problems',
+  setup(build) {
+    build.onEnd((result) => {
+      for (const { text, location } of [...result.errors, ...result.warnings]) {
+        const where = location ? `${location.file}:${location.line}:${location.column}: ` : '';
+        console.error(`${where}${text}`);
+      }
+      if (watch) console.log(`[watch] build finished with ${result.errors.length} error(s)`);
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  legalComments: production ? 'none' : 'inline',
+  logLevel: 'silent',
+  plugins: [reportProblems],
+  define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+};
+
+/** @type {import('esbuild').BuildOptions[]} */
+const bundles = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    mainFields: ['module', 'main'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+];
+
+function listTs(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile() && d.name.endsWith('.ts') && !d.name.endsWith('.d.ts'))
+    .map((d) => path.join(d.parentPath ?? d.path, d.name));
+}
+
+async function main() {
+  if (tests) {
+    fs.rmSync('out', { recursive: true, force: true });
+    await esbuild.build({
+      entryPoints: [...listTs('src'), ...listTs('test'), ...listTs('bench')],
+      outdir: 'out',
+      outbase: '.',
+      bundle: false,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      sourcemap: 'inline',
+      logLevel: 'warning',
+    });
+    return;
+  }
+  if (watch) {
+    const contexts = await Promise.all(bundles.map((b) => esbuild.context(b)));
+    await Promise.all(contexts.map((c) => c.watch()));
+    console.log('[watch] watching src/ for changes');
+    return;
+  }
+  fs.rmSync('dist', { recursive: true, force: true });
+  const results = await Promise.all(bundles.map((b) => esbuild.build(b)));
+  if (results.some((r) => r.errors.length > 0)) process.exit(1);
+}
+
+main().catch((err) => {
+  console.error(err.message ?? err);
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+/** An agent the user can start: a program spoken to over stdio with ACP. No `vscode` import. */
+export interface AgentDefinition {
+  /** Stable identifier, unique among configured agents and presets. */
+  readonly id: string;
+  /** The name shown in pickers, panels and the sidebar. */
+  readonly name: string;
+  /** The program to run: absolute, or looked up on PATH. */
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** Where the definition came from. */
+  readonly source: 'settings' | 'preset';
+  /** A short description for pickers. */
+  readonly description?: string;
+}
+
+export interface AgentSettingsProblem {
+  readonly index: number;
+  readonly message: string;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Turns the raw value of `acpAgents.agents` into definitions. Invalid entries are
+ * skipped and reported (never thrown): one bad entry must not hide the others.
+ */
+export function parseAgentSettings(raw: unknown): { agents: AgentDefinition[]; problems: AgentSettingsProblem[] } {
+  const agents: AgentDefinition[] = [];
+  const problems: AgentSettingsProblem[] = [];
+  if (raw === undefined || raw === null) return { agents, problems };
+  if (!Array.isArray(raw)) {
+    problems.push({ index: -1, message: 'acpAgents.agents must be an array of agent definitions.' });
+    return { agents, problems };
+  }
+  const seen = new Set<string>();
+  raw.forEach((entry: unknown, index) => {
+    const problem = (message: string) => problems.push({ index, message: `acpAgents.agents[${index}]: ${message}` });
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      problem('must be an object with "id", "name" and "command".');
+      return;
+    }
+    const e = entry as Record<string, unknown>;
+    if (typeof e.id !== 'string' || !ID_PATTERN.test(e.id)) {
+      problem('"id" must be a non-empty string of letters, digits, ".", "_" or "-".');
+      return;
+    }
+    if (seen.has(e.id)) {
+      problem(`the id "${e.id}" is used twice; only the first is kept.`);
+      return;
+    }
+    if (typeof e.command !== 'string' || e.command.trim() === '') {
+      problem('"command" must be a non-empty string.');
+      return;
+    }
+    const name = typeof e.name === 'string' && e.name.trim() !== '' ? e.name : e.id;
+    let args: string[] = [];
+    if (e.args !== undefined) {
+      if (!Array.isArray(e.args) || !e.args.every((a) => typeof a === 'string')) {
+        problem('"args" must be an array of strings.');
+        return;
+      }
+      args = e.args as string[];
+    }
+    const env: Record<string, string> = {};
+    if (e.env !== undefined) {
+      if (typeof e.env !== 'object' || e.env === null || Array.isArray(e.env)) {
+        problem('"env" must be an object of string values.');
+        return;
+      }
+      for (const [k, v] of Object.entries(e.env as Record<string, unknown>)) {
+        if (typeof v !== 'string') {
+          problem(`"env.${k}" must be a string.`);
+          return;
+        }
+        env[k] = v;
+      }
+    }
+    seen.add(e.id);
+    agents.push({ id: e.id, name, command: e.command, args, env, source: 'settings' });
+  });
+  return { agents, problems };
+}

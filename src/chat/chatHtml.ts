@@ -1,0 +1,59 @@
+/** The chat webview's HTML: strict CSP with a nonce, nothing inline. No `vscode` import. */
+export interface ChatHtmlInput {
+  readonly cspSource: string;
+  readonly nonce: string;
+  readonly scriptUri: string;
+  readonly styleUri: string;
+  readonly codiconUri?: string;
+  readonly title: string;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+export function chatHtml(input: ChatHtmlInput): string {
+  const styles = [input.codiconUri, input.styleUri]
+    .filter((u): u is string => !!u)
+    .map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}">`)
+    .join('\n    ');
+  return `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(input.cspSource, input.nonce))}">
+    <meta name="viewport" content="width=device-width, initial-scale=1.0">
+    ${styles}
+    <title>${escapeHtml(input.title)}</title>
+  </head>
+  <body>
+    <div id="app" class="app">
+      <header class="header" id="header"><span class="agent-name" id="agent-name"></span><span class="session-title" id="session-title"></span></header>
+      <main class="transcript" id="transcript" role="log" aria-live="polite" aria-label="Conversation" tabindex="0"></main>
+      <div class="status" id="status" role="status"></div>
+      <form class="composer" id="composer">
+        <label class="visually-hidden" for="input">Message the agent</label>
+        <textarea id="input" rows="3" placeholder="Message the agent (Enter to send, Shift+Enter for a new line)"></textarea>
+        <div class="composer-actions">
+          <button type="submit" id="send" title="Send (Enter)">Send</button>
+        </div>
+      </form>
+    </div>
+    <script nonce="${escapeHtml(input.nonce)}" src="${escapeHtml(input.scriptUri)}"></script>
+  </body>
+</html>`;
+}

@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import { parseAgentSettings, type AgentDefinition, type AgentSettingsProblem } from './agents/agentDefinition';
+
+export const SECTION = 'acpAgents';
+export type TraceLevel = 'off' | 'messages' | 'verbose';
+
+/**
+ * Typed access to the extension's settings. Agent commands are read from user
+ * and machine settings only: a cloned repository's workspace settings can never
+ * make the extension spawn a program.
+ */
+export class Config {
+  private get cfg(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration(SECTION);
+  }
+
+  /** Agents from user (global) settings; workspace and folder values are ignored on purpose. */
+  agents(): { agents: AgentDefinition[]; problems: AgentSettingsProblem[] } {
+    const inspected = this.cfg.inspect<unknown>('agents');
+    return parseAgentSettings(inspected?.globalValue ?? inspected?.defaultValue ?? []);
+  }
+
+  defaultAgent(): string {
+    const v = this.cfg.get<unknown>('defaultAgent');
+    return typeof v === 'string' ? v.trim() : '';
+  }
+
+  trace(): TraceLevel {
+    const v = this.cfg.get<unknown>('trace');
+    return v === 'messages' || v === 'verbose' ? v : 'off';
+  }
+
+  mcpServers(): Record<string, unknown> {
+    const v = this.cfg.get<unknown>('mcpServers');
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  }
+}

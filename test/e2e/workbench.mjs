@@ -1,0 +1,64 @@
+// Helpers for driving the VS Code workbench in Chromium as a person would.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../harness/testEnv.mjs';
+
+export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
+
+export function vsixPath() {
+  const { name, version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const file = path.join(ROOT, `${name}-${version}.vsix`);
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run package first`);
+  return file;
+}
+
+export async function waitForWorkbench(page) {
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  // The status bar appears once the workbench has restored its parts.
+  await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
+}
+
+/**
+ * F1, type a command's title, run it. Contributed commands appear in the palette
+ * only once the extension host has registered the extension, so a person who
+ * opens the palette too early closes it and tries again: so does this.
+ */
+export async function runCommand(page, title, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget input');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  for (;;) {
+    await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } }).catch(() => {});
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    try {
+      await row.waitFor({ timeout: 5_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1000);
+    }
+  }
+}
+
+/** Picks an entry in an open QuickPick by its label. */
+export async function pick(page, label) {
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ timeout: 20_000 });
+  await row.click();
+}
+
+/** The frame of the active webview's content. */
+export function webviewFrame(page) {
+  return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+}
+
+export async function screenshot(page, name) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}

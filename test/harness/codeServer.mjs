@@ -1,0 +1,188 @@
+// Launches code-server (a real VS Code 1.139.1: server, web workbench, Node
+// extension host) on 127.0.0.1 with throw-away directories, and a headless
+// Chromium (Debian's) driven by playwright-core to show its workbench.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureCodeServer } from './tools.mjs';
+
+export const CHROMIUM = process.env.ACP_CHROMIUM || '/usr/bin/chromium';
+
+export async function freePort() {
+  return await new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** User settings every test instance starts with. */
+export function baseUserSettings(extra = {}) {
+  return {
+    'chat.disableAIFeatures': true,
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'security.workspace.trust.enabled': false,
+    'window.restoreWindows': 'none',
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    ...extra,
+  };
+}
+
+/**
+ * Starts code-server. Returns { url, port, dir, userDataDir, extensionsDir, stop(), logTail() }.
+ * opts: { userSettings, extensionsDir, env, installVsix }
+ */
+export async function startCodeServer(opts = {}) {
+  const { entry, nodeBin } = ensureCodeServer();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-cs-'));
+  const userDataDir = path.join(dir, 'ud');
+  const extensionsDir = opts.extensionsDir ?? path.join(dir, 'ext');
+  for (const d of [userDataDir, extensionsDir, path.join(dir, 'tmp'), path.join(dir, 'xdg-config'), path.join(dir, 'xdg-data')]) {
+    fs.mkdirSync(d, { recursive: true });
+  }
+  // User settings, and the same as the remote machine's settings: in code-server's
+  // remote window, machine-scoped settings (acpAgents.agents) come from Machine/.
+  for (const scope of ['User', 'Machine']) {
+    fs.mkdirSync(path.join(userDataDir, scope), { recursive: true });
+    fs.writeFileSync(path.join(userDataDir, scope, 'settings.json'), JSON.stringify(baseUserSettings(opts.userSettings), null, 2));
+  }
+  fs.writeFileSync(path.join(dir, 'config.yaml'), 'auth: none\ncert: false\n');
+  const env = {
+    ...process.env,
+    ...opts.env,
+    XDG_CONFIG_HOME: path.join(dir, 'xdg-config'),
+    XDG_DATA_HOME: path.join(dir, 'xdg-data'),
+    TMPDIR: path.join(dir, 'tmp'),
+    // Keep an outer code-server/VS Code session from leaking into this one.
+    VSCODE_IPC_HOOK_CLI: '',
+  };
+  for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
+  const logFile = path.join(dir, 'code-server.log');
+  const common = [
+    '--config', path.join(dir, 'config.yaml'),
+    '--user-data-dir', userDataDir,
+    '--extensions-dir', extensionsDir,
+  ];
+
+  for (const vsix of opts.installVsix ?? []) {
+    await runToEnd(nodeBin, [entry, ...common, '--install-extension', vsix, '--force'], env, logFile);
+  }
+
+  const port = opts.port ?? (await freePort());
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(
+    nodeBin,
+    [
+      entry,
+      ...common,
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--vscode-option', 'enable-smoke-test-driver',
+    ],
+    { env, detached: true, stdio: ['ignore', out, out] },
+  );
+  fs.closeSync(out);
+  const url = `http://127.0.0.1:${port}`;
+  let exited = null;
+  child.on('exit', (code, signal) => {
+    exited = { code, signal };
+  });
+
+  const stop = async () => {
+    if (child.pid === undefined) return;
+    killGroup(child.pid, 'SIGTERM');
+    const deadline = Date.now() + 5000;
+    while (exited === null && Date.now() < deadline) await sleep(100);
+    killGroup(child.pid, 'SIGKILL');
+  };
+  const logTail = (lines = 40) => {
+    try {
+      return fs.readFileSync(logFile, 'utf8').split('\n').slice(-lines).join('\n');
+    } catch {
+      return '(no code-server log)';
+    }
+  };
+
+  // Wait until it answers HTTP.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited) throw new Error(`code-server exited early (${JSON.stringify(exited)}):\n${logTail()}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`code-server did not start within 30 s:\n${logTail()}`);
+    }
+    await sleep(150);
+  }
+  return { url, port, dir, userDataDir, extensionsDir, stop, logTail, pid: child.pid };
+}
+
+function runToEnd(cmd, args, env, logFile) {
+  return new Promise((resolve, reject) => {
+    const out = fs.openSync(logFile, 'a');
+    const child = spawn(cmd, args, { env, stdio: ['ignore', out, out] });
+    fs.closeSync(out);
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(args[0])} ${args.slice(-3).join(' ')} exited ${code}`))));
+  });
+}
+
+export function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+export function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Launches headless Debian Chromium through playwright-core. */
+export async function launchBrowser() {
+  const { chromium } = await import('playwright-core');
+  return await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** The workbench URL for a folder, with optional development payload entries. */
+export function workbenchUrl(server, folder, payload) {
+  const u = new URL(server.url);
+  u.searchParams.set('folder', folder);
+  if (payload) u.searchParams.set('payload', JSON.stringify(payload));
+  return u.toString();
+}

@@ -1,0 +1,76 @@
+// The integration tier: mocha inside the real VS Code extension host of
+// code-server, with the workbench in headless Chromium (playwright-core).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchBrowser, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { ensureNode } from './tools.mjs';
+import { ROOT, prepareWorkspace, testAgents } from './testEnv.mjs';
+
+const RUN_TIMEOUT_MS = Number(process.env.ACP_INTEGRATION_TIMEOUT_MS || 10 * 60_000);
+
+export async function runIntegration({ grep } = {}) {
+  const nodeBin = ensureNode();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-int-'));
+  const resultsFile = path.join(tmp, 'results.json');
+  const workspace = prepareWorkspace(tmp);
+  const server = await startCodeServer({
+    userSettings: { 'acpAgents.agents': testAgents(nodeBin, tmp) },
+    env: {
+      ACP_TEST_RESULTS: resultsFile,
+      ACP_TEST_TMP: tmp,
+      ACP_TEST_NODE: nodeBin,
+      ACP_TEST_FIXTURES: path.join(ROOT, 'test', 'fixtures'),
+      ACP_TEST_WORKSPACE: workspace,
+      ...(grep ? { ACP_TEST_GREP: grep } : {}),
+    },
+  });
+  const browser = await launchBrowser();
+  let harnessError = null;
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const exitCode = new Promise((resolve, reject) => {
+      page.on('crash', () => reject(new Error('the workbench page crashed')));
+      page.on('response', (res) => {
+        if (res.status() >= 500) reject(new Error(`HTTP ${res.status()} for ${res.url()}`));
+      });
+      void page.exposeFunction('codeAutomationExit', (code) => resolve(code));
+    });
+    page.on('console', (msg) => {
+      const text = msg.text();
+      if (process.env.ACP_TEST_VERBOSE) console.log(`  [page:${msg.type()}] ${text}`);
+    });
+    const authority = `127.0.0.1:${server.port}`;
+    const payload = [
+      ['extensionDevelopmentPath', `vscode-remote://${authority}${ROOT}`],
+      ['extensionTestsPath', `vscode-remote://${authority}${path.join(ROOT, 'out', 'test', 'integration', 'index')}`],
+      ['skipWelcome', 'true'],
+      ['skipReleaseNotes', 'true'],
+    ];
+    await page.goto(workbenchUrl(server, workspace, payload));
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`integration tests did not finish within ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
+    });
+    await Promise.race([exitCode, timeout]).finally(() => clearTimeout(timer));
+  } catch (err) {
+    harnessError = err;
+  } finally {
+    await browser.close().catch(() => {});
+    await server.stop();
+  }
+
+  let results = { passed: 0, failed: 0, skipped: 0, lines: [], failures: [] };
+  if (fs.existsSync(resultsFile)) results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+  if (results.host) console.log(`  ran in VS Code: ${results.host}`);
+  for (const line of results.lines) console.log(line);
+  for (const f of results.failures) console.log(`\n  FAILED: ${f.title}\n${f.error.split('\n').map((l) => `    ${l}`).join('\n')}`);
+  if (harnessError || !fs.existsSync(resultsFile)) {
+    console.log(`\n  harness error: ${harnessError?.message ?? 'no results were written'}`);
+    console.log(`  --- tail of code-server's log ---\n${server.logTail(40)}`);
+    results.failed += 1;
+    results.harnessError = String(harnessError?.message ?? 'no results');
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+  return results;
+}

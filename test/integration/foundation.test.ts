@@ -1,0 +1,81 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, closeAllEditors, EXTENSION_ID, waitFor } from './helpers';
+
+interface Contributes {
+  commands: { command: string; title: string; category?: string }[];
+  configuration: { properties: Record<string, { scope?: string }> };
+  views: Record<string, { id: string }[]>;
+}
+
+describe('Foundation: the extension in a real VS Code host', () => {
+  before(async () => {
+    // The host identifies itself in the output: this is a real VS Code.
+    console.log(`running in ${vscode.env.appName} ${vscode.version} (uiKind ${vscode.UIKind[vscode.env.uiKind]}, remote ${vscode.env.remoteName ?? 'none'})`);
+    await api();
+  });
+
+  afterEach(closeAllEditors);
+
+  it('runs inside a real VS Code extension host and activates', async () => {
+    assert.match(vscode.version, /^\d+\.\d+\.\d+/);
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, 'extension is installed');
+    assert.equal(ext.isActive, true);
+    assert.equal((await api()).version, ext.packageJSON.version);
+  });
+
+  it('registers every contributed command under acpAgents.', async () => {
+    const contributes = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes as Contributes;
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const ids = contributes.commands.map((c) => c.command);
+    assert.deepEqual(ids.sort(), [
+      'acpAgents.cancel',
+      'acpAgents.newSession',
+      'acpAgents.restartAgent',
+      'acpAgents.resumeSession',
+      'acpAgents.showLog',
+    ]);
+    for (const id of ids) assert.ok(registered.has(id), `${id} is registered`);
+    for (const c of contributes.commands) assert.equal(c.category, 'ACP');
+  });
+
+  it('declares agent commands as machine-scoped settings and reads the user settings', async () => {
+    const contributes = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes as Contributes;
+    assert.equal(contributes.configuration.properties['acpAgents.agents']?.scope, 'machine');
+    const agents = (await api()).agents();
+    assert.ok(agents.some((a) => a.id === 'demo' && a.name === 'Demo Agent'), `demo agent configured: ${JSON.stringify(agents.map((a) => a.id))}`);
+  });
+
+  it('opens a chat panel of viewType acpAgents.chat whose script runs under the CSP', async () => {
+    const panel = (await api()).openChat('demo');
+    const tab = await waitFor('the chat tab', () => {
+      const t = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return t?.input instanceof vscode.TabInputWebview ? t : undefined;
+    });
+    assert.ok((tab.input as vscode.TabInputWebview).viewType.endsWith('acpAgents.chat'));
+    assert.equal(tab.label, 'Demo Agent');
+    // `ready` is posted by dist/webview.js: it only arrives if the nonce'd script loaded.
+    await waitFor('the webview script to report ready', () => panel.isReady, 20_000);
+    const html = panel.panel.webview.html.replace(/&#39;/g, "'").replace(/&#34;/g, '"');
+    const nonce = /<script nonce="([^"]+)"/.exec(html)?.[1];
+    assert.ok(nonce && nonce.length >= 16, 'the script carries a nonce');
+    assert.ok(html.includes(`script-src 'nonce-${nonce}'`), 'the CSP allows exactly that nonce');
+    assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
+  });
+
+  it('ACP: New Session with an agent id opens a panel for it', async () => {
+    const a = await api();
+    const before = a.panels().length;
+    await vscode.commands.executeCommand('acpAgents.newSession', 'demo');
+    assert.equal(a.panels().length, before + 1);
+    assert.equal(a.panels().at(-1)?.agentId, 'demo');
+  });
+
+  it('contributes the Sessions view in the ACP Agents container', async () => {
+    const contributes = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes as Contributes;
+    assert.deepEqual(contributes.views.acpAgents?.map((v) => v.id), ['acpAgents.sessions']);
+    // Focusing the view works only when VS Code knows it.
+    await vscode.commands.executeCommand('acpAgents.sessions.focus');
+  });
+});

@@ -1,0 +1,40 @@
+import * as assert from 'node:assert/strict';
+import { chatHtml, contentSecurityPolicy, escapeHtml } from '../../../src/chat/chatHtml';
+
+describe('chat panel HTML', () => {
+  const html = chatHtml({
+    cspSource: 'https://file+.vscode-resource.example',
+    nonce: 'abc123==',
+    scriptUri: 'https://file+.vscode-resource.example/ext/dist/webview.js',
+    styleUri: 'https://file+.vscode-resource.example/ext/media/chat.css',
+    title: 'Agent <b>"x"</b>',
+  });
+
+  it('has a strict CSP: nothing by default, scripts only by nonce, no inline or eval', () => {
+    const csp = contentSecurityPolicy('https://src', 'N');
+    assert.match(csp, /^default-src 'none'/);
+    assert.match(csp, /script-src 'nonce-N'/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
+    assert.match(html, /http-equiv="Content-Security-Policy"/);
+  });
+
+  it('loads exactly one script, carrying the nonce, from the given URI', () => {
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    assert.equal(scripts.length, 1);
+    assert.match(scripts[0]!, /nonce="abc123=="/);
+    assert.match(scripts[0]!, /src="https:\/\/file\+\.vscode-resource\.example\/ext\/dist\/webview\.js"/);
+  });
+
+  it('has no inline style or event handler attributes', () => {
+    assert.doesNotMatch(html, /<style|\sstyle=|\son[a-z]+=/i);
+  });
+
+  it('escapes the title', () => {
+    assert.match(html, /<title>Agent &#60;b&#62;&#34;x&#34;&#60;\/b&#62;<\/title>/);
+    assert.equal(escapeHtml(`<&>"'`), '&#60;&#38;&#62;&#34;&#39;');
+  });
+
+  it('marks the transcript as a log for screen readers', () => {
+    assert.match(html, /id="transcript" role="log"/);
+  });
+});
