@@ -1,0 +1,330 @@
+/**
+ * The ACP connection: typed calls to the agent, tolerant decoding of what it
+ * sends, ACP's `$/cancel_request` in both directions, and per-session ordering
+ * of `session/update`. No `vscode` import.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import {
+  CancellationToken,
+  CancellationTokenSource,
+  createMessageConnection,
+  type CancellationStrategy,
+  type Message,
+  type MessageConnection,
+  type RequestType,
+  ResponseError,
+} from 'vscode-jsonrpc/node';
+import { clientCapabilities } from './capabilities';
+import { decodeInitializeResponse, decodeSessionNotification, decodeStopReason, type DecodedInitialize, type DecodedNotification } from './decode';
+import { OrderedQueue } from './orderedQueue';
+import * as P from './protocol';
+import { NdjsonMessageReader, NdjsonMessageWriter, type ByteSink, type ByteSource } from './transport';
+
+export interface AcpLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export type TraceDirection = 'send' | 'receive';
+
+export interface AcpConnectionOptions {
+  /** The agent's stdout. */
+  readonly input: ByteSource;
+  /** The agent's stdin. */
+  readonly output: ByteSink;
+  readonly clientInfo: acp.Implementation;
+  readonly logger: AcpLogger;
+  readonly maxLineBytes?: number;
+  /** Sees every message in both directions (for the trace channel; redaction is the caller's job). */
+  readonly trace?: (direction: TraceDirection, message: Message) => void;
+  /** The client capabilities to advertise (defaults to `clientCapabilities()`). */
+  readonly capabilities?: acp.ClientCapabilities;
+}
+
+/** The agent answered `initialize` with a protocol version this client does not speak. */
+export class ProtocolVersionError extends Error {
+  constructor(readonly agentVersion: unknown) {
+    super(
+      `The agent speaks ACP protocol version ${JSON.stringify(agentVersion)}, but this extension speaks version ${P.PROTOCOL_VERSION}. Update the agent or the extension.`,
+    );
+    this.name = 'ProtocolVersionError';
+  }
+}
+
+/** A JSON-RPC error answered by the agent. */
+export class AgentError extends Error {
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'AgentError';
+  }
+  get isAuthRequired(): boolean {
+    return this.code === P.ErrorCodes.AuthRequired;
+  }
+  get isNotFound(): boolean {
+    return this.code === P.ErrorCodes.ResourceNotFound;
+  }
+  get isCancelled(): boolean {
+    return this.code === P.ErrorCodes.RequestCancelled;
+  }
+}
+
+/** The connection closed (the agent exited or closed its output) before an answer came. */
+export class ConnectionClosedError extends Error {
+  constructor(readonly method: string) {
+    super(`The agent stopped before it answered ${method}.`);
+    this.name = 'ConnectionClosedError';
+  }
+}
+
+type ClientRequestHandler = (params: unknown, token: CancellationToken) => unknown;
+
+/** ACP's cancellation: `$/cancel_request {requestId}` (not LSP's `$/cancelRequest {id}`). */
+class AcpCancellation implements CancellationStrategy {
+  readonly incoming = new Map<string | number, CancellationTokenSource>();
+  readonly receiver = {
+    kind: 'id' as const,
+    createCancellationTokenSource: (id: string | number) => {
+      const source = new CancellationTokenSource();
+      this.incoming.set(id, source);
+      return source;
+    },
+  };
+  readonly sender = {
+    sendCancellation: (conn: MessageConnection, id: string | number) =>
+      conn.sendNotification(P.CancelRequestNotification.type, { requestId: id }),
+    cleanup: () => {},
+  };
+  release(token: CancellationToken): void {
+    for (const [id, source] of this.incoming) {
+      if (source.token === token) {
+        this.incoming.delete(id);
+        source.dispose();
+        return;
+      }
+    }
+  }
+}
+
+export class AcpConnection {
+  private readonly rpc: MessageConnection;
+  private readonly cancellation = new AcpCancellation();
+  private readonly updates: OrderedQueue;
+  private updateHandler: ((n: DecodedNotification) => void | Promise<void>) | undefined;
+  private readonly closeListeners: (() => void)[] = [];
+  private closed = false;
+  private disposed = false;
+  private readonly pendingCalls = new Set<{ method: string; reject: (e: Error) => void }>();
+  initializeResult: DecodedInitialize | undefined;
+
+  constructor(private readonly options: AcpConnectionOptions) {
+    const { logger } = options;
+    const reader = new NdjsonMessageReader(options.input, {
+      maxLineBytes: options.maxLineBytes,
+      onInvalidLine: (problem, line) => logger.warn(`Skipped a line from the agent: ${problem}: ${preview(line)}`),
+    });
+    const writer = new NdjsonMessageWriter(options.output);
+    const trace = options.trace;
+    if (trace) {
+      const listen = reader.listen.bind(reader);
+      reader.listen = (cb) => listen((m) => {
+        trace('receive', m);
+        cb(m);
+      });
+      const write = writer.write.bind(writer);
+      writer.write = (m) => {
+        trace('send', m);
+        return write(m);
+      };
+    }
+    this.updates = new OrderedQueue((key, err) => logger.error(`session ${key}: handling an update failed: ${errorText(err)}`));
+    this.rpc = createMessageConnection(reader, writer, {
+      error: (m) => logger.error(m),
+      warn: (m) => logger.warn(m),
+      info: (m) => logger.info(m),
+      log: () => {},
+    }, { cancellationStrategy: this.cancellation });
+
+    this.rpc.onError(([err]) => logger.warn(`Connection problem: ${err.message}`));
+    this.rpc.onClose(() => this.markClosed());
+    this.rpc.onNotification(P.CancelRequestNotification.method, (params: unknown) => {
+      const id = (params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.cancellation.incoming.get(id)?.cancel();
+    });
+    this.rpc.onNotification(P.SessionUpdateNotification.method, (params: unknown) => {
+      const decoded = decodeSessionNotification(params);
+      if (!decoded) {
+        logger.warn(`Ignored a session/update without a sessionId: ${preview(JSON.stringify(params))}`);
+        return;
+      }
+      for (const p of decoded.problems) logger.warn(`session/update (${decoded.sessionId}): ${p}`);
+      if (decoded.update.sessionUpdate === '_unsupported') {
+        logger.warn(`session/update (${decoded.sessionId}): unsupported update "${decoded.update.variant}": ${decoded.update.reason}`);
+      }
+      const handler = this.updateHandler;
+      if (handler) void this.updates.enqueue(decoded.sessionId, () => handler(decoded));
+    });
+    this.rpc.onUnhandledNotification((n) => logger.info(`Ignored notification ${n.method} (not handled by this client)`));
+    this.rpc.listen();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  onClose(listener: () => void): void {
+    if (this.closed) listener();
+    else this.closeListeners.push(listener);
+  }
+
+  /** Updates are delivered in arrival order per session; an async handler is awaited before the next. */
+  onSessionUpdate(handler: (n: DecodedNotification) => void | Promise<void>): void {
+    this.updateHandler = handler;
+  }
+
+  /** Resolves once every update received so far for the session has been handled. */
+  drainSession(sessionId: string): Promise<void> {
+    return this.updates.drain(sessionId);
+  }
+
+  /**
+   * Serves a method the agent calls on the client. Errors thrown as `ResponseError`
+   * go back as-is; other errors become -32603 with their message.
+   */
+  onClientRequest(method: string, handler: ClientRequestHandler): void {
+    this.rpc.onRequest(method, async (params: unknown, token: CancellationToken) => {
+      try {
+        return await handler(params, token);
+      } finally {
+        this.cancellation.release(token);
+      }
+    });
+  }
+
+  onClientNotification(method: string, handler: (params: unknown) => void): void {
+    this.rpc.onNotification(method, handler);
+  }
+
+  // ---------------------------------------------------------------- calls
+  private async call<P, R>(type: RequestType<P, R, acp.Error>, params: P, token?: CancellationToken): Promise<R> {
+    if (this.closed) throw new ConnectionClosedError(type.method);
+    const entry = { method: type.method, reject: (_e: Error) => {} };
+    const closed = new Promise<never>((_, reject) => {
+      entry.reject = reject;
+    });
+    this.pendingCalls.add(entry);
+    try {
+      return (await Promise.race([this.rpc.sendRequest(type.method, params, token ?? CancellationToken.None), closed])) as R;
+    } catch (err) {
+      if (err instanceof ResponseError) throw new AgentError(type.method, err.code, err.message, err.data);
+      throw err;
+    } finally {
+      this.pendingCalls.delete(entry);
+    }
+  }
+
+  /** `initialize` with protocol version 1; a different version back is an error and closes the connection. */
+  async initialize(token?: CancellationToken): Promise<DecodedInitialize> {
+    const raw = await this.call(
+      P.InitializeRequest.type,
+      {
+        protocolVersion: P.PROTOCOL_VERSION,
+        clientCapabilities: this.options.capabilities ?? clientCapabilities(),
+        clientInfo: this.options.clientInfo,
+      },
+      token,
+    );
+    const problems: string[] = [];
+    const decoded = decodeInitializeResponse(raw, problems);
+    for (const p of problems) this.options.logger.warn(p);
+    if (decoded.protocolVersion !== P.PROTOCOL_VERSION) {
+      this.dispose();
+      throw new ProtocolVersionError((raw as { protocolVersion?: unknown } | null)?.protocolVersion);
+    }
+    this.initializeResult = decoded;
+    return decoded;
+  }
+
+  authenticate(methodId: string, token?: CancellationToken) {
+    return this.call(P.AuthenticateRequest.type, { methodId }, token);
+  }
+  logout(token?: CancellationToken) {
+    return this.call(P.LogoutRequest.type, {}, token);
+  }
+  newSession(params: acp.NewSessionRequest, token?: CancellationToken) {
+    return this.call(P.NewSessionRequest.type, params, token);
+  }
+  loadSession(params: acp.LoadSessionRequest, token?: CancellationToken) {
+    return this.call(P.LoadSessionRequest.type, params, token);
+  }
+  resumeSession(params: acp.ResumeSessionRequest, token?: CancellationToken) {
+    return this.call(P.ResumeSessionRequest.type, params, token);
+  }
+  closeSession(sessionId: string, token?: CancellationToken) {
+    return this.call(P.CloseSessionRequest.type, { sessionId }, token);
+  }
+  listSessions(params: acp.ListSessionsRequest, token?: CancellationToken) {
+    return this.call(P.ListSessionsRequest.type, params, token);
+  }
+  deleteSession(sessionId: string, token?: CancellationToken) {
+    return this.call(P.DeleteSessionRequest.type, { sessionId }, token);
+  }
+  setMode(sessionId: string, modeId: string, token?: CancellationToken) {
+    return this.call(P.SetSessionModeRequest.type, { sessionId, modeId }, token);
+  }
+  setConfigOption(params: acp.SetSessionConfigOptionRequest, token?: CancellationToken) {
+    return this.call(P.SetSessionConfigOptionRequest.type, params, token);
+  }
+  async prompt(params: acp.PromptRequest, token?: CancellationToken): Promise<{ stopReason: string }> {
+    const raw = await this.call(P.PromptRequest.type, params, token);
+    const problems: string[] = [];
+    const stopReason = decodeStopReason(raw, problems);
+    for (const p of problems) this.options.logger.warn(p);
+    // Updates sent before the response belong to this turn: let them be handled first.
+    await this.drainSession(params.sessionId);
+    return { stopReason };
+  }
+  /** `session/cancel` (a notification): the prompt still gets its response, with `cancelled`. */
+  async cancel(sessionId: string): Promise<void> {
+    if (this.closed) return;
+    await this.rpc.sendNotification(P.CancelNotification.type, { sessionId });
+  }
+
+  private markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of this.pendingCalls) p.reject(new ConnectionClosedError(p.method));
+    this.pendingCalls.clear();
+    for (const l of this.closeListeners.splice(0)) {
+      try {
+        l();
+      } catch (err) {
+        this.options.logger.error(`close listener failed: ${errorText(err)}`);
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.markClosed();
+    try {
+      this.rpc.dispose();
+    } catch {
+      // already disposed
+    }
+  }
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function preview(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+}

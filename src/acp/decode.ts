@@ -1,0 +1,443 @@
+/**
+ * Tolerant decoding of what an agent sends. The schema marks most fields
+ * "default on error" and arrays "skip invalid items"; we do the same: a bad
+ * optional field becomes its default, a bad array item is skipped, an unknown
+ * `session/update` variant or enum value is kept and reported — never a crash.
+ * Every deviation is described in `problems` so it can be logged. No `vscode` import.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+
+export type Problems = string[];
+type Obj = Record<string, unknown>;
+
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+
+function optional<T>(raw: Obj, key: string, decode: (v: unknown) => T | undefined, problems: Problems, where: string): T | undefined {
+  const v = raw[key];
+  if (v === undefined || v === null) return undefined;
+  const d = decode(v);
+  if (d === undefined) problems.push(`${where}.${key}: ignored an invalid value`);
+  return d;
+}
+
+function nullable<T>(raw: Obj, key: string, decode: (v: unknown) => T | undefined, problems: Problems, where: string): T | null | undefined {
+  if (raw[key] === null) return null;
+  return optional(raw, key, decode, problems, where);
+}
+
+function arrayOf<T>(v: unknown, decode: (item: unknown, problems: Problems, where: string) => T | undefined, problems: Problems, where: string): T[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: T[] = [];
+  v.forEach((item, i) => {
+    const d = decode(item, problems, `${where}[${i}]`);
+    if (d === undefined) problems.push(`${where}[${i}]: skipped an invalid item`);
+    else out.push(d);
+  });
+  return out;
+}
+
+function oneOf<T extends string>(values: readonly T[]) {
+  return (v: unknown): T | undefined => (typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : undefined);
+}
+
+// ---------------------------------------------------------------- enums
+export const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
+export const TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
+export const PLAN_PRIORITIES = ['high', 'medium', 'low'] as const;
+export const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export const STOP_REASONS = ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'] as const;
+
+function enumWithDefault<T extends string>(raw: Obj, key: string, values: readonly T[], fallback: T, problems: Problems, where: string): T {
+  const v = raw[key];
+  if (v === undefined || v === null) return fallback;
+  const d = oneOf(values)(v);
+  if (d === undefined) {
+    problems.push(`${where}.${key}: unknown value ${JSON.stringify(v)}, shown as "${fallback}"`);
+    return fallback;
+  }
+  return d;
+}
+
+// ---------------------------------------------------------------- content
+/** Decodes a ContentBlock; an unknown `type` is kept as-is (rendered as unsupported content). */
+export function decodeContentBlock(v: unknown, problems: Problems, where: string): acp.ContentBlock | undefined {
+  if (!isObj(v) || typeof v.type !== 'string') return undefined;
+  switch (v.type) {
+    case 'text': {
+      const text = str(v.text);
+      return text === undefined ? undefined : { type: 'text', text };
+    }
+    case 'image': {
+      const data = str(v.data);
+      const mimeType = str(v.mimeType);
+      if (data === undefined || mimeType === undefined) return undefined;
+      return { type: 'image', data, mimeType, uri: optional(v, 'uri', str, problems, where) };
+    }
+    case 'audio': {
+      const data = str(v.data);
+      const mimeType = str(v.mimeType);
+      if (data === undefined || mimeType === undefined) return undefined;
+      return { type: 'audio', data, mimeType };
+    }
+    case 'resource_link': {
+      const uri = str(v.uri);
+      if (uri === undefined) return undefined;
+      return {
+        type: 'resource_link',
+        uri,
+        name: str(v.name) ?? uri,
+        mimeType: optional(v, 'mimeType', str, problems, where),
+        title: optional(v, 'title', str, problems, where),
+        description: optional(v, 'description', str, problems, where),
+        size: optional(v, 'size', num, problems, where),
+      };
+    }
+    case 'resource': {
+      const r = v.resource;
+      if (!isObj(r) || typeof r.uri !== 'string') return undefined;
+      if (typeof r.text === 'string') return { type: 'resource', resource: { uri: r.uri, text: r.text, mimeType: str(r.mimeType) } };
+      if (typeof r.blob === 'string') return { type: 'resource', resource: { uri: r.uri, blob: r.blob, mimeType: str(r.mimeType) } };
+      return undefined;
+    }
+    default:
+      problems.push(`${where}: unsupported content type "${v.type}"`);
+      return v as unknown as acp.ContentBlock;
+  }
+}
+
+function decodeToolCallContent(v: unknown, problems: Problems, where: string): acp.ToolCallContent | undefined {
+  if (!isObj(v)) return undefined;
+  switch (v.type) {
+    case 'content': {
+      const content = decodeContentBlock(v.content, problems, `${where}.content`);
+      return content && { type: 'content', content };
+    }
+    case 'diff': {
+      const path = str(v.path);
+      const newText = str(v.newText);
+      if (path === undefined || newText === undefined) return undefined;
+      const oldText = v.oldText === null || v.oldText === undefined ? null : str(v.oldText);
+      if (oldText === undefined) return undefined;
+      return { type: 'diff', path, oldText, newText };
+    }
+    case 'terminal': {
+      const terminalId = str(v.terminalId);
+      return terminalId === undefined ? undefined : { type: 'terminal', terminalId };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function decodeLocation(v: unknown): acp.ToolCallLocation | undefined {
+  if (!isObj(v) || typeof v.path !== 'string') return undefined;
+  const line = num(v.line);
+  return line !== undefined && line >= 0 ? { path: v.path, line } : { path: v.path };
+}
+
+function decodePlanEntry(v: unknown, problems: Problems, where: string): acp.PlanEntry | undefined {
+  if (!isObj(v) || typeof v.content !== 'string') return undefined;
+  return {
+    content: v.content,
+    priority: enumWithDefault(v, 'priority', PLAN_PRIORITIES, 'medium', problems, where),
+    status: enumWithDefault(v, 'status', PLAN_STATUSES, 'pending', problems, where),
+  };
+}
+
+function decodeCommand(v: unknown): acp.AvailableCommand | undefined {
+  if (!isObj(v) || typeof v.name !== 'string' || v.name === '') return undefined;
+  const hint = isObj(v.input) ? str(v.input.hint) : undefined;
+  return { name: v.name, description: str(v.description) ?? '', ...(hint !== undefined ? { input: { hint } } : {}) };
+}
+
+function decodeSelectOption(v: unknown, problems: Problems, where: string): acp.SessionConfigSelectOption | acp.SessionConfigSelectGroup | undefined {
+  if (!isObj(v)) return undefined;
+  if (Array.isArray(v.options) && typeof v.group === 'string') {
+    const options = arrayOf(v.options, (o) => decodePlainOption(o), problems, `${where}.options`) ?? [];
+    return { group: v.group, name: str(v.name) ?? v.group, options };
+  }
+  return decodePlainOption(v);
+}
+function decodePlainOption(v: unknown): acp.SessionConfigSelectOption | undefined {
+  if (!isObj(v) || typeof v.value !== 'string') return undefined;
+  return { value: v.value, name: str(v.name) ?? v.value, description: str(v.description) ?? null };
+}
+
+export function decodeConfigOption(v: unknown, problems: Problems, where: string): acp.SessionConfigOption | undefined {
+  if (!isObj(v) || typeof v.id !== 'string' || typeof v.name !== 'string') return undefined;
+  const base = { id: v.id, name: v.name, description: str(v.description) ?? null, category: str(v.category) ?? null };
+  if (v.type === 'boolean') {
+    const currentValue = bool(v.currentValue);
+    if (currentValue === undefined) return undefined;
+    return { ...base, type: 'boolean', currentValue } as acp.SessionConfigOption;
+  }
+  if (v.type === 'select' || v.type === undefined) {
+    const currentValue = str(v.currentValue);
+    const options = arrayOf(v.options, decodeSelectOption, problems, `${where}.options`);
+    if (currentValue === undefined || options === undefined) return undefined;
+    return { ...base, type: 'select', currentValue, options } as acp.SessionConfigOption;
+  }
+  problems.push(`${where}: ignored config option "${v.id}" of unknown type ${JSON.stringify(v.type)}`);
+  return undefined;
+}
+
+export function decodeModes(v: unknown, problems: Problems, where: string): acp.SessionModeState | undefined {
+  if (!isObj(v) || typeof v.currentModeId !== 'string') return undefined;
+  const availableModes =
+    arrayOf(
+      v.availableModes,
+      (m) => (isObj(m) && typeof m.id === 'string' ? { id: m.id, name: str(m.name) ?? m.id, description: str(m.description) ?? null } : undefined),
+      problems,
+      `${where}.availableModes`,
+    ) ?? [];
+  return { currentModeId: v.currentModeId, availableModes };
+}
+
+// ---------------------------------------------------------------- session/update
+export interface UnsupportedUpdate {
+  readonly sessionUpdate: '_unsupported';
+  /** The variant name the agent sent (or a description when it had none). */
+  readonly variant: string;
+  readonly reason: string;
+  readonly raw: unknown;
+}
+
+export type DecodedUpdate = acp.SessionUpdate | UnsupportedUpdate;
+
+export interface DecodedNotification {
+  readonly sessionId: string;
+  readonly update: DecodedUpdate;
+  readonly problems: Problems;
+}
+
+const unsupported = (variant: string, reason: string, raw: unknown): UnsupportedUpdate => ({
+  sessionUpdate: '_unsupported',
+  variant,
+  reason,
+  raw,
+});
+
+/** Decodes `session/update` params. Returns undefined only when no session id can be found. */
+export function decodeSessionNotification(params: unknown): DecodedNotification | undefined {
+  if (!isObj(params) || typeof params.sessionId !== 'string') return undefined;
+  const problems: Problems = [];
+  return { sessionId: params.sessionId, update: decodeSessionUpdate(params.update, problems), problems };
+}
+
+export function decodeSessionUpdate(u: unknown, problems: Problems): DecodedUpdate {
+  if (!isObj(u) || typeof u.sessionUpdate !== 'string') return unsupported('(malformed)', 'the update has no "sessionUpdate" field', u);
+  const kind = u.sessionUpdate;
+  const where = kind;
+  switch (kind) {
+    case 'user_message_chunk':
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk': {
+      const content = decodeContentBlock(u.content, problems, `${where}.content`);
+      if (!content) return unsupported(kind, 'its content is missing or invalid', u);
+      const messageId = optional(u, 'messageId', str, problems, where);
+      return { sessionUpdate: kind, content, ...(messageId !== undefined ? { messageId } : {}) };
+    }
+    case 'tool_call': {
+      const toolCallId = str(u.toolCallId);
+      if (toolCallId === undefined) return unsupported(kind, 'it has no toolCallId', u);
+      const content = arrayOf(u.content, decodeToolCallContent, problems, `${where}.content`);
+      const locations = arrayOf(u.locations, (l) => decodeLocation(l), problems, `${where}.locations`);
+      return {
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        title: str(u.title) ?? '',
+        kind: enumWithDefault(u, 'kind', TOOL_KINDS, 'other', problems, where),
+        status: enumWithDefault(u, 'status', TOOL_STATUSES, 'pending', problems, where),
+        ...(str(u.name) !== undefined ? { name: str(u.name) } : {}),
+        ...(content ? { content } : {}),
+        ...(locations ? { locations } : {}),
+        ...(u.rawInput !== undefined ? { rawInput: u.rawInput } : {}),
+        ...(u.rawOutput !== undefined ? { rawOutput: u.rawOutput } : {}),
+      };
+    }
+    case 'tool_call_update': {
+      const toolCallId = str(u.toolCallId);
+      if (toolCallId === undefined) return unsupported(kind, 'it has no toolCallId', u);
+      const out: Record<string, unknown> = { sessionUpdate: 'tool_call_update', toolCallId };
+      const title = nullable(u, 'title', str, problems, where);
+      if (title !== undefined) out.title = title;
+      const name = nullable(u, 'name', str, problems, where);
+      if (name !== undefined) out.name = name;
+      if (u.kind !== undefined) out.kind = u.kind === null ? null : enumWithDefault(u, 'kind', TOOL_KINDS, 'other', problems, where);
+      if (u.status !== undefined && u.status !== null) {
+        const status = oneOf(TOOL_STATUSES)(u.status);
+        if (status) out.status = status;
+        else problems.push(`${where}.status: unknown value ${JSON.stringify(u.status)}, ignored`);
+      } else if (u.status === null) out.status = null;
+      if (u.content === null) out.content = null;
+      else if (u.content !== undefined) out.content = arrayOf(u.content, decodeToolCallContent, problems, `${where}.content`) ?? [];
+      if (u.locations === null) out.locations = null;
+      else if (u.locations !== undefined) out.locations = arrayOf(u.locations, (l) => decodeLocation(l), problems, `${where}.locations`) ?? [];
+      if (u.rawInput !== undefined) out.rawInput = u.rawInput;
+      if (u.rawOutput !== undefined) out.rawOutput = u.rawOutput;
+      return out as unknown as acp.SessionUpdate;
+    }
+    case 'plan': {
+      const entries = arrayOf(u.entries, decodePlanEntry, problems, `${where}.entries`);
+      if (!entries) return unsupported(kind, 'its entries are missing', u);
+      return { sessionUpdate: 'plan', entries };
+    }
+    case 'available_commands_update': {
+      const availableCommands = arrayOf(u.availableCommands, (c) => decodeCommand(c), problems, `${where}.availableCommands`);
+      if (!availableCommands) return unsupported(kind, 'its availableCommands are missing', u);
+      return { sessionUpdate: 'available_commands_update', availableCommands };
+    }
+    case 'current_mode_update': {
+      // The v1 docs once showed `modeId`; the schema says `currentModeId`. Accept both.
+      const currentModeId = str(u.currentModeId) ?? str(u.modeId);
+      if (currentModeId === undefined) return unsupported(kind, 'it has no currentModeId', u);
+      return { sessionUpdate: 'current_mode_update', currentModeId };
+    }
+    case 'config_option_update': {
+      const configOptions = arrayOf(u.configOptions, decodeConfigOption, problems, `${where}.configOptions`);
+      if (!configOptions) return unsupported(kind, 'its configOptions are missing', u);
+      return { sessionUpdate: 'config_option_update', configOptions };
+    }
+    case 'session_info_update': {
+      const out: Record<string, unknown> = { sessionUpdate: 'session_info_update' };
+      const title = nullable(u, 'title', str, problems, where);
+      if (title !== undefined) out.title = title;
+      const updatedAt = nullable(u, 'updatedAt', str, problems, where);
+      if (updatedAt !== undefined) out.updatedAt = updatedAt;
+      return out as unknown as acp.SessionUpdate;
+    }
+    case 'usage_update': {
+      const used = num(u.used);
+      const size = num(u.size);
+      if (used === undefined || size === undefined) return unsupported(kind, 'used/size are missing', u);
+      let cost: acp.Cost | null = null;
+      if (isObj(u.cost) && num(u.cost.amount) !== undefined && typeof u.cost.currency === 'string') {
+        cost = { amount: u.cost.amount as number, currency: u.cost.currency };
+      } else if (u.cost !== undefined && u.cost !== null) problems.push(`${where}.cost: ignored an invalid value`);
+      return { sessionUpdate: 'usage_update', used, size, cost };
+    }
+    case 'notice': {
+      const title = str(u.title);
+      if (!title) return unsupported(kind, 'it has no title', u);
+      const severity = str(u.severity) ?? 'info';
+      if (!['info', 'warning', 'error'].includes(severity)) problems.push(`${where}.severity: unknown value "${severity}", shown as info`);
+      return {
+        sessionUpdate: 'notice',
+        severity: (['info', 'warning', 'error'].includes(severity) ? severity : 'info') as acp.NoticeSeverity,
+        title,
+        description: optional(u, 'description', str, problems, where) ?? null,
+      } as acp.SessionUpdate;
+    }
+    default:
+      return unsupported(kind, `this client does not know the "${kind}" update`, u);
+  }
+}
+
+// ---------------------------------------------------------------- initialize
+export interface DecodedInitialize {
+  readonly protocolVersion: number | undefined;
+  readonly agentCapabilities: acp.AgentCapabilities;
+  readonly authMethods: AuthMethodInfo[];
+  readonly agentInfo?: acp.Implementation;
+}
+
+/** An auth method as the client understands it, including legacy shapes seen in the wild. */
+export type AuthMethodInfo =
+  | { readonly type: 'agent'; readonly id: string; readonly name: string; readonly description?: string; readonly terminalAuth?: LegacyTerminalAuth }
+  | { readonly type: 'terminal'; readonly id: string; readonly name: string; readonly description?: string; readonly args: string[]; readonly env: Record<string, string> }
+  | { readonly type: 'env_var'; readonly id: string; readonly name: string; readonly description?: string; readonly vars: EnvVarSpec[]; readonly link?: string }
+  | { readonly type: 'unknown'; readonly id: string; readonly name: string; readonly description?: string; readonly rawType: string };
+
+export interface EnvVarSpec {
+  readonly name: string;
+  readonly label?: string;
+  readonly secret: boolean;
+  readonly optional: boolean;
+}
+
+/** Zed-era `_meta["terminal-auth"]` on an agent-type method. */
+export interface LegacyTerminalAuth {
+  readonly command: string;
+  readonly args: string[];
+  readonly label?: string;
+  readonly env: Record<string, string>;
+}
+
+function stringRecord(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (isObj(v)) for (const [k, val] of Object.entries(v)) if (typeof val === 'string') out[k] = val;
+  return out;
+}
+
+export function decodeAuthMethod(v: unknown, problems: Problems, where: string): AuthMethodInfo | undefined {
+  if (!isObj(v) || typeof v.id !== 'string') return undefined;
+  const id = v.id;
+  const name = str(v.name) ?? id;
+  const description = str(v.description);
+  const type = v.type === undefined || v.type === null ? 'agent' : v.type;
+  switch (type) {
+    case 'agent': {
+      const meta = isObj(v._meta) ? v._meta['terminal-auth'] : undefined;
+      let terminalAuth: LegacyTerminalAuth | undefined;
+      if (isObj(meta) && typeof meta.command === 'string') {
+        terminalAuth = {
+          command: meta.command,
+          args: Array.isArray(meta.args) ? meta.args.filter((a): a is string => typeof a === 'string') : [],
+          label: str(meta.label),
+          env: stringRecord(meta.env),
+        };
+      }
+      return { type: 'agent', id, name, description, ...(terminalAuth ? { terminalAuth } : {}) };
+    }
+    case 'terminal':
+      return {
+        type: 'terminal',
+        id,
+        name,
+        description,
+        args: Array.isArray(v.args) ? v.args.filter((a): a is string => typeof a === 'string') : [],
+        env: stringRecord(v.env),
+      };
+    case 'env_var': {
+      const vars =
+        arrayOf(
+          v.vars,
+          (x) =>
+            isObj(x) && typeof x.name === 'string'
+              ? { name: x.name, label: str(x.label), secret: bool(x.secret) ?? true, optional: bool(x.optional) ?? false }
+              : undefined,
+          problems,
+          `${where}.vars`,
+        ) ?? [];
+      return { type: 'env_var', id, name, description, vars, link: str(v.link) };
+    }
+    default:
+      problems.push(`${where}: auth method "${id}" has unknown type ${JSON.stringify(type)}`);
+      return { type: 'unknown', id, name, description, rawType: String(type) };
+  }
+}
+
+export function decodeInitializeResponse(v: unknown, problems: Problems): DecodedInitialize {
+  const r = isObj(v) ? v : {};
+  if (!isObj(v)) problems.push('initialize: the response is not an object');
+  const caps = isObj(r.agentCapabilities) ? (r.agentCapabilities as acp.AgentCapabilities) : {};
+  const authMethods = arrayOf(r.authMethods, decodeAuthMethod, problems, 'authMethods') ?? [];
+  let agentInfo: acp.Implementation | undefined;
+  if (isObj(r.agentInfo) && typeof r.agentInfo.name === 'string') {
+    agentInfo = { name: r.agentInfo.name, title: str(r.agentInfo.title) ?? null, version: str(r.agentInfo.version) ?? '' };
+  }
+  return { protocolVersion: num(r.protocolVersion), agentCapabilities: caps, authMethods, agentInfo };
+}
+
+export function decodeStopReason(v: unknown, problems: Problems): acp.StopReason | string {
+  const r = isObj(v) ? v.stopReason : undefined;
+  if (typeof r !== 'string') {
+    problems.push('session/prompt: the response has no stopReason; treated as end_turn');
+    return 'end_turn';
+  }
+  if (!(STOP_REASONS as readonly string[]).includes(r)) problems.push(`session/prompt: unknown stopReason "${r}"`);
+  return r;
+}

@@ -1,0 +1,160 @@
+import * as assert from 'node:assert/strict';
+import { decodeAuthMethod, decodeInitializeResponse, decodeSessionNotification, decodeSessionUpdate, decodeStopReason } from '../../../src/acp/decode';
+import { AgentCapabilityView } from '../../../src/acp/capabilities';
+
+const dec = (u: unknown) => {
+  const problems: string[] = [];
+  return { update: decodeSessionUpdate(u, problems) as any, problems };
+};
+
+describe('tolerant decoding', () => {
+  it('an unknown session/update variant is kept as unsupported, with the raw JSON', () => {
+    const raw = { sessionUpdate: 'hologram_update', beam: 1 };
+    const { update } = dec(raw);
+    assert.equal(update.sessionUpdate, '_unsupported');
+    assert.equal(update.variant, 'hologram_update');
+    assert.deepEqual(update.raw, raw);
+  });
+
+  it('a malformed update (no discriminator) is unsupported, not a crash', () => {
+    assert.equal(dec('nope').update.sessionUpdate, '_unsupported');
+    assert.equal(dec({ content: {} }).update.sessionUpdate, '_unsupported');
+  });
+
+  it('a notification without a session id is dropped', () => {
+    assert.equal(decodeSessionNotification({ update: {} }), undefined);
+    assert.equal(decodeSessionNotification(null), undefined);
+  });
+
+  it('a bad optional field becomes its default', () => {
+    const { update, problems } = dec({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' }, messageId: 42 });
+    assert.deepEqual(update, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } });
+    assert.match(problems[0]!, /messageId/);
+  });
+
+  it('an unknown enum value falls back to the default and is reported', () => {
+    const { update, problems } = dec({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'T', kind: 'teleport', status: 'dreaming' });
+    assert.equal(update.kind, 'other');
+    assert.equal(update.status, 'pending');
+    assert.equal(problems.length, 2);
+    assert.match(problems[0]!, /teleport/);
+  });
+
+  it('a bad array item is skipped, the rest kept', () => {
+    const { update, problems } = dec({
+      sessionUpdate: 'plan',
+      entries: [{ content: 'a', priority: 'high', status: 'completed' }, 7, { content: 'b' }],
+    });
+    assert.deepEqual(update.entries, [
+      { content: 'a', priority: 'high', status: 'completed' },
+      { content: 'b', priority: 'medium', status: 'pending' },
+    ]);
+    assert.ok(problems.some((p) => /entries\[1\]: skipped/.test(p)));
+  });
+
+  it('tool_call_update keeps null (clear) apart from omitted (keep)', () => {
+    const { update } = dec({ sessionUpdate: 'tool_call_update', toolCallId: 't', content: null, status: 'completed' });
+    assert.equal(update.content, null);
+    assert.equal('locations' in update, false);
+    assert.equal(update.status, 'completed');
+  });
+
+  it('diff content: oldText null or omitted means a new file; bad diff items are skipped', () => {
+    const { update } = dec({
+      sessionUpdate: 'tool_call',
+      toolCallId: 't',
+      title: 'Write',
+      content: [{ type: 'diff', path: '/a', newText: 'n' }, { type: 'diff', path: '/b' }, { type: 'terminal', terminalId: 'T1' }],
+    });
+    assert.deepEqual(update.content, [
+      { type: 'diff', path: '/a', oldText: null, newText: 'n' },
+      { type: 'terminal', terminalId: 'T1' },
+    ]);
+  });
+
+  it('current_mode_update accepts the schema field and the legacy doc field', () => {
+    assert.equal(dec({ sessionUpdate: 'current_mode_update', currentModeId: 'code' }).update.currentModeId, 'code');
+    assert.equal(dec({ sessionUpdate: 'current_mode_update', modeId: 'ask' }).update.currentModeId, 'ask');
+  });
+
+  it('config options of unknown type are ignored; select groups are kept', () => {
+    const { update, problems } = dec({
+      sessionUpdate: 'config_option_update',
+      configOptions: [
+        { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }, { group: 'g', name: 'G', options: [{ value: 'b', name: 'B' }] }] },
+        { id: 'x', name: 'X', type: 'slider', currentValue: 3 },
+        { id: 'fast', name: 'Fast', type: 'boolean', currentValue: true },
+      ],
+    });
+    assert.deepEqual(update.configOptions.map((o: any) => o.id), ['model', 'fast']);
+    assert.equal(update.configOptions[0].options[1].options[0].value, 'b');
+    assert.ok(problems.some((p) => /slider/.test(p)));
+  });
+
+  it('usage_update: a bad cost is dropped, used/size kept', () => {
+    const { update } = dec({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 'lots' } });
+    assert.deepEqual(update, { sessionUpdate: 'usage_update', used: 10, size: 100, cost: null });
+  });
+
+  it('an unknown content type is kept (rendered as unsupported content)', () => {
+    const { update, problems } = dec({ sessionUpdate: 'agent_message_chunk', content: { type: 'video', url: 'x' } });
+    assert.equal(update.sessionUpdate, 'agent_message_chunk');
+    assert.equal(update.content.type, 'video');
+    assert.match(problems[0]!, /unsupported content type "video"/);
+  });
+
+  it('initialize: bad auth methods skipped, legacy env_var and terminal-auth understood', () => {
+    const problems: string[] = [];
+    const r = decodeInitializeResponse(
+      {
+        protocolVersion: 1,
+        authMethods: [
+          { id: 'key', name: 'API key', type: 'env_var', vars: [{ name: 'KEY' }, { label: 'no name' }] },
+          { id: 'login', name: 'Log in', type: 'terminal', args: ['--login'], env: { A: 'b', N: 3 } },
+          { id: 'old', name: 'Old', _meta: { 'terminal-auth': { command: 'agent', args: ['login'], label: 'Log in' } } },
+          { name: 'no id' },
+          { id: 'x', name: 'X', type: 'oauth_magic' },
+        ],
+      },
+      problems,
+    );
+    assert.deepEqual(r.authMethods.map((m) => m.type), ['env_var', 'terminal', 'agent', 'unknown']);
+    assert.deepEqual((r.authMethods[0] as any).vars, [{ name: 'KEY', label: undefined, secret: true, optional: false }]);
+    assert.deepEqual((r.authMethods[1] as any).env, { A: 'b' });
+    assert.equal((r.authMethods[2] as any).terminalAuth.command, 'agent');
+    assert.ok(decodeAuthMethod({ id: 'a' }, [], 'x'));
+  });
+
+  it('stop reasons: unknown kept and reported, missing treated as end_turn', () => {
+    const problems: string[] = [];
+    assert.equal(decodeStopReason({ stopReason: 'vacation' }, problems), 'vacation');
+    assert.equal(decodeStopReason(null, problems), 'end_turn');
+    assert.equal(problems.length, 2);
+  });
+});
+
+describe('capability predicates', () => {
+  it('treat omitted and null as unsupported, {} as supported', () => {
+    const none = new AgentCapabilityView(undefined);
+    assert.equal(none.canLoadSession || none.canListSessions || none.canResumeSession || none.mcpHttp || none.canLogout, false);
+    const some = new AgentCapabilityView({
+      loadSession: true,
+      sessionCapabilities: { list: {}, resume: null, close: {}, delete: {} },
+      mcpCapabilities: { http: true, sse: false },
+      promptCapabilities: { image: true, embeddedContext: true },
+      auth: { logout: {} },
+    } as any);
+    assert.equal(some.canLoadSession, true);
+    assert.equal(some.canListSessions, true);
+    assert.equal(some.canResumeSession, false);
+    assert.equal(some.canCloseSession, true);
+    assert.equal(some.canDeleteSession, true);
+    assert.equal(some.canForkSession, false);
+    assert.equal(some.mcpHttp, true);
+    assert.equal(some.mcpSse, false);
+    assert.equal(some.promptImage, true);
+    assert.equal(some.promptAudio, false);
+    assert.equal(some.promptEmbeddedContext, true);
+    assert.equal(some.canLogout, true);
+  });
+});

@@ -1,0 +1,121 @@
+import * as assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import type { Message } from 'vscode-jsonrpc/node';
+import { LineSplitter, NdjsonMessageReader, NdjsonMessageWriter, parseMessageLine } from '../../../src/acp/transport';
+
+function collect(maxLineBytes = 1024) {
+  const lines: string[] = [];
+  const oversize: number[] = [];
+  const s = new LineSplitter(maxLineBytes, (l) => lines.push(l), (b) => oversize.push(b));
+  return { s, lines, oversize };
+}
+
+describe('NDJSON framing', () => {
+  it('splits lines across arbitrary chunk boundaries', () => {
+    const { s, lines } = collect();
+    const text = '{"a":1}\n{"b":2}\n{"c":3}\n';
+    const bytes = Buffer.from(text);
+    for (let i = 0; i < bytes.length; i += 3) s.push(bytes.subarray(i, i + 3));
+    assert.deepEqual(lines, ['{"a":1}', '{"b":2}', '{"c":3}']);
+  });
+
+  it('keeps a partial line until its newline arrives', () => {
+    const { s, lines } = collect();
+    s.push(Buffer.from('{"a":'));
+    assert.deepEqual(lines, []);
+    assert.equal(s.buffered, 5);
+    s.push(Buffer.from('1}\n'));
+    assert.deepEqual(lines, ['{"a":1}']);
+  });
+
+  it('tolerates CRLF line endings', () => {
+    const { s, lines } = collect();
+    s.push(Buffer.from('{"a":1}\r\n{"b":2}\r\n'));
+    assert.deepEqual(lines, ['{"a":1}', '{"b":2}']);
+  });
+
+  it('decodes multi-byte UTF-8 characters split across chunks', () => {
+    const { s, lines } = collect();
+    const bytes = Buffer.from('{"t":"héllo 🌍 世界"}\n', 'utf8');
+    // Feed one byte at a time: every multi-byte character is split.
+    for (let i = 0; i < bytes.length; i++) s.push(bytes.subarray(i, i + 1));
+    assert.deepEqual(lines, ['{"t":"héllo 🌍 世界"}']);
+    assert.equal(JSON.parse(lines[0]!).t, 'héllo 🌍 世界');
+  });
+
+  it('drops a line over the limit without buffering it, and goes on with the next', () => {
+    const { s, lines, oversize } = collect(16);
+    s.push(Buffer.from('{"big":"' + 'x'.repeat(40)));
+    assert.equal(s.buffered, 0, 'nothing of the oversize line is kept');
+    s.push(Buffer.from('x'.repeat(100) + '"}\n{"ok":1}\n'));
+    assert.deepEqual(oversize, [8 + 40 + 100 + 2]);
+    assert.deepEqual(lines, ['{"ok":1}']);
+  });
+
+  it('classifies lines: blank, invalid JSON, batch, non-message, message', () => {
+    assert.deepEqual(parseMessageLine('   '), { blank: true });
+    assert.match((parseMessageLine('{nope') as { problem: string }).problem, /not JSON/);
+    assert.match((parseMessageLine('[{"jsonrpc":"2.0","method":"x"}]') as { problem: string }).problem, /batch/);
+    assert.match((parseMessageLine('42') as { problem: string }).problem, /not a JSON-RPC message/);
+    assert.match((parseMessageLine('{"foo":1}') as { problem: string }).problem, /neither/);
+    assert.deepEqual(parseMessageLine('{"jsonrpc":"2.0","method":"m"}'), { message: { jsonrpc: '2.0', method: 'm' } });
+  });
+
+  it('reader: skips blank and invalid lines (reported) and delivers the messages', async () => {
+    const input = new PassThrough();
+    const invalid: string[] = [];
+    const reader = new NdjsonMessageReader(input, { onInvalidLine: (p) => invalid.push(p) });
+    const got: Message[] = [];
+    reader.listen((m) => got.push(m));
+    input.write('\n\n{"jsonrpc":"2.0","method":"a"}\nGARBAGE from a banner\n{"jsonrpc":"2.0","id":1,"result":{}}\n');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(got.length, 2);
+    assert.equal(invalid.length, 1);
+  });
+
+  it('reader: an oversize line fires an error naming the limit, and reading goes on', async () => {
+    const input = new PassThrough();
+    const reader = new NdjsonMessageReader(input, { maxLineBytes: 64 });
+    const errors: Error[] = [];
+    reader.onError((e) => errors.push(e));
+    const got: Message[] = [];
+    reader.listen((m) => got.push(m));
+    input.write(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { big: 'y'.repeat(100) } }) + '\n');
+    input.write('{"jsonrpc":"2.0","method":"small"}\n');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(errors.length, 1, errors.map((e) => e.message).join(' | '));
+    assert.match(errors[0]!.message, /limit of 64 bytes/);
+    assert.deepEqual(got.map((m) => (m as unknown as { method: string }).method), ['small']);
+  });
+
+  it('reader: fires close when the stream ends', async () => {
+    const input = new PassThrough();
+    const reader = new NdjsonMessageReader(input);
+    let closed = false;
+    reader.onClose(() => (closed = true));
+    reader.listen(() => {});
+    input.end();
+    input.resume();
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(closed, true);
+  });
+
+  it('writer: one message per line, newlines inside strings escaped', async () => {
+    const out = new PassThrough();
+    const writer = new NdjsonMessageWriter(out);
+    await writer.write({ jsonrpc: '2.0', method: 'm', params: { text: 'a\nb' } } as Message);
+    await writer.write({ jsonrpc: '2.0', method: 'n' } as Message);
+    const text = out.read().toString('utf8');
+    const lines = text.split('\n');
+    assert.equal(lines.length, 3);
+    assert.equal(lines[2], '');
+    assert.equal(JSON.parse(lines[0]!).params.text, 'a\nb');
+  });
+
+  it('writer: rejects after the sink closed', async () => {
+    const out = new PassThrough();
+    const writer = new NdjsonMessageWriter(out);
+    writer.end();
+    await assert.rejects(writer.write({ jsonrpc: '2.0', method: 'm' } as Message), /not running/);
+  });
+});
