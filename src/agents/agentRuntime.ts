@@ -1,0 +1,135 @@
+/**
+ * A started agent: its process plus its ACP connection, through the handshake.
+ * Start-up fails in words (not found, crashed, timed out, wrong protocol
+ * version) and never leaves the process behind. No `vscode` import.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import type { Message } from 'vscode-jsonrpc/node';
+import { AcpConnection, ProtocolVersionError, errorText, type AcpLogger, type TraceDirection } from '../acp/connection';
+import { AgentCapabilityView } from '../acp/capabilities';
+import type { DecodedInitialize } from '../acp/decode';
+import { AgentProcess, describeExit, type ExitInfo, type ShutdownTimings, type SpawnSpec } from './agentProcess';
+
+export interface CancelSignal {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): { dispose(): void };
+}
+
+export interface RuntimeOptions {
+  readonly name: string;
+  readonly spec: SpawnSpec;
+  readonly clientInfo: acp.Implementation;
+  readonly clientCapabilities?: acp.ClientCapabilities;
+  readonly logger: AcpLogger;
+  readonly onStderr?: (line: string) => void;
+  readonly trace?: (direction: TraceDirection, message: Message) => void;
+  readonly initializeTimeoutMs: number;
+  readonly shutdown?: ShutdownTimings;
+  readonly maxLineBytes?: number;
+}
+
+/** Why an agent could not be started; `message` is for the user. */
+export class AgentStartError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'not-found' | 'exited' | 'timeout' | 'cancelled' | 'protocol-version' | 'error',
+    readonly stderrTail: readonly string[] = [],
+  ) {
+    super(message);
+    this.name = 'AgentStartError';
+  }
+}
+
+const delay = (ms: number) => new Promise<undefined>((r) => setTimeout(() => r(undefined), ms));
+
+export class AgentRuntime {
+  readonly process: AgentProcess;
+  readonly connection: AcpConnection;
+  private init: DecodedInitialize | undefined;
+  private stopping = false;
+
+  constructor(private readonly options: RuntimeOptions) {
+    this.process = new AgentProcess(options.spec, options.onStderr, options.shutdown);
+    this.connection = new AcpConnection({
+      input: this.process.child.stdout,
+      output: this.process.child.stdin,
+      clientInfo: options.clientInfo,
+      capabilities: options.clientCapabilities,
+      logger: options.logger,
+      trace: options.trace,
+      maxLineBytes: options.maxLineBytes,
+    });
+    this.process.onExit(() => this.connection.dispose());
+  }
+
+  get initializeResult(): DecodedInitialize | undefined {
+    return this.init;
+  }
+
+  get capabilities(): AgentCapabilityView {
+    return new AgentCapabilityView(this.init?.agentCapabilities);
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  /** Runs `initialize`; on any failure the process is stopped before this rejects. */
+  async start(cancel?: CancelSignal): Promise<DecodedInitialize> {
+    const { name, initializeTimeoutMs } = this.options;
+    let timer: NodeJS.Timeout | undefined;
+    let cancelSub: { dispose(): void } | undefined;
+    const failures = new Promise<never>((_, reject) => {
+      this.process.onExit((info) => reject(this.exitError(info)));
+      timer = setTimeout(
+        () =>
+          reject(
+            new AgentStartError(
+              `Agent '${name}' did not answer the ACP handshake (initialize) within ${Math.round(initializeTimeoutMs / 1000)} s. Is the command an ACP agent, and are its arguments right?`,
+              'timeout',
+              this.process.stderrTail(),
+            ),
+          ),
+        initializeTimeoutMs,
+      );
+      if (cancel) {
+        const onCancel = () => reject(new AgentStartError(`Starting agent '${name}' was cancelled.`, 'cancelled'));
+        if (cancel.isCancellationRequested) onCancel();
+        else cancelSub = cancel.onCancellationRequested(onCancel);
+      }
+    });
+    try {
+      this.init = await Promise.race([this.connection.initialize(), failures]);
+      return this.init;
+    } catch (err) {
+      // The process may be exiting at the same moment (its output closed first):
+      // prefer that explanation, with its exit code and stderr.
+      const known = err instanceof AgentStartError || err instanceof ProtocolVersionError;
+      const exit = this.process.exit ?? (known ? undefined : await Promise.race([this.process.exited, delay(1000)]));
+      await this.stop();
+      if (err instanceof AgentStartError) throw err;
+      if (err instanceof ProtocolVersionError) throw new AgentStartError(`Agent '${name}': ${err.message}`, 'protocol-version');
+      if (exit && !exit.requested) throw this.exitError(exit);
+      throw new AgentStartError(`Agent '${name}' failed during the ACP handshake: ${errorText(err)}`, 'error', this.process.stderrTail());
+    } finally {
+      clearTimeout(timer);
+      cancelSub?.dispose();
+    }
+  }
+
+  private exitError(info: ExitInfo): AgentStartError {
+    const notFound = (info.spawnError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+    return new AgentStartError(describeExit(this.options.name, info, this.process.stderrTail()), notFound ? 'not-found' : 'exited', this.process.stderrTail());
+  }
+
+  /** Stops the agent for good (stdin EOF → SIGTERM → SIGKILL of the group). */
+  async stop(): Promise<ExitInfo> {
+    this.stopping = true;
+    this.connection.dispose();
+    return await this.process.stop();
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Finds an agent's program: on PATH (honouring PATHEXT on Windows), or — when a
+ * GUI-launched editor misses the user's shell PATH (nvm, volta, Homebrew) — on
+ * the PATH of the user's login shell. No `vscode` import.
+ */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface ResolveOptions {
+  readonly pathEnv: string | undefined;
+  readonly cwd: string;
+  readonly platform?: NodeJS.Platform;
+  readonly pathExt?: string;
+  /** For tests: decides whether a path is an executable file. */
+  readonly isExecutable?: (file: string) => boolean;
+}
+
+function isExecutableFile(file: string, platform: NodeJS.Platform): boolean {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) return false;
+    if (platform === 'win32') return true;
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Returns the absolute path of `command`, or undefined when it cannot be found. */
+export function findExecutable(command: string, opts: ResolveOptions): string | undefined {
+  const platform = opts.platform ?? process.platform;
+  const isExec = opts.isExecutable ?? ((f: string) => isExecutableFile(f, platform));
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const exts =
+    platform === 'win32'
+      ? ['', ...(opts.pathExt ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean).map((e) => e.toLowerCase())]
+      : [''];
+  const candidates = (base: string) => {
+    if (platform !== 'win32' || p.extname(base) !== '') return [base];
+    return exts.filter((e) => e !== '').map((e) => base + e);
+  };
+  if (command.includes('/') || (platform === 'win32' && command.includes('\\'))) {
+    const abs = p.isAbsolute(command) ? command : p.resolve(opts.cwd, command);
+    return candidates(abs).find((c) => isExec(c));
+  }
+  const dirs = (opts.pathEnv ?? '').split(platform === 'win32' ? ';' : ':').filter(Boolean);
+  for (const dir of dirs) {
+    for (const c of candidates(p.join(dir, command))) if (isExec(c)) return c;
+  }
+  return undefined;
+}
+
+/** On Windows, .cmd/.bat files must run through the shell; this quotes one argument for cmd.exe. */
+export function quoteForCmd(arg: string): string {
+  if (arg === '') return '""';
+  if (!/[\s"&|<>^%!()]/.test(arg)) return arg;
+  // Double the quotes, escape cmd metacharacters with ^ inside the quoted string.
+  return `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1').replace(/([%!^&|<>()])/g, '^$1')}"`;
+}
+
+export function needsShell(resolved: string, platform: NodeJS.Platform = process.platform): boolean {
+  return platform === 'win32' && /\.(cmd|bat)$/i.test(resolved);
+}
+
+let loginShellPathCache: Promise<string | undefined> | undefined;
+
+/** The PATH of the user's login shell (macOS/Linux), read once and cached. */
+export function loginShellPath(shell = process.env.SHELL, timeoutMs = 5000): Promise<string | undefined> {
+  if (process.platform === 'win32' || !shell) return Promise.resolve(undefined);
+  loginShellPathCache ??= new Promise((resolve) => {
+    const marker = '__ACP_AGENTS_PATH__';
+    execFile(shell, ['-ilc', `printf '${marker}%s${marker}' "$PATH"`], { timeout: timeoutMs, env: process.env }, (err, stdout) => {
+      if (err) return resolve(undefined);
+      const m = new RegExp(`${marker}(.*)${marker}`).exec(stdout);
+      resolve(m?.[1] || undefined);
+    });
+  });
+  return loginShellPathCache;
+}

@@ -1,0 +1,134 @@
+// The agent runtime against real processes (the fake agent), in plain Node.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { AgentRuntime, AgentStartError } from '../../../src/agents/agentRuntime';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+const FAKE = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
+
+export function isAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const started: AgentRuntime[] = [];
+
+function runtime(scenario: string, opts: { timeoutMs?: number; command?: string; shutdown?: { termAfterMs: number; killAfterMs: number } } = {}) {
+  const logs: string[] = [];
+  const rt = new AgentRuntime({
+    name: `fake ${scenario}`,
+    spec: { command: opts.command ?? process.execPath, args: [FAKE, scenario], cwd: ROOT, env: { ...process.env } },
+    clientInfo: { name: 'test', version: '0' },
+    logger: { info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) },
+    initializeTimeoutMs: opts.timeoutMs ?? 5000,
+    shutdown: opts.shutdown ?? { termAfterMs: 300, killAfterMs: 500 },
+  });
+  started.push(rt);
+  return { rt, logs };
+}
+
+describe('AgentRuntime (real processes)', function () {
+  this.timeout(15_000);
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((rt) => rt.stop()));
+  });
+
+  it('starts, initializes and stops a well-behaved agent', async () => {
+    const { rt } = runtime('default');
+    const init = await rt.start();
+    assert.equal(init.protocolVersion, 1);
+    const pid = rt.pid;
+    assert.ok(isAlive(pid));
+    const exit = await rt.stop();
+    assert.equal(exit.requested, true);
+    assert.equal(isAlive(pid), false);
+  });
+
+  it('crash during initialize: says so in words, with the exit code and the last stderr lines', async () => {
+    const { rt } = runtime('crash-initialize');
+    await assert.rejects(rt.start(), (e: unknown) => {
+      assert.ok(e instanceof AgentStartError);
+      assert.equal(e.reason, 'exited');
+      assert.match(e.message, /exited with code 3/);
+      assert.match(e.message, /panic: invalid token/);
+      return true;
+    });
+    assert.equal(isAlive(rt.pid), false);
+  });
+
+  it('hang in initialize: times out with a clear message and kills the process', async () => {
+    const { rt } = runtime('hang-initialize', { timeoutMs: 400 });
+    await assert.rejects(rt.start(), (e: unknown) => e instanceof AgentStartError && e.reason === 'timeout' && /within 0 s|within 1 s|did not answer/.test((e as Error).message));
+    assert.equal(isAlive(rt.pid), false);
+  });
+
+  it('wrong protocol version: a clear error and no process left', async () => {
+    const { rt } = runtime('wrong-version');
+    await assert.rejects(rt.start(), (e: unknown) => e instanceof AgentStartError && e.reason === 'protocol-version' && /version 2/.test((e as Error).message));
+    assert.equal(isAlive(rt.pid), false);
+  });
+
+  it('a program that does not exist: "not found"', async () => {
+    const { rt } = runtime('default', { command: '/nonexistent/agent-binary' });
+    await assert.rejects(rt.start(), (e: unknown) => e instanceof AgentStartError && e.reason === 'not-found' && /not found/.test((e as Error).message));
+  });
+
+  it('cancelling the start stops the agent', async () => {
+    const { rt } = runtime('hang-initialize', { timeoutMs: 10_000 });
+    let fire: () => void = () => {};
+    const signal = {
+      isCancellationRequested: false,
+      onCancellationRequested: (l: () => void) => {
+        fire = l;
+        return { dispose() {} };
+      },
+    };
+    const started = rt.start(signal);
+    setTimeout(() => fire(), 200);
+    await assert.rejects(started, (e: unknown) => e instanceof AgentStartError && e.reason === 'cancelled');
+    assert.equal(isAlive(rt.pid), false);
+  });
+
+  it('garbage on stdout is skipped and the agent still works', async () => {
+    const { rt, logs } = runtime('garbage');
+    await rt.start();
+    const s = await rt.connection.newSession({ cwd: ROOT, mcpServers: [] });
+    const r = await rt.connection.prompt({ sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    assert.equal(r.stopReason, 'end_turn');
+    assert.ok(logs.filter((l) => /Skipped a line/.test(l)).length >= 4, logs.join('\n'));
+    await rt.stop();
+  });
+
+  it('an agent that ignores stdin EOF is terminated (SIGTERM) — gone by pid', async () => {
+    const { rt } = runtime('ignore-eof');
+    await rt.start();
+    const pid = rt.pid;
+    const exit = await rt.stop();
+    assert.equal(exit.signal, 'SIGTERM');
+    assert.equal(isAlive(pid), false);
+  });
+
+  it('an agent that also ignores SIGTERM is killed (SIGKILL of its group)', async () => {
+    const { rt } = runtime('stubborn');
+    await rt.start();
+    const pid = rt.pid;
+    const exit = await rt.stop();
+    assert.equal(exit.signal, 'SIGKILL');
+    assert.equal(isAlive(pid), false);
+  });
+
+  it('exit in the middle of a prompt: the prompt fails, the exit is known', async () => {
+    const { rt } = runtime('exit-mid-prompt');
+    await rt.start();
+    const s = await rt.connection.newSession({ cwd: ROOT, mcpServers: [] });
+    await assert.rejects(rt.connection.prompt({ sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] }), /stopped before it answered session\/prompt/);
+    const exit = await rt.process.exited;
+    assert.equal(exit.code, 1);
+    assert.ok(rt.process.stderrTail().some((l) => /model connection reset/.test(l)));
+  });
+});
