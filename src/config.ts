@@ -30,6 +30,12 @@ export class Config {
     return v === 'messages' || v === 'verbose' ? v : 'off';
   }
 
+  /** How long an agent may take to answer `initialize` (first runs through npx are slow). */
+  initializeTimeoutMs(): number {
+    const v = this.cfg.get<unknown>('initializeTimeout');
+    return typeof v === 'number' && v >= 1 ? Math.round(v * 1000) : 60_000;
+  }
+
   mcpServers(): Record<string, unknown> {
     const v = this.cfg.get<unknown>('mcpServers');
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

@@ -1,77 +1,152 @@
 import * as vscode from 'vscode';
 import type { AgentDefinition } from './agents/agentDefinition';
+import { AgentManager, type AgentStatus } from './agents/agentManager';
+import { AuthService, type AuthPrompter } from './agents/auth';
 import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
 import { Config, SECTION } from './config';
+import { AgentSession } from './sessions/agentSession';
 import { SessionTreeProvider } from './sessions/sessionTree';
+import { UserMessages, type ShownMessage } from './userMessages';
 
 /** What the extension exports: used by the integration tests and by other extensions. */
 export interface AcpAgentsApi {
   readonly version: string;
+  /** Configured agents and built-in presets. */
   agents(): readonly AgentDefinition[];
-  /** Opens a chat panel for an agent, as "ACP: New Session…" does after the pick. */
+  agentStatus(agentId: string): AgentStatus;
+  /** Opens a chat panel with a new session of an agent, as "ACP: New Session…" does after the pick. */
   openChat(agentId: string): ChatPanel;
   panels(): readonly ChatPanel[];
+  /** For tests: what the user was shown, and a way to answer sign-in questions. */
+  readonly testing: {
+    messages(): readonly ShownMessage[];
+    setAuthPrompter(prompter: AuthPrompter | undefined): void;
+    agentPid(agentId: string): number | undefined;
+    stopAllAgents(): Promise<void>;
+  };
 }
+
+let manager: AgentManager | undefined;
 
 export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const log = vscode.window.createOutputChannel('ACP Agents', { log: true });
   const config = new Config();
+  const messages = new UserMessages();
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   context.subscriptions.push(log);
 
-  const agents = (): AgentDefinition[] => config.agents().agents;
-  const findAgent = (id: string) => agents().find((a) => a.id === id);
   const reportSettingsProblems = () => {
     for (const p of config.agents().problems) log.warn(p.message);
   };
   reportSettingsProblems();
 
-  const panels = new ChatPanelManager(context.extensionUri, log, findAgent);
-  const tree = new SessionTreeProvider(agents);
+  // The manager and the auth service need each other: the manager asks auth for stored env values.
+  const authRef: { current?: AuthService } = {};
+  manager = new AgentManager({
+    config,
+    log,
+    messages,
+    extensionVersion: version,
+    secretValues: () => authRef.current?.secretValues() ?? [],
+    storedEnv: (id) => authRef.current?.storedEnv(id) ?? Promise.resolve({}),
+  });
+  const agents = manager;
+  const signIn = new AuthService(agents, context.secrets, context.globalState, messages);
+  authRef.current = signIn;
+  const defaultPrompter = signIn.prompter;
+
+  const workspaceCwd = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def) => new AgentSession(def, agents, signIn, workspaceCwd()));
+  const tree = new SessionTreeProvider(() => agents.definitions(), (id) => agents.status(id));
   const treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: tree, showCollapseAll: false });
-  context.subscriptions.push(panels, tree, treeView);
+  context.subscriptions.push(agents, panels, tree, treeView, agents.onDidChangeStatus(() => tree.refresh()));
 
   const openChat = (agentId: string): ChatPanel => {
-    const agent = findAgent(agentId);
+    const agent = agents.find(agentId);
     if (!agent) throw new Error(`No agent with id "${agentId}" is configured in acpAgents.agents.`);
     return panels.open(agent);
   };
 
-  const pickAgent = async (): Promise<AgentDefinition | undefined> => {
-    const all = agents();
-    const preferred = config.defaultAgent();
-    const byDefault = preferred ? all.find((a) => a.id === preferred) : undefined;
-    if (byDefault) return byDefault;
+  const statusWords: Record<AgentStatus, string> = {
+    'not-started': 'not started',
+    starting: 'starting…',
+    running: 'running',
+    'needs-sign-in': 'needs sign-in',
+    failed: 'failed',
+    stopped: 'stopped',
+  };
+
+  const pickAgent = async (title: string, filter: (a: AgentDefinition) => boolean = () => true): Promise<AgentDefinition | undefined> => {
+    const all = agents.definitions().filter(filter);
     if (all.length === 0) {
-      const open = 'Open Settings';
-      const choice = await vscode.window.showInformationMessage(
-        'No ACP agents are configured yet. Add one to the "acpAgents.agents" user setting.',
-        open,
-      );
-      if (choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.agents`);
+      await messages.show('info', 'No agent is running.');
       return undefined;
     }
-    const picked = await vscode.window.showQuickPick(
-      all.map((agent) => ({ label: agent.name, description: [agent.command, ...agent.args].join(' '), agent })),
-      { title: 'ACP: New Session', placeHolder: 'Pick an agent to start a session with', matchOnDescription: true },
-    );
+    const configured = all.filter((a) => a.source === 'settings');
+    const presets = all.filter((a) => a.source === 'preset');
+    const item = (agent: AgentDefinition) => ({
+      label: agent.name,
+      description: statusWords[agents.status(agent.id)],
+      detail: agent.description ?? [agent.command, ...agent.args].join(' '),
+      agent,
+    });
+    const items: (vscode.QuickPickItem & { agent?: AgentDefinition })[] = [
+      ...(configured.length ? [{ label: 'Your agents', kind: vscode.QuickPickItemKind.Separator }, ...configured.map(item)] : []),
+      ...(presets.length ? [{ label: 'Built-in', kind: vscode.QuickPickItemKind.Separator }, ...presets.map(item)] : []),
+    ];
+    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick an agent', matchOnDescription: true, matchOnDetail: true });
     return picked?.agent;
   };
 
+  const agentFromArg = (arg: unknown): AgentDefinition | undefined => {
+    if (typeof arg === 'string') return agents.find(arg);
+    if (typeof arg === 'object' && arg !== null && 'agent' in arg) return (arg as { agent: AgentDefinition }).agent;
+    return undefined;
+  };
+  const activeAgent = (): AgentDefinition | undefined => {
+    const active = panels.all().find((p) => p.panel.active);
+    return active ? agents.find(active.agentId) : undefined;
+  };
+
   context.subscriptions.push(
-    vscode.commands.registerCommand('acpAgents.newSession', async (agentId?: unknown) => {
-      const agent = typeof agentId === 'string' ? findAgent(agentId) : await pickAgent();
+    vscode.commands.registerCommand('acpAgents.newSession', async (arg?: unknown) => {
+      let agent = agentFromArg(arg);
+      if (!agent) {
+        const preferred = config.defaultAgent();
+        agent = (preferred && agents.find(preferred)) || (await pickAgent('ACP: New Session'));
+      }
       if (agent) panels.open(agent);
     }),
     vscode.commands.registerCommand('acpAgents.resumeSession', async () => {
-      await vscode.window.showInformationMessage('There are no past ACP sessions to resume yet.');
+      await messages.show('info', 'There are no past ACP sessions to resume yet.');
     }),
-    vscode.commands.registerCommand('acpAgents.cancel', () => {
-      vscode.window.setStatusBarMessage('ACP: nothing is running.', 3000);
+    vscode.commands.registerCommand('acpAgents.cancel', async () => {
+      const active = panels.all().find((p) => p.panel.active) ?? panels.all().find((p) => p.session.isBusy);
+      if (active?.session.isBusy) await active.session.cancel();
+      else vscode.window.setStatusBarMessage('ACP: nothing is running.', 3000);
     }),
-    vscode.commands.registerCommand('acpAgents.restartAgent', () => {
-      vscode.window.setStatusBarMessage('ACP: no agent is running.', 3000);
+    vscode.commands.registerCommand('acpAgents.restartAgent', async (arg?: unknown) => {
+      const agent = agentFromArg(arg) ?? activeAgent() ?? (await pickAgent('ACP: Restart Agent', (a) => agents.status(a.id) !== 'not-started'));
+      if (!agent) return;
+      try {
+        await agents.restart(agent.id, workspaceCwd());
+        for (const p of panels.all()) if (p.agentId === agent.id && !p.session.id) await p.session.start();
+      } catch (err) {
+        await messages.show('error', String((err as Error).message ?? err), 'Show Log').then((c) => c && agents.showLog(agent.id));
+      }
     }),
-    vscode.commands.registerCommand('acpAgents.showLog', () => log.show(true)),
+    vscode.commands.registerCommand('acpAgents.showLog', async (arg?: unknown) => {
+      const agent = agentFromArg(arg) ?? activeAgent();
+      agents.showLog(agent?.id);
+    }),
+    vscode.commands.registerCommand('acpAgents.signIn', async (arg?: unknown) => {
+      const agent = agentFromArg(arg) ?? activeAgent() ?? (await pickAgent('ACP: Sign In'));
+      if (agent) await signIn.signIn(agent, workspaceCwd());
+    }),
+    vscode.commands.registerCommand('acpAgents.signOut', async (arg?: unknown) => {
+      const agent = agentFromArg(arg) ?? activeAgent() ?? (await pickAgent('ACP: Sign Out', (a) => agents.status(a.id) !== 'not-started'));
+      if (agent) await signIn.signOut(agent, workspaceCwd());
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.agents`)) {
         reportSettingsProblems();
@@ -80,11 +155,26 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     }),
   );
 
-  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   log.info(`ACP Agents ${version} activated in ${vscode.env.appName} ${vscode.version}`);
-  return { version, agents, openChat, panels: () => panels.all() };
+  return {
+    version,
+    agents: () => agents.definitions(),
+    agentStatus: (id) => agents.status(id),
+    openChat,
+    panels: () => panels.all(),
+    testing: {
+      messages: () => messages.history(),
+      setAuthPrompter: (p) => {
+        signIn.prompter = p ?? defaultPrompter;
+      },
+      agentPid: (id) => agents.runtime(id)?.pid,
+      stopAllAgents: () => agents.stopAll(),
+    },
+  };
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+/** Nothing may be left running: every agent is stopped (stdin EOF → SIGTERM → SIGKILL). */
+export async function deactivate(): Promise<void> {
+  await manager?.stopAll();
+  manager = undefined;
 }

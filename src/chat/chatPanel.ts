@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
+import type { AgentSession } from '../sessions/agentSession';
 import {
   isWebviewToHost,
   type HostToWebview,
   type PanelInfo,
+  type PanelStatus,
   type PersistedPanelState,
 } from '../shared/webviewProtocol';
 import { chatHtml } from './chatHtml';
@@ -15,24 +17,19 @@ export const CHAT_VIEW_TYPE = 'acpAgents.chat';
 export class ChatPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
-  private readonly pending: HostToWebview[] = [];
-  private info: PanelInfo;
+  private readonly info: PanelInfo;
   private readonly onDidDisposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.onDidDisposeEmitter.event;
+  private disposed = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     private readonly extensionUri: vscode.Uri,
-    agent: Pick<AgentDefinition, 'id' | 'name'>,
+    readonly session: AgentSession,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.info = {
-      agentId: agent.id,
-      agentName: agent.name,
-      title: agent.name,
-      status: 'No session yet: sessions arrive in a later version.',
-      inputEnabled: false,
-    };
+    const agent = session.def;
+    this.info = { agentId: agent.id, agentName: agent.name, title: agent.name };
     panel.title = agent.name;
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
     panel.webview.options = ChatPanel.webviewOptions(extensionUri);
@@ -40,6 +37,8 @@ export class ChatPanel implements vscode.Disposable {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((msg: unknown) => this.onMessage(msg)),
       panel.onDidDispose(() => this.dispose()),
+      session.onDidChangeStatus((status) => this.post({ type: 'status', status })),
+      session,
     );
   }
 
@@ -59,8 +58,8 @@ export class ChatPanel implements vscode.Disposable {
     return this.ready;
   }
 
-  persistedState(): PersistedPanelState {
-    return { agentId: this.info.agentId };
+  get status(): PanelStatus {
+    return this.session.status;
   }
 
   private html(): string {
@@ -77,26 +76,26 @@ export class ChatPanel implements vscode.Disposable {
 
   private onMessage(msg: unknown): void {
     if (!isWebviewToHost(msg)) {
-      this.log.warn(`chat panel: ignored a malformed message from the webview`);
+      this.log.warn('chat panel: ignored a malformed message from the webview');
       return;
     }
     switch (msg.type) {
       case 'ready':
         this.ready = true;
-        this.post({ type: 'init', panel: this.info });
-        for (const m of this.pending.splice(0)) this.post(m);
+        this.post({ type: 'init', panel: this.info, status: this.session.status });
         return;
       case 'send':
-        this.log.info(`chat panel (${this.info.agentId}): prompt not sent, no session is connected`);
+        void this.session.prompt(msg.text);
+        return;
+      case 'action':
+        void this.session.runAction(msg.action).then(undefined, (err: unknown) => this.log.error(`panel action ${msg.action} failed: ${String(err)}`));
         return;
     }
   }
 
   private post(message: HostToWebview): void {
-    if (!this.ready) {
-      if (message.type !== 'init') this.pending.push(message);
-      return;
-    }
+    // Before `ready` the webview has no listener; `init` then carries the current state.
+    if (!this.ready || this.disposed) return;
     void this.panel.webview.postMessage(message).then(undefined, (err: unknown) => {
       this.log.warn(`chat panel: postMessage failed: ${String(err)}`);
     });
@@ -107,6 +106,8 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     while (this.disposables.length) this.disposables.pop()?.dispose();
     this.onDidDisposeEmitter.fire();
     this.onDidDisposeEmitter.dispose();
@@ -121,25 +122,36 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
-    private readonly lookupAgent: (id: string) => Pick<AgentDefinition, 'id' | 'name'> | undefined,
+    private readonly lookupAgent: (id: string) => AgentDefinition | undefined,
+    private readonly createSession: (agent: AgentDefinition) => AgentSession,
   ) {
     this.disposables.push(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, this));
   }
 
-  open(agent: Pick<AgentDefinition, 'id' | 'name'>): ChatPanel {
+  /** Opens a panel for a new session of `agent` and starts it. */
+  open(agent: AgentDefinition): ChatPanel {
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
       agent.name,
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { ...ChatPanel.webviewOptions(this.extensionUri), retainContextWhenHidden: false },
     );
-    return this.track(new ChatPanel(panel, this.extensionUri, agent, this.log));
+    const p = this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent), this.log));
+    void p.session.start();
+    return p;
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: PersistedPanelState | undefined): Promise<void> {
     const agentId = typeof state?.agentId === 'string' ? state.agentId : '';
-    const agent = this.lookupAgent(agentId) ?? { id: agentId || 'unknown', name: agentId || 'Unknown agent' };
-    this.track(new ChatPanel(panel, this.extensionUri, agent, this.log));
+    const agent = this.lookupAgent(agentId);
+    if (!agent) {
+      panel.dispose();
+      return;
+    }
+    // The agent process did not survive the reload: the panel offers to start again.
+    const session = this.createSession(agent);
+    session.markStopped(`The window was reloaded and ${agent.name} stopped. Restart it to start a new session.`);
+    this.track(new ChatPanel(panel, this.extensionUri, session, this.log));
   }
 
   all(): readonly ChatPanel[] {

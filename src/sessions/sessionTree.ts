@@ -1,5 +1,23 @@
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
+import type { AgentStatus } from '../agents/agentManager';
+
+const STATUS_TEXT: Record<AgentStatus, string> = {
+  'not-started': '',
+  starting: 'starting…',
+  running: 'running',
+  'needs-sign-in': 'needs sign-in',
+  failed: 'failed',
+  stopped: 'stopped',
+};
+const STATUS_ICON: Record<AgentStatus, string> = {
+  'not-started': 'hubot',
+  starting: 'loading~spin',
+  running: 'pass-filled',
+  'needs-sign-in': 'key',
+  failed: 'error',
+  stopped: 'circle-slash',
+};
 
 export type SessionTreeNode = { readonly kind: 'agent'; readonly agent: AgentDefinition };
 
@@ -11,7 +29,10 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
   private readonly changed = new vscode.EventEmitter<SessionTreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly agents: () => readonly AgentDefinition[]) {}
+  constructor(
+    private readonly agents: () => readonly AgentDefinition[],
+    private readonly status: (id: string) => AgentStatus,
+  ) {}
 
   refresh(): void {
     this.changed.fire(undefined);
@@ -20,9 +41,10 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
   getTreeItem(node: SessionTreeNode): vscode.TreeItem {
     const item = new vscode.TreeItem(node.agent.name, vscode.TreeItemCollapsibleState.None);
     item.id = `agent:${node.agent.id}`;
-    item.description = 'not started';
+    const status = this.status(node.agent.id);
+    item.description = STATUS_TEXT[status];
     item.tooltip = `${node.agent.name} — ${[node.agent.command, ...node.agent.args].join(' ')}`;
-    item.iconPath = new vscode.ThemeIcon('hubot');
+    item.iconPath = new vscode.ThemeIcon(STATUS_ICON[status]);
     item.contextValue = 'acpAgent';
     item.command = { command: 'acpAgents.newSession', title: 'New Session', arguments: [node.agent.id] };
     return item;
@@ -30,7 +52,10 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
 
   getChildren(node?: SessionTreeNode): SessionTreeNode[] {
     if (node) return [];
-    return this.agents().map((agent) => ({ kind: 'agent', agent }));
+    // Your agents always; built-in presets once they have been started.
+    return this.agents()
+      .filter((agent) => agent.source === 'settings' || this.status(agent.id) !== 'not-started')
+      .map((agent) => ({ kind: 'agent', agent }));
   }
 
   getParent(): undefined {

@@ -1,4 +1,4 @@
-import type { HostToWebview, PanelInfo, WebviewToHost } from '../shared/webviewProtocol';
+import type { HostToWebview, PanelAction, PanelInfo, PanelStatus, WebviewToHost } from '../shared/webviewProtocol';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -17,6 +17,7 @@ function el<T extends HTMLElement>(id: string): T {
 
 const agentName = el<HTMLSpanElement>('agent-name');
 const sessionTitle = el<HTMLSpanElement>('session-title');
+const transcript = el<HTMLElement>('transcript');
 const status = el<HTMLDivElement>('status');
 const input = el<HTMLTextAreaElement>('input');
 const send = el<HTMLButtonElement>('send');
@@ -33,28 +34,50 @@ function saveState(patch: Partial<ViewState>): void {
   vscode.setState({ ...((vscode.getState() ?? {}) as ViewState), ...patch });
 }
 
-function setStatus(text: string, inputEnabled: boolean): void {
-  status.textContent = text;
-  status.hidden = text === '';
-  send.disabled = !inputEnabled;
-  input.setAttribute('aria-disabled', String(!inputEnabled));
+const ACTION_LABELS: Record<PanelAction, string> = {
+  restart: 'Restart',
+  showLog: 'Show Log',
+  signIn: 'Sign In…',
+  stop: 'Stop',
+};
+
+function setStatus(s: PanelStatus): void {
+  status.replaceChildren();
+  status.hidden = s.text === '' && s.actions.length === 0;
+  status.classList.toggle('error', s.severity === 'error');
+  const text = document.createElement('span');
+  text.className = 'status-text';
+  text.textContent = s.text;
+  status.append(text);
+  for (const action of s.actions) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'status-action';
+    b.dataset.action = action;
+    b.textContent = ACTION_LABELS[action];
+    b.addEventListener('click', () => vscode.postMessage({ type: 'action', action }));
+    status.append(b);
+  }
+  transcript.setAttribute('aria-busy', String(s.busy));
+  send.disabled = !s.inputEnabled;
+  input.setAttribute('aria-disabled', String(!s.inputEnabled));
 }
 
-function init(panel: PanelInfo): void {
+function init(panel: PanelInfo, s: PanelStatus): void {
   agentName.textContent = panel.agentName;
   sessionTitle.textContent = panel.title === panel.agentName ? '' : panel.title;
   saveState({ agentId: panel.agentId });
-  setStatus(panel.status, panel.inputEnabled);
+  setStatus(s);
 }
 
 window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   const msg = event.data;
   switch (msg.type) {
     case 'init':
-      init(msg.panel);
+      init(msg.panel, msg.status);
       return;
     case 'status':
-      setStatus(msg.status, msg.inputEnabled);
+      setStatus(msg.status);
       return;
   }
 });
@@ -63,6 +86,8 @@ function submit(): void {
   const text = input.value;
   if (text.trim() === '' || send.disabled) return;
   vscode.postMessage({ type: 'send', text });
+  input.value = '';
+  saveState({ draft: '' });
 }
 
 composer.addEventListener('submit', (e) => {

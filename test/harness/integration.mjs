@@ -71,6 +71,48 @@ export async function runIntegration({ grep } = {}) {
     results.failed += 1;
     results.harnessError = String(harnessError?.message ?? 'no results');
   }
+  // No agent may outlive the host: every fake agent that started must be gone.
+  const leftovers = leftoverAgents(tmp);
+  if (leftovers.length > 0) {
+    console.log(`\n  FAILED: ${leftovers.length} agent process(es) still running after VS Code stopped: ${leftovers.join(', ')}`);
+    for (const pid of leftovers) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    results.failed += 1;
+  } else {
+    console.log(`  no agent process left behind (${startedAgentPids(tmp).length} started)`);
+  }
   fs.rmSync(tmp, { recursive: true, force: true });
   return results;
+}
+
+function startedAgentPids(dir) {
+  const pids = [];
+  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl'))) {
+    for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        const r = JSON.parse(line);
+        if (r.dir === 'start') pids.push(r.pid);
+      } catch {
+        // a torn last line
+      }
+    }
+  }
+  return pids;
+}
+
+function leftoverAgents(dir) {
+  return startedAgentPids(dir).filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }

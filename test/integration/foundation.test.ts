@@ -35,6 +35,8 @@ describe('Foundation: the extension in a real VS Code host', () => {
       'acpAgents.restartAgent',
       'acpAgents.resumeSession',
       'acpAgents.showLog',
+      'acpAgents.signIn',
+      'acpAgents.signOut',
     ]);
     for (const id of ids) assert.ok(registered.has(id), `${id} is registered`);
     for (const c of contributes.commands) assert.equal(c.category, 'ACP');

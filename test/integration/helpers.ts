@@ -27,3 +27,49 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | Prom
 export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { PanelStatus } from '../../src/shared/webviewProtocol';
+
+/** Where the harness keeps the fake agents' records (one JSONL file per scenario). */
+export function recordFile(scenario: string): string {
+  const dir = process.env.ACP_TEST_TMP;
+  if (!dir) throw new Error('ACP_TEST_TMP is not set: run the integration tests through the harness');
+  return path.join(dir, `${scenario}.jsonl`);
+}
+
+export function readRecord(scenario: string): any[] {
+  const file = recordFile(scenario);
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+/** Pids of every fake agent process started for a scenario. */
+export function startedPids(scenario: string): number[] {
+  return readRecord(scenario)
+    .filter((r) => r.dir === 'start')
+    .map((r) => r.pid as number);
+}
+
+export function isAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitForStatus(panel: ChatPanel, what: string, predicate: (s: PanelStatus) => boolean, timeoutMs = 20_000): Promise<PanelStatus> {
+  return await waitFor(`${what} (status now: ${JSON.stringify(panel.status)})`, () => (predicate(panel.status) ? panel.status : undefined), timeoutMs);
+}
+
+export const connected = (s: PanelStatus) => s.inputEnabled && /^Connected to /.test(s.text);
+export const failed = (s: PanelStatus) => s.severity === 'error';

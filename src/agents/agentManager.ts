@@ -1,0 +1,319 @@
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { errorText, type TraceDirection } from '../acp/connection';
+import { clientCapabilities } from '../acp/capabilities';
+import type { Config } from '../config';
+import type { UserMessages } from '../userMessages';
+import type { AgentDefinition } from './agentDefinition';
+import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
+import { AgentRuntime, AgentStartError } from './agentRuntime';
+import { CrashPolicy } from './crashPolicy';
+import { expandAll, expandEnv, expandVariables } from './expand';
+import { mergeWithPresets } from './presets';
+import { redact } from './redact';
+import { findExecutable, loginShellPath, needsShell, quoteForCmd } from './resolveCommand';
+
+export type AgentStatus = 'not-started' | 'starting' | 'running' | 'needs-sign-in' | 'failed' | 'stopped';
+
+export interface AgentExitEvent {
+  readonly agentId: string;
+  /** In words, with the exit code/signal and the last stderr lines. */
+  readonly message: string;
+  readonly willRestart: boolean;
+}
+
+interface Entry {
+  def: AgentDefinition;
+  status: AgentStatus;
+  runtime?: AgentRuntime;
+  starting?: Promise<AgentRuntime>;
+  crashes: CrashPolicy;
+  log?: vscode.LogOutputChannel;
+  lastError?: string;
+  /** Extra environment (e.g. from env_var sign-in), kept in SecretStorage. */
+  extraEnv: Record<string, string>;
+}
+
+export interface AgentManagerDeps {
+  readonly config: Config;
+  readonly log: vscode.LogOutputChannel;
+  readonly messages: UserMessages;
+  readonly extensionVersion: string;
+  /** Values never to show in logs (secrets the user typed). */
+  readonly secretValues: () => readonly string[];
+  /** Environment stored for an agent (env_var sign-in), loaded before each start. */
+  readonly storedEnv: (agentId: string) => Promise<Record<string, string>>;
+}
+
+/**
+ * Agent processes: one per agent definition, shared by its sessions. Starts them
+ * with progress (cancellable), reports failures once with Restart / Show Log,
+ * restarts crashed agents like vscode-languageclient (not after 5 crashes in 3
+ * minutes), and leaves nothing running when the extension stops.
+ */
+export class AgentManager implements vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly statusEmitter = new vscode.EventEmitter<string>();
+  private readonly exitEmitter = new vscode.EventEmitter<AgentExitEvent>();
+  readonly onDidChangeStatus = this.statusEmitter.event;
+  /** An agent that was running (or starting) stopped unexpectedly. */
+  readonly onDidExit = this.exitEmitter.event;
+  private trace: vscode.LogOutputChannel | undefined;
+
+  /** Last resort: if the extension host dies without deactivating, no agent outlives it. */
+  private readonly killOnExit = () => {
+    for (const e of this.entries.values()) e.runtime?.process.killNow();
+  };
+
+  constructor(private readonly deps: AgentManagerDeps) {
+    process.on('exit', this.killOnExit);
+  }
+
+  /** Configured agents and the built-in presets. */
+  definitions(): AgentDefinition[] {
+    return mergeWithPresets(this.deps.config.agents().agents);
+  }
+
+  find(id: string): AgentDefinition | undefined {
+    return this.definitions().find((a) => a.id === id);
+  }
+
+  status(id: string): AgentStatus {
+    return this.entries.get(id)?.status ?? 'not-started';
+  }
+
+  lastError(id: string): string | undefined {
+    return this.entries.get(id)?.lastError;
+  }
+
+  runtime(id: string): AgentRuntime | undefined {
+    const e = this.entries.get(id);
+    return e?.status === 'running' || e?.status === 'needs-sign-in' ? e.runtime : undefined;
+  }
+
+  setStatus(id: string, status: AgentStatus): void {
+    const e = this.entries.get(id);
+    if (!e || e.status === status) return;
+    e.status = status;
+    this.statusEmitter.fire(id);
+  }
+
+  setExtraEnv(id: string, env: Record<string, string>): void {
+    this.entry(this.find(id) ?? { id, name: id, command: '', args: [], env: {}, source: 'settings' }).extraEnv = env;
+  }
+
+  private entry(def: AgentDefinition): Entry {
+    let e = this.entries.get(def.id);
+    if (!e) {
+      e = { def, status: 'not-started', crashes: new CrashPolicy(), extraEnv: {} };
+      this.entries.set(def.id, e);
+    } else {
+      e.def = def;
+    }
+    return e;
+  }
+
+  /** The agent's own log channel (its stderr and lifecycle). */
+  agentLog(def: AgentDefinition): vscode.LogOutputChannel {
+    const e = this.entry(def);
+    e.log ??= vscode.window.createOutputChannel(`ACP: ${def.name}`, { log: true });
+    return e.log;
+  }
+
+  showLog(id?: string): void {
+    const def = id ? this.find(id) : undefined;
+    if (def) this.agentLog(def).show(true);
+    else this.deps.log.show(true);
+  }
+
+  /** Returns the running agent, starting it (once, shared) when needed. */
+  ensureRunning(def: AgentDefinition, cwd: string | undefined): Promise<AgentRuntime> {
+    const e = this.entry(def);
+    if (e.runtime && (e.status === 'running' || e.status === 'needs-sign-in') && !e.runtime.connection.isClosed) return Promise.resolve(e.runtime);
+    if (e.starting) return e.starting;
+    const starting = this.startWithProgress(e, cwd).finally(() => {
+      if (e.starting === starting) e.starting = undefined;
+    });
+    e.starting = starting;
+    return starting;
+  }
+
+  private startWithProgress(e: Entry, cwd: string | undefined): Promise<AgentRuntime> {
+    return Promise.resolve(
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Starting ${e.def.name}…`, cancellable: true },
+        (_progress, token) => this.start(e, cwd, token),
+      ),
+    );
+  }
+
+  private async start(e: Entry, cwd: string | undefined, token?: vscode.CancellationToken): Promise<AgentRuntime> {
+    if (!vscode.workspace.isTrusted) {
+      throw new AgentStartError('Agents are not started in an untrusted workspace. Trust the workspace to use ACP agents.', 'error');
+    }
+    const def = e.def;
+    const log = this.agentLog(def);
+    this.setStatusOf(e, 'starting');
+    e.lastError = undefined;
+    let spec: SpawnSpec;
+    try {
+      e.extraEnv = { ...(await this.deps.storedEnv(def.id)), ...e.extraEnv };
+      spec = await this.spawnSpec(def, cwd);
+    } catch (err) {
+      return this.failed(e, err);
+    }
+    log.info(`Starting: ${[spec.command, ...spec.args].join(' ')} (cwd ${spec.cwd})`);
+    const traceLevel = this.deps.config.trace();
+    const runtime = new AgentRuntime({
+      name: def.name,
+      spec,
+      clientInfo: { name: 'acp-agents-vscode', title: 'ACP Agents for VS Code', version: this.deps.extensionVersion },
+      clientCapabilities: clientCapabilities(),
+      logger: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
+      onStderr: (line) => log.info(`[stderr] ${this.scrub(line)}`),
+      trace: traceLevel === 'off' ? undefined : (dir, msg) => this.traceMessage(def, dir, msg),
+      initializeTimeoutMs: this.deps.config.initializeTimeoutMs(),
+    });
+    e.runtime = runtime;
+    let init;
+    try {
+      init = await runtime.start(token);
+    } catch (err) {
+      if (e.runtime === runtime) e.runtime = undefined;
+      return this.failed(e, err);
+    }
+    log.info(
+      `Initialized: ${init.agentInfo ? `${init.agentInfo.title ?? init.agentInfo.name} ${init.agentInfo.version}` : 'no agentInfo'}; capabilities ${JSON.stringify(init.agentCapabilities)}; auth methods ${init.authMethods.map((m) => `${m.id} (${m.type})`).join(', ') || 'none'}`,
+    );
+    runtime.process.onExit((info) => this.onRuntimeExit(e, runtime, info));
+    this.setStatusOf(e, 'running');
+    return runtime;
+  }
+
+  private failed(e: Entry, err: unknown): never {
+    const message = errorText(err);
+    const cancelled = err instanceof AgentStartError && err.reason === 'cancelled';
+    e.lastError = cancelled ? undefined : message;
+    this.setStatusOf(e, cancelled ? 'not-started' : 'failed');
+    this.agentLog(e.def)[cancelled ? 'info' : 'error'](message);
+    throw err;
+  }
+
+  private onRuntimeExit(e: Entry, runtime: AgentRuntime, info: ExitInfo): void {
+    if (e.runtime !== runtime) return;
+    e.runtime = undefined;
+    if (info.requested || runtime.isStopping) {
+      this.setStatusOf(e, 'stopped');
+      return;
+    }
+    const message = describeExit(e.def.name, info, runtime.process.stderrTail()).replace(/\.\s*$/, '');
+    this.agentLog(e.def).error(message);
+    const verdict = e.crashes.recordCrash();
+    e.lastError = message;
+    this.setStatusOf(e, 'failed');
+    const willRestart = false;
+    const giveUp = verdict === 'give-up';
+    const full = giveUp
+      ? `${message}. It crashed ${e.crashes.recentCrashes} times in the last 3 minutes and will not be restarted automatically.`
+      : `${message}.`;
+    this.exitEmitter.fire({ agentId: e.def.id, message: full, willRestart });
+    void this.reportExit(e.def, full);
+  }
+
+  /** One notification per exit, with Restart and Show Log. */
+  private async reportExit(def: AgentDefinition, message: string): Promise<void> {
+    const choice = await this.deps.messages.show('error', message, 'Restart', 'Show Log');
+    if (choice === 'Restart') await vscode.commands.executeCommand('acpAgents.restartAgent', def.id);
+    else if (choice === 'Show Log') this.showLog(def.id);
+  }
+
+  /** Stops and starts again (used by "ACP: Restart Agent" and after sign-in). */
+  async restart(id: string, cwd?: string): Promise<AgentRuntime> {
+    const def = this.find(id);
+    if (!def) throw new Error(`No agent with id "${id}".`);
+    const e = this.entry(def);
+    e.crashes.reset();
+    await this.stop(id);
+    return await this.ensureRunning(def, cwd);
+  }
+
+  async stop(id: string): Promise<void> {
+    const e = this.entries.get(id);
+    const rt = e?.runtime;
+    if (!e || !rt) return;
+    e.runtime = undefined;
+    await rt.stop();
+    this.setStatusOf(e, 'stopped');
+  }
+
+  /** Stops every agent; nothing is left running after this resolves. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.entries.keys()].map((id) => this.stop(id)));
+  }
+
+  private setStatusOf(e: Entry, status: AgentStatus): void {
+    if (e.status === status) return;
+    e.status = status;
+    this.statusEmitter.fire(e.def.id);
+  }
+
+  /** The resolved command, arguments, cwd and environment an agent is (or would be) started with. */
+  launchSpec(def: AgentDefinition, cwd: string | undefined): Promise<SpawnSpec> {
+    return this.spawnSpec(def, cwd);
+  }
+
+  private async spawnSpec(def: AgentDefinition, cwd: string | undefined): Promise<SpawnSpec> {
+    const folder = cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+    const baseEnv: Record<string, string | undefined> = { ...process.env };
+    // Set by Electron for the extension host; an agent built on Electron must not inherit it.
+    delete baseEnv.ELECTRON_RUN_AS_NODE;
+    const ctx = { env: baseEnv, workspaceFolder: folder };
+    const command = expandVariables(def.command, ctx);
+    const args = expandAll(def.args, ctx);
+    const env: Record<string, string | undefined> = { ...baseEnv, ...expandEnv(def.env, ctx), ...this.entry(def).extraEnv };
+    let resolved = findExecutable(command, { pathEnv: env.PATH ?? env.Path, cwd: folder, pathExt: env.PATHEXT });
+    if (!resolved && process.platform !== 'win32') {
+      const shellPath = await loginShellPath();
+      if (shellPath) {
+        resolved = findExecutable(command, { pathEnv: shellPath, cwd: folder });
+        // The agent (npx, node…) needs that PATH too.
+        if (resolved) env.PATH = `${env.PATH ? `${env.PATH}:` : ''}${shellPath}`;
+      }
+    }
+    if (!resolved) {
+      throw new AgentStartError(
+        `Agent '${def.name}' could not be started: the program '${command}' was not found on PATH${process.platform === 'win32' ? '' : " (nor on your login shell's PATH)"}. Install it, or give its absolute path in the acpAgents.agents setting.`,
+        'not-found',
+      );
+    }
+    if (needsShell(resolved)) {
+      return { command: quoteForCmd(resolved), args: args.map(quoteForCmd), cwd: folder, env, shell: true };
+    }
+    return { command: resolved, args, cwd: folder, env };
+  }
+
+  private scrub(text: string): string {
+    const secrets = this.deps.secretValues();
+    return secrets.length ? String(redact(text, secrets)) : text;
+  }
+
+  private traceMessage(def: AgentDefinition, dir: TraceDirection, msg: unknown): void {
+    const level = this.deps.config.trace();
+    if (level === 'off') return;
+    this.trace ??= vscode.window.createOutputChannel('ACP Trace', { log: true });
+    const m = msg as { id?: unknown; method?: string; error?: { code: number } };
+    const arrow = dir === 'send' ? '→' : '←';
+    const kind = m.method ? (m.id !== undefined ? `request ${m.method} #${String(m.id)}` : `notification ${m.method}`) : `response #${String(m.id)}${m.error ? ` error ${m.error.code}` : ''}`;
+    if (level === 'messages') this.trace.info(`${def.name} ${arrow} ${kind}`);
+    else this.trace.info(`${def.name} ${arrow} ${kind} ${JSON.stringify(redact(msg, this.deps.secretValues()))}`);
+  }
+
+  dispose(): void {
+    process.removeListener('exit', this.killOnExit);
+    void this.stopAll();
+    for (const e of this.entries.values()) e.log?.dispose();
+    this.trace?.dispose();
+    this.statusEmitter.dispose();
+    this.exitEmitter.dispose();
+  }
+}

@@ -1,0 +1,131 @@
+// Agents that misbehave, each a scenario of the fake agent, driven through the
+// real extension in the real host: the right message, and no process left behind.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, closeAllEditors, connected, failed, isAlive, readRecord, startedPids, waitFor, waitForStatus } from './helpers';
+
+async function noProcessLeft(scenario: string): Promise<void> {
+  const pids = startedPids(scenario);
+  assert.ok(pids.length > 0, `the ${scenario} agent was started`);
+  await waitFor(`every ${scenario} agent process (${pids.join(', ')}) to be gone`, () => pids.every((p) => !isAlive(p)), 10_000);
+}
+
+describe('Agents: start, handshake and failures (fake agents in the real host)', function () {
+  this.timeout(60_000);
+
+  afterEach(async () => {
+    await closeAllEditors();
+    await (await api()).testing.stopAllAgents();
+  });
+
+  it('a well-behaved agent: handshake, session/new with the absolute workspace folder, status "running"', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-default');
+    await waitForStatus(panel, 'connected', connected);
+    assert.equal(a.agentStatus('fake-default'), 'running');
+    const init = readRecord('default').find((r) => r.msg?.method === 'initialize')?.msg;
+    assert.equal(init.params.protocolVersion, 1);
+    assert.equal(init.params.clientInfo.name, 'acp-agents-vscode');
+    assert.deepEqual(init.params.clientCapabilities.fs, { readTextFile: false, writeTextFile: false });
+    assert.equal(init.params.clientCapabilities.terminal, false);
+    assert.equal(init.params.clientCapabilities.auth.terminal, true);
+    const created = readRecord('default').filter((r) => r.msg?.method === 'session/new').at(-1)?.msg;
+    assert.equal(created.params.cwd, vscode.workspace.workspaceFolders![0]!.uri.fsPath);
+    assert.ok(created.params.cwd.startsWith('/'));
+    assert.deepEqual(created.params.mcpServers, []);
+  });
+
+  it('crash during initialize: the exit code and the last stderr lines, Restart and Show Log', async () => {
+    const panel = (await api()).openChat('fake-crash-initialize');
+    const s = await waitForStatus(panel, 'failure', failed);
+    assert.match(s.text, /Agent 'Fake: crash-initialize' exited with code 3/);
+    assert.match(s.text, /panic: invalid token/);
+    assert.deepEqual(s.actions, ['restart', 'showLog']);
+    assert.equal((await api()).agentStatus('fake-crash-initialize'), 'failed');
+    await noProcessLeft('crash-initialize');
+  });
+
+  it('hang in initialize: a timeout message naming the setting’s value, and the process is killed', async () => {
+    const cfg = vscode.workspace.getConfiguration('acpAgents');
+    await cfg.update('initializeTimeout', 1, vscode.ConfigurationTarget.Global);
+    try {
+      const panel = (await api()).openChat('fake-hang-initialize');
+      const s = await waitForStatus(panel, 'timeout', failed);
+      assert.match(s.text, /did not answer the ACP handshake \(initialize\) within 1 s/);
+      await noProcessLeft('hang-initialize');
+    } finally {
+      await cfg.update('initializeTimeout', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('wrong protocol version: a clear error and a disconnect', async () => {
+    const panel = (await api()).openChat('fake-wrong-version');
+    const s = await waitForStatus(panel, 'version error', failed);
+    assert.match(s.text, /speaks ACP protocol version 2, but this extension speaks version 1/);
+    await noProcessLeft('wrong-version');
+  });
+
+  it('garbage and partial lines on stdout are skipped: the session works', async () => {
+    const panel = (await api()).openChat('fake-garbage');
+    await waitForStatus(panel, 'connected', connected);
+    assert.equal(await panel.session.prompt('hello'), 'end_turn');
+    assert.ok(connected(panel.status) || panel.status.inputEnabled);
+  });
+
+  it('exit in the middle of a prompt: one message in words with Restart and Show Log; the panel says it too', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-exit-mid-prompt');
+    await waitForStatus(panel, 'connected', connected);
+    const before = a.testing.messages().length;
+    assert.equal(await panel.session.prompt('hi'), undefined);
+    const s = await waitForStatus(panel, 'the exit message', failed);
+    assert.match(s.text, /exited with code 1/);
+    assert.match(s.text, /model connection reset/);
+    assert.deepEqual(s.actions, ['restart', 'showLog']);
+    const shown = a.testing.messages().slice(before).filter((m) => m.severity === 'error');
+    assert.equal(shown.length, 1, JSON.stringify(shown));
+    assert.deepEqual(shown[0]!.actions, ['Restart', 'Show Log']);
+    await noProcessLeft('exit-mid-prompt');
+  });
+
+  it('Restart from the panel starts the agent again and reconnects', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-exit-mid-prompt');
+    await waitForStatus(panel, 'connected', connected);
+    const first = a.testing.agentPid('fake-exit-mid-prompt');
+    await panel.session.prompt('hi');
+    await waitForStatus(panel, 'the exit message', failed);
+    await panel.session.runAction('restart');
+    await waitForStatus(panel, 'connected again', connected);
+    const second = a.testing.agentPid('fake-exit-mid-prompt');
+    assert.ok(second && second !== first, `a new process (${first} → ${second})`);
+  });
+
+  it('an agent that ignores stdin EOF is gone after stop (asserted by pid)', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-ignore-eof');
+    await waitForStatus(panel, 'connected', connected);
+    const pid = a.testing.agentPid('fake-ignore-eof');
+    assert.ok(isAlive(pid));
+    await a.testing.stopAllAgents();
+    assert.equal(isAlive(pid), false);
+    assert.ok(readRecord('ignore-eof').some((r) => r.dir === 'eof'), 'stdin was closed first');
+  });
+
+  it('an agent that exits 0 silently: says so, and leaves nothing behind', async () => {
+    const panel = (await api()).openChat('fake-exit-silently');
+    const s = await waitForStatus(panel, 'the exit message', failed);
+    assert.match(s.text, /exited \(code 0\) without saying why/);
+    await noProcessLeft('exit-silently');
+  });
+
+  it('several sessions of one agent share one process', async () => {
+    const a = await api();
+    const p1 = a.openChat('fake-default');
+    const p2 = a.openChat('fake-default');
+    await waitForStatus(p1, 'connected', connected);
+    await waitForStatus(p2, 'connected', connected);
+    assert.notEqual(p1.session.id, p2.session.id);
+    assert.equal(p1.session.agentPid, p2.session.agentPid);
+  });
+});

@@ -1,0 +1,89 @@
+// Sign-in flows against fake agents in the real host. The questions a person
+// would answer (which method, which value) are answered by a test prompter.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AuthPrompter } from '../../src/agents/auth';
+import { api, closeAllEditors, connected, readRecord, waitForStatus } from './helpers';
+
+function prompter(methodId: string, value?: string): AuthPrompter & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    async pickMethod(_agent, methods) {
+      asked.push(`pick:${methods.map((m) => m.id).join(',')}`);
+      return methods.find((m) => m.id === methodId);
+    },
+    async askValue(_agent, variable) {
+      asked.push(`value:${variable.name}:${variable.secret ? 'secret' : 'plain'}`);
+      return value;
+    },
+  };
+}
+
+describe('Auth: -32000 leads to sign-in, then the session starts', function () {
+  this.timeout(60_000);
+
+  afterEach(async () => {
+    const a = await api();
+    a.testing.setAuthPrompter(undefined);
+    await closeAllEditors();
+    await a.testing.stopAllAgents();
+  });
+
+  it('env_var (legacy): asks for the secret, restarts the agent with it, authenticates, then session/new succeeds', async () => {
+    const a = await api();
+    const p = prompter('fake-key', 'sekret-value-1234');
+    a.testing.setAuthPrompter(p);
+    const panel = a.openChat('fake-auth-env');
+    await waitForStatus(panel, 'connected after sign-in', connected, 30_000);
+    assert.deepEqual(p.asked, ['pick:fake-key', 'value:FAKE_KEY:secret']);
+    const rec = readRecord('auth-env');
+    const methods = rec.filter((r) => r.dir === 'in').map((r) => r.msg.method);
+    assert.ok(methods.includes('authenticate'), methods.join(' '));
+    assert.deepEqual(rec.find((r) => r.msg?.method === 'authenticate').msg.params, { methodId: 'fake-key' });
+    const starts = rec.filter((r) => r.dir === 'start');
+    assert.ok(starts.length >= 2, 'restarted after the value was given');
+    assert.deepEqual(starts.at(-1).envNames, ['FAKE_KEY']);
+    // The value is in the secret storage, not in settings, and never in a log message shown.
+    assert.ok(!JSON.stringify(a.testing.messages()).includes('sekret-value-1234'));
+  });
+
+  it('terminal: runs the agent with the method’s args in a VS Code terminal, waits for exit 0, restarts, then session/new succeeds', async () => {
+    const a = await api();
+    a.testing.setAuthPrompter(prompter('fake-login'));
+    const opened: string[] = [];
+    const sub = vscode.window.onDidOpenTerminal((t) => opened.push(t.name));
+    try {
+      const panel = a.openChat('fake-auth-terminal');
+      await waitForStatus(panel, 'connected after terminal sign-in', connected, 40_000);
+    } finally {
+      sub.dispose();
+    }
+    assert.ok(opened.some((n) => /Log in to Fake/.test(n)), `terminal opened: ${opened.join(', ')}`);
+    const rec = readRecord('auth-terminal');
+    const login = rec.find((r) => r.dir === 'login');
+    assert.ok(login, 'the sign-in program ran');
+    assert.ok(login.argv.includes('--login'));
+    assert.equal(rec.filter((r) => r.msg?.method === 'authenticate').length, 0, 'no authenticate for a terminal method');
+  });
+
+  it('agent-type: authenticate {methodId}; an unknown method type is offered, not hidden', async () => {
+    const a = await api();
+    const p = prompter('oauth');
+    a.testing.setAuthPrompter(p);
+    const panel = a.openChat('fake-auth-agent');
+    await waitForStatus(panel, 'connected after authenticate', connected, 30_000);
+    assert.deepEqual(p.asked, ['pick:oauth,weird']);
+    assert.deepEqual(readRecord('auth-agent').find((r) => r.msg?.method === 'authenticate').msg.params, { methodId: 'oauth' });
+  });
+
+  it('declining to sign in leaves the panel with a Sign In action', async () => {
+    const a = await api();
+    a.testing.setAuthPrompter({ pickMethod: async () => undefined, askValue: async () => undefined });
+    const panel = a.openChat('fake-auth-agent');
+    const s = await waitForStatus(panel, 'sign-in needed', (x) => x.severity === 'error');
+    assert.match(s.text, /Authentication required/);
+    assert.deepEqual(s.actions, ['signIn', 'showLog']);
+    assert.equal(a.agentStatus('fake-auth-agent'), 'needs-sign-in');
+  });
+});
