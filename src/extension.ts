@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { DecodedInitialize } from './acp/decode';
 import type { AgentDefinition } from './agents/agentDefinition';
 import { AgentManager, type AgentStatus } from './agents/agentManager';
 import { AuthService, type AuthPrompter } from './agents/auth';
@@ -22,6 +23,8 @@ export interface AcpAgentsApi {
     messages(): readonly ShownMessage[];
     setAuthPrompter(prompter: AuthPrompter | undefined): void;
     agentPid(agentId: string): number | undefined;
+    initializeResult(agentId: string): DecodedInitialize | undefined;
+    traceLines(): readonly string[];
     stopAllAgents(): Promise<void>;
   };
 }
@@ -168,6 +171,8 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
         signIn.prompter = p ?? defaultPrompter;
       },
       agentPid: (id) => agents.runtime(id)?.pid,
+      initializeResult: (id) => agents.runtime(id)?.initializeResult,
+      traceLines: () => agents.traceLines(),
       stopAllAgents: () => agents.stopAll(),
     },
   };

@@ -59,6 +59,7 @@ export class AgentManager implements vscode.Disposable {
   /** An agent that was running (or starting) stopped unexpectedly. */
   readonly onDidExit = this.exitEmitter.event;
   private trace: vscode.LogOutputChannel | undefined;
+  private readonly recentTrace: string[] = [];
 
   /** Last resort: if the extension host dies without deactivating, no agent outlives it. */
   private readonly killOnExit = () => {
@@ -304,8 +305,15 @@ export class AgentManager implements vscode.Disposable {
     const m = msg as { id?: unknown; method?: string; error?: { code: number } };
     const arrow = dir === 'send' ? '→' : '←';
     const kind = m.method ? (m.id !== undefined ? `request ${m.method} #${String(m.id)}` : `notification ${m.method}`) : `response #${String(m.id)}${m.error ? ` error ${m.error.code}` : ''}`;
-    if (level === 'messages') this.trace.info(`${def.name} ${arrow} ${kind}`);
-    else this.trace.info(`${def.name} ${arrow} ${kind} ${JSON.stringify(redact(msg, this.deps.secretValues()))}`);
+    const line = level === 'messages' ? `${def.name} ${arrow} ${kind}` : `${def.name} ${arrow} ${kind} ${JSON.stringify(redact(msg, this.deps.secretValues()))}`;
+    this.trace.info(line);
+    this.recentTrace.push(line);
+    if (this.recentTrace.length > 500) this.recentTrace.shift();
+  }
+
+  /** The last trace lines (as written to the "ACP Trace" channel). */
+  traceLines(): readonly string[] {
+    return [...this.recentTrace];
   }
 
   dispose(): void {

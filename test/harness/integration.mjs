@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { ensureNode } from './tools.mjs';
+import { ensureRealAgents, realAgentSettings } from './realAgents.mjs';
 import { ROOT, prepareWorkspace, testAgents } from './testEnv.mjs';
 
 const RUN_TIMEOUT_MS = Number(process.env.ACP_INTEGRATION_TIMEOUT_MS || 10 * 60_000);
@@ -15,7 +16,7 @@ export async function runIntegration({ grep } = {}) {
   const resultsFile = path.join(tmp, 'results.json');
   const workspace = prepareWorkspace(tmp);
   const server = await startCodeServer({
-    userSettings: { 'acpAgents.agents': testAgents(nodeBin, tmp) },
+    userSettings: { 'acpAgents.agents': [...testAgents(nodeBin, tmp), ...realAgentSettings(ensureRealAgents())] },
     env: {
       ACP_TEST_RESULTS: resultsFile,
       ACP_TEST_TMP: tmp,
@@ -106,8 +107,24 @@ function startedAgentPids(dir) {
   return pids;
 }
 
+/** Processes whose command line names one of the real agents' install dirs. */
+function realAgentProcesses() {
+  const found = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmd.includes('real-agents-') && !cmd.includes('npm')) found.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return found;
+}
+
 function leftoverAgents(dir) {
-  return startedAgentPids(dir).filter((pid) => {
+  const real = fs.existsSync('/proc') ? realAgentProcesses() : [];
+  return [...real, ...startedAgentPids(dir)].filter((pid) => {
     try {
       process.kill(pid, 0);
       return true;

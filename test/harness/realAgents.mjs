@@ -1,0 +1,53 @@
+// Real third-party ACP agents for the test suite, installed from npm at pinned
+// versions into a cache outside the repo (keyed by the versions), each run with
+// its own HOME and a controlled environment.
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CACHE_ROOT } from './tools.mjs';
+
+export const REAL_AGENT_PACKAGES = {
+  claude: '@zed-industries/claude-agent-acp@0.23.1',
+  opencode: 'opencode-ai@1.18.33',
+  codex: '@zed-industries/codex-acp@0.16.0',
+};
+
+/** Installs the pinned agents once; returns the directory holding node_modules/.bin. */
+export function ensureRealAgents() {
+  const specs = Object.values(REAL_AGENT_PACKAGES).sort();
+  const key = crypto.createHash('sha256').update(specs.join('\n')).digest('hex').slice(0, 12);
+  const dir = path.join(CACHE_ROOT, `real-agents-${key}`);
+  const marker = path.join(dir, '.install-complete');
+  const bin = path.join(dir, 'node_modules', '.bin');
+  if (fs.existsSync(marker) && ['claude-agent-acp', 'opencode', 'codex-acp'].every((b) => fs.existsSync(path.join(bin, b)))) return dir;
+  process.stderr.write(`[tools] installing real agents ${specs.join(', ')} into ${dir}\n`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.toLowerCase().startsWith('npm_')) delete env[k];
+  const res = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', ...specs], { stdio: ['ignore', 'inherit', 'inherit'], env });
+  if (res.status !== 0) throw new Error(`installing the real agents failed (${res.status})`);
+  fs.writeFileSync(marker, new Date().toISOString());
+  return dir;
+}
+
+/**
+ * `acpAgents.agents` entries for the real agents. Each gets its own HOME (kept
+ * between runs: opencode installs into it on first start) and a cleared
+ * IS_SANDBOX (claude-agent-acp fails session/new when it is set).
+ */
+export function realAgentSettings(dir) {
+  const bin = path.join(dir, 'node_modules', '.bin');
+  const home = (name) => {
+    const h = path.join(CACHE_ROOT, 'homes', name);
+    fs.mkdirSync(h, { recursive: true });
+    return h;
+  };
+  const common = (name) => ({ HOME: home(name), IS_SANDBOX: '', XDG_CONFIG_HOME: path.join(home(name), '.config'), XDG_DATA_HOME: path.join(home(name), '.local', 'share') });
+  return [
+    { id: 'real-claude', name: 'Claude Agent (real)', command: path.join(bin, 'claude-agent-acp'), args: [], env: { ...common('claude'), ANTHROPIC_API_KEY: '' } },
+    { id: 'real-opencode', name: 'opencode (real)', command: path.join(bin, 'opencode'), args: ['acp'], env: common('opencode') },
+    { id: 'real-codex', name: 'Codex (real)', command: path.join(bin, 'codex-acp'), args: [], env: { ...common('codex'), CODEX_API_KEY: '', OPENAI_API_KEY: '' } },
+  ];
+}
