@@ -45,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
 
   // The manager and the auth service need each other: the manager asks auth for stored env values.
   const authRef: { current?: AuthService } = {};
+  const panelsRef: { current?: ChatPanelManager } = {};
   manager = new AgentManager({
     config,
     log,
@@ -52,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     extensionVersion: version,
     secretValues: () => authRef.current?.secretValues() ?? [],
     storedEnv: (id) => authRef.current?.storedEnv(id) ?? Promise.resolve({}),
+    inUse: (id) => panelsRef.current?.all().some((p) => p.agentId === id) ?? false,
   });
   const agents = manager;
   const signIn = new AuthService(agents, context.secrets, context.globalState, messages);
@@ -60,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
 
   const workspaceCwd = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def) => new AgentSession(def, agents, signIn, workspaceCwd()));
+  panelsRef.current = panels;
   const tree = new SessionTreeProvider(() => agents.definitions(), (id) => agents.status(id));
   const treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: tree, showCollapseAll: false });
   context.subscriptions.push(agents, panels, tree, treeView, agents.onDidChangeStatus(() => tree.refresh()));

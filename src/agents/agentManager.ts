@@ -43,6 +43,8 @@ export interface AgentManagerDeps {
   readonly secretValues: () => readonly string[];
   /** Environment stored for an agent (env_var sign-in), loaded before each start. */
   readonly storedEnv: (agentId: string) => Promise<Record<string, string>>;
+  /** Whether any open panel uses the agent (a crashed agent is restarted only then). */
+  readonly inUse: (agentId: string) => boolean;
 }
 
 /**
@@ -212,13 +214,16 @@ export class AgentManager implements vscode.Disposable {
     const verdict = e.crashes.recordCrash();
     e.lastError = message;
     this.setStatusOf(e, 'failed');
-    const willRestart = false;
     const giveUp = verdict === 'give-up';
+    const willRestart = !giveUp && this.deps.inUse(e.def.id);
     const full = giveUp
       ? `${message}. It crashed ${e.crashes.recentCrashes} times in the last 3 minutes and will not be restarted automatically.`
-      : `${message}.`;
+      : `${message}.${willRestart ? ' It is being restarted.' : ''}`;
     this.exitEmitter.fire({ agentId: e.def.id, message: full, willRestart });
     void this.reportExit(e.def, full);
+    // Like vscode-languageclient: restart a crashed agent that is in use, until it
+    // crashes 5 times within 3 minutes. Its sessions were lost with the process.
+    if (willRestart) void this.ensureRunning(e.def, runtime.process.spec.cwd).then(undefined, () => undefined);
   }
 
   /** One notification per exit, with Restart and Show Log. */
@@ -229,11 +234,11 @@ export class AgentManager implements vscode.Disposable {
   }
 
   /** Stops and starts again (used by "ACP: Restart Agent" and after sign-in). */
-  async restart(id: string, cwd?: string): Promise<AgentRuntime> {
+  async restart(id: string, cwd?: string, opts: { resetCrashes?: boolean } = {}): Promise<AgentRuntime> {
     const def = this.find(id);
     if (!def) throw new Error(`No agent with id "${id}".`);
     const e = this.entry(def);
-    e.crashes.reset();
+    if (opts.resetCrashes ?? true) e.crashes.reset();
     await this.stop(id);
     return await this.ensureRunning(def, cwd);
   }

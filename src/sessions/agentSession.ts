@@ -145,7 +145,8 @@ export class AgentSession implements vscode.Disposable {
   async runAction(action: PanelAction): Promise<void> {
     switch (action) {
       case 'restart':
-        await this.manager.restart(this.def.id, this.cwd).then(undefined, () => undefined);
+        // Already restarted (automatically, or by another panel)? Then only a new session is needed.
+        if (this.manager.status(this.def.id) !== 'running') await this.manager.restart(this.def.id, this.cwd).then(undefined, () => undefined);
         await this.start();
         return;
       case 'showLog':

@@ -101,6 +101,31 @@ describe('Agents: start, handshake and failures (fake agents in the real host)',
     assert.ok(second && second !== first, `a new process (${first} → ${second})`);
   });
 
+  it('a crashed agent in use is restarted, until it crashed 5 times in 3 minutes — and then it says so', async () => {
+    const a = await api();
+    // A restart by the user starts the count afresh.
+    await vscode.commands.executeCommand('acpAgents.restartAgent', 'fake-exit-mid-prompt');
+    const panel = a.openChat('fake-exit-mid-prompt');
+    await waitForStatus(panel, 'connected', connected);
+    const pids = new Set<number>();
+    for (let crash = 1; crash <= 5; crash++) {
+      pids.add(a.testing.agentPid('fake-exit-mid-prompt')!);
+      await panel.session.prompt('crash please');
+      const s = await waitForStatus(panel, `crash ${crash} reported`, failed);
+      if (crash < 5) {
+        assert.match(s.text, /It is being restarted\./);
+        await waitFor('the automatic restart', () => a.agentStatus('fake-exit-mid-prompt') === 'running');
+        await panel.session.runAction('restart');
+        await waitForStatus(panel, `connected again after crash ${crash}`, connected);
+      } else {
+        assert.match(s.text, /crashed 5 times in the last 3 minutes and will not be restarted automatically/);
+        await new Promise((r) => setTimeout(r, 500));
+        assert.equal(a.agentStatus('fake-exit-mid-prompt'), 'failed');
+      }
+    }
+    assert.equal(pids.size, 5);
+  });
+
   it('an agent that ignores stdin EOF is gone after stop (asserted by pid)', async () => {
     const a = await api();
     const panel = a.openChat('fake-ignore-eof');
