@@ -16,7 +16,7 @@ export async function runIntegration({ grep } = {}) {
   const resultsFile = path.join(tmp, 'results.json');
   const workspace = prepareWorkspace(tmp);
   const server = await startCodeServer({
-    userSettings: { 'acpAgents.agents': [...testAgents(nodeBin, tmp), ...realAgentSettings(ensureRealAgents())] },
+    userSettings: { 'acpAgents.agents': [...testAgents(nodeBin, tmp), ...realAgentSettings(ensureRealAgents(), tmp)] },
     env: {
       ACP_TEST_RESULTS: resultsFile,
       ACP_TEST_TMP: tmp,

@@ -33,14 +33,15 @@ export function ensureRealAgents() {
 }
 
 /**
- * `acpAgents.agents` entries for the real agents. Each gets its own HOME (kept
- * between runs: opencode installs into it on first start) and a cleared
+ * `acpAgents.agents` entries for the real agents. Each gets its own HOME and a cleared
  * IS_SANDBOX (claude-agent-acp fails session/new when it is set).
  */
-export function realAgentSettings(dir) {
+export function realAgentSettings(dir, runTmp) {
   const bin = path.join(dir, 'node_modules', '.bin');
+  // A fresh HOME per run (codex remembers a sign-in in it), except opencode's,
+  // which is kept: opencode installs into it on first start.
   const home = (name) => {
-    const h = path.join(CACHE_ROOT, 'homes', name);
+    const h = name === 'opencode' ? path.join(CACHE_ROOT, 'homes', name) : path.join(runTmp, 'homes', name);
     fs.mkdirSync(h, { recursive: true });
     return h;
   };
