@@ -1,0 +1,187 @@
+import * as assert from 'node:assert/strict';
+import { decodeSessionUpdate, type DecodedUpdate } from '../../../src/acp/decode';
+import { DeltaBatcher } from '../../../src/chat/deltaBatcher';
+import { Transcript } from '../../../src/chat/transcript';
+import type { TranscriptDelta } from '../../../src/shared/transcriptTypes';
+
+const u = (raw: unknown): DecodedUpdate => decodeSessionUpdate(raw, []);
+const text = (sessionUpdate: string, t: string, messageId?: string) => u({ sessionUpdate, content: { type: 'text', text: t }, ...(messageId ? { messageId } : {}) });
+
+describe('Transcript reducer', () => {
+  it('appends agent chunks to one message; 1-char chunks add up', () => {
+    const tr = new Transcript();
+    for (const ch of 'Hello, world') tr.apply(text('agent_message_chunk', ch));
+    assert.equal(tr.items.length, 1);
+    assert.equal((tr.items[0] as any).text, 'Hello, world');
+  });
+
+  it('groups by messageId: a new id starts a new message, the same id joins it', () => {
+    const tr = new Transcript();
+    tr.apply(text('agent_message_chunk', 'a', 'm1'));
+    tr.apply(text('agent_message_chunk', 'b', 'm1'));
+    tr.apply(text('agent_message_chunk', 'c', 'm2'));
+    tr.apply(text('agent_message_chunk', 'd', 'm1'));
+    assert.deepEqual(tr.items.map((i: any) => i.text), ['abd', 'c']);
+  });
+
+  it('user, agent and thought messages are separate items in order', () => {
+    const tr = new Transcript();
+    tr.apply(text('user_message_chunk', 'q'));
+    tr.apply(text('agent_thought_chunk', 'hmm'));
+    tr.apply(text('agent_message_chunk', 'a'));
+    tr.apply(text('agent_thought_chunk', 'more'));
+    assert.deepEqual(tr.items.map((i) => i.kind), ['user', 'thought', 'agent', 'thought']);
+  });
+
+  it('non-text content is kept as parts (images, resource links, unknown types)', () => {
+    const tr = new Transcript();
+    tr.apply(u({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AAA', mimeType: 'image/png' } }));
+    tr.apply(u({ sessionUpdate: 'agent_message_chunk', content: { type: 'resource_link', uri: 'file:///a.ts', name: 'a.ts' } }));
+    tr.apply(u({ sessionUpdate: 'agent_message_chunk', content: { type: 'hologram', x: 1 } }));
+    const m = tr.items[0] as any;
+    assert.deepEqual(m.parts.map((p: any) => p.type), ['image', 'resource_link', 'hologram']);
+  });
+
+  it('tool_call creates; tool_call_update patches (omitted = keep, arrays replace)', () => {
+    const tr = new Transcript();
+    tr.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit a.ts', kind: 'edit', locations: [{ path: '/w/a.ts', line: 3 }], rawInput: { path: '/w/a.ts' } }));
+    tr.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [{ type: 'diff', path: '/w/a.ts', oldText: 'x', newText: 'y' }] }));
+    const t = tr.items[0] as any;
+    assert.equal(t.title, 'Edit a.ts');
+    assert.equal(t.status, 'completed');
+    assert.deepEqual(t.locations, [{ path: '/w/a.ts', line: 3 }]);
+    assert.equal(t.content[0].type, 'diff');
+    assert.match(t.rawInput, /"path": "\/w\/a.ts"/);
+    tr.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', locations: [] }));
+    assert.deepEqual(t.locations, []);
+    assert.equal(t.content.length, 1);
+  });
+
+  it('an update before its tool_call creates the entry', () => {
+    const tr = new Transcript();
+    const changes = tr.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'late', status: 'in_progress', title: 'Run tests' }));
+    assert.equal(changes[0]!.c, 'add');
+    assert.equal((tr.items[0] as any).title, 'Run tests');
+    tr.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'late', title: 'Run tests', kind: 'execute', status: 'completed' }));
+    assert.equal(tr.items.length, 1);
+    assert.equal((tr.items[0] as any).status, 'completed');
+  });
+
+  it('plan updates replace the plan of the turn; a new turn gets a new plan', () => {
+    const tr = new Transcript();
+    tr.apply(u({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }] }));
+    tr.apply(u({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'completed' }, { content: 'b', priority: 'low', status: 'pending' }] }));
+    assert.equal(tr.items.length, 1);
+    assert.equal((tr.items[0] as any).entries.length, 2);
+    tr.endTurn('end_turn');
+    tr.addUserPrompt('next');
+    tr.apply(u({ sessionUpdate: 'plan', entries: [] }));
+    assert.deepEqual(tr.items.map((i) => i.kind), ['plan', 'turn-end', 'user', 'plan']);
+  });
+
+  it('header state: commands, modes, config options (agent order), title, usage', () => {
+    const tr = new Transcript();
+    tr.apply(u({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'test', description: 'Run', input: { hint: 'file' } }] }));
+    tr.setModes({ currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] }, undefined);
+    tr.apply(u({ sessionUpdate: 'current_mode_update', currentModeId: 'code' }));
+    tr.apply(u({ sessionUpdate: 'config_option_update', configOptions: [
+      { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'b', options: [{ value: 'a', name: 'A' }, { group: 'g', name: 'More', options: [{ value: 'b', name: 'B' }] }] },
+      { id: 'fast', name: 'Fast', type: 'boolean', currentValue: true },
+    ] }));
+    tr.apply(u({ sessionUpdate: 'session_info_update', title: 'Refactor' }));
+    tr.apply(u({ sessionUpdate: 'usage_update', used: 100, size: 1000, cost: { amount: 0.5, currency: 'USD' } }));
+    const h = tr.header;
+    assert.deepEqual(h.commands, [{ name: 'test', description: 'Run', hint: 'file' }]);
+    assert.equal(h.modes?.currentModeId, 'code');
+    assert.deepEqual(h.configOptions.map((o) => o.id), ['model', 'fast']);
+    assert.deepEqual(h.configOptions[0]!.options, [{ value: 'a', name: 'A' }, { value: 'b', name: 'B', group: 'More' }]);
+    assert.equal(h.title, 'Refactor');
+    assert.deepEqual(h.usage, { used: 100, size: 1000, cost: { amount: 0.5, currency: 'USD' } });
+    tr.apply(u({ sessionUpdate: 'session_info_update', title: null }));
+    assert.equal(h.title, undefined);
+  });
+
+  it('notices and unknown variants become items; the unknown one keeps its raw JSON', () => {
+    const tr = new Transcript();
+    tr.apply(u({ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited', description: 'Slow down' }));
+    tr.apply(u({ sessionUpdate: 'teleport', where: 'mars' }));
+    assert.deepEqual(tr.items.map((i) => i.kind), ['notice', 'unsupported']);
+    assert.match((tr.items[1] as any).raw, /"where": "mars"/);
+  });
+
+  it('Stop: unfinished tool calls are marked cancelled, finished ones are not', () => {
+    const tr = new Transcript();
+    tr.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A', status: 'in_progress' }));
+    tr.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'B', status: 'completed' }));
+    tr.endTurn('cancelled');
+    assert.equal((tr.items[0] as any).cancelled, true);
+    assert.equal((tr.items[1] as any).cancelled, undefined);
+    assert.equal((tr.items[2] as any).stopReason, 'cancelled');
+  });
+
+  it('permission items settle exactly once', () => {
+    const tr = new Transcript();
+    const { item } = tr.addPermission({ toolCallId: 't', title: 'Write', options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }], content: [] });
+    assert.equal(tr.settlePermission(item.id, 'answered', 'y').length, 1);
+    assert.equal(tr.settlePermission(item.id, 'cancelled').length, 0);
+    assert.equal(item.chosen, 'y');
+  });
+});
+
+describe('DeltaBatcher', () => {
+  function setup() {
+    const sent: TranscriptDelta[][] = [];
+    let fire: (() => void) | undefined;
+    const tr = new Transcript();
+    const b = new DeltaBatcher((d) => sent.push(JSON.parse(JSON.stringify(d))), () => tr.header, 16, { set: (fn) => (fire = fn), clear: () => (fire = undefined) });
+    return { sent, tr, b, tick: () => fire?.() };
+  }
+
+  it('coalesces text chunks of one frame into one delta, in order', () => {
+    const { sent, tr, b, tick } = setup();
+    b.push(tr.apply(text('agent_message_chunk', 'start')));
+    tick();
+    for (const ch of ['a', 'b', 'c']) b.push(tr.apply(text('agent_message_chunk', ch)));
+    tick();
+    assert.equal(sent.length, 2);
+    assert.deepEqual(sent[1], [{ t: 'text', id: 'm1', text: 'abc' }]);
+  });
+
+  it('an item added within the frame is sent once with its latest text', () => {
+    const { sent, tr, b, tick } = setup();
+    for (const ch of ['x', 'y', 'z']) b.push(tr.apply(text('agent_message_chunk', ch)));
+    tick();
+    assert.equal(sent[0]!.length, 1);
+    assert.equal((sent[0]![0] as any).t, 'add');
+    assert.equal((sent[0]![0] as any).item.text, 'xyz');
+  });
+
+  it('20,000 one-word chunks become a handful of messages, losing nothing', () => {
+    const { sent, tr, b, tick } = setup();
+    let expected = '';
+    for (let i = 0; i < 20_000; i++) {
+      const w = `w${i} `;
+      expected += w;
+      b.push(tr.apply(text('agent_message_chunk', w)));
+      if (i % 5000 === 4999) tick();
+    }
+    tick();
+    assert.equal(sent.length, 4);
+    let rebuilt = '';
+    for (const batch of sent) for (const d of batch) rebuilt += d.t === 'add' ? (d.item as any).text : d.t === 'text' ? d.text : '';
+    assert.equal(rebuilt, expected);
+  });
+
+  it('repeated puts of a tool call in a frame are sent once; header once', () => {
+    const { sent, tr, b, tick } = setup();
+    b.push(tr.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'T' })));
+    tick();
+    for (const s of ['in_progress', 'completed']) b.push(tr.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'c', status: s })));
+    b.push(tr.apply(u({ sessionUpdate: 'usage_update', used: 1, size: 2 })));
+    b.push(tr.apply(u({ sessionUpdate: 'usage_update', used: 3, size: 4 })));
+    tick();
+    assert.deepEqual(sent[1]!.map((d) => d.t), ['put', 'header']);
+    assert.equal((sent[1]![0] as any).item.status, 'completed');
+    assert.deepEqual((sent[1]![1] as any).header.usage, { used: 3, size: 4, cost: null });
+  });
+});
