@@ -58,6 +58,12 @@ const bundles = [
   },
 ];
 
+/** The codicon font and its CSS, for the webview. */
+function copyCodicons() {
+  const from = path.join('node_modules', '@vscode', 'codicons', 'dist');
+  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, f), path.join('dist', f));
+}
+
 function listTs(dir) {
   if (!fs.existsSync(dir)) return [];
   return fs
@@ -83,6 +89,8 @@ async function main() {
     return;
   }
   if (watch) {
+    fs.mkdirSync('dist', { recursive: true });
+    copyCodicons();
     const contexts = await Promise.all(bundles.map((b) => esbuild.context(b)));
     await Promise.all(contexts.map((c) => c.watch()));
     console.log('[watch] watching src/ for changes');
@@ -91,6 +99,7 @@ async function main() {
   fs.rmSync('dist', { recursive: true, force: true });
   const results = await Promise.all(bundles.map((b) => esbuild.build(b)));
   if (results.some((r) => r.errors.length > 0)) process.exit(1);
+  copyCodicons();
 }
 
 main().catch((err) => {

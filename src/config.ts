@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AutoApprove } from './sessions/permissionPolicy';
 import { parseAgentSettings, type AgentDefinition, type AgentSettingsProblem } from './agents/agentDefinition';
 
 export const SECTION = 'acpAgents';
@@ -34,6 +35,11 @@ export class Config {
   initializeTimeoutMs(): number {
     const v = this.cfg.get<unknown>('initializeTimeout');
     return typeof v === 'number' && v >= 1 ? Math.round(v * 1000) : 60_000;
+  }
+
+  autoApprove(): AutoApprove {
+    const v = this.cfg.get<unknown>('permissions.autoApprove');
+    return v === 'read' || v === 'edits' || v === 'all' ? v : 'never';
   }
 
   mcpServers(): Record<string, unknown> {

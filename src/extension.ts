@@ -4,6 +4,7 @@ import type { AgentDefinition } from './agents/agentDefinition';
 import { AgentManager, type AgentStatus } from './agents/agentManager';
 import { AuthService, type AuthPrompter } from './agents/auth';
 import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
+import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION } from './config';
 import { AgentSession } from './sessions/agentSession';
 import { SessionTreeProvider } from './sessions/sessionTree';
@@ -17,6 +18,8 @@ export interface AcpAgentsApi {
   agentStatus(agentId: string): AgentStatus;
   /** Opens a chat panel with a new session of an agent, as "ACP: New Session…" does after the pick. */
   openChat(agentId: string): ChatPanel;
+  /** Opens a past session of an agent that can load sessions (`session/load`). */
+  openPastSession(agentId: string, sessionId: string): ChatPanel;
   panels(): readonly ChatPanel[];
   /** For tests: what the user was shown, and a way to answer sign-in questions. */
   readonly testing: {
@@ -61,11 +64,12 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const defaultPrompter = signIn.prompter;
 
   const workspaceCwd = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def) => new AgentSession(def, agents, signIn, workspaceCwd()));
+  const diffs = new DiffDocuments();
+  const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def) => new AgentSession(def, agents, signIn, config, workspaceCwd()), diffs);
   panelsRef.current = panels;
   const tree = new SessionTreeProvider(() => agents.definitions(), (id) => agents.status(id));
   const treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: tree, showCollapseAll: false });
-  context.subscriptions.push(agents, panels, tree, treeView, agents.onDidChangeStatus(() => tree.refresh()));
+  context.subscriptions.push(agents, diffs, panels, tree, treeView, agents.onDidChangeStatus(() => tree.refresh()));
 
   const openChat = (agentId: string): ChatPanel => {
     const agent = agents.find(agentId);
@@ -167,6 +171,11 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     agents: () => agents.definitions(),
     agentStatus: (id) => agents.status(id),
     openChat,
+    openPastSession: (agentId, sessionId) => {
+      const agent = agents.find(agentId);
+      if (!agent) throw new Error(`No agent with id "${agentId}".`);
+      return panels.openPast(agent, sessionId);
+    },
     panels: () => panels.all(),
     testing: {
       messages: () => messages.history(),

@@ -16,6 +16,8 @@ export function clientCapabilities(): acp.ClientCapabilities {
     terminal: false,
     // Terminal-type auth methods: run the agent's own login command in a VS Code terminal.
     auth: { terminal: true },
+    // The chat panel renders notices and boolean config options.
+    session: { configOptions: { boolean: {} }, notices: {} },
     // Legacy (Zed-era) opt-in for `_meta["terminal-auth"]` on agent-type methods.
     _meta: { 'terminal-auth': true },
   };

@@ -8,7 +8,9 @@ import type { Message } from 'vscode-jsonrpc/node';
 import { AcpConnection, ProtocolVersionError, errorText, type AcpLogger, type TraceDirection } from '../acp/connection';
 import { AgentCapabilityView } from '../acp/capabilities';
 import type { DecodedInitialize } from '../acp/decode';
+import { RequestPermissionRequest } from '../acp/protocol';
 import { AgentProcess, describeExit, type ExitInfo, type ShutdownTimings, type SpawnSpec } from './agentProcess';
+import { SessionRouter } from './sessionRouter';
 
 export interface CancelSignal {
   readonly isCancellationRequested: boolean;
@@ -45,6 +47,8 @@ const delay = (ms: number) => new Promise<undefined>((r) => setTimeout(() => r(u
 export class AgentRuntime {
   readonly process: AgentProcess;
   readonly connection: AcpConnection;
+  /** Sessions of this agent: where its updates and requests go. */
+  readonly sessions = new SessionRouter();
   private init: DecodedInitialize | undefined;
   private stopping = false;
 
@@ -60,6 +64,8 @@ export class AgentRuntime {
       maxLineBytes: options.maxLineBytes,
     });
     this.process.onExit(() => this.connection.dispose());
+    this.connection.onSessionUpdate((n) => this.sessions.update(n));
+    this.connection.onClientRequest(RequestPermissionRequest.method, (params, token) => this.sessions.permission(params, token));
   }
 
   get initializeResult(): DecodedInitialize | undefined {

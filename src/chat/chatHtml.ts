@@ -42,16 +42,25 @@ export function chatHtml(input: ChatHtmlInput): string {
   </head>
   <body>
     <div id="app" class="app">
-      <header class="header" id="header"><span class="agent-name" id="agent-name"></span><span class="session-title" id="session-title"></span></header>
-      <main class="transcript" id="transcript" role="log" aria-live="polite" aria-label="Conversation" tabindex="0"></main>
-      <div class="status" id="status" role="status"></div>
-      <form class="composer" id="composer">
-        <label class="visually-hidden" for="input">Message the agent</label>
-        <textarea id="input" rows="3" placeholder="Message the agent (Enter to send, Shift+Enter for a new line)"></textarea>
-        <div class="composer-actions">
-          <button type="submit" id="send" title="Send (Enter)">Send</button>
+      <header class="header" id="header">
+        <div class="header-line">
+          <span class="agent-name" id="agent-name"></span>
+          <span class="session-title" id="session-title"></span>
+          <span class="usage" id="usage"></span>
         </div>
-      </form>
+        <div class="controls" id="controls"></div>
+      </header>
+      <main class="transcript" id="transcript" role="log" aria-live="polite" aria-label="Conversation" aria-busy="false" tabindex="0"></main>
+      <div class="status" id="status" role="status" hidden></div>
+      <div class="composer" id="composer">
+        <ul class="commands" id="commands" role="listbox" aria-label="Slash commands" hidden></ul>
+        <label class="visually-hidden" for="input">Message the agent</label>
+        <textarea id="input" rows="3" placeholder="Message the agent — Enter to send, Shift+Enter for a new line, / for commands" aria-autocomplete="list" aria-controls="commands" aria-expanded="false"></textarea>
+        <div class="composer-actions">
+          <button type="button" id="stop" class="stop" title="Stop (ACP: Stop)" hidden>Stop</button>
+          <button type="button" id="send" title="Send (Enter)">Send</button>
+        </div>
+      </div>
     </div>
     <script nonce="${escapeHtml(input.nonce)}" src="${escapeHtml(input.scriptUri)}"></script>
   </body>

@@ -10,6 +10,8 @@ import {
   type PersistedPanelState,
 } from '../shared/webviewProtocol';
 import { chatHtml } from './chatHtml';
+import { DeltaBatcher } from './deltaBatcher';
+import type { DiffDocuments } from './diffDocuments';
 
 export const CHAT_VIEW_TYPE = 'acpAgents.chat';
 
@@ -21,25 +23,42 @@ export class ChatPanel implements vscode.Disposable {
   private readonly onDidDisposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.onDidDisposeEmitter.event;
   private disposed = false;
+  private readonly batcher: DeltaBatcher;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     private readonly extensionUri: vscode.Uri,
     readonly session: AgentSession,
     private readonly log: vscode.LogOutputChannel,
+    private readonly diffs: DiffDocuments,
   ) {
     const agent = session.def;
     this.info = { agentId: agent.id, agentName: agent.name, title: agent.name };
     panel.title = agent.name;
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
     panel.webview.options = ChatPanel.webviewOptions(extensionUri);
+    this.batcher = new DeltaBatcher((deltas) => this.post({ type: 'deltas', deltas }), () => this.session.transcript.header);
     panel.webview.html = this.html();
     this.disposables.push(
       panel.webview.onDidReceiveMessage((msg: unknown) => this.onMessage(msg)),
       panel.onDidDispose(() => this.dispose()),
-      session.onDidChangeStatus((status) => this.post({ type: 'status', status })),
+      session.onDidChangeStatus((status) => {
+        // Deltas first: the status may refer to what they show.
+        this.batcher.flush();
+        this.post({ type: 'status', status });
+      }),
+      session.onDidChangeTranscript((changes) => {
+        if (this.ready) this.batcher.push(changes);
+        if (changes.some((c) => c.c === 'header')) this.updateTitle();
+      }),
       session,
     );
+  }
+
+  private updateTitle(): void {
+    const t = this.session.transcript.header.title;
+    const title = t ? `${this.info.agentName}: ${t}` : this.info.agentName;
+    if (this.panel.title !== title) this.panel.title = title;
   }
 
   static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -70,6 +89,7 @@ export class ChatPanel implements vscode.Disposable {
       nonce: randomBytes(16).toString('base64'),
       scriptUri: asUri('dist', 'webview.js'),
       styleUri: asUri('media', 'chat.css'),
+      codiconUri: asUri('dist', 'codicon.css'),
       title: this.info.title,
     });
   }
@@ -81,8 +101,10 @@ export class ChatPanel implements vscode.Disposable {
     }
     switch (msg.type) {
       case 'ready':
+        // (Re)connected webview: a snapshot, then deltas.
         this.ready = true;
-        this.post({ type: 'init', panel: this.info, status: this.session.status });
+        this.batcher.discard();
+        this.post({ type: 'init', panel: this.info, status: this.session.status, items: this.session.transcript.items, header: this.session.transcript.header });
         return;
       case 'send':
         void this.session.prompt(msg.text);
@@ -90,6 +112,32 @@ export class ChatPanel implements vscode.Disposable {
       case 'action':
         void this.session.runAction(msg.action).then(undefined, (err: unknown) => this.log.error(`panel action ${msg.action} failed: ${String(err)}`));
         return;
+      case 'permission':
+        this.session.answerPermission(msg.id, msg.optionId);
+        return;
+      case 'openLocation':
+        void openLocation(msg.path, msg.line, this.session.cwd).then(undefined, (err: unknown) => this.log.warn(`open location failed: ${String(err)}`));
+        return;
+      case 'openDiff': {
+        const item = this.session.transcript.get(msg.id);
+        const content = item && (item.kind === 'tool' || item.kind === 'permission') ? item.content[msg.index] : undefined;
+        if (content?.type === 'diff') void this.diffs.open(content.path, content.oldText, content.newText);
+        return;
+      }
+      case 'openLink':
+        void openLink(msg.href, this.log);
+        return;
+      case 'setConfig':
+        void this.session.setConfigOption(msg.configId, msg.value);
+        return;
+      case 'setMode':
+        void this.session.setMode(msg.modeId);
+        return;
+      case 'retry': {
+        const item = this.session.transcript.get(msg.id);
+        if (item?.kind === 'error' && item.retryPrompt !== undefined) void this.session.prompt(item.retryPrompt);
+        return;
+      }
     }
   }
 
@@ -108,9 +156,50 @@ export class ChatPanel implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.batcher.discard();
     while (this.disposables.length) this.disposables.pop()?.dispose();
     this.onDidDisposeEmitter.fire();
     this.onDidDisposeEmitter.dispose();
+  }
+}
+
+function insideWorkspace(fsPath: string): boolean {
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => {
+    const rel = vscode.Uri.file(fsPath).fsPath;
+    const root = f.uri.fsPath.endsWith('/') ? f.uri.fsPath : `${f.uri.fsPath}/`;
+    return rel === f.uri.fsPath || rel.startsWith(root);
+  });
+}
+
+/** Opens a file the agent pointed at (absolute path, 1-based line), inside the workspace only. */
+async function openLocation(filePath: string, line: number | undefined, cwd: string | undefined): Promise<void> {
+  if (!filePath.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(filePath)) return;
+  const inside = insideWorkspace(filePath) || (cwd !== undefined && (filePath === cwd || filePath.startsWith(`${cwd}/`)));
+  if (!inside) {
+    void vscode.window.showWarningMessage(`The agent pointed at ${filePath}, which is outside the workspace; it was not opened.`);
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(filePath));
+  const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+  await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
+}
+
+/** Links from agent output: http(s) open in the browser, file links inside the workspace in the editor; nothing else. */
+async function openLink(href: string, log: vscode.LogOutputChannel): Promise<void> {
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(href, true);
+  } catch {
+    log.warn(`refused a malformed link from the agent: ${href.slice(0, 200)}`);
+    return;
+  }
+  if (uri.scheme === 'http' || uri.scheme === 'https') {
+    await vscode.env.openExternal(uri);
+  } else if (uri.scheme === 'file') {
+    const m = /^L?(\d+)/.exec(uri.fragment);
+    await openLocation(uri.fsPath, m ? Number(m[1]) : undefined, undefined);
+  } else {
+    log.warn(`refused a link with scheme "${uri.scheme}" from the agent`);
   }
 }
 
@@ -124,19 +213,31 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     private readonly log: vscode.LogOutputChannel,
     private readonly lookupAgent: (id: string) => AgentDefinition | undefined,
     private readonly createSession: (agent: AgentDefinition) => AgentSession,
+    private readonly diffs: DiffDocuments,
   ) {
     this.disposables.push(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, this));
   }
 
-  /** Opens a panel for a new session of `agent` and starts it. */
-  open(agent: AgentDefinition): ChatPanel {
+  /** Opens a panel for a past session of `agent`, loaded with `session/load`. */
+  openPast(agent: AgentDefinition, sessionId: string): ChatPanel {
+    const p = this.create(agent);
+    void p.session.load(sessionId);
+    return p;
+  }
+
+  private create(agent: AgentDefinition): ChatPanel {
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
       agent.name,
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { ...ChatPanel.webviewOptions(this.extensionUri), retainContextWhenHidden: false },
     );
-    const p = this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent), this.log));
+    return this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent), this.log, this.diffs));
+  }
+
+  /** Opens a panel for a new session of `agent` and starts it. */
+  open(agent: AgentDefinition): ChatPanel {
+    const p = this.create(agent);
     void p.session.start();
     return p;
   }
@@ -151,7 +252,7 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     // The agent process did not survive the reload: the panel offers to start again.
     const session = this.createSession(agent);
     session.markStopped(`The window was reloaded and ${agent.name} stopped. Restart it to start a new session.`);
-    this.track(new ChatPanel(panel, this.extensionUri, session, this.log));
+    this.track(new ChatPanel(panel, this.extensionUri, session, this.log, this.diffs));
   }
 
   all(): readonly ChatPanel[] {

@@ -2,6 +2,7 @@
  * The messages between the extension host and the chat webview. Compiled by both
  * sides; every `switch` over them is exhaustive.
  */
+import type { HeaderState, TranscriptDelta, TranscriptItem } from './transcriptTypes';
 
 export type PanelAction = 'restart' | 'showLog' | 'signIn' | 'stop';
 
@@ -12,6 +13,8 @@ export interface PanelStatus {
   readonly inputEnabled: boolean;
   readonly actions: readonly PanelAction[];
   readonly severity?: 'info' | 'error';
+  /** Set while a past session's history is loading. */
+  readonly loading?: boolean;
 }
 
 export interface PanelInfo {
@@ -21,33 +24,64 @@ export interface PanelInfo {
 }
 
 export type HostToWebview =
-  | { readonly type: 'init'; readonly panel: PanelInfo; readonly status: PanelStatus }
-  | { readonly type: 'status'; readonly status: PanelStatus };
+  | {
+      readonly type: 'init';
+      readonly panel: PanelInfo;
+      readonly status: PanelStatus;
+      readonly items: readonly TranscriptItem[];
+      readonly header: HeaderState;
+    }
+  | { readonly type: 'status'; readonly status: PanelStatus }
+  | { readonly type: 'deltas'; readonly deltas: readonly TranscriptDelta[] };
 
 export type WebviewToHost =
   | { readonly type: 'ready' }
   | { readonly type: 'send'; readonly text: string }
-  | { readonly type: 'action'; readonly action: PanelAction };
+  | { readonly type: 'action'; readonly action: PanelAction }
+  | { readonly type: 'permission'; readonly id: string; readonly optionId: string }
+  | { readonly type: 'openLocation'; readonly path: string; readonly line?: number }
+  | { readonly type: 'openDiff'; readonly id: string; readonly index: number }
+  | { readonly type: 'openLink'; readonly href: string }
+  | { readonly type: 'setConfig'; readonly configId: string; readonly value: string | boolean }
+  | { readonly type: 'setMode'; readonly modeId: string }
+  | { readonly type: 'retry'; readonly id: string };
 
 /** The state a panel persists across a window reload (through `WebviewPanelSerializer`). */
 export interface PersistedPanelState {
   readonly agentId: string;
+  readonly sessionId?: string;
   readonly draft?: string;
   readonly scrollTop?: number;
 }
 
 const ACTIONS: readonly string[] = ['restart', 'showLog', 'signIn', 'stop'];
+const str = (v: unknown): v is string => typeof v === 'string';
 
+/** Checks a message from the webview (never trust its shape). */
 export function isWebviewToHost(value: unknown): value is WebviewToHost {
   if (typeof value !== 'object' || value === null) return false;
-  const m = value as { type?: unknown; text?: unknown; action?: unknown };
+  const m = value as Record<string, unknown>;
   switch (m.type) {
     case 'ready':
       return true;
     case 'send':
-      return typeof m.text === 'string';
+      return str(m.text);
     case 'action':
-      return typeof m.action === 'string' && ACTIONS.includes(m.action);
+      return str(m.action) && ACTIONS.includes(m.action);
+    case 'permission':
+      return str(m.id) && str(m.optionId);
+    case 'openLocation':
+      return str(m.path) && (m.line === undefined || typeof m.line === 'number');
+    case 'openDiff':
+      return str(m.id) && typeof m.index === 'number';
+    case 'openLink':
+      return str(m.href);
+    case 'setConfig':
+      return str(m.configId) && (str(m.value) || typeof m.value === 'boolean');
+    case 'setMode':
+      return str(m.modeId);
+    case 'retry':
+      return str(m.id);
     default:
       return false;
   }

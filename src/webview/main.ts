@@ -1,4 +1,8 @@
 import type { HostToWebview, PanelAction, PanelInfo, PanelStatus, WebviewToHost } from '../shared/webviewProtocol';
+import type { HeaderState } from '../shared/transcriptTypes';
+import { Composer } from './composer';
+import { HeaderView } from './header';
+import { TranscriptView } from './transcriptView';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -8,6 +12,7 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
+const post = (m: WebviewToHost) => vscode.postMessage(m);
 
 function el<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -16,90 +21,118 @@ function el<T extends HTMLElement>(id: string): T {
 }
 
 const agentName = el<HTMLSpanElement>('agent-name');
-const sessionTitle = el<HTMLSpanElement>('session-title');
-const transcript = el<HTMLElement>('transcript');
+const transcriptEl = el<HTMLElement>('transcript');
 const status = el<HTMLDivElement>('status');
 const input = el<HTMLTextAreaElement>('input');
-const send = el<HTMLButtonElement>('send');
-const composer = el<HTMLFormElement>('composer');
 
 interface ViewState {
   agentId?: string;
+  sessionId?: string;
   draft?: string;
+  scrollTop?: number;
 }
 const saved = (vscode.getState() ?? {}) as ViewState;
 if (typeof saved.draft === 'string') input.value = saved.draft;
-
 function saveState(patch: Partial<ViewState>): void {
   vscode.setState({ ...((vscode.getState() ?? {}) as ViewState), ...patch });
 }
 
-const ACTION_LABELS: Record<PanelAction, string> = {
-  restart: 'Restart',
-  showLog: 'Show Log',
-  signIn: 'Sign In…',
-  stop: 'Stop',
-};
+const transcript = new TranscriptView(transcriptEl, post);
+const header = new HeaderView(el('session-title'), el('controls'), el('usage'), post);
+const composer = new Composer(input, el('send'), el('stop'), el('commands'), post, (draft) => saveState({ draft }), () => undefined);
+let info: PanelInfo | undefined;
+let streaming = false;
+let lastHeader: HeaderState = { configOptions: [], commands: [] };
+
+const ACTION_LABELS: Record<PanelAction, string> = { restart: 'Restart', showLog: 'Show Log', signIn: 'Sign In…', stop: 'Stop' };
 
 function setStatus(s: PanelStatus): void {
   status.replaceChildren();
-  status.hidden = s.text === '' && s.actions.length === 0;
+  const actions = s.actions.filter((a) => a !== 'stop');
+  status.hidden = s.text === '' && actions.length === 0;
   status.classList.toggle('error', s.severity === 'error');
+  status.classList.toggle('loading', !!s.loading);
   const text = document.createElement('span');
   text.className = 'status-text';
   text.textContent = s.text;
   status.append(text);
-  for (const action of s.actions) {
+  for (const action of actions) {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'status-action';
     b.dataset.action = action;
     b.textContent = ACTION_LABELS[action];
-    b.addEventListener('click', () => vscode.postMessage({ type: 'action', action }));
+    b.addEventListener('click', () => post({ type: 'action', action }));
     status.append(b);
   }
-  transcript.setAttribute('aria-busy', String(s.busy));
-  send.disabled = !s.inputEnabled;
-  input.setAttribute('aria-disabled', String(!s.inputEnabled));
+  const wasStreaming = streaming;
+  streaming = s.busy;
+  transcriptEl.setAttribute('aria-busy', String(s.busy));
+  document.body.classList.toggle('busy', s.busy);
+  composer.setState(s.inputEnabled, s.busy && s.actions.includes('stop'));
+  if (wasStreaming && !s.busy) transcript.finalizeStreams();
 }
 
-function init(panel: PanelInfo, s: PanelStatus): void {
-  agentName.textContent = panel.agentName;
-  sessionTitle.textContent = panel.title === panel.agentName ? '' : panel.title;
-  saveState({ agentId: panel.agentId });
-  setStatus(s);
+function setHeader(h: HeaderState): void {
+  lastHeader = h;
+  header.render(h, info?.agentName ?? '');
+  composer.setCommands(h.commands);
 }
 
 window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
   const msg = event.data;
   switch (msg.type) {
     case 'init':
-      init(msg.panel, msg.status);
+      info = msg.panel;
+      agentName.textContent = msg.panel.agentName;
+      saveState({ agentId: msg.panel.agentId });
+      transcript.reset(msg.items);
+      setHeader(msg.header);
+      setStatus(msg.status);
       return;
     case 'status':
       setStatus(msg.status);
       return;
+    case 'deltas': {
+      transcript.apply(msg.deltas, streaming);
+      for (const d of msg.deltas) if (d.t === 'header') setHeader(d.header);
+      return;
+    }
   }
 });
 
-function submit(): void {
-  const text = input.value;
-  if (text.trim() === '' || send.disabled) return;
-  vscode.postMessage({ type: 'send', text });
-  input.value = '';
-  saveState({ draft: '' });
-}
-
-composer.addEventListener('submit', (e) => {
+// Links inside rendered markdown: the host decides what may open.
+transcriptEl.addEventListener('click', (e) => {
+  const a = (e.target as HTMLElement).closest('a');
+  if (!a) return;
+  const href = a.getAttribute('data-href');
   e.preventDefault();
-  submit();
+  if (href) post({ type: 'openLink', href });
 });
-input.addEventListener('keydown', (e) => {
-  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-    e.preventDefault();
-    submit();
-  }
-});
-input.addEventListener('input', () => saveState({ draft: input.value }));
 
-vscode.postMessage({ type: 'ready' });
+// Copy buttons on code blocks.
+transcriptEl.addEventListener('pointerover', (e) => {
+  const block = (e.target as HTMLElement).closest('.code-block');
+  if (!block || block.querySelector('.copy')) return;
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'copy';
+  b.title = 'Copy';
+  b.setAttribute('aria-label', 'Copy code');
+  b.textContent = 'Copy';
+  b.addEventListener('click', () => {
+    const code = block.querySelector('code')?.textContent ?? '';
+    void navigator.clipboard.writeText(code).then(() => (b.textContent = 'Copied'));
+  });
+  block.append(b);
+});
+
+transcriptEl.addEventListener('scroll', () => saveState({ scrollTop: transcriptEl.scrollTop }), { passive: true });
+
+// For tests and benchmarks: what is on screen, without reaching into internals.
+(window as unknown as { __acp: unknown }).__acp = {
+  items: () => transcript.size,
+  header: () => lastHeader,
+};
+
+post({ type: 'ready' });

@@ -1,0 +1,59 @@
+/**
+ * Routes what an agent sends to the session it is about: one agent process
+ * serves several sessions. Updates for a session not registered yet (they can
+ * arrive just before `session/new` answers) are held briefly. No `vscode` import.
+ */
+import type { DecodedNotification } from '../acp/decode';
+
+export interface CancelToken {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): { dispose(): void };
+}
+
+export interface SessionSink {
+  onUpdate(n: DecodedNotification): void | Promise<void>;
+  requestPermission(params: unknown, token: CancelToken): Promise<unknown>;
+}
+
+const HOLD_LIMIT = 2000;
+
+export class SessionRouter {
+  private readonly sinks = new Map<string, SessionSink>();
+  private readonly held = new Map<string, DecodedNotification[]>();
+
+  register(sessionId: string, sink: SessionSink): { dispose(): void } {
+    this.sinks.set(sessionId, sink);
+    const early = this.held.get(sessionId);
+    this.held.delete(sessionId);
+    if (early) for (const n of early) void sink.onUpdate(n);
+    return {
+      dispose: () => {
+        if (this.sinks.get(sessionId) === sink) this.sinks.delete(sessionId);
+      },
+    };
+  }
+
+  has(sessionId: string): boolean {
+    return this.sinks.has(sessionId);
+  }
+
+  update(n: DecodedNotification): void | Promise<void> {
+    const sink = this.sinks.get(n.sessionId);
+    if (sink) return sink.onUpdate(n);
+    let list = this.held.get(n.sessionId);
+    if (!list) {
+      if (this.held.size > 16) this.held.delete(this.held.keys().next().value as string);
+      list = [];
+      this.held.set(n.sessionId, list);
+    }
+    if (list.length < HOLD_LIMIT) list.push(n);
+  }
+
+  /** A permission request for an unknown session is answered `cancelled`. */
+  async permission(params: unknown, token: CancelToken): Promise<unknown> {
+    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    const sink = typeof sessionId === 'string' ? this.sinks.get(sessionId) : undefined;
+    if (!sink) return { outcome: { outcome: 'cancelled' } };
+    return await sink.requestPermission(params, token);
+  }
+}

@@ -1,0 +1,104 @@
+/** The panel header: title, mode/model/… selectors in the agent's order, the context meter. */
+import type { HeaderState } from '../shared/transcriptTypes';
+import { h, type Post } from './render';
+
+export class HeaderView {
+  constructor(
+    private readonly title: HTMLElement,
+    private readonly controls: HTMLElement,
+    private readonly usage: HTMLElement,
+    private readonly post: Post,
+  ) {}
+
+  render(state: HeaderState, agentName: string): void {
+    this.title.textContent = state.title ?? '';
+    this.title.title = state.title ?? '';
+    this.controls.replaceChildren();
+    if (state.configOptions.length > 0) {
+      for (const o of state.configOptions) {
+        const id = `cfg-${o.id}`;
+        const wrap = h('label', 'control');
+        wrap.htmlFor = id;
+        wrap.append(h('span', 'control-label', o.name));
+        if (o.type === 'boolean') {
+          const box = h('input');
+          box.type = 'checkbox';
+          box.id = id;
+          box.checked = o.currentValue === true;
+          box.addEventListener('change', () => this.post({ type: 'setConfig', configId: o.id, value: box.checked }));
+          wrap.append(box);
+        } else {
+          const sel = h('select');
+          sel.id = id;
+          sel.setAttribute('aria-label', `${agentName}: ${o.name}`);
+          let group: HTMLOptGroupElement | undefined;
+          for (const opt of o.options) {
+            const el = h('option', undefined, opt.name);
+            el.value = opt.value;
+            if (opt.group) {
+              if (!group || group.label !== opt.group) {
+                group = h('optgroup');
+                group.label = opt.group;
+                sel.append(group);
+              }
+              group.append(el);
+            } else {
+              group = undefined;
+              sel.append(el);
+            }
+          }
+          sel.value = String(o.currentValue);
+          sel.addEventListener('change', () => this.post({ type: 'setConfig', configId: o.id, value: sel.value }));
+          wrap.append(sel);
+        }
+        this.controls.append(wrap);
+      }
+    } else if (state.modes && state.modes.availableModes.length > 0) {
+      const wrap = h('label', 'control');
+      wrap.htmlFor = 'mode-select';
+      wrap.append(h('span', 'control-label', 'Mode'));
+      const sel = h('select');
+      sel.id = 'mode-select';
+      for (const m of state.modes.availableModes) {
+        const el = h('option', undefined, m.name);
+        el.value = m.id;
+        if (m.description) el.title = m.description;
+        sel.append(el);
+      }
+      sel.value = state.modes.currentModeId;
+      sel.addEventListener('change', () => this.post({ type: 'setMode', modeId: sel.value }));
+      wrap.append(sel);
+      this.controls.append(wrap);
+    }
+    this.usage.replaceChildren();
+    if (state.usage && state.usage.size > 0) {
+      const pct = Math.min(100, Math.round((state.usage.used / state.usage.size) * 100));
+      const meter = h('meter');
+      meter.min = 0;
+      meter.max = state.usage.size;
+      meter.value = state.usage.used;
+      meter.low = state.usage.size * 0.7;
+      meter.high = state.usage.size * 0.9;
+      meter.optimum = 0;
+      const cost = state.usage.cost ? ` · ${formatCost(state.usage.cost.amount, state.usage.cost.currency)}` : '';
+      const text = `${compact(state.usage.used)} / ${compact(state.usage.size)} (${pct}%)${cost}`;
+      meter.setAttribute('aria-label', `Context used: ${text}`);
+      this.usage.append(meter, h('span', 'usage-text', text));
+      this.usage.title = `Context window: ${state.usage.used.toLocaleString()} of ${state.usage.size.toLocaleString()} tokens used${cost}`;
+    }
+  }
+}
+
+function compact(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 1000) return `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k`;
+  return String(n);
+}
+
+function formatCost(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 4 }).format(amount);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}

@@ -1,0 +1,398 @@
+/**
+ * DOM for each kind of transcript item. Everything from the agent goes in as
+ * text (textContent) or through the markdown sanitizer — never as raw HTML.
+ */
+import { lineDiff, withContext } from '../shared/lineDiff';
+import type {
+  ContentPart,
+  ErrorItem,
+  MessageItem,
+  NoticeItem,
+  PermissionItem,
+  PlanItem,
+  ToolContent,
+  ToolItem,
+  TranscriptItem,
+  TurnEndItem,
+  UnsupportedItem,
+} from '../shared/transcriptTypes';
+import type { WebviewToHost } from '../shared/webviewProtocol';
+import { renderMarkdown, StreamingMarkdown } from './markdown';
+
+export type Post = (m: WebviewToHost) => void;
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+export function icon(name: string, label?: string): HTMLSpanElement {
+  const s = h('span', `codicon codicon-${name}`);
+  if (label) {
+    s.setAttribute('role', 'img');
+    s.setAttribute('aria-label', label);
+  } else s.setAttribute('aria-hidden', 'true');
+  return s;
+}
+
+function button(label: string, cls: string, onClick: () => void, iconName?: string): HTMLButtonElement {
+  const b = h('button', cls);
+  b.type = 'button';
+  if (iconName) b.append(icon(iconName), document.createTextNode(` ${label}`));
+  else b.textContent = label;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+const TOOL_ICONS: Record<string, string> = {
+  read: 'file',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'arrow-swap',
+  search: 'search',
+  execute: 'terminal',
+  think: 'lightbulb',
+  fetch: 'globe',
+  switch_mode: 'arrow-both',
+  other: 'tools',
+};
+
+const STATUS_LABEL: Record<string, string> = { pending: 'Pending', in_progress: 'Running', completed: 'Done', failed: 'Failed' };
+
+export const STOP_REASON_TEXT: Record<string, string> = {
+  end_turn: '',
+  cancelled: 'Stopped. The agent ended the turn when asked to.',
+  refusal: 'The agent refused to continue. This prompt and what follows will not be part of the next prompt.',
+  max_tokens: 'The agent stopped: it reached its maximum number of tokens for a reply.',
+  max_turn_requests: 'The agent stopped: it reached its maximum number of model requests for one turn.',
+};
+
+/** A rendered item: its element, and how to update it in place. */
+export interface ItemView {
+  readonly el: HTMLElement;
+  update(item: TranscriptItem): void;
+  appendText?(item: MessageItem): void;
+  /** Renders a streamed message once more as a whole (at the end of a turn). */
+  finalize?(item: MessageItem): void;
+}
+
+function basename(p: string): string {
+  const parts = p.split(/[\\/]/);
+  return parts[parts.length - 1] || p;
+}
+
+function renderPart(part: ContentPart, post: Post): HTMLElement {
+  switch (part.type) {
+    case 'text':
+      return h('div', 'part-text', part.text ?? '');
+    case 'image': {
+      const mime = part.mimeType ?? '';
+      if (/^image\/(png|jpe?g|gif|webp)$/.test(mime) && part.data && /^[A-Za-z0-9+/=\s]+$/.test(part.data)) {
+        const img = h('img', 'part-image');
+        img.alt = 'Image from the agent';
+        img.src = `data:${mime};base64,${part.data}`;
+        return img;
+      }
+      return h('div', 'part-unsupported', `[image of type ${mime || 'unknown'} not shown]`);
+    }
+    case 'resource_link':
+    case 'resource': {
+      const a = h('a', 'part-link', part.name ?? (part.uri ? basename(part.uri) : 'resource'));
+      a.href = '#';
+      a.title = part.uri ?? '';
+      a.addEventListener('click', (e) => {
+        e.preventDefault();
+        if (part.uri) post({ type: 'openLink', href: part.uri });
+      });
+      const wrap = h('div', 'part-resource');
+      wrap.append(icon(part.type === 'resource' ? 'file-code' : 'link'), document.createTextNode(' '), a);
+      return wrap;
+    }
+    case 'audio':
+      return h('div', 'part-unsupported', `[audio (${part.mimeType ?? 'unknown type'}) not played]`);
+    default: {
+      const d = h('details', 'part-unsupported');
+      d.append(h('summary', undefined, `Unsupported content of type "${part.type}"`), h('pre', undefined, part.text ?? ''));
+      return d;
+    }
+  }
+}
+
+function messageView(item: MessageItem, post: Post, streaming: boolean): ItemView {
+  const el = h('article', `item msg msg-${item.kind}`);
+  el.dataset.id = item.id;
+  if (item.kind === 'user') {
+    el.setAttribute('aria-label', 'You');
+    const body = h('div', 'user-text', item.text);
+    const parts = h('div', 'parts');
+    for (const p of item.parts) parts.append(renderPart(p, post));
+    el.append(body, parts);
+    return {
+      el,
+      update(it) {
+        body.textContent = (it as MessageItem).text;
+        parts.replaceChildren(...(it as MessageItem).parts.map((p) => renderPart(p, post)));
+      },
+      appendText(it) {
+        body.textContent = it.text;
+      },
+    };
+  }
+  let container: HTMLElement = el;
+  if (item.kind === 'thought') {
+    // Thoughts are collapsed by default.
+    const details = h('details', 'thought');
+    const summary = h('summary');
+    summary.append(icon('lightbulb'), document.createTextNode(' Thinking'));
+    details.append(summary);
+    el.append(details);
+    container = details;
+  }
+  let mdEl: HTMLElement = h('div', 'markdown');
+  let stream: StreamingMarkdown | undefined;
+  const parts = h('div', 'parts');
+  container.append(mdEl, parts);
+  const swap = (next: HTMLElement) => {
+    mdEl.replaceWith(next);
+    mdEl = next;
+  };
+  const full = (text: string) => {
+    const next = h('div', 'markdown');
+    next.innerHTML = renderMarkdown(text);
+    swap(next);
+    stream = undefined;
+  };
+  if (streaming) {
+    stream = new StreamingMarkdown();
+    swap(stream.el);
+    stream.render(item.text);
+  } else full(item.text);
+  for (const p of item.parts) parts.append(renderPart(p, post));
+  return {
+    el,
+    update(it) {
+      const m = it as MessageItem;
+      full(m.text);
+      parts.replaceChildren(...m.parts.map((p) => renderPart(p, post)));
+    },
+    appendText(it) {
+      if (!stream) {
+        // Incremental rendering for the rest of the stream.
+        stream = new StreamingMarkdown();
+        swap(stream.el);
+      }
+      stream.render(it.text);
+    },
+    finalize(it) {
+      if (stream) full(it.text);
+    },
+  };
+}
+
+function diffView(c: ToolContent & { type: 'diff' }, onOpen: () => void): HTMLElement {
+  const box = h('div', 'diff');
+  const head = h('div', 'diff-head');
+  const name = h('span', 'diff-path', c.path);
+  const lines = lineDiff(c.oldText, c.newText);
+  const added = lines.filter((l) => l.op === '+').length;
+  const removed = lines.filter((l) => l.op === '-').length;
+  const stats = h('span', 'diff-stats', `${c.oldText === null ? 'new file, ' : ''}+${added} −${removed}`);
+  head.append(icon('diff'), name, stats, button('Open Diff', 'link-button open-diff', onOpen, 'go-to-file'));
+  const pre = h('pre', 'diff-lines');
+  const shown = withContext(lines, 2).slice(0, 80);
+  for (const l of shown) {
+    const row = h('div', l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx');
+    row.textContent = `${l.op === ' ' ? ' ' : l.op} ${l.text}`;
+    pre.append(row);
+  }
+  if (withContext(lines, 2).length > shown.length) pre.append(h('div', 'ctx', '  … open the diff to see all of it'));
+  box.append(head, pre);
+  return box;
+}
+
+function toolContentView(c: ToolContent, index: number, itemId: string, post: Post): HTMLElement {
+  switch (c.type) {
+    case 'diff':
+      return diffView(c, () => post({ type: 'openDiff', id: itemId, index }));
+    case 'terminal': {
+      const t = h('div', 'terminal');
+      t.append(icon('terminal'), document.createTextNode(` Terminal ${c.terminalId}`));
+      return t;
+    }
+    case 'content':
+      if (c.content.type === 'text') {
+        const d = h('div', 'markdown tool-text');
+        d.innerHTML = renderMarkdown(c.content.text ?? '');
+        return d;
+      }
+      return renderPart(c.content, post);
+  }
+}
+
+function rawDetails(label: string, text: string | undefined): HTMLElement | undefined {
+  if (text === undefined) return undefined;
+  const d = h('details', 'raw');
+  d.append(h('summary', undefined, label), h('pre', undefined, text));
+  return d;
+}
+
+function toolView(item: ToolItem, post: Post): ItemView {
+  const el = h('article', 'item tool');
+  el.dataset.id = item.id;
+  const fill = (t: ToolItem) => {
+    el.replaceChildren();
+    const status = t.cancelled ? 'cancelled' : t.status;
+    el.dataset.status = status;
+    const head = h('div', 'tool-head');
+    head.append(icon(TOOL_ICONS[t.toolKind] ?? 'tools', t.toolKind), h('span', 'tool-title', t.title));
+    const badge = h('span', `badge status-${status}`, t.cancelled ? 'Cancelled' : (STATUS_LABEL[t.status] ?? t.status));
+    head.append(badge);
+    el.append(head);
+    if (t.locations.length) {
+      const locs = h('div', 'locations');
+      for (const loc of t.locations) {
+        const a = h('a', 'location', `${basename(loc.path)}${loc.line ? `:${loc.line}` : ''}`);
+        a.href = '#';
+        a.title = `${loc.path}${loc.line ? `:${loc.line}` : ''}`;
+        a.addEventListener('click', (e) => {
+          e.preventDefault();
+          post({ type: 'openLocation', path: loc.path, ...(loc.line ? { line: loc.line } : {}) });
+        });
+        locs.append(a);
+      }
+      el.append(locs);
+    }
+    t.content.forEach((c, i) => el.append(toolContentView(c, i, t.id, post)));
+    const raw = rawDetails('Raw input', t.rawInput);
+    if (raw) el.append(raw);
+    const out = rawDetails('Raw output', t.rawOutput);
+    if (out) el.append(out);
+  };
+  fill(item);
+  return { el, update: (it) => fill(it as ToolItem) };
+}
+
+function planView(item: PlanItem): ItemView {
+  const el = h('article', 'item plan');
+  el.dataset.id = item.id;
+  const fill = (p: PlanItem) => {
+    el.replaceChildren();
+    const head = h('div', 'plan-head');
+    const done = p.entries.filter((e) => e.status === 'completed').length;
+    head.append(icon('checklist'), h('span', undefined, ` Plan (${done}/${p.entries.length})`));
+    const ol = h('ol', 'plan-entries');
+    for (const e of p.entries) {
+      const li = h('li', `plan-entry status-${e.status} priority-${e.priority}`);
+      li.append(icon(e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-filled' : 'circle-large-outline', e.status.replace('_', ' ')), h('span', 'plan-text', e.content));
+      if (e.priority === 'high') li.append(h('span', 'badge priority', 'high'));
+      ol.append(li);
+    }
+    el.append(head, ol);
+  };
+  fill(item);
+  return { el, update: (it) => fill(it as PlanItem) };
+}
+
+function noticeView(item: NoticeItem): ItemView {
+  const el = h('div', `item notice severity-${item.severity}`);
+  el.dataset.id = item.id;
+  el.setAttribute('role', item.severity === 'error' ? 'alert' : 'status');
+  el.append(icon(item.severity === 'error' ? 'error' : item.severity === 'warning' ? 'warning' : 'info'), h('strong', undefined, ` ${item.title}`));
+  if (item.description) el.append(h('div', 'notice-text', item.description));
+  return { el, update: () => {} };
+}
+
+function turnEndView(item: TurnEndItem): ItemView {
+  const text = STOP_REASON_TEXT[item.stopReason] ?? `The turn ended (${item.stopReason}).`;
+  const el = h('div', `item turn-end reason-${item.stopReason}`);
+  el.dataset.id = item.id;
+  if (text) el.append(icon(item.stopReason === 'cancelled' ? 'debug-stop' : 'info'), document.createTextNode(` ${text}`));
+  else el.classList.add('quiet');
+  return { el, update: () => {} };
+}
+
+function errorView(item: ErrorItem, post: Post): ItemView {
+  const el = h('div', 'item turn-error');
+  el.dataset.id = item.id;
+  el.setAttribute('role', 'alert');
+  el.append(icon('error'), h('span', undefined, ` ${item.message}`));
+  if (item.retryPrompt !== undefined) el.append(button('Retry', 'link-button retry', () => post({ type: 'retry', id: item.id }), 'refresh'));
+  return { el, update: () => {} };
+}
+
+function unsupportedView(item: UnsupportedItem): ItemView {
+  const el = h('details', 'item unsupported');
+  el.dataset.id = item.id;
+  el.append(h('summary', undefined, `Unsupported update "${item.variant}" (${item.reason})`), h('pre', undefined, item.raw));
+  return { el, update: () => {} };
+}
+
+function permissionView(item: PermissionItem, post: Post): ItemView {
+  const el = h('article', 'item permission');
+  el.dataset.id = item.id;
+  let answered = false;
+  const fill = (p: PermissionItem) => {
+    el.replaceChildren();
+    el.dataset.state = p.state;
+    const head = h('div', 'permission-head');
+    head.append(icon('shield'), h('span', undefined, ` ${p.title}`));
+    el.append(head);
+    p.content.forEach((c, i) => el.append(toolContentView(c, i, p.id, post)));
+    const raw = rawDetails('Details', p.rawInput);
+    if (raw) el.append(raw);
+    const row = h('div', 'permission-options');
+    row.setAttribute('role', 'group');
+    row.setAttribute('aria-label', 'Answer the permission request');
+    if (p.state === 'pending' && !answered) {
+      for (const o of p.options) {
+        const b = button(o.name, `permission-option kind-${o.kind}`, () => {
+          if (answered) return;
+          answered = true;
+          for (const other of row.querySelectorAll('button')) (other as HTMLButtonElement).disabled = true;
+          post({ type: 'permission', id: p.id, optionId: o.optionId });
+        });
+        b.dataset.optionId = o.optionId;
+        row.append(b);
+      }
+    } else {
+      const chosen = p.options.find((o) => o.optionId === p.chosen);
+      const verdict = p.state === 'cancelled' ? 'Cancelled' : p.state === 'auto' ? `Answered automatically: ${chosen?.name ?? p.chosen}` : `You chose: ${chosen?.name ?? p.chosen ?? '…'}`;
+      row.append(h('span', 'permission-verdict', verdict));
+    }
+    el.append(row);
+  };
+  fill(item);
+  return {
+    el,
+    update: (it) => {
+      const p = it as PermissionItem;
+      if (p.state !== 'pending') answered = true;
+      fill(p);
+    },
+  };
+}
+
+export function renderItem(item: TranscriptItem, post: Post, streaming: boolean): ItemView {
+  switch (item.kind) {
+    case 'user':
+    case 'agent':
+    case 'thought':
+      return messageView(item, post, streaming);
+    case 'tool':
+      return toolView(item, post);
+    case 'plan':
+      return planView(item);
+    case 'notice':
+      return noticeView(item);
+    case 'turn-end':
+      return turnEndView(item);
+    case 'error':
+      return errorView(item, post);
+    case 'unsupported':
+      return unsupportedView(item);
+    case 'permission':
+      return permissionView(item, post);
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The transcript in the DOM: applied from a snapshot and then deltas, never
+ * re-rendered as a whole. Items far above the viewport stay cheap placeholders
+ * until scrolled near; streamed text is rendered at most once per frame; the
+ * view sticks to the bottom while the user is there.
+ */
+import type { MessageItem, TranscriptDelta, TranscriptItem } from '../shared/transcriptTypes';
+import { renderItem, type ItemView, type Post } from './render';
+
+interface Entry {
+  item: TranscriptItem;
+  view?: ItemView;
+  el: HTMLElement;
+}
+
+/** Items rendered right away at the end of a large batch; the rest wait as placeholders. */
+const EAGER_TAIL = 40;
+const PLACEHOLDER_HEIGHT = 64;
+
+export class TranscriptView {
+  private readonly entries = new Map<string, Entry>();
+  private readonly dirtyText = new Set<string>();
+  private readonly streamed = new Set<string>();
+  private frame = 0;
+  private stick = true;
+  private readonly observer: IntersectionObserver;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly post: Post,
+  ) {
+    this.observer = new IntersectionObserver((records) => {
+      for (const r of records) if (r.isIntersecting) this.materialize((r.target as HTMLElement).dataset.id ?? '');
+    }, { root, rootMargin: '1500px 0px' });
+    root.addEventListener('scroll', () => {
+      this.stick = root.scrollTop + root.clientHeight >= root.scrollHeight - 40;
+    }, { passive: true });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Replaces everything with a snapshot. */
+  reset(items: readonly TranscriptItem[]): void {
+    this.observer.disconnect();
+    this.entries.clear();
+    this.dirtyText.clear();
+    this.streamed.clear();
+    this.root.replaceChildren();
+    this.addMany(items, false);
+    this.stick = true;
+    this.scrollToEnd();
+  }
+
+  apply(deltas: readonly TranscriptDelta[], streaming: boolean): void {
+    const atBottom = this.stick;
+    const adds: TranscriptItem[] = [];
+    const flushAdds = () => {
+      if (adds.length) this.addMany(adds.splice(0), streaming);
+    };
+    for (const d of deltas) {
+      switch (d.t) {
+        case 'add':
+          adds.push(d.item);
+          break;
+        case 'put': {
+          flushAdds();
+          const e = this.entries.get(d.item.id);
+          if (!e) this.addMany([d.item], streaming);
+          else {
+            e.item = d.item;
+            e.view?.update(d.item);
+          }
+          break;
+        }
+        case 'text': {
+          flushAdds();
+          const e = this.entries.get(d.id);
+          if (e && 'text' in e.item) {
+            (e.item as MessageItem).text += d.text;
+            this.dirtyText.add(d.id);
+            this.streamed.add(d.id);
+          }
+          break;
+        }
+        case 'header':
+          break;
+      }
+    }
+    flushAdds();
+    if (this.dirtyText.size > 0) this.schedule();
+    if (atBottom) this.scrollToEnd();
+  }
+
+  /** At the end of a turn: streamed messages are rendered once more as a whole. */
+  finalizeStreams(): void {
+    this.renderDirty();
+    for (const id of this.streamed) {
+      const e = this.entries.get(id);
+      if (e?.view?.finalize && 'text' in e.item) e.view.finalize(e.item as MessageItem);
+    }
+    this.streamed.clear();
+    if (this.stick) this.scrollToEnd();
+  }
+
+  private addMany(items: readonly TranscriptItem[], streaming: boolean): void {
+    const frag = document.createDocumentFragment();
+    const lazyUntil = items.length > EAGER_TAIL ? items.length - EAGER_TAIL : 0;
+    items.forEach((item, i) => {
+      let entry: Entry;
+      if (i < lazyUntil) {
+        const ph = document.createElement('div');
+        ph.className = 'item placeholder';
+        ph.dataset.id = item.id;
+        ph.style.minHeight = `${PLACEHOLDER_HEIGHT}px`;
+        entry = { item, el: ph };
+        this.observer.observe(ph);
+      } else {
+        const view = renderItem(item, this.post, streaming && (item.kind === 'agent' || item.kind === 'thought'));
+        entry = { item, view, el: view.el };
+      }
+      this.entries.set(item.id, entry);
+      frag.append(entry.el);
+    });
+    this.root.append(frag);
+  }
+
+  private materialize(id: string): void {
+    const e = this.entries.get(id);
+    if (!e || e.view) return;
+    this.observer.unobserve(e.el);
+    const view = renderItem(e.item, this.post, false);
+    e.el.replaceWith(view.el);
+    e.view = view;
+    e.el = view.el;
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      const atBottom = this.stick;
+      this.renderDirty();
+      if (atBottom) this.scrollToEnd();
+    });
+  }
+
+  private renderDirty(): void {
+    for (const id of this.dirtyText) {
+      const e = this.entries.get(id);
+      if (e?.view?.appendText && 'text' in e.item) e.view.appendText(e.item as MessageItem);
+    }
+    this.dirtyText.clear();
+  }
+
+  private scrollToEnd(): void {
+    this.root.scrollTop = this.root.scrollHeight;
+  }
+
+  /** The text content of the last item (for benchmarks and tests). */
+  lastText(): string {
+    return this.root.lastElementChild?.textContent ?? '';
+  }
+}
