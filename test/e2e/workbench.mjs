@@ -34,7 +34,7 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
     await input.fill(`>${title}`);
     try {
       await row.waitFor({ timeout: 5_000 });
-      await page.keyboard.press('Enter');
+      await row.click();
       return;
     } catch (err) {
       if (Date.now() > deadline) throw err;

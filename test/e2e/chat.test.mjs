@@ -1,0 +1,175 @@
+// The chat panel as a person uses it, in the installed .vsix: every update kind
+// rendered, a permission answered exactly once, Open Diff, Stop, themes, reload.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchBrowser, startCodeServer, workbenchUrl } from '../harness/codeServer.mjs';
+import { ensureNode } from '../harness/tools.mjs';
+import { prepareWorkspace, testAgents } from '../harness/testEnv.mjs';
+import { pick, runCommand, screenshot, vsixPath, waitForWorkbench, webviewFrame } from './workbench.mjs';
+
+const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission'];
+
+function record(tmp, scenario) {
+  const f = path.join(tmp, `${scenario}.jsonl`);
+  return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+}
+
+describe('e2e: the chat panel', function () {
+  let server;
+  let browser;
+  let page;
+  let tmp;
+
+  before(async function () {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
+    const workspace = prepareWorkspace(tmp);
+    server = await startCodeServer({
+      installVsix: [vsixPath()],
+      userSettings: { 'acpAgents.agents': testAgents(ensureNode(), tmp).filter((a) => AGENTS.includes(a.id)) },
+    });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(workbenchUrl(server, workspace));
+    await waitForWorkbench(page);
+  });
+
+  after(async function () {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function newSession(agentLabel) {
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, agentLabel);
+    const frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    return frame;
+  }
+
+  async function send(frame, text) {
+    const input = frame.locator('#input');
+    await input.click();
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  it('renders every update kind, and a permission answer reaches the agent exactly once', async function () {
+    const frame = await newSession('Fake: all-updates');
+    await send(frame, 'Show me everything');
+    // The prompt appears at once.
+    await frame.locator('.msg-user', { hasText: 'Show me everything' }).waitFor({ timeout: 10_000 });
+    const allow = frame.locator('.permission-option', { hasText: 'Allow' }).first();
+    await allow.waitFor({ timeout: 15_000 });
+    // Options in the agent's order.
+    assert.deepEqual(await frame.locator('.permission-options button').allTextContents(), ['Allow', 'Always allow', 'Reject']);
+    await allow.click();
+    // A second click on a disabled button cannot send a second answer.
+    await allow.dispatchEvent('click', {}, { timeout: 1000 }).catch(() => {});
+    await frame.locator('.msg-agent', { hasText: 'All done with the last message.' }).waitFor({ timeout: 15_000 });
+
+    const text = await frame.locator('#transcript').innerText();
+    for (const expected of [
+      'Thinking',
+      'Here is the plan.',
+      'const answer: number = 42;',
+      'Read greet.ts',
+      'greet.ts:2',
+      'Edit greet.ts',
+      "return 'Hello, ' + name;",
+      'Late tool from nowhere',
+      'Run npm test',
+      'Terminal term-xyz',
+      'Plan (3/3)'.replace('3/3', '2/3'),
+      'Explain the change',
+      'Rate limit soon',
+      'You have used 90% of your quota.',
+      'Unsupported update "hologram_update"',
+      'You chose: Allow',
+      'maximum number of tokens',
+    ]) assert.ok(text.includes(expected), `transcript shows "${expected}"`);
+    assert.equal(await frame.locator('.thought[open]').count(), 0, 'thoughts are collapsed');
+    assert.equal(await frame.locator('img.part-image').count(), 1);
+    assert.equal(await frame.locator('.msg-agent a', { hasText: 'the docs' }).getAttribute('href'), '#');
+    // Header: title, config options (select + boolean), usage.
+    assert.equal(await frame.locator('#session-title').innerText(), 'All updates demo');
+    assert.equal(await frame.locator('#cfg-model').inputValue(), 'large');
+    assert.equal(await frame.locator('#cfg-thinking').isChecked(), true);
+    assert.match(await frame.locator('#usage').innerText(), /53k \/ 200k \(27%\)/);
+    // The tab title follows session_info_update.
+    await page.locator('.tabs-container .tab', { hasText: 'All updates demo' }).waitFor({ timeout: 5000 });
+
+    const rec = record(tmp, 'all-updates');
+    const answers = rec.filter((r) => r.dir === 'in' && r.msg.id === 'agent-1' && r.msg.method === undefined);
+    assert.equal(answers.length, 1, JSON.stringify(answers));
+    assert.deepEqual(answers[0].msg.result, { outcome: { outcome: 'selected', optionId: 'allow' } });
+
+    // Changing a selector calls session/set_config_option and shows the agent's answer.
+    await frame.locator('#cfg-model').selectOption('small');
+    await page.waitForTimeout(500);
+    const set = record(tmp, 'all-updates').filter((r) => r.msg?.method === 'session/set_config_option');
+    assert.deepEqual(set.at(-1).msg.params.value, 'small');
+    assert.equal(await frame.locator('#cfg-model').inputValue(), 'small');
+
+    // Slash commands complete from available_commands_update.
+    await frame.locator('#input').fill('/te');
+    await frame.locator('#commands li', { hasText: '/test' }).waitFor({ timeout: 5000 });
+    await frame.locator('#input').press('Tab');
+    assert.equal(await frame.locator('#input').inputValue(), '/test ');
+    await frame.locator('#input').fill('');
+    await screenshot(page, 'chat-all-updates');
+  });
+
+  it('Open Diff makes a diff editor the active tab', async function () {
+    const frame = webviewFrame(page);
+    await frame.locator('.open-diff').first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'greet.ts' }).waitFor({ timeout: 10_000 });
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 10_000 });
+    await screenshot(page, 'chat-open-diff');
+  });
+
+  it('Stop sends session/cancel and the pending permission is answered cancelled', async function () {
+    const frame = await newSession('Fake: slow-permission');
+    await send(frame, 'Clean up');
+    await frame.locator('.permission-option', { hasText: 'Delete it' }).waitFor({ timeout: 15_000 });
+    const stop = frame.locator('#stop');
+    assert.equal(await stop.isVisible(), true);
+    await stop.click();
+    await frame.locator('.turn-end', { hasText: 'Stopped.' }).waitFor({ timeout: 15_000 });
+    await frame.locator('.permission-verdict', { hasText: 'Cancelled' }).waitFor({ timeout: 5000 });
+    const rec = record(tmp, 'slow-permission');
+    assert.ok(rec.some((r) => r.msg?.method === 'session/cancel'), 'session/cancel sent');
+    const answer = rec.find((r) => r.dir === 'in' && r.msg.id === 'agent-1' && r.msg.method === undefined);
+    assert.deepEqual(answer.msg.result, { outcome: { outcome: 'cancelled' } });
+    assert.match(await frame.locator('.tool', { hasText: 'Delete build/' }).innerText(), /Cancelled/);
+  });
+
+  it('looks right in dark, light and high-contrast themes', async function () {
+    const frame = await newSession('Fake: all-updates');
+    await send(frame, 'Show me everything');
+    await frame.locator('.permission-option', { hasText: 'Allow' }).first().waitFor({ timeout: 15_000 });
+    await frame.locator('.permission-option', { hasText: 'Always allow' }).first().click();
+    await frame.locator('.msg-agent', { hasText: 'All done' }).waitFor({ timeout: 15_000 });
+    for (const [name, theme] of [['dark', 'Dark Modern'], ['light', 'Light Modern'], ['high-contrast', 'Dark High Contrast']]) {
+      // As a person would: Preferences: Color Theme, type the name, Enter.
+      await runCommand(page, 'Preferences: Color Theme');
+      const input = page.locator('.quick-input-widget input');
+      await input.fill(theme);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(1500);
+      await screenshot(page, `chat-theme-${name}`);
+    }
+  });
+
+  it('a window reload restores the panel', async function () {
+    await page.reload();
+    await waitForWorkbench(page);
+    const frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'The window was reloaded' }).waitFor({ timeout: 30_000 });
+    await frame.locator('.status-action', { hasText: 'Restart' }).waitFor({ timeout: 5000 });
+  });
+});
