@@ -10,3 +10,7 @@ const run = (args) => {
 };
 run(['esbuild.mjs', '--tests']);
 run([path.join(root, 'out', 'bench', 'protocol.js')]);
+// The webview benchmarks run against the packaged .vsix in the real host.
+const pkg = spawnSync('npm', ['run', '--silent', 'package'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+if (pkg.status !== 0) process.exit(pkg.status ?? 1);
+run([path.join(root, 'bench', 'webview.mjs')]);

@@ -35,6 +35,7 @@ export interface AcpAgentsApi {
 let manager: AgentManager | undefined;
 
 export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
+  const activationStart = performance.now();
   const log = vscode.window.createOutputChannel('ACP Agents', { log: true });
   const config = new Config();
   const messages = new UserMessages();
@@ -127,8 +128,47 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       }
       if (agent) panels.open(agent);
     }),
-    vscode.commands.registerCommand('acpAgents.resumeSession', async () => {
-      await messages.show('info', 'There are no past ACP sessions to resume yet.');
+    vscode.commands.registerCommand('acpAgents.resumeSession', async (arg?: unknown) => {
+      const agent = agentFromArg(arg) ?? (await pickAgent('ACP: Resume Session — pick the agent'));
+      if (!agent) return;
+      const cwd = workspaceCwd();
+      let rt;
+      try {
+        rt = await agents.ensureRunning(agent, cwd);
+      } catch (err) {
+        await messages.show('error', String((err as Error).message ?? err), 'Show Log').then((c) => c && agents.showLog(agent.id));
+        return;
+      }
+      if (!rt.capabilities.canListSessions || !rt.capabilities.canLoadSession) {
+        await messages.show('info', `${agent.name} cannot list and load its past sessions (it does not advertise session/list and session/load).`);
+        return;
+      }
+      const sessions: { sessionId: string; title?: string | null; updatedAt?: string | null; cwd: string }[] = [];
+      let cursor: string | undefined;
+      try {
+        for (let page = 0; page < 50; page++) {
+          const r = await signIn.withAuth(agent, cwd, (x) => x.connection.listSessions({ ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) }));
+          for (const s of Array.isArray(r?.sessions) ? r.sessions : []) if (typeof s?.sessionId === 'string') sessions.push(s);
+          cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
+          if (!cursor) break;
+        }
+      } catch (err) {
+        await messages.show('error', `Listing the sessions of ${agent.name} failed: ${String((err as Error).message ?? err)}`);
+        return;
+      }
+      if (sessions.length === 0) {
+        await messages.show('info', `${agent.name} has no past sessions for this folder.`);
+        return;
+      }
+      sessions.sort((a, b) => String(b.updatedAt ?? '').localeCompare(String(a.updatedAt ?? '')));
+      const picked = await vscode.window.showQuickPick(
+        sessions.map((s) => ({ label: s.title || s.sessionId, description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : undefined, detail: s.cwd, session: s })),
+        { title: `ACP: Resume Session — ${agent.name}`, placeHolder: 'Pick a session to open', matchOnDescription: true, matchOnDetail: true },
+      );
+      if (!picked) return;
+      const open = panels.all().find((p) => p.agentId === agent.id && p.session.id === picked.session.sessionId);
+      if (open) open.reveal();
+      else panels.openPast(agent, picked.session.sessionId);
     }),
     vscode.commands.registerCommand('acpAgents.cancel', async () => {
       const active = panels.all().find((p) => p.panel.active) ?? panels.all().find((p) => p.session.isBusy);
@@ -165,7 +205,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     }),
   );
 
-  log.info(`ACP Agents ${version} activated in ${vscode.env.appName} ${vscode.version}`);
+  log.info(`ACP Agents ${version} activated in ${vscode.env.appName} ${vscode.version} (${(performance.now() - activationStart).toFixed(1)} ms)`);
   return {
     version,
     agents: () => agents.definitions(),

@@ -161,7 +161,7 @@ export function sleep(ms) {
 }
 
 /** Launches headless Debian Chromium through playwright-core. */
-export async function launchBrowser() {
+export async function launchBrowser(extraArgs = []) {
   const { chromium } = await import('playwright-core');
   return await chromium.launch({
     executablePath: CHROMIUM,
@@ -175,6 +175,7 @@ export async function launchBrowser() {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...extraArgs,
     ],
   });
 }

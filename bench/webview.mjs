@@ -1,0 +1,175 @@
+// Benchmarks of the chat panel in the real host (code-server + Chromium), with
+// the fake agent generating the traffic. Prints numbers, never pass/fail.
+//  - replay: session/load of 10,000 mixed updates → last message visible and input ready
+//  - streaming: 20,000 chunks as fast as the agent can write → last chunk painted;
+//    longest main-thread task and worst input-event delay while streaming
+//  - the webview's JS heap after the replay; activation time; bundle sizes
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchBrowser, startCodeServer, workbenchUrl } from '../test/harness/codeServer.mjs';
+import { ensureNode } from '../test/harness/tools.mjs';
+import { ROOT, prepareWorkspace, testAgents } from '../test/harness/testEnv.mjs';
+import { pick, runCommand, vsixPath, waitForWorkbench } from '../test/e2e/workbench.mjs';
+
+const fmt = (n, d = 0) => Number(n).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+function record(tmp, scenario) {
+  const f = path.join(tmp, `${scenario}.jsonl`);
+  return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+}
+
+async function chatFrame(page, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const f of page.frames()) {
+      if (await f.$('#transcript').catch(() => null)) return f;
+    }
+    if (Date.now() > deadline) throw new Error('no chat webview frame');
+    await page.waitForTimeout(10);
+  }
+}
+
+/** In-frame: watches for a condition on every animation frame, and measures jank. */
+function instrument(frame, marker) {
+  return frame.evaluate((m) => {
+    const w = window;
+    w.__bench = { doneAt: 0, longest: 0, maxInputDelay: 0, maxLag: 0 };
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__bench.longest = Math.max(w.__bench.longest, e.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    } catch {
+      // no Long Tasks API
+    }
+    let last = performance.now();
+    const lag = setInterval(() => {
+      const now = performance.now();
+      w.__bench.maxLag = Math.max(w.__bench.maxLag, now - last - 16);
+      last = now;
+    }, 16);
+    const input = document.getElementById('input');
+    input.addEventListener('keydown', (e) => {
+      w.__bench.maxInputDelay = Math.max(w.__bench.maxInputDelay, performance.now() - e.timeStamp);
+    });
+    const check = () => {
+      const t = document.getElementById('transcript');
+      const lastEl = t.lastElementChild;
+      const ready = !document.getElementById('send').disabled;
+      const text = t.textContent ?? '';
+      if (text.includes(m) && (m !== 'REPLAY-END-MARKER' || ready)) {
+        w.__bench.doneAt = Date.now();
+        clearInterval(lag);
+        return;
+      }
+      void lastEl;
+      requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  }, marker);
+}
+
+async function waitDone(frame, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const b = await frame.evaluate(() => window.__bench);
+    if (b.doneAt) return b;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function main() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-bench-'));
+  const workspace = prepareWorkspace(tmp);
+  const agents = testAgents(ensureNode(), tmp).filter((a) => a.id === 'fake-replay-10k' || a.id === 'fake-stream-20k');
+  const server = await startCodeServer({ installVsix: [vsixPath()], userSettings: { 'acpAgents.agents': agents } });
+  const browser = await launchBrowser(['--enable-precise-memory-info']);
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(workbenchUrl(server, workspace));
+    await waitForWorkbench(page);
+
+    // ---------------------------------------------------------------- replay
+    await runCommand(page, 'ACP: Resume Session');
+    await pick(page, 'Fake: replay-10k');
+    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Long session' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    const t0 = Date.now();
+    await row.click();
+    const frame = await chatFrame(page);
+    await instrument(frame, 'REPLAY-END-MARKER');
+    const replay = await waitDone(frame);
+    const replayMs = replay.doneAt - t0;
+    const heap = await frame.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+    const dom = await frame.evaluate(() => ({ nodes: document.getElementsByTagName('*').length, items: document.querySelectorAll('#transcript > .item').length, rendered: document.querySelectorAll('#transcript > .item:not(.placeholder)').length }));
+    // Typing right after the replay.
+    await frame.locator('#input').click();
+    const tType = Date.now();
+    await page.keyboard.type('typing works');
+    await frame.waitForFunction(() => document.getElementById('input').value === 'typing works');
+    const typeMs = Date.now() - tType;
+
+    console.log('\nReplay: session/load of 10,000 mixed updates (messages, thoughts, tool calls with diffs, plans)');
+    console.log(`  until the last message is visible and the input is ready   ${fmt(replayMs).padStart(7)} ms   (target ≤ 1,000)`);
+    console.log(`  longest main-thread task in the webview                   ${fmt(replay.longest).padStart(7)} ms`);
+    console.log(`  webview JS heap after the replay                          ${fmt(heap / 1e6, 1).padStart(7)} MB   (target ≤ 150)`);
+    console.log(`  DOM: ${fmt(dom.items)} items (${fmt(dom.rendered)} rendered, the rest placeholders until scrolled to), ${fmt(dom.nodes)} elements`);
+    console.log(`  typing 12 characters into the composer afterwards          ${fmt(typeMs).padStart(7)} ms`);
+
+    // ---------------------------------------------------------------- streaming
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, 'Fake: stream-20k');
+    const sframe = await chatFrame(page);
+    await sframe.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    await instrument(sframe, 'STREAM-END-MARKER');
+    await sframe.locator('#input').fill('stream please');
+    await sframe.locator('#input').press('Enter');
+    // Keep typing while the answer streams in.
+    await sframe.locator('#input').click();
+    const typing = (async () => {
+      for (let i = 0; i < 30; i++) {
+        await page.keyboard.type('x');
+        await page.waitForTimeout(30);
+      }
+    })();
+    const stream = await waitDone(sframe);
+    await typing;
+    const mark = record(tmp, 'stream-20k').find((r) => r.dir === 'mark' && r.name === 'lastChunk');
+    const typed = await sframe.locator('#input').inputValue();
+    console.log('\nStreaming: 20,000 agent_message_chunk updates written as fast as the agent can');
+    console.log(`  last chunk written → painted                               ${fmt(stream.doneAt - mark.t).padStart(7)} ms   (target ≤ 100)`);
+    console.log(`  longest main-thread task in the webview                    ${fmt(stream.longest).padStart(7)} ms   (target ≤ 50)`);
+    console.log(`  worst delay of a keystroke while streaming                 ${fmt(stream.maxInputDelay, 1).padStart(7)} ms`);
+    console.log(`  worst timer lag while streaming                            ${fmt(stream.maxLag, 1).padStart(7)} ms`);
+    console.log(`  characters typed during the stream that arrived            ${typed.length}/30`);
+
+    // ---------------------------------------------------------------- activation and sizes
+    const logs = [];
+    const walk = (d) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name.includes('ACP Agents')) logs.push(p);
+      }
+    };
+    walk(path.join(server.userDataDir, 'logs'));
+    const act = logs.map((f) => /activated in .* \(([\d.]+) ms\)/.exec(fs.readFileSync(f, 'utf8'))).find(Boolean);
+    console.log('\nExtension');
+    console.log(`  activation (activate() start to end)                      ${act ? fmt(Number(act[1]), 1).padStart(7) : '      ?'} ms`);
+    for (const f of ['dist/extension.js', 'dist/webview.js', 'dist/codicon.ttf', 'dist/codicon.css', 'media/chat.css']) {
+      console.log(`  ${f.padEnd(56)} ${fmt(fs.statSync(path.join(ROOT, f)).size / 1024, 1).padStart(7)} KB`);
+    }
+    console.log(`  ${path.basename(vsixPath()).padEnd(56)} ${fmt(fs.statSync(vsixPath()).size / 1024, 1).padStart(7)} KB`);
+  } finally {
+    await browser.close().catch(() => {});
+    await server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
