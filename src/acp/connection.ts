@@ -130,12 +130,20 @@ export class AcpConnection {
     });
     const writer = new NdjsonMessageWriter(options.output);
     const trace = options.trace;
-    if (trace) {
-      const listen = reader.listen.bind(reader);
-      reader.listen = (cb) => listen((m) => {
-        trace('receive', m);
+    // session/update notifications are the bulk of the traffic: handle them as
+    // they are read (in order, before any later response) instead of one per
+    // event-loop turn in vscode-jsonrpc's queue.
+    const listen = reader.listen.bind(reader);
+    reader.listen = (cb) =>
+      listen((m) => {
+        trace?.('receive', m);
+        if ((m as { method?: unknown }).method === P.SessionUpdateNotification.method && !('id' in m)) {
+          if (!this.closed) this.onUpdateNotification((m as { params?: unknown }).params);
+          return;
+        }
         cb(m);
       });
+    if (trace) {
       const write = writer.write.bind(writer);
       writer.write = (m) => {
         trace('send', m);
@@ -156,21 +164,23 @@ export class AcpConnection {
       const id = (params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof id === 'string' || typeof id === 'number') this.cancellation.incoming.get(id)?.cancel();
     });
-    this.rpc.onNotification(P.SessionUpdateNotification.method, (params: unknown) => {
-      const decoded = decodeSessionNotification(params);
-      if (!decoded) {
-        logger.warn(`Ignored a session/update without a sessionId: ${preview(JSON.stringify(params))}`);
-        return;
-      }
-      for (const p of decoded.problems) logger.warn(`session/update (${decoded.sessionId}): ${p}`);
-      if (decoded.update.sessionUpdate === '_unsupported') {
-        logger.warn(`session/update (${decoded.sessionId}): unsupported update "${decoded.update.variant}": ${decoded.update.reason}`);
-      }
-      const handler = this.updateHandler;
-      if (handler) void this.updates.enqueue(decoded.sessionId, () => handler(decoded));
-    });
     this.rpc.onUnhandledNotification((n) => logger.info(`Ignored notification ${n.method} (not handled by this client)`));
     this.rpc.listen();
+  }
+
+  private onUpdateNotification(params: unknown): void {
+    const { logger } = this.options;
+    const decoded = decodeSessionNotification(params);
+    if (!decoded) {
+      logger.warn(`Ignored a session/update without a sessionId: ${preview(JSON.stringify(params))}`);
+      return;
+    }
+    for (const p of decoded.problems) logger.warn(`session/update (${decoded.sessionId}): ${p}`);
+    if (decoded.update.sessionUpdate === '_unsupported') {
+      logger.warn(`session/update (${decoded.sessionId}): unsupported update "${decoded.update.variant}": ${decoded.update.reason}`);
+    }
+    const handler = this.updateHandler;
+    if (handler) void this.updates.enqueue(decoded.sessionId, () => handler(decoded));
   }
 
   get isClosed(): boolean {

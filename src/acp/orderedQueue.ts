@@ -8,8 +8,25 @@ export class OrderedQueue {
 
   constructor(private readonly onError: (key: string, err: unknown) => void = () => {}) {}
 
-  enqueue(key: string, task: () => void | Promise<void>): Promise<void> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
+  enqueue(key: string, task: () => void | Promise<void>): Promise<void> | undefined {
+    // Fast path: nothing pending for this key and a synchronous task — run it now.
+    if (!this.tails.has(key)) {
+      let result: void | Promise<void>;
+      try {
+        result = task();
+      } catch (err) {
+        this.onError(key, err);
+        return undefined;
+      }
+      if (!(result instanceof Promise)) return undefined;
+      const next = result.catch((err: unknown) => this.onError(key, err));
+      this.tails.set(key, next);
+      void next.then(() => {
+        if (this.tails.get(key) === next) this.tails.delete(key);
+      });
+      return next;
+    }
+    const previous = this.tails.get(key)!;
     const next = previous.then(task).catch((err: unknown) => this.onError(key, err));
     this.tails.set(key, next);
     void next.then(() => {

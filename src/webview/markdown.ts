@@ -97,6 +97,8 @@ export function sanitize(html: string): string {
  * up to the last blank line outside a code fence is "frozen" into HTML once;
  * only the tail after it is re-rendered as chunks arrive.
  */
+const PLAIN_TAIL_CHARS = 16_000;
+
 export class StreamingMarkdown {
   readonly el: HTMLDivElement;
   private readonly frozen: HTMLDivElement;
@@ -121,7 +123,15 @@ export class StreamingMarkdown {
     }
     const tail = text.slice(this.frozenLen);
     if (tail !== this.renderedTail) {
-      this.tail.innerHTML = tail.trim() === '' ? '' : renderMarkdown(tail);
+      if (tail.length > PLAIN_TAIL_CHARS) {
+        // One huge block still growing: markdown for it would cost a long task per
+        // frame. Show it as text until it completes (the turn end renders it all).
+        this.tail.className = 'plain-tail';
+        this.tail.textContent = tail;
+      } else {
+        this.tail.className = '';
+        this.tail.innerHTML = tail.trim() === '' ? '' : renderMarkdown(tail);
+      }
       this.renderedTail = tail;
     }
   }
