@@ -42,6 +42,15 @@ export class Config {
     return v === 'read' || v === 'edits' || v === 'all' ? v : 'never';
   }
 
+  keepSessionsAlive(): boolean {
+    return this.cfg.get<unknown>('sessions.keepAliveOnClose') === true;
+  }
+
+  archiveMaxBytes(): number {
+    const v = this.cfg.get<unknown>('sessions.archiveMaxMB');
+    return (typeof v === 'number' && v > 0 ? v : 20) * 1024 * 1024;
+  }
+
   mcpServers(): Record<string, unknown> {
     const v = this.cfg.get<unknown>('mcpServers');
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DecodedInitialize } from './acp/decode';
 import type { AgentDefinition } from './agents/agentDefinition';
@@ -6,8 +8,11 @@ import { AuthService, type AuthPrompter } from './agents/auth';
 import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
 import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION } from './config';
-import { AgentSession } from './sessions/agentSession';
-import { SessionTreeProvider } from './sessions/sessionTree';
+import { AgentSession, type SessionStores } from './sessions/agentSession';
+import { selectMcpServers, type McpSource, parseMcpJson } from './sessions/mcpServers';
+import { SessionIndex } from './sessions/sessionIndex';
+import { SessionTreeProvider, type SessionTreeNode } from './sessions/sessionTree';
+import { TranscriptArchive } from './sessions/transcriptArchive';
 import { UserMessages, type ShownMessage } from './userMessages';
 
 /** What the extension exports: used by the integration tests and by other extensions. */
@@ -65,12 +70,65 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const defaultPrompter = signIn.prompter;
 
   const workspaceCwd = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const storage = context.globalStorageUri.fsPath;
+  const index = new SessionIndex(path.join(storage, 'sessions.json'));
+  const archive = new TranscriptArchive(path.join(storage, 'archive'), () => config.archiveMaxBytes());
+  const stores: SessionStores = {
+    index,
+    archive,
+    mcpServers: (rt, cwd) =>
+      selectMcpServers(mcpSources(config, storage), { canHttp: rt.capabilities.mcpHttp, canSse: rt.capabilities.mcpSse }, { env: process.env, workspaceFolder: cwd, cwd, pathEnv: process.env.PATH }),
+    additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),
+    newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
+  };
   const diffs = new DiffDocuments();
-  const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def) => new AgentSession(def, agents, signIn, config, workspaceCwd()), diffs);
+  const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def, cwd) => new AgentSession(def, agents, signIn, config, cwd ?? workspaceCwd(), stores), diffs);
   panelsRef.current = panels;
-  const tree = new SessionTreeProvider(() => agents.definitions(), (id) => agents.status(id));
-  const treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: tree, showCollapseAll: false });
-  context.subscriptions.push(agents, diffs, panels, tree, treeView, agents.onDidChangeStatus(() => tree.refresh()));
+  const tree = new SessionTreeProvider(() => agents.definitions(), (id) => agents.status(id), index);
+  const treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: tree, showCollapseAll: true });
+  index.onDidChange(() => tree.refresh());
+
+  /** Sessions an agent lists (started elsewhere too), merged into the index. */
+  const listInto = async (agent: AgentDefinition): Promise<void> => {
+    const rt = agents.runtime(agent.id);
+    if (!rt?.capabilities.canListSessions) return;
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      let cursor: string | undefined;
+      for (let page = 0; page < 50; page++) {
+        const r = await rt.connection.listSessions({ cwd: folder.uri.fsPath, ...(cursor ? { cursor } : {}) });
+        const listed = (Array.isArray(r?.sessions) ? r.sessions : []).filter((x) => typeof x?.sessionId === 'string').map((x) => ({ ...x, cwd: typeof x.cwd === 'string' ? x.cwd : folder.uri.fsPath }));
+        index.mergeListed(agent.id, listed);
+        cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
+        if (!cursor) break;
+      }
+    }
+  };
+  const listedOnce = new Set<string>();
+  context.subscriptions.push(
+    agents,
+    diffs,
+    panels,
+    tree,
+    treeView,
+    { dispose: () => void index.flush() },
+    { dispose: () => void archive.flush() },
+    agents.onDidChangeStatus((id) => {
+      tree.refresh();
+      const agent = agents.find(id);
+      if (agent && agents.status(id) === 'running' && !listedOnce.has(id)) {
+        listedOnce.add(id);
+        void listInto(agent).then(undefined, (err: unknown) => log.warn(`session/list of ${agent.name} failed: ${String(err)}`));
+      }
+    }),
+  );
+
+  /** In a multi-root workspace, asks which folder the session works in. */
+  const pickFolder = async (): Promise<string | undefined | null> => {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.length <= 1) return folders[0]?.uri.fsPath;
+    const f = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Pick the folder the agent works in' });
+    return f ? f.uri.fsPath : null;
+  };
 
   const openChat = (agentId: string): ChatPanel => {
     const agent = agents.find(agentId);
@@ -126,7 +184,37 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
         const preferred = config.defaultAgent();
         agent = (preferred && agents.find(preferred)) || (await pickAgent('ACP: New Session'));
       }
-      if (agent) panels.open(agent);
+      if (!agent) return;
+      const cwd = await pickFolder();
+      if (cwd !== null) panels.open(agent, cwd);
+    }),
+    vscode.commands.registerCommand('acpAgents.openSession', (node?: SessionTreeNode) => {
+      if (node?.kind !== 'session') return;
+      panels.openPast(node.agent, node.entry.sessionId, node.entry.cwd);
+    }),
+    vscode.commands.registerCommand('acpAgents.deleteSession', async (node?: SessionTreeNode) => {
+      if (node?.kind !== 'session') return;
+      const { agent, entry } = node;
+      const choice = await vscode.window.showWarningMessage(
+        `Delete the session "${entry.title || entry.sessionId}" of ${agent.name}?`,
+        { modal: true, detail: 'Its local history is removed, and the agent is asked to delete it where it supports that.' },
+        'Delete',
+      );
+      if (choice !== 'Delete') return;
+      try {
+        const rt = agents.runtime(agent.id);
+        if (rt?.capabilities.canDeleteSession) await rt.connection.deleteSession(entry.sessionId);
+      } catch (err) {
+        log.warn(`session/delete failed: ${String(err)}`);
+      }
+      index.remove(agent.id, entry.sessionId);
+      await archive.delete(agent.id, entry.sessionId);
+    }),
+    vscode.commands.registerCommand('acpAgents.refreshSessions', async () => {
+      for (const agent of agents.definitions()) {
+        if (agents.runtime(agent.id)) await listInto(agent).then(undefined, (err: unknown) => log.warn(`session/list of ${agent.name} failed: ${String(err)}`));
+      }
+      tree.refresh();
     }),
     vscode.commands.registerCommand('acpAgents.resumeSession', async (arg?: unknown) => {
       const agent = agentFromArg(arg) ?? (await pickAgent('ACP: Resume Session — pick the agent'));
@@ -166,9 +254,8 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
         { title: `ACP: Resume Session — ${agent.name}`, placeHolder: 'Pick a session to open', matchOnDescription: true, matchOnDetail: true },
       );
       if (!picked) return;
-      const open = panels.all().find((p) => p.agentId === agent.id && p.session.id === picked.session.sessionId);
-      if (open) open.reveal();
-      else panels.openPast(agent, picked.session.sessionId);
+      index.mergeListed(agent.id, sessions);
+      panels.openPast(agent, picked.session.sessionId, picked.session.cwd);
     }),
     vscode.commands.registerCommand('acpAgents.cancel', async () => {
       const active = panels.all().find((p) => p.panel.active) ?? panels.all().find((p) => p.session.isBusy);
@@ -228,6 +315,29 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       stopAllAgents: () => agents.stopAll(),
     },
   };
+}
+
+/**
+ * MCP servers in increasing priority: the user's mcp.json, the workspace's
+ * .vscode/mcp.json (the extension only runs in trusted workspaces), then the
+ * acpAgents.mcpServers setting.
+ */
+function mcpSources(config: Config, globalStorage: string): McpSource[] {
+  const sources: McpSource[] = [];
+  const read = (file: string, label: string) => {
+    try {
+      if (fs.existsSync(file)) sources.push({ label, servers: parseMcpJson(fs.readFileSync(file, 'utf8')) });
+    } catch {
+      sources.push({ label: `${label} (unreadable)`, servers: {} });
+    }
+  };
+  // globalStorage is <user data>/User/globalStorage/<extension>: mcp.json sits in User/.
+  read(path.join(globalStorage, '..', '..', 'mcp.json'), 'user mcp.json');
+  if (vscode.workspace.isTrusted) {
+    for (const f of vscode.workspace.workspaceFolders ?? []) read(path.join(f.uri.fsPath, '.vscode', 'mcp.json'), `${f.name}/.vscode/mcp.json`);
+  }
+  sources.push({ label: 'acpAgents.mcpServers', servers: config.mcpServers() });
+  return sources;
 }
 
 /** Nothing may be left running: every agent is stopped (stdin EOF → SIGTERM → SIGKILL). */

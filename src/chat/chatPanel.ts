@@ -46,6 +46,13 @@ export class ChatPanel implements vscode.Disposable {
         // Deltas first: the status may refer to what they show.
         this.batcher.flush();
         this.post({ type: 'status', status });
+        this.post({ type: 'session', sessionId: this.session.id ?? this.session.targetSessionId });
+      }),
+      session.onDidResetTranscript(() => {
+        if (!this.ready) return;
+        this.batcher.discard();
+        this.sendSnapshot();
+        this.updateTitle();
       }),
       session.onDidChangeTranscript((changes) => {
         if (this.ready) this.batcher.push(changes);
@@ -53,6 +60,10 @@ export class ChatPanel implements vscode.Disposable {
       }),
       session,
     );
+  }
+
+  private sendSnapshot(): void {
+    this.post({ type: 'init', panel: this.info, status: this.session.status, items: this.session.transcript.items, header: this.session.transcript.header });
   }
 
   private updateTitle(): void {
@@ -104,7 +115,7 @@ export class ChatPanel implements vscode.Disposable {
         // (Re)connected webview: a snapshot, then deltas.
         this.ready = true;
         this.batcher.discard();
-        this.post({ type: 'init', panel: this.info, status: this.session.status, items: this.session.transcript.items, header: this.session.transcript.header });
+        this.sendSnapshot();
         return;
       case 'send':
         void this.session.prompt(msg.text);
@@ -212,32 +223,45 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
     private readonly lookupAgent: (id: string) => AgentDefinition | undefined,
-    private readonly createSession: (agent: AgentDefinition) => AgentSession,
+    private readonly createSession: (agent: AgentDefinition, cwd?: string) => AgentSession,
     private readonly diffs: DiffDocuments,
   ) {
     this.disposables.push(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, this));
   }
 
-  /** Opens a panel for a past session of `agent`, loaded with `session/load`. */
-  openPast(agent: AgentDefinition, sessionId: string): ChatPanel {
-    const p = this.create(agent);
-    void p.session.load(sessionId);
+  /**
+   * Opens a past session: reveals its panel when it is open (or opening — two
+   * opens share one request), else loads, resumes or shows its archive.
+   */
+  openPast(agent: AgentDefinition, sessionId: string, cwd?: string): ChatPanel {
+    const existing = this.find(agent.id, sessionId);
+    if (existing) {
+      existing.reveal();
+      return existing;
+    }
+    const p = this.create(agent, cwd);
+    p.session.targetSessionId = sessionId;
+    void p.session.openPast(sessionId);
     return p;
   }
 
-  private create(agent: AgentDefinition): ChatPanel {
+  find(agentId: string, sessionId: string): ChatPanel | undefined {
+    return [...this.panels].find((p) => p.agentId === agentId && (p.session.id === sessionId || p.session.targetSessionId === sessionId));
+  }
+
+  private create(agent: AgentDefinition, cwd?: string): ChatPanel {
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
       agent.name,
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { ...ChatPanel.webviewOptions(this.extensionUri), retainContextWhenHidden: false },
     );
-    return this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent), this.log, this.diffs));
+    return this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent, cwd), this.log, this.diffs));
   }
 
-  /** Opens a panel for a new session of `agent` and starts it. */
-  open(agent: AgentDefinition): ChatPanel {
-    const p = this.create(agent);
+  /** Opens a panel for a new session of `agent` in `cwd` and starts it. */
+  open(agent: AgentDefinition, cwd?: string): ChatPanel {
+    const p = this.create(agent, cwd);
     void p.session.start();
     return p;
   }
@@ -251,8 +275,16 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     }
     // The agent process did not survive the reload: the panel offers to start again.
     const session = this.createSession(agent);
-    session.markStopped(`The window was reloaded and ${agent.name} stopped. Restart it to start a new session.`);
-    this.track(new ChatPanel(panel, this.extensionUri, session, this.log, this.diffs));
+    const p = this.track(new ChatPanel(panel, this.extensionUri, session, this.log, this.diffs));
+    const sessionId = typeof state?.sessionId === 'string' ? state.sessionId : undefined;
+    if (sessionId) {
+      // The agent did not survive the reload: open the session again (load, resume or archive).
+      session.targetSessionId = sessionId;
+      void session.openPast(sessionId);
+    } else {
+      session.markStopped(`The window was reloaded and ${agent.name} stopped. Restart it to start a new session.`);
+    }
+    void p;
   }
 
   all(): readonly ChatPanel[] {

@@ -268,6 +268,13 @@ export class Transcript {
     return out;
   }
 
+  /** A note from the client itself (not the agent), shown like a notice. */
+  addLocalNotice(severity: 'info' | 'warning' | 'error', title: string, description?: string): Change[] {
+    const out: Change[] = [];
+    this.add({ kind: 'notice', id: this.nextId('n'), severity, title, ...(description ? { description } : {}) }, out);
+    return out;
+  }
+
   addError(message: string, retryPrompt?: string): Change[] {
     const out: Change[] = [];
     this.add({ kind: 'error', id: this.nextId('r'), message, ...(retryPrompt !== undefined ? { retryPrompt } : {}) }, out);

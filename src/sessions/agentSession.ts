@@ -10,11 +10,26 @@ import type { AuthService } from '../agents/auth';
 import type { CancelToken, SessionSink } from '../agents/sessionRouter';
 import { Transcript, type Change } from '../chat/transcript';
 import type { Config } from '../config';
+import type { McpSelection } from './mcpServers';
+import type { SessionIndex } from './sessionIndex';
+import type { TranscriptArchive } from './transcriptArchive';
 import type { PermissionOptionView } from '../shared/transcriptTypes';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
 import { allowOption, autoApproves, permissionKey } from './permissionPolicy';
 
 const CANCEL_GRACE_MS = 10_000;
+
+/** Where sessions are remembered, and what else a session needs from the extension. */
+export interface SessionStores {
+  readonly index: SessionIndex;
+  readonly archive: TranscriptArchive;
+  /** The MCP servers to hand this agent (filtered by its capabilities). */
+  mcpServers(rt: AgentRuntime, cwd: string): McpSelection;
+  /** Other workspace folders, sent as additionalDirectories where supported. */
+  additionalDirectories(cwd: string): string[];
+  /** Opens a new session of the same agent (from an archive-only panel). */
+  newSession(def: AgentDefinition): void;
+}
 
 interface PendingPermission {
   readonly itemId: string;
@@ -45,6 +60,11 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   private readonly pendingPermissions = new Map<string, PendingPermission>();
   private readonly alwaysAllowed = new Map<string, string>();
   private cancelWatchdog: NodeJS.Timeout | undefined;
+  private mcpNoticeShown = false;
+  /** Set for panels showing an archived transcript that cannot continue. */
+  readOnly = false;
+  /** The session this panel was opened for (before it is attached). */
+  targetSessionId: string | undefined;
 
   constructor(
     readonly def: AgentDefinition,
@@ -52,6 +72,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     private readonly auth: AuthService,
     private readonly config: Config,
     readonly cwd: string | undefined,
+    private readonly store: SessionStores,
   ) {
     this.disposables.push(
       manager.onDidExit((e) => {
@@ -110,6 +131,24 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   // ---------------------------------------------------------------- SessionSink
   onUpdate(n: DecodedNotification): void {
     this.emit(this.transcript.apply(n.update));
+    this.store.archive.append(this.def.id, n.sessionId, n.update);
+    if (n.update.sessionUpdate === 'session_info_update') {
+      const title = (n.update as { title?: string | null }).title;
+      if (title !== undefined) this.store.index.setTitle(this.def.id, n.sessionId, title ?? undefined, true);
+    }
+  }
+
+  /** The session parameters every new/load/resume carries. */
+  private sessionParams(rt: AgentRuntime): { cwd: string; mcpServers: acp.McpServer[]; additionalDirectories?: string[] } {
+    const cwd = this.cwd ?? process.cwd();
+    const mcp = this.store.mcpServers(rt, cwd);
+    if (mcp.skipped.length > 0 && !this.mcpNoticeShown) {
+      this.mcpNoticeShown = true;
+      this.emit(this.transcript.addLocalNotice('info', `Some MCP servers were not handed to ${this.def.name}`, mcp.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n')));
+    }
+    if (mcp.servers.length) this.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
+    const extra = rt.capabilities.supportsAdditionalDirectories ? this.store.additionalDirectories(cwd) : [];
+    return { cwd, mcpServers: mcp.servers, ...(extra.length ? { additionalDirectories: extra } : {}) };
   }
 
   async requestPermission(params: unknown, token: CancelToken): Promise<acp.RequestPermissionResponse> {
@@ -236,10 +275,11 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     try {
       const { rt, r } = await this.auth.withAuth(this.def, this.cwd, async (rt) => {
         attempted = rt;
-        const r = await rt.connection.newSession({ cwd: this.cwd ?? process.cwd(), mcpServers: [] });
+        const r = await rt.connection.newSession(this.sessionParams(rt));
         return { rt, r };
       });
       this.attach(rt, r.sessionId);
+      this.store.index.touch(this.def.id, r.sessionId, this.cwd ?? process.cwd());
       this.applySessionState(r);
       this.setStatus(this.connectedStatus(rt));
       return true;
@@ -261,10 +301,12 @@ export class AgentSession implements vscode.Disposable, SessionSink {
         if (!rt.capabilities.canLoadSession) throw new Error(`${this.def.name} cannot load past sessions (it does not advertise loadSession).`);
         // Fresh transcript: nothing of an earlier load may leak into this one.
         this.transcript = new Transcript();
+        this.emitReset();
         this.attach(rt, sessionId);
-        const r = await rt.connection.loadSession({ sessionId, cwd: this.cwd ?? process.cwd(), mcpServers: [] });
+        const r = await rt.connection.loadSession({ sessionId, ...this.sessionParams(rt) });
         await rt.connection.drainSession(sessionId);
         this.applySessionState(r);
+        this.store.index.touch(this.def.id, sessionId, this.cwd ?? process.cwd());
         return { rt };
       });
       this.setStatus(this.connectedStatus(rt));
@@ -279,12 +321,87 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     }
   }
 
+  /**
+   * Opens a past session the best way the agent allows: `session/load` (the agent
+   * replays it), else `session/resume` (no replay: the local archive is shown,
+   * marked as such), else the archive alone, read-only.
+   */
+  async openPast(sessionId: string): Promise<boolean> {
+    this.targetSessionId = sessionId;
+    let rt: AgentRuntime | undefined;
+    try {
+      rt = await this.manager.ensureRunning(this.def, this.cwd);
+    } catch (err) {
+      await this.showArchive(sessionId, `${this.def.name} could not be started (${errorText(err)}). This is the local archive of the session.`);
+      return false;
+    }
+    const caps = rt.capabilities;
+    if (caps.canLoadSession) {
+      const ok = await this.load(sessionId);
+      if (!ok && this.current.text.startsWith('This session no longer exists')) await this.showArchive(sessionId, 'This session no longer exists on the agent. This is the local archive of it.', true);
+      return ok;
+    }
+    if (caps.canResumeSession) {
+      await this.showArchive(sessionId, `${this.def.name} does not replay past sessions: this is the local archive (read-only history). New prompts continue the session.`, false, false);
+      this.setStatus({ text: `Resuming the session with ${this.def.name}…`, busy: true, inputEnabled: false, actions: [] });
+      try {
+        const r = await this.auth.withAuth(this.def, this.cwd, async (x) => {
+          this.attach(x, sessionId);
+          return await x.connection.resumeSession({ sessionId, ...this.sessionParams(x) });
+        });
+        this.applySessionState(r);
+        this.store.index.touch(this.def.id, sessionId, this.cwd ?? process.cwd());
+        this.setStatus(this.connectedStatus(rt));
+        return true;
+      } catch (err) {
+        this.detach();
+        if (err instanceof AgentError && err.isNotFound) {
+          this.readOnly = true;
+          this.setStatus({ text: 'This session no longer exists on the agent. The archive above is read-only.', busy: false, inputEnabled: false, actions: ['newSession'], severity: 'error' });
+          return false;
+        }
+        return await this.failStart(err, rt);
+      }
+    }
+    await this.showArchive(sessionId, `${this.def.name} can neither load nor resume past sessions. This is the local archive of the session (read-only).`);
+    return false;
+  }
+
+  /** Shows the archived transcript of a session; read-only unless the session goes on. */
+  private async showArchive(sessionId: string, note: string, error = false, readOnly = true): Promise<void> {
+    const lines = await this.store.archive.read(this.def.id, sessionId);
+    this.transcript = new Transcript();
+    this.emit(this.transcript.addLocalNotice(error ? 'warning' : 'info', 'Archived history', note));
+    for (const line of lines) {
+      const u = line.u as { sessionUpdate?: string; stopReason?: string };
+      if (u?.sessionUpdate === '_turn_end') this.emit(this.transcript.endTurn(String(u.stopReason ?? 'end_turn')));
+      else if (u?.sessionUpdate === '_archive_full') this.emit(this.transcript.addLocalNotice('warning', 'The archive of this session reached its size limit; later updates were not kept.'));
+      else this.emit(this.transcript.apply(decodeSessionUpdate(u, [])));
+    }
+    if (lines.length === 0) this.emit(this.transcript.addLocalNotice('info', 'Nothing was archived for this session.'));
+    this.emitReset();
+    if (readOnly) {
+      this.readOnly = true;
+      this.setStatus({ text: 'Read-only: this is the local archive.', busy: false, inputEnabled: false, actions: ['newSession'] });
+    }
+  }
+
+  private readonly resetEmitter = new vscode.EventEmitter<void>();
+  /** The transcript was replaced as a whole (the panel sends a fresh snapshot). */
+  readonly onDidResetTranscript = this.resetEmitter.event;
+  private emitReset(): void {
+    this.resetEmitter.fire();
+  }
+
   /** Sends a prompt (shown at once); resolves with the stop reason when the turn ends. */
   async prompt(text: string): Promise<string | undefined> {
     const rt = this.runtime;
     const sessionId = this.sessionId;
     if (!rt || !sessionId || this.turn) return undefined;
     this.emit(this.transcript.addUserPrompt(text));
+    this.store.archive.append(this.def.id, sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+    this.store.index.touch(this.def.id, sessionId, this.cwd ?? process.cwd());
+    this.store.index.setTitle(this.def.id, sessionId, text, false);
     this.setStatus({ text: '', busy: true, inputEnabled: false, actions: ['stop'] });
     const turn = rt.connection.prompt({ sessionId, prompt: [{ type: 'text', text }] });
     this.turn = turn;
@@ -292,6 +409,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       const { stopReason } = await turn;
       this.settleAllPermissions();
       this.emit(this.transcript.endTurn(stopReason));
+      this.store.archive.append(this.def.id, sessionId, { sessionUpdate: '_turn_end', stopReason });
       this.setStatus({ text: '', busy: false, inputEnabled: true, actions: [] });
       return stopReason;
     } catch (err) {
@@ -388,10 +506,21 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       case 'stop':
         await this.cancel();
         return;
+      case 'newSession':
+        this.store.newSession(this.def);
+        return;
     }
   }
 
   dispose(): void {
+    // Closing the panel closes the session on the agent, where supported (unless kept alive).
+    const rt = this.runtime;
+    const sid = this.sessionId;
+    if (rt && sid && rt.capabilities.canCloseSession && !this.config.keepSessionsAlive() && !rt.connection.isClosed) {
+      void rt.connection.closeSession(sid).then(undefined, () => undefined);
+    }
+    void this.store.archive.flush();
+    this.resetEmitter.dispose();
     this.settleAllPermissions();
     clearTimeout(this.cancelWatchdog);
     this.registration?.dispose();

@@ -1,6 +1,8 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentStatus } from '../agents/agentManager';
+import type { SessionEntry, SessionIndex } from './sessionIndex';
 
 const STATUS_TEXT: Record<AgentStatus, string> = {
   'not-started': '',
@@ -19,11 +21,25 @@ const STATUS_ICON: Record<AgentStatus, string> = {
   stopped: 'circle-slash',
 };
 
-export type SessionTreeNode = { readonly kind: 'agent'; readonly agent: AgentDefinition };
+export type SessionTreeNode =
+  | { readonly kind: 'agent'; readonly agent: AgentDefinition }
+  | { readonly kind: 'session'; readonly agent: AgentDefinition; readonly entry: SessionEntry };
+
+export function relativeTime(ms: number, now = Date.now()): string {
+  const s = Math.round((now - ms) / 1000);
+  if (s < 45) return 'just now';
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 24) return `${h} h ago`;
+  const d = Math.round(h / 24);
+  if (d < 30) return `${d} d ago`;
+  return new Date(ms).toLocaleDateString();
+}
 
 /**
- * The "Sessions" view: agents at the top level. Sessions beneath them arrive with
- * the session index; until then an empty list shows the welcome view.
+ * The "Sessions" view: agents (with their state) at the top level, their
+ * sessions beneath, newest first. Empty → the welcome view with New Session.
  */
 export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionTreeNode | undefined>();
@@ -32,6 +48,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
   constructor(
     private readonly agents: () => readonly AgentDefinition[],
     private readonly status: (id: string) => AgentStatus,
+    private readonly index: SessionIndex,
   ) {}
 
   refresh(): void {
@@ -39,27 +56,46 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
   }
 
   getTreeItem(node: SessionTreeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(node.agent.name, vscode.TreeItemCollapsibleState.None);
-    item.id = `agent:${node.agent.id}`;
-    const status = this.status(node.agent.id);
-    item.description = STATUS_TEXT[status];
-    item.tooltip = `${node.agent.name} — ${[node.agent.command, ...node.agent.args].join(' ')}`;
-    item.iconPath = new vscode.ThemeIcon(STATUS_ICON[status]);
-    item.contextValue = 'acpAgent';
-    item.command = { command: 'acpAgents.newSession', title: 'New Session', arguments: [node.agent.id] };
+    if (node.kind === 'agent') {
+      const sessions = this.index.forAgent(node.agent.id).length;
+      const item = new vscode.TreeItem(node.agent.name, sessions ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      item.id = `agent:${node.agent.id}`;
+      const status = this.status(node.agent.id);
+      item.description = STATUS_TEXT[status];
+      item.tooltip = new vscode.MarkdownString(`**${node.agent.name}** — ${STATUS_TEXT[status] || 'not started'}\n\n\`${[node.agent.command, ...node.agent.args].join(' ')}\``);
+      item.iconPath = new vscode.ThemeIcon(STATUS_ICON[status]);
+      item.contextValue = 'acpAgent';
+      item.accessibilityInformation = { label: `Agent ${node.agent.name}, ${STATUS_TEXT[status] || 'not started'}, ${sessions} sessions` };
+      return item;
+    }
+    const e = node.entry;
+    const title = e.title || 'Untitled session';
+    const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
+    item.id = `session:${e.agentId}:${e.sessionId}`;
+    const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
+    const elsewhere = folders.length > 0 && !folders.includes(e.cwd);
+    item.description = `${relativeTime(e.updatedAt)}${elsewhere ? ` · ${path.basename(e.cwd)}` : ''}`;
+    item.tooltip = new vscode.MarkdownString(`**${title}**\n\n${node.agent.name} · ${new Date(e.updatedAt).toLocaleString()}\n\n${e.cwd}${e.source === 'agent' ? '\n\n(listed by the agent)' : ''}`);
+    item.iconPath = new vscode.ThemeIcon(e.source === 'agent' ? 'cloud' : 'comment-discussion');
+    item.contextValue = 'acpSession';
+    item.command = { command: 'acpAgents.openSession', title: 'Open', arguments: [node] };
+    item.accessibilityInformation = { label: `Session ${title}, ${relativeTime(e.updatedAt)}` };
     return item;
   }
 
   getChildren(node?: SessionTreeNode): SessionTreeNode[] {
-    if (node) return [];
-    // Your agents always; built-in presets once they have been started.
-    return this.agents()
-      .filter((agent) => agent.source === 'settings' || this.status(agent.id) !== 'not-started')
-      .map((agent) => ({ kind: 'agent', agent }));
+    if (!node) {
+      // Your agents always; built-in presets once they have been used.
+      return this.agents()
+        .filter((agent) => agent.source === 'settings' || this.status(agent.id) !== 'not-started' || this.index.forAgent(agent.id).length > 0)
+        .map((agent) => ({ kind: 'agent', agent }));
+    }
+    if (node.kind === 'agent') return this.index.forAgent(node.agent.id).map((entry) => ({ kind: 'session', agent: node.agent, entry }));
+    return [];
   }
 
-  getParent(): undefined {
-    return undefined;
+  getParent(node: SessionTreeNode): SessionTreeNode | undefined {
+    return node.kind === 'session' ? { kind: 'agent', agent: node.agent } : undefined;
   }
 
   dispose(): void {

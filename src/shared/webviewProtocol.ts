@@ -4,7 +4,7 @@
  */
 import type { HeaderState, TranscriptDelta, TranscriptItem } from './transcriptTypes';
 
-export type PanelAction = 'restart' | 'showLog' | 'signIn' | 'stop';
+export type PanelAction = 'restart' | 'showLog' | 'signIn' | 'stop' | 'newSession';
 
 export interface PanelStatus {
   /** What is going on, in words ('' when there is nothing to say). */
@@ -32,7 +32,9 @@ export type HostToWebview =
       readonly header: HeaderState;
     }
   | { readonly type: 'status'; readonly status: PanelStatus }
-  | { readonly type: 'deltas'; readonly deltas: readonly TranscriptDelta[] };
+  | { readonly type: 'deltas'; readonly deltas: readonly TranscriptDelta[] }
+  /** The session the panel shows, persisted in the webview state for the serializer. */
+  | { readonly type: 'session'; readonly sessionId: string | undefined };
 
 export type WebviewToHost =
   | { readonly type: 'ready' }
@@ -54,7 +56,7 @@ export interface PersistedPanelState {
   readonly scrollTop?: number;
 }
 
-const ACTIONS: readonly string[] = ['restart', 'showLog', 'signIn', 'stop'];
+const ACTIONS: readonly string[] = ['restart', 'showLog', 'signIn', 'stop', 'newSession'];
 const str = (v: unknown): v is string => typeof v === 'string';
 
 /** Checks a message from the webview (never trust its shape). */

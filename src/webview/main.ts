@@ -44,7 +44,7 @@ let info: PanelInfo | undefined;
 let streaming = false;
 let lastHeader: HeaderState = { configOptions: [], commands: [] };
 
-const ACTION_LABELS: Record<PanelAction, string> = { restart: 'Restart', showLog: 'Show Log', signIn: 'Sign In…', stop: 'Stop' };
+const ACTION_LABELS: Record<PanelAction, string> = { restart: 'Restart', showLog: 'Show Log', signIn: 'Sign In…', stop: 'Stop', newSession: 'New Session' };
 
 function setStatus(s: PanelStatus): void {
   status.replaceChildren();
@@ -92,6 +92,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       return;
     case 'status':
       setStatus(msg.status);
+      return;
+    case 'session':
+      saveState({ sessionId: msg.sessionId });
       return;
     case 'deltas': {
       transcript.apply(msg.deltas, streaming);

@@ -165,11 +165,19 @@ describe('e2e: the chat panel', function () {
     }
   });
 
-  it('a window reload restores the panel', async function () {
+  it('a window reload restores the panel, and the session is loaded again from the agent', async function () {
+    const before = record(tmp, 'all-updates').filter((r) => r.msg?.method === 'session/new').length;
     await page.reload();
     await waitForWorkbench(page);
     const frame = webviewFrame(page);
-    await frame.locator('.status-text', { hasText: 'The window was reloaded' }).waitFor({ timeout: 30_000 });
-    await frame.locator('.status-action', { hasText: 'Restart' }).waitFor({ timeout: 5000 });
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    const rec = record(tmp, 'all-updates');
+    const created = rec.filter((r) => r.msg?.method === 'session/new');
+    const loads = rec.filter((r) => r.msg?.method === 'session/load');
+    assert.equal(created.length, before, 'no new session was created');
+    assert.ok(loads.length >= 1, 'the agent (which advertises loadSession) was asked to load it');
+    // The id of the last session created before the reload.
+    const newResponses = rec.filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => r.msg.params.sessionId);
+    assert.equal(loads.at(-1).msg.params.sessionId, newResponses.at(-1));
   });
 });

@@ -31,7 +31,10 @@ describe('Foundation: the extension in a real VS Code host', () => {
     const ids = contributes.commands.map((c) => c.command);
     assert.deepEqual(ids.sort(), [
       'acpAgents.cancel',
+      'acpAgents.deleteSession',
       'acpAgents.newSession',
+      'acpAgents.openSession',
+      'acpAgents.refreshSessions',
       'acpAgents.restartAgent',
       'acpAgents.resumeSession',
       'acpAgents.showLog',

@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import { parseMcpJson, selectMcpServers } from '../../src/sessions/mcpServers';
+
+const ctx = { env: { TOKEN: 't0k3n', HOME: '/home/u' }, workspaceFolder: '/ws', home: '/home/u', pathEnv: '/usr/bin', cwd: '/ws', isExecutable: (f: string) => f === '/usr/bin/npx' || f === '/usr/bin/uvx' };
+
+const servers = {
+  fs: { type: 'stdio', command: 'npx', args: ['-y', 'server-fs', '${workspaceFolder}'], env: { KEY: '${env:TOKEN}' } },
+  implicit: { command: 'uvx', args: ['mcp-x'] },
+  docs: { type: 'http', url: 'https://docs.example/mcp', headers: { Authorization: 'Bearer ${env:TOKEN}' } },
+  legacy: { type: 'sse', url: 'https://old.example/sse' },
+  missing: { command: 'not-installed-anywhere' },
+  prompted: { type: 'http', url: 'https://x.example', headers: { Authorization: '${input:token}' } },
+  broken: 'nope',
+  weird: { type: 'carrier-pigeon' },
+};
+
+describe('MCP servers for an agent', () => {
+  it('stdio always (absolute command, env as name/value, no type field); http/sse only when the agent supports them', () => {
+    const none = selectMcpServers([{ label: 'settings', servers }], { canHttp: false, canSse: false }, ctx);
+    assert.deepEqual(none.servers, [
+      { name: 'fs', command: '/usr/bin/npx', args: ['-y', 'server-fs', '/ws'], env: [{ name: 'KEY', value: 't0k3n' }] },
+      { name: 'implicit', command: '/usr/bin/uvx', args: ['mcp-x'], env: [] },
+    ]);
+    assert.deepEqual(none.skipped.map((s) => s.name).sort(), ['broken', 'docs', 'legacy', 'missing', 'prompted', 'weird']);
+    assert.match(none.skipped.find((s) => s.name === 'docs')!.reason, /does not support HTTP/);
+
+    const http = selectMcpServers([{ label: 'settings', servers }], { canHttp: true, canSse: false }, ctx);
+    assert.deepEqual(http.servers.map((s) => s.name), ['fs', 'implicit', 'docs']);
+    assert.deepEqual(http.servers[2], { type: 'http', name: 'docs', url: 'https://docs.example/mcp', headers: [{ name: 'Authorization', value: 'Bearer t0k3n' }] });
+
+    const both = selectMcpServers([{ label: 'settings', servers }], { canHttp: true, canSse: true }, ctx);
+    assert.deepEqual(both.servers.map((s) => s.name), ['fs', 'implicit', 'docs', 'legacy']);
+    assert.match(both.skipped.find((s) => s.name === 'prompted')!.reason, /\$\{input:/);
+    assert.match(both.skipped.find((s) => s.name === 'missing')!.reason, /not found on PATH/);
+  });
+
+  it('later sources override earlier ones by name', () => {
+    const r = selectMcpServers(
+      [
+        { label: 'user mcp.json', servers: { fs: { command: 'uvx' } } },
+        { label: 'settings', servers: { fs: { command: 'npx' } } },
+      ],
+      { canHttp: false, canSse: false },
+      ctx,
+    );
+    assert.deepEqual(r.servers.map((s) => (s as { command: string }).command), ['/usr/bin/npx']);
+  });
+
+  it('reads mcp.json with comments and trailing commas', () => {
+    const v = parseMcpJson('{\n // my servers\n "servers": { "a": { "command": "npx", /* x */ "args": ["//not-a-comment"], }, },\n "inputs": [] }');
+    assert.deepEqual(v, { a: { command: 'npx', args: ['//not-a-comment'] } });
+  });
+});

@@ -1,0 +1,61 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SessionIndex } from '../../src/sessions/sessionIndex';
+import { TranscriptArchive } from '../../src/sessions/transcriptArchive';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'acp-store-'));
+
+describe('SessionIndex', () => {
+  it('persists entries, newest first, and reloads them', async () => {
+    const file = path.join(tmp(), 'sessions.json');
+    const idx = new SessionIndex(file);
+    idx.touch('a', 's1', '/ws', 1000);
+    idx.touch('a', 's2', '/ws', 2000);
+    idx.setTitle('a', 's1', 'Fix   the\nbug', false);
+    await idx.flush();
+    const again = new SessionIndex(file);
+    assert.deepEqual(again.all().map((e) => e.sessionId), ['s2', 's1']);
+    assert.equal(again.get('a', 's1')?.title, 'Fix the bug');
+  });
+
+  it('the agent’s title wins over the first prompt; a later prompt does not replace a title', () => {
+    const idx = new SessionIndex(path.join(tmp(), 'x.json'));
+    idx.touch('a', 's', '/ws');
+    idx.setTitle('a', 's', 'first prompt', false);
+    idx.setTitle('a', 's', 'second prompt', false);
+    assert.equal(idx.get('a', 's')?.title, 'first prompt');
+    idx.setTitle('a', 's', 'Agent title', true);
+    idx.setTitle('a', 's', 'third prompt', false);
+    assert.equal(idx.get('a', 's')?.title, 'Agent title');
+  });
+
+  it('merges session/list results without losing local entries', () => {
+    const idx = new SessionIndex(path.join(tmp(), 'x.json'));
+    idx.touch('a', 'mine', '/ws', 5000);
+    idx.mergeListed('a', [{ sessionId: 'cli-1', cwd: '/ws', title: 'From the CLI', updatedAt: '2026-01-01T00:00:00Z' }, { sessionId: 'mine', cwd: '/ws', title: 'Renamed' }]);
+    assert.deepEqual(idx.forAgent('a').map((e) => `${e.sessionId}:${e.source}:${e.title}`), ['cli-1:agent:From the CLI', 'mine:local:Renamed']);
+  });
+});
+
+describe('TranscriptArchive', () => {
+  it('appends updates asynchronously and reads them back in order', async () => {
+    const ar = new TranscriptArchive(tmp(), () => 1_000_000);
+    for (let i = 0; i < 100; i++) ar.append('agent/1', 'sess:1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${i}` } });
+    assert.equal(fs.existsSync(ar.fileOf('agent/1', 'sess:1')), false, 'nothing written synchronously');
+    const lines = await ar.read('agent/1', 'sess:1');
+    assert.equal(lines.length, 100);
+    assert.equal((lines[99]!.u as any).content.text, '99');
+  });
+
+  it('stops at the size limit with a marker', async () => {
+    const ar = new TranscriptArchive(tmp(), () => 500);
+    for (let i = 0; i < 50; i++) ar.append('a', 's', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(20) } });
+    const lines = await ar.read('a', 's');
+    assert.ok(fs.statSync(ar.fileOf('a', 's')).size < 700);
+    assert.equal((lines.at(-1)!.u as any).sessionUpdate, '_archive_full');
+    await ar.delete('a', 's');
+    assert.equal(fs.existsSync(ar.fileOf('a', 's')), false);
+  });
+});
