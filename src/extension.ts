@@ -33,6 +33,9 @@ export interface AcpAgentsApi {
     agentPid(agentId: string): number | undefined;
     initializeResult(agentId: string): DecodedInitialize | undefined;
     traceLines(): readonly string[];
+    sessions(agentId: string): readonly { sessionId: string; title?: string; cwd: string; source: string }[];
+    /** Writes the session index and archive now. */
+    flushStores(): Promise<void>;
     stopAllAgents(): Promise<void>;
   };
 }
@@ -301,7 +304,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     openPastSession: (agentId, sessionId) => {
       const agent = agents.find(agentId);
       if (!agent) throw new Error(`No agent with id "${agentId}".`);
-      return panels.openPast(agent, sessionId);
+      return panels.openPast(agent, sessionId, index.get(agentId, sessionId)?.cwd);
     },
     panels: () => panels.all(),
     testing: {
@@ -312,6 +315,11 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       agentPid: (id) => agents.runtime(id)?.pid,
       initializeResult: (id) => agents.runtime(id)?.initializeResult,
       traceLines: () => agents.traceLines(),
+      sessions: (id) => index.forAgent(id),
+      flushStores: async () => {
+        await index.flush();
+        await archive.flush();
+      },
       stopAllAgents: () => agents.stopAll(),
     },
   };

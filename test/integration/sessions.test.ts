@@ -1,0 +1,142 @@
+// Sessions with fake agents that record what they receive: MCP servers,
+// session/list paging, load/resume/archive paths, replay hygiene.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
+
+const MCP = {
+  fs: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: ['server.js'], env: { SECRET_TOKEN: 'mcp-secret-value-42' } },
+  docs: { type: 'http', url: 'https://docs.example/mcp', headers: { Authorization: 'Bearer mcp-header-secret' } },
+  legacy: { type: 'sse', url: 'https://old.example/sse' },
+  broken: { type: 'stdio' },
+};
+
+function lastParams(scenario: string, method: string): any {
+  return readRecord(scenario).filter((r) => r.msg?.method === method).at(-1)?.msg.params;
+}
+
+describe('Sessions: new, MCP servers, list, load, resume, archive', function () {
+  this.timeout(60_000);
+
+  afterEach(async () => {
+    await closeAllEditors();
+    await (await api()).testing.stopAllAgents();
+  });
+
+  describe('MCP servers by the agent’s capabilities', () => {
+    before(async () => {
+      await vscode.workspace.getConfiguration('acpAgents').update('mcpServers', MCP, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('acpAgents').update('trace', 'verbose', vscode.ConfigurationTarget.Global);
+    });
+    after(async () => {
+      await vscode.workspace.getConfiguration('acpAgents').update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('acpAgents').update('trace', undefined, vscode.ConfigurationTarget.Global);
+    });
+
+    const cases: [string, string, string[], string[]][] = [
+      ['fake-default', 'default', ['fs'], ['broken', 'docs', 'legacy']],
+      ['fake-mcp-http', 'mcp-http', ['fs', 'docs'], ['broken', 'legacy']],
+      ['fake-mcp-both', 'mcp-both', ['fs', 'docs', 'legacy'], ['broken']],
+    ];
+    for (const [agentId, scenario, sent, left] of cases) {
+      it(`${scenario}: sends ${sent.join(', ')}; names ${left.join(', ')} as left out`, async () => {
+        const a = await api();
+        const panel = a.openChat(agentId);
+        await waitForStatus(panel, 'connected', connected);
+        const params = lastParams(scenario, 'session/new');
+        assert.equal(params.cwd, vscode.workspace.workspaceFolders![0]!.uri.fsPath);
+        assert.deepEqual(params.mcpServers.map((s: any) => s.name), sent);
+        const fs = params.mcpServers[0];
+        assert.equal('type' in fs, false, 'stdio servers carry no type');
+        assert.ok(fs.command.startsWith('/'), 'absolute command');
+        assert.deepEqual(fs.env, [{ name: 'SECRET_TOKEN', value: 'mcp-secret-value-42' }]);
+        if (sent.includes('docs')) assert.deepEqual(params.mcpServers[1], { type: 'http', name: 'docs', url: 'https://docs.example/mcp', headers: [{ name: 'Authorization', value: 'Bearer mcp-header-secret' }] });
+        const notice = panel.session.transcript.items.find((i) => i.kind === 'notice' && /MCP servers were not handed/.test(i.title)) as any;
+        assert.ok(notice, 'the panel says which were left out');
+        for (const name of left) assert.match(notice.description, new RegExp(`${name}:`));
+        // Secrets never reach the trace.
+        const trace = a.testing.traceLines().join('\n');
+        assert.ok(trace.includes('session/new'));
+        assert.ok(!trace.includes('mcp-secret-value-42') && !trace.includes('mcp-header-secret'), 'MCP secrets redacted');
+      });
+    }
+  });
+
+  it('session/list paging (cursor) fills the sidebar with sessions started elsewhere', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-list-paged');
+    await waitForStatus(panel, 'connected', connected);
+    await waitFor('3 listed sessions', () => a.testing.sessions('fake-list-paged').filter((s) => s.source === 'agent').length === 3);
+    const lists = readRecord('list-paged').filter((r) => r.msg?.method === 'session/list').map((r) => r.msg.params);
+    assert.equal(lists[0].cursor, undefined);
+    assert.equal(lists[1].cursor, 'page-2');
+    assert.equal(lists[0].cwd, vscode.workspace.workspaceFolders![0]!.uri.fsPath);
+    const titles = a.testing.sessions('fake-list-paged').map((s) => s.title);
+    assert.ok(titles.includes('From the CLI: C') && titles.includes('From the CLI: A'), titles.join(', '));
+  });
+
+  it('opening a listed session replays its history into the panel before input is enabled; two opens share one session/load', async () => {
+    const a = await api();
+    const p1 = a.openPastSession('fake-list-paged', 'cli-a');
+    const p2 = a.openPastSession('fake-list-paged', 'cli-a');
+    assert.equal(p1, p2, 'the second open reveals the same panel');
+    assert.equal(p1.status.inputEnabled, false);
+    await waitFor('the replay to start', () => p1.session.transcript.items.length > 0 || undefined);
+    assert.equal(p1.status.inputEnabled, false, 'input stays off while the history replays');
+    await waitForStatus(p1, 'connected after the load', connected);
+    const items = p1.session.transcript.items;
+    assert.ok(items.length > 40, `${items.length} items replayed`);
+    assert.match((items.at(-1) as any).text, /LOADED-HISTORY-END/);
+    assert.equal(readRecord('list-paged').filter((r) => r.msg?.method === 'session/load' && r.msg.params.sessionId === 'cli-a').length, 1);
+  });
+
+  it('an agent without loadSession never receives session/load: the archive is shown, read-only', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-default');
+    await waitForStatus(panel, 'connected', connected);
+    const id = panel.session.id!;
+    await panel.session.prompt('remember this prompt');
+    await a.testing.flushStores();
+    await closeAllEditors();
+    const past = a.openPastSession('fake-default', id);
+    await waitForStatus(past, 'read-only archive', (s) => /Read-only/.test(s.text));
+    assert.deepEqual(past.status.actions, ['newSession']);
+    assert.ok(past.session.transcript.items.some((i) => i.kind === 'user' && i.text === 'remember this prompt'));
+    assert.equal(readRecord('default').filter((r) => r.msg?.method === 'session/load').length, 0, 'never session/load');
+    assert.equal(a.testing.sessions('fake-default').find((s) => s.sessionId === id)?.title, 'remember this prompt');
+  });
+
+  it('resume-only agent: session/resume, the archive shown and marked, and the session goes on', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-resume-only');
+    await waitForStatus(panel, 'connected', connected);
+    const id = panel.session.id!;
+    await panel.session.prompt('first turn');
+    await a.testing.flushStores();
+    await closeAllEditors();
+    const past = a.openPastSession('fake-resume-only', id);
+    await waitForStatus(past, 'resumed', connected);
+    assert.equal(lastParams('resume-only', 'session/resume').sessionId, id);
+    assert.equal(readRecord('resume-only').filter((r) => r.msg?.method === 'session/load').length, 0);
+    const first = past.session.transcript.items[0] as any;
+    assert.match(first.description, /does not replay past sessions: this is the local archive/);
+    assert.ok(past.session.transcript.items.some((i) => i.kind === 'user' && i.text === 'first turn'));
+    assert.equal(await past.session.prompt('second turn'), 'end_turn');
+    // Closing the panel closes the session on the agent (it advertises close).
+    await closeAllEditors();
+    await waitFor('session/close', () => lastParams('resume-only', 'session/close')?.sessionId === id);
+  });
+
+  it('-32002 from session/load: "this session no longer exists on the agent", and the archive is offered', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-load-missing');
+    await waitForStatus(panel, 'connected', connected);
+    const id = panel.session.id!;
+    await panel.session.prompt('doomed');
+    await a.testing.flushStores();
+    await closeAllEditors();
+    const past = a.openPastSession('fake-load-missing', id);
+    await waitFor('the archive', () => past.session.transcript.items.some((i) => i.kind === 'notice' && /no longer exists on the agent/.test((i as any).description ?? '')));
+    assert.ok(past.session.transcript.items.some((i) => i.kind === 'user' && i.text === 'doomed'));
+  });
+});
