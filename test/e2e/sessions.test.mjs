@@ -1,0 +1,64 @@
+// As a person would: New Session from the palette → Demo Agent → send a prompt
+// → reload the window → the session is in the sidebar → click → history is back.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchBrowser, startCodeServer, workbenchUrl } from '../harness/codeServer.mjs';
+import { ensureNode } from '../harness/tools.mjs';
+import { prepareWorkspace, testAgents } from '../harness/testEnv.mjs';
+import { pick, runCommand, screenshot, vsixPath, waitForWorkbench, webviewFrame } from './workbench.mjs';
+
+describe('e2e: past sessions from the sidebar', function () {
+  let server;
+  let browser;
+  let page;
+  let tmp;
+
+  before(async function () {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-sessions-'));
+    const workspace = prepareWorkspace(tmp);
+    server = await startCodeServer({
+      installVsix: [vsixPath()],
+      userSettings: { 'acpAgents.agents': testAgents(ensureNode(), tmp).filter((a) => a.id === 'demo') },
+    });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 850 } });
+    await page.goto(workbenchUrl(server, workspace));
+    await waitForWorkbench(page);
+  });
+
+  after(async function () {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('a session survives a window reload and reopens from the sidebar with its history', async function () {
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, 'Demo Agent');
+    let frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#input').fill('Make greet friendlier');
+    await frame.locator('#input').press('Enter');
+    await frame.locator('.msg-agent', { hasText: 'Callers need no change.' }).waitFor({ timeout: 30_000 });
+
+    await page.reload();
+    await waitForWorkbench(page);
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP Agents: Focus on Sessions View');
+    const sidebar = page.locator('#workbench\\.parts\\.sidebar');
+    // The Demo Agent's session, titled by the agent's session_info_update.
+    const row = sidebar.locator('.monaco-list-row', { hasText: 'Demo: greeting refactor' });
+    await row.waitFor({ timeout: 20_000 });
+    await screenshot(page, 'sessions-sidebar');
+    await row.click();
+    frame = webviewFrame(page);
+    await frame.locator('.msg-user', { hasText: 'Make greet friendlier' }).waitFor({ timeout: 30_000 });
+    await frame.locator('.msg-agent', { hasText: 'Callers need no change.' }).waitFor({ timeout: 10_000 });
+    // The Demo Agent cannot load sessions: the history is the local archive, read-only.
+    assert.match(await frame.locator('.status-text').innerText(), /Read-only/);
+    assert.ok(await frame.locator('.notice', { hasText: 'Archived history' }).count());
+    await screenshot(page, 'sessions-reopened');
+  });
+});
