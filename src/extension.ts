@@ -106,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       }
     }
   };
-  const listedOnce = new Set<string>();
+  const lastStatus = new Map<string, string>();
   context.subscriptions.push(
     agents,
     diffs,
@@ -118,8 +118,11 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     agents.onDidChangeStatus((id) => {
       tree.refresh();
       const agent = agents.find(id);
-      if (agent && agents.status(id) === 'running' && !listedOnce.has(id)) {
-        listedOnce.add(id);
+      const status = agents.status(id);
+      const was = lastStatus.get(id);
+      lastStatus.set(id, status);
+      // Each time an agent (re)starts, merge the sessions it lists.
+      if (agent && status === 'running' && was === 'starting') {
         void listInto(agent).then(undefined, (err: unknown) => log.warn(`session/list of ${agent.name} failed: ${String(err)}`));
       }
     }),

@@ -107,23 +107,23 @@ function startedAgentPids(dir) {
   return pids;
 }
 
-/** Processes whose command line names one of the real agents' install dirs. */
-function realAgentProcesses() {
+/** Processes of this run's real agents (marked with ACP_TEST_RUN in their environment). */
+function realAgentProcesses(dir) {
   const found = [];
+  const marker = `ACP_TEST_RUN=${dir}\0`;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmd.includes('real-agents-') && !cmd.includes('npm')) found.push(Number(entry));
+      if (fs.readFileSync(`/proc/${entry}/environ`, 'utf8').includes(marker)) found.push(Number(entry));
     } catch {
-      // exited meanwhile
+      // exited meanwhile, or not ours to read
     }
   }
   return found;
 }
 
 function leftoverAgents(dir) {
-  const real = fs.existsSync('/proc') ? realAgentProcesses() : [];
+  const real = fs.existsSync('/proc') ? realAgentProcesses(dir) : [];
   return [...real, ...startedAgentPids(dir)].filter((pid) => {
     try {
       process.kill(pid, 0);

@@ -45,7 +45,8 @@ export function realAgentSettings(dir, runTmp) {
     fs.mkdirSync(h, { recursive: true });
     return h;
   };
-  const common = (name) => ({ HOME: home(name), IS_SANDBOX: '', XDG_CONFIG_HOME: path.join(home(name), '.config'), XDG_DATA_HOME: path.join(home(name), '.local', 'share') });
+  // ACP_TEST_RUN marks this run's processes, so that the harness can find leftovers.
+  const common = (name) => ({ ACP_TEST_RUN: runTmp, HOME: home(name), IS_SANDBOX: '', XDG_CONFIG_HOME: path.join(home(name), '.config'), XDG_DATA_HOME: path.join(home(name), '.local', 'share') });
   return [
     { id: 'real-claude', name: 'Claude Agent (real)', command: path.join(bin, 'claude-agent-acp'), args: [], env: { ...common('claude'), ANTHROPIC_API_KEY: '' } },
     { id: 'real-opencode', name: 'opencode (real)', command: path.join(bin, 'opencode'), args: ['acp'], env: common('opencode') },

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AuthPrompter } from '../../src/agents/auth';
-import { api, closeAllEditors, connected, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
 
 describe('Real agents through the extension', function () {
   this.timeout(120_000);
@@ -69,4 +69,33 @@ describe('Real agents through the extension', function () {
     // The dummy key never reaches the trace.
     assert.ok(!a.testing.traceLines().some((l) => l.includes('dummy-offline-not-a-real-key')));
   });
+
+  for (const [agentId, label, cancelAfterMs] of [
+    ['real-claude', 'claude-agent-acp', 0],
+    ['real-opencode', 'opencode acp', 1500],
+  ] as const) {
+    it(`${label}: a prompted session (failing offline) is listed by the agent after a restart and session/load replays it`, async () => {
+      const a = await api();
+      const panel = a.openChat(agentId);
+      await waitForStatus(panel, 'connected', connected, 110_000);
+      const id = panel.session.id!;
+      const turn = panel.session.prompt('hello from the integration test');
+      if (cancelAfterMs) {
+        await new Promise((r) => setTimeout(r, cancelAfterMs));
+        await panel.session.cancel();
+      }
+      await turn;
+      // Stop the agent (no session/close), then forget the panel.
+      await a.testing.stopAllAgents();
+      await closeAllEditors();
+      assert.ok(a.testing.sessions(agentId).some((s) => s.sessionId === id), 'the session is in the sidebar');
+      const past = a.openPastSession(agentId, id);
+      await waitForStatus(past, 'loaded', connected, 110_000);
+      await waitFor('session/list of the restarted agent to list the session', () =>
+        a.testing.traceLines().some((l) => l.includes('response') && l.includes(id) && l.includes('"sessions"')),
+      );
+      const users = past.session.transcript.items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text);
+      assert.ok(users.some((t) => t.includes('hello from the integration test')), `replayed user messages: ${JSON.stringify(users)}`);
+    });
+  }
 });
