@@ -36,6 +36,11 @@ export interface AcpAgentsApi {
     sessions(agentId: string): readonly { sessionId: string; title?: string; cwd: string; source: string }[];
     /** Writes the session index and archive now. */
     flushStores(): Promise<void>;
+    /** Answers the folder question of a multi-root workspace. */
+    setFolderPicker(picker: (() => Promise<vscode.WorkspaceFolder | undefined>) | undefined): void;
+    /** Answers confirmations (e.g. Delete). */
+    setConfirm(answer: (() => Promise<boolean>) | undefined): void;
+    hasArchive(agentId: string, sessionId: string): boolean;
     stopAllAgents(): Promise<void>;
   };
 }
@@ -128,11 +133,15 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     }),
   );
 
+  let confirm = async (message: string, detail: string, action: string): Promise<boolean> =>
+    (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+
   /** In a multi-root workspace, asks which folder the session works in. */
+  let folderPicker = async (): Promise<vscode.WorkspaceFolder | undefined> => await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Pick the folder the agent works in' });
   const pickFolder = async (): Promise<string | undefined | null> => {
     const folders = vscode.workspace.workspaceFolders ?? [];
     if (folders.length <= 1) return folders[0]?.uri.fsPath;
-    const f = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Pick the folder the agent works in' });
+    const f = await folderPicker();
     return f ? f.uri.fsPath : null;
   };
 
@@ -201,12 +210,8 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     vscode.commands.registerCommand('acpAgents.deleteSession', async (node?: SessionTreeNode) => {
       if (node?.kind !== 'session') return;
       const { agent, entry } = node;
-      const choice = await vscode.window.showWarningMessage(
-        `Delete the session "${entry.title || entry.sessionId}" of ${agent.name}?`,
-        { modal: true, detail: 'Its local history is removed, and the agent is asked to delete it where it supports that.' },
-        'Delete',
-      );
-      if (choice !== 'Delete') return;
+      if (!(await confirm(`Delete the session "${entry.title || entry.sessionId}" of ${agent.name}?`, 'Its local history is removed, and the agent is asked to delete it where it supports that.', 'Delete'))) return;
+      panels.find(agent.id, entry.sessionId)?.panel.dispose();
       try {
         const rt = agents.runtime(agent.id);
         if (rt?.capabilities.canDeleteSession) await rt.connection.deleteSession(entry.sessionId);
@@ -319,6 +324,13 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       initializeResult: (id) => agents.runtime(id)?.initializeResult,
       traceLines: () => agents.traceLines(),
       sessions: (id) => index.forAgent(id),
+      setConfirm: (answer) => {
+        confirm = answer ? async () => await answer() : async (message, detail, action) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+      },
+      hasArchive: (agentId, sessionId) => archive.has(agentId, sessionId),
+      setFolderPicker: (picker) => {
+        folderPicker = picker ?? (async () => await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Pick the folder the agent works in' }));
+      },
       flushStores: async () => {
         await index.flush();
         await archive.flush();

@@ -180,10 +180,10 @@ export async function launchBrowser(extraArgs = []) {
   });
 }
 
-/** The workbench URL for a folder, with optional development payload entries. */
+/** The workbench URL for a folder (or a .code-workspace file), with optional development payload entries. */
 export function workbenchUrl(server, folder, payload) {
   const u = new URL(server.url);
-  u.searchParams.set('folder', folder);
+  u.searchParams.set(folder.endsWith('.code-workspace') ? 'workspace' : 'folder', folder);
   if (payload) u.searchParams.set('payload', JSON.stringify(payload));
   return u.toString();
 }

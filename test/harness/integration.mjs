@@ -14,7 +14,13 @@ export async function runIntegration({ grep } = {}) {
   const nodeBin = ensureNode();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-int-'));
   const resultsFile = path.join(tmp, 'results.json');
-  const workspace = prepareWorkspace(tmp);
+  // A multi-root workspace: the sample folder first, and a second folder.
+  const folder = prepareWorkspace(tmp);
+  const second = path.join(tmp, 'second-folder');
+  fs.mkdirSync(second, { recursive: true });
+  fs.writeFileSync(path.join(second, 'notes.md'), '# The second folder\n');
+  const workspace = path.join(tmp, 'test.code-workspace');
+  fs.writeFileSync(workspace, JSON.stringify({ folders: [{ path: folder }, { path: second }] }));
   const server = await startCodeServer({
     userSettings: { 'acpAgents.agents': [...testAgents(nodeBin, tmp), ...realAgentSettings(ensureRealAgents(), tmp)] },
     env: {
@@ -22,7 +28,7 @@ export async function runIntegration({ grep } = {}) {
       ACP_TEST_TMP: tmp,
       ACP_TEST_NODE: nodeBin,
       ACP_TEST_FIXTURES: path.join(ROOT, 'test', 'fixtures'),
-      ACP_TEST_WORKSPACE: workspace,
+      ACP_TEST_WORKSPACE: folder,
       ...(grep ? { ACP_TEST_GREP: grep } : {}),
     },
   });

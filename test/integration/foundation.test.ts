@@ -72,7 +72,13 @@ describe('Foundation: the extension in a real VS Code host', () => {
   it('ACP: New Session with an agent id opens a panel for it', async () => {
     const a = await api();
     const before = a.panels().length;
-    await vscode.commands.executeCommand('acpAgents.newSession', 'demo');
+    // The harness opens a two-folder workspace: answer the folder question.
+    a.testing.setFolderPicker(async () => vscode.workspace.workspaceFolders?.[0]);
+    try {
+      await vscode.commands.executeCommand('acpAgents.newSession', 'demo');
+    } finally {
+      a.testing.setFolderPicker(undefined);
+    }
     assert.equal(a.panels().length, before + 1);
     assert.equal(a.panels().at(-1)?.agentId, 'demo');
   });

@@ -62,6 +62,57 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     }
   });
 
+  it('a multi-root workspace asks for the folder; the others go as additionalDirectories where supported', async () => {
+    const a = await api();
+    const folders = vscode.workspace.workspaceFolders!;
+    assert.equal(folders.length, 2, 'the harness opens a two-folder workspace');
+    let asked = 0;
+    a.testing.setFolderPicker(async () => {
+      asked++;
+      return folders[1];
+    });
+    try {
+      await vscode.commands.executeCommand('acpAgents.newSession', 'fake-more-dirs');
+      await waitFor('session/new', () => lastParams('more-dirs', 'session/new'));
+      assert.equal(asked, 1);
+      const params = lastParams('more-dirs', 'session/new');
+      assert.equal(params.cwd, folders[1]!.uri.fsPath);
+      assert.deepEqual(params.additionalDirectories, [folders[0]!.uri.fsPath]);
+      // An agent that does not advertise additionalDirectories gets none.
+      await vscode.commands.executeCommand('acpAgents.newSession', 'fake-default');
+      await waitFor('session/new', () => lastParams('default', 'session/new')?.cwd === folders[1]!.uri.fsPath);
+      assert.equal('additionalDirectories' in lastParams('default', 'session/new'), false);
+      assert.equal(asked, 2);
+      // Dismissing the question starts nothing.
+      a.testing.setFolderPicker(async () => undefined);
+      const before = a.panels().length;
+      await vscode.commands.executeCommand('acpAgents.newSession', 'fake-default');
+      assert.equal(a.panels().length, before);
+    } finally {
+      a.testing.setFolderPicker(undefined);
+    }
+  });
+
+  it('Delete removes the session from the sidebar and its archive, after confirmation', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-resume-only');
+    await waitForStatus(panel, 'connected', connected);
+    const id = panel.session.id!;
+    await panel.session.prompt('to be deleted');
+    await a.testing.flushStores();
+    assert.ok(a.testing.sessions('fake-resume-only').some((s) => s.sessionId === id));
+    a.testing.setConfirm(async () => true);
+    try {
+      const agent = a.agents().find((x) => x.id === 'fake-resume-only')!;
+      const entry = a.testing.sessions('fake-resume-only').find((s) => s.sessionId === id)!;
+      await vscode.commands.executeCommand('acpAgents.deleteSession', { kind: 'session', agent, entry });
+    } finally {
+      a.testing.setConfirm(undefined);
+    }
+    assert.equal(a.testing.sessions('fake-resume-only').some((s) => s.sessionId === id), false);
+    assert.equal(a.testing.hasArchive('fake-resume-only', id), false);
+  });
+
   it('session/list paging (cursor) fills the sidebar with sessions started elsewhere', async () => {
     const a = await api();
     const panel = a.openChat('fake-list-paged');
