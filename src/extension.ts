@@ -6,6 +6,7 @@ import type { AgentDefinition } from './agents/agentDefinition';
 import { AgentManager, type AgentStatus } from './agents/agentManager';
 import { AuthService, type AuthPrompter } from './agents/auth';
 import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
+import { AttachmentSources, readText } from './chat/attachmentSources';
 import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION } from './config';
 import { AgentSession, type SessionStores } from './sessions/agentSession';
@@ -88,9 +89,11 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       selectMcpServers(mcpSources(config, storage), { canHttp: rt.capabilities.mcpHttp, canSse: rt.capabilities.mcpSse }, { env: process.env, workspaceFolder: cwd, cwd, pathEnv: process.env.PATH }),
     additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),
     newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
+    readText,
   };
+  const attachments = new AttachmentSources();
   const diffs = new DiffDocuments();
-  const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def, cwd) => new AgentSession(def, agents, signIn, config, cwd ?? workspaceCwd(), stores), diffs);
+  const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def, cwd) => new AgentSession(def, agents, signIn, config, cwd ?? workspaceCwd(), stores), diffs, attachments);
   panelsRef.current = panels;
   const tree = new SessionTreeProvider(() => agents.definitions(), (id) => agents.status(id), index);
   const treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: tree, showCollapseAll: true });
@@ -114,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const lastStatus = new Map<string, string>();
   context.subscriptions.push(
     agents,
+    attachments,
     diffs,
     panels,
     tree,

@@ -54,9 +54,12 @@ export function chatHtml(input: ChatHtmlInput): string {
       <div class="status" id="status" role="status" hidden></div>
       <div class="composer" id="composer">
         <ul class="commands" id="commands" role="listbox" aria-label="Slash commands" hidden></ul>
+        <div class="chips" id="chips" role="list" aria-label="Attachments"></div>
         <label class="visually-hidden" for="input">Message the agent</label>
-        <textarea id="input" rows="3" placeholder="Message the agent — Enter to send, Shift+Enter for a new line, / for commands" aria-autocomplete="list" aria-controls="commands" aria-expanded="false"></textarea>
+        <textarea id="input" rows="3" placeholder="Message the agent — Enter to send, Shift+Enter for a new line, / for commands, @ for files" aria-autocomplete="list" aria-controls="commands" aria-expanded="false"></textarea>
         <div class="composer-actions">
+          <button type="button" id="attach" class="attach" title="Attach the active file, the selection or files (you can also drop files or paste images)" aria-label="Attach">Attach…</button>
+          <span class="spacer"></span>
           <button type="button" id="stop" class="stop" title="Stop (ACP: Stop)" hidden>Stop</button>
           <button type="button" id="send" title="Send (Enter)">Send</button>
         </div>

@@ -11,6 +11,7 @@ import {
 } from '../shared/webviewProtocol';
 import { chatHtml } from './chatHtml';
 import { DeltaBatcher } from './deltaBatcher';
+import type { AttachmentSources } from './attachmentSources';
 import type { DiffDocuments } from './diffDocuments';
 
 export const CHAT_VIEW_TYPE = 'acpAgents.chat';
@@ -31,6 +32,7 @@ export class ChatPanel implements vscode.Disposable {
     readonly session: AgentSession,
     private readonly log: vscode.LogOutputChannel,
     private readonly diffs: DiffDocuments,
+    private readonly attachments: AttachmentSources,
   ) {
     const agent = session.def;
     this.info = { agentId: agent.id, agentName: agent.name, title: agent.name };
@@ -118,7 +120,18 @@ export class ChatPanel implements vscode.Disposable {
         this.sendSnapshot();
         return;
       case 'send':
-        void this.session.prompt(msg.text);
+        void this.session.prompt(msg.text, msg.attachments ?? []);
+        return;
+      case 'attach':
+        void this.attachments.pick().then((add) => add.length && this.post({ type: 'attachments', add }));
+        return;
+      case 'dropUris': {
+        const add = this.attachments.fromUris(msg.uris);
+        if (add.length) this.post({ type: 'attachments', add });
+        return;
+      }
+      case 'findFiles':
+        void this.attachments.match(msg.query).then((files) => this.post({ type: 'fileMatches', requestId: msg.requestId, files }));
         return;
       case 'action':
         void this.session.runAction(msg.action).then(undefined, (err: unknown) => this.log.error(`panel action ${msg.action} failed: ${String(err)}`));
@@ -225,6 +238,7 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     private readonly lookupAgent: (id: string) => AgentDefinition | undefined,
     private readonly createSession: (agent: AgentDefinition, cwd?: string) => AgentSession,
     private readonly diffs: DiffDocuments,
+    private readonly attachments: AttachmentSources,
   ) {
     this.disposables.push(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, this));
   }
@@ -256,7 +270,7 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { ...ChatPanel.webviewOptions(this.extensionUri), retainContextWhenHidden: false },
     );
-    return this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent, cwd), this.log, this.diffs));
+    return this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent, cwd), this.log, this.diffs, this.attachments));
   }
 
   /** Opens a panel for a new session of `agent` in `cwd` and starts it. */
@@ -275,7 +289,7 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     }
     // The agent process did not survive the reload: the panel offers to start again.
     const session = this.createSession(agent);
-    const p = this.track(new ChatPanel(panel, this.extensionUri, session, this.log, this.diffs));
+    const p = this.track(new ChatPanel(panel, this.extensionUri, session, this.log, this.diffs, this.attachments));
     const sessionId = typeof state?.sessionId === 'string' ? state.sessionId : undefined;
     if (sessionId) {
       // The agent did not survive the reload: open the session again (load, resume or archive).

@@ -13,7 +13,9 @@ import type { Config } from '../config';
 import type { McpSelection } from './mcpServers';
 import type { SessionIndex } from './sessionIndex';
 import type { TranscriptArchive } from './transcriptArchive';
-import type { PermissionOptionView } from '../shared/transcriptTypes';
+import type { Attachment } from '../shared/attachments';
+import type { ContentPart, PermissionOptionView } from '../shared/transcriptTypes';
+import { buildPrompt } from './promptBuilder';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
 import { allowOption, autoApproves, permissionKey } from './permissionPolicy';
 
@@ -29,6 +31,8 @@ export interface SessionStores {
   additionalDirectories(cwd: string): string[];
   /** Opens a new session of the same agent (from an archive-only panel). */
   newSession(def: AgentDefinition): void;
+  /** A file's text: an open editor's (unsaved changes included), else the disk's. */
+  readText(uri: string): Promise<string | undefined>;
 }
 
 interface PendingPermission {
@@ -394,16 +398,22 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   }
 
   /** Sends a prompt (shown at once); resolves with the stop reason when the turn ends. */
-  async prompt(text: string): Promise<string | undefined> {
+  async prompt(text: string, attachments: readonly Attachment[] = []): Promise<string | undefined> {
     const rt = this.runtime;
     const sessionId = this.sessionId;
     if (!rt || !sessionId || this.turn) return undefined;
-    this.emit(this.transcript.addUserPrompt(text));
+    const caps = rt.capabilities;
+    const built = await buildPrompt(text, attachments, { image: caps.promptImage, embeddedContext: caps.promptEmbeddedContext }, (uri) => this.store.readText(uri));
+    const parts: ContentPart[] = attachments.map((a) =>
+      a.kind === 'image' ? { type: 'image', mimeType: a.mimeType, data: a.data, name: a.name } : { type: 'resource_link', uri: a.uri, name: a.kind === 'selection' ? `${a.name}:${a.startLine}-${a.endLine}` : a.name },
+    );
+    this.emit(this.transcript.addUserPrompt(text, parts));
+    if (built.dropped.length) this.emit(this.transcript.addLocalNotice('warning', `Not sent to ${this.def.name}`, built.dropped.join('\n')));
     this.store.archive.append(this.def.id, sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
     this.store.index.touch(this.def.id, sessionId, this.cwd ?? process.cwd());
     this.store.index.setTitle(this.def.id, sessionId, text, false);
     this.setStatus({ text: '', busy: true, inputEnabled: false, actions: ['stop'] });
-    const turn = rt.connection.prompt({ sessionId, prompt: [{ type: 'text', text }] });
+    const turn = rt.connection.prompt({ sessionId, prompt: built.blocks });
     this.turn = turn;
     try {
       const { stopReason } = await turn;

@@ -2,6 +2,7 @@
  * The messages between the extension host and the chat webview. Compiled by both
  * sides; every `switch` over them is exhaustive.
  */
+import { isAttachment, type Attachment } from './attachments';
 import type { HeaderState, TranscriptDelta, TranscriptItem } from './transcriptTypes';
 
 export type PanelAction = 'restart' | 'showLog' | 'signIn' | 'stop' | 'newSession';
@@ -34,11 +35,16 @@ export type HostToWebview =
   | { readonly type: 'status'; readonly status: PanelStatus }
   | { readonly type: 'deltas'; readonly deltas: readonly TranscriptDelta[] }
   /** The session the panel shows, persisted in the webview state for the serializer. */
-  | { readonly type: 'session'; readonly sessionId: string | undefined };
+  | { readonly type: 'session'; readonly sessionId: string | undefined }
+  | { readonly type: 'attachments'; readonly add: readonly Attachment[] }
+  | { readonly type: 'fileMatches'; readonly requestId: number; readonly files: readonly { path: string; uri: string }[] };
 
 export type WebviewToHost =
   | { readonly type: 'ready' }
-  | { readonly type: 'send'; readonly text: string }
+  | { readonly type: 'send'; readonly text: string; readonly attachments?: readonly Attachment[] }
+  | { readonly type: 'attach' }
+  | { readonly type: 'findFiles'; readonly query: string; readonly requestId: number }
+  | { readonly type: 'dropUris'; readonly uris: readonly string[] }
   | { readonly type: 'action'; readonly action: PanelAction }
   | { readonly type: 'permission'; readonly id: string; readonly optionId: string }
   | { readonly type: 'openLocation'; readonly path: string; readonly line?: number }
@@ -67,7 +73,13 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
     case 'ready':
       return true;
     case 'send':
-      return str(m.text);
+      return str(m.text) && (m.attachments === undefined || (Array.isArray(m.attachments) && m.attachments.length <= 100 && m.attachments.every(isAttachment)));
+    case 'attach':
+      return true;
+    case 'findFiles':
+      return str(m.query) && typeof m.requestId === 'number';
+    case 'dropUris':
+      return Array.isArray(m.uris) && m.uris.length <= 100 && m.uris.every(str);
     case 'action':
       return str(m.action) && ACTIONS.includes(m.action);
     case 'permission':

@@ -2,8 +2,11 @@
  * The composer: Enter sends, Shift+Enter is a new line, Up recalls earlier
  * prompts, "/" completes the agent's slash commands, Stop while a turn runs.
  */
+import type { Attachment } from '../shared/attachments';
 import type { HeaderState } from '../shared/transcriptTypes';
-import { h, type Post } from './render';
+import { h, icon, type Post } from './render';
+
+type Suggestion = { name: string; description: string; hint?: string; file?: { path: string; uri: string } };
 
 export class Composer {
   private commands: HeaderState['commands'] = [];
@@ -12,7 +15,10 @@ export class Composer {
   private busy = false;
   private enabled = false;
   private suggestionIndex = 0;
-  private suggestions: HeaderState['commands'] = [];
+  private suggestions: Suggestion[] = [];
+  private attachments: Attachment[] = [];
+  private fileRequest = 0;
+  private mention: { start: number; query: string } | undefined;
 
   constructor(
     private readonly input: HTMLTextAreaElement,
@@ -22,7 +28,18 @@ export class Composer {
     private readonly post: Post,
     private readonly onDraft: (text: string) => void,
     private readonly onSent: (text: string) => void,
+    private readonly chips: HTMLElement,
+    attach: HTMLButtonElement,
   ) {
+    attach.addEventListener('click', () => this.post({ type: 'attach' }));
+    input.addEventListener('paste', (e) => this.onPaste(e));
+    const zone = input.closest('.composer') ?? input;
+    zone.addEventListener('dragover', (e) => {
+      (e as DragEvent).preventDefault();
+      zone.classList.add('dragging');
+    });
+    zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
+    zone.addEventListener('drop', (e) => this.onDrop(e as DragEvent, zone));
     input.addEventListener('keydown', (e) => this.onKey(e));
     input.addEventListener('input', () => {
       this.onDraft(input.value);
@@ -46,10 +63,82 @@ export class Composer {
     this.input.setAttribute('aria-disabled', String(!enabled));
   }
 
+  addAttachments(add: readonly Attachment[]): void {
+    for (const a of add) {
+      const key = a.kind === 'image' ? `${a.name}:${a.data.length}` : a.kind === 'selection' ? `${a.uri}:${a.startLine}-${a.endLine}` : a.uri;
+      const exists = this.attachments.some((b) => (b.kind === 'image' ? `${b.name}:${b.data.length}` : b.kind === 'selection' ? `${b.uri}:${b.startLine}-${b.endLine}` : b.uri) === key);
+      if (!exists) this.attachments.push(a);
+    }
+    this.renderChips();
+  }
+
+  private renderChips(): void {
+    this.chips.replaceChildren();
+    this.attachments.forEach((a, i) => {
+      const chip = h('span', 'chip');
+      chip.setAttribute('role', 'listitem');
+      const label = a.kind === 'selection' ? `${a.name}:${a.startLine}-${a.endLine}` : a.name;
+      chip.append(icon(a.kind === 'image' ? 'file-media' : a.kind === 'selection' ? 'selection' : 'file'), h('span', 'chip-label', ` ${label}`));
+      const remove = h('button', 'chip-remove');
+      remove.type = 'button';
+      remove.setAttribute('aria-label', `Remove ${label}`);
+      remove.title = 'Remove';
+      remove.append(icon('close'));
+      remove.addEventListener('click', () => {
+        this.attachments.splice(i, 1);
+        this.renderChips();
+        this.input.focus();
+      });
+      chip.append(remove);
+      this.chips.append(chip);
+    });
+  }
+
+  setFileMatches(requestId: number, files: readonly { path: string; uri: string }[]): void {
+    if (requestId !== this.fileRequest || !this.mention) return;
+    this.suggestions = files.map((f) => ({ name: f.path, description: '', file: f }));
+    if (this.suggestions.length === 0) return this.hideSuggestions();
+    this.suggestionIndex = 0;
+    this.renderSuggestions();
+  }
+
+  private onPaste(e: ClipboardEvent): void {
+    const files = [...(e.clipboardData?.files ?? [])].filter((f) => /^image\/(png|jpe?g|gif|webp)$/.test(f.type));
+    if (files.length === 0) return;
+    e.preventDefault();
+    for (const f of files) this.readImage(f);
+  }
+
+  private onDrop(e: DragEvent, zone: Element): void {
+    e.preventDefault();
+    zone.classList.remove('dragging');
+    const dt = e.dataTransfer;
+    if (!dt) return;
+    const uriList = dt.getData('application/vnd.code.uri-list') || dt.getData('text/uri-list');
+    if (uriList) {
+      this.post({ type: 'dropUris', uris: uriList.split(/\r?\n/).filter((l) => l && !l.startsWith('#')) });
+      return;
+    }
+    for (const f of dt.files) if (/^image\/(png|jpe?g|gif|webp)$/.test(f.type)) this.readImage(f);
+  }
+
+  private readImage(file: File): void {
+    if (file.size > 8 * 1024 * 1024) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result);
+      const comma = url.indexOf(',');
+      this.addAttachments([{ kind: 'image', name: file.name || 'pasted image', mimeType: file.type, data: url.slice(comma + 1) }]);
+    };
+    reader.readAsDataURL(file);
+  }
+
   private submit(): void {
     const text = this.input.value;
-    if (text.trim() === '' || !this.enabled || this.busy) return;
-    this.post({ type: 'send', text });
+    if ((text.trim() === '' && this.attachments.length === 0) || !this.enabled || this.busy) return;
+    this.post({ type: 'send', text, ...(this.attachments.length ? { attachments: this.attachments } : {}) });
+    this.attachments = [];
+    this.renderChips();
     this.history.push(text);
     this.historyIndex = -1;
     this.input.value = '';
@@ -69,7 +158,7 @@ export class Composer {
       }
       if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
         e.preventDefault();
-        this.complete(this.suggestions[this.suggestionIndex]!.name);
+        this.choose(this.suggestions[this.suggestionIndex]!);
         return;
       }
       if (e.key === 'Escape') {
@@ -100,6 +189,15 @@ export class Composer {
   }
 
   private suggest(): void {
+    // @-mention of a workspace file at the caret.
+    const before = this.input.value.slice(0, this.input.selectionStart ?? this.input.value.length);
+    const at = /(^|\s)@([^\s@]*)$/.exec(before);
+    if (at) {
+      this.mention = { start: before.length - at[2]!.length - 1, query: at[2]! };
+      this.post({ type: 'findFiles', query: at[2]!, requestId: ++this.fileRequest });
+      return;
+    }
+    this.mention = undefined;
     const m = /^\/(\S*)$/.exec(this.input.value);
     if (!m || this.commands.length === 0) return this.hideSuggestions();
     const q = m[1]!.toLowerCase();
@@ -115,15 +213,33 @@ export class Composer {
       const li = h('li', i === this.suggestionIndex ? 'active' : undefined);
       li.setAttribute('role', 'option');
       li.setAttribute('aria-selected', String(i === this.suggestionIndex));
-      li.append(h('span', 'cmd-name', `/${c.name}`), h('span', 'cmd-desc', ` ${c.description}${c.hint ? ` (${c.hint})` : ''}`));
+      if (c.file) li.append(icon('file'), h('span', 'cmd-name', ` ${c.name}`));
+      else li.append(h('span', 'cmd-name', `/${c.name}`), h('span', 'cmd-desc', ` ${c.description}${c.hint ? ` (${c.hint})` : ''}`));
       li.addEventListener('mousedown', (e) => {
         e.preventDefault();
-        this.complete(c.name);
+        this.choose(c);
       });
       this.list.append(li);
     });
     this.list.hidden = false;
     this.input.setAttribute('aria-expanded', 'true');
+  }
+
+  private choose(s: Suggestion): void {
+    if (s.file && this.mention) {
+      const v = this.input.value;
+      const end = this.mention.start + 1 + this.mention.query.length;
+      this.input.value = `${v.slice(0, this.mention.start)}@${s.file.path} ${v.slice(end)}`;
+      const caret = this.mention.start + s.file.path.length + 2;
+      this.input.setSelectionRange(caret, caret);
+      this.addAttachments([{ kind: 'file', uri: s.file.uri, name: s.file.path.slice(s.file.path.lastIndexOf('/') + 1) }]);
+      this.mention = undefined;
+      this.onDraft(this.input.value);
+      this.hideSuggestions();
+      this.input.focus();
+      return;
+    }
+    this.complete(s.name);
   }
 
   private complete(name: string): void {

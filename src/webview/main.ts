@@ -39,7 +39,7 @@ function saveState(patch: Partial<ViewState>): void {
 
 const transcript = new TranscriptView(transcriptEl, post);
 const header = new HeaderView(el('session-title'), el('controls'), el('usage'), post);
-const composer = new Composer(input, el('send'), el('stop'), el('commands'), post, (draft) => saveState({ draft }), () => undefined);
+const composer = new Composer(input, el('send'), el('stop'), el('commands'), post, (draft) => saveState({ draft }), () => undefined, el('chips'), el('attach'));
 let info: PanelInfo | undefined;
 let streaming = false;
 let lastHeader: HeaderState = { configOptions: [], commands: [] };
@@ -95,6 +95,12 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       return;
     case 'session':
       saveState({ sessionId: msg.sessionId });
+      return;
+    case 'attachments':
+      composer.addAttachments(msg.add);
+      return;
+    case 'fileMatches':
+      composer.setFileMatches(msg.requestId, msg.files);
       return;
     case 'deltas': {
       transcript.apply(msg.deltas, streaming);

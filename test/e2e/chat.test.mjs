@@ -147,6 +147,26 @@ describe('e2e: the chat panel', function () {
     assert.match(await frame.locator('.tool', { hasText: 'Delete build/' }).innerText(), /Cancelled/);
   });
 
+  it('@-mention fuzzy-finds a workspace file, shows it as a chip, and sends it embedded', async function () {
+    const frame = await newSession('Demo Agent');
+    const input = frame.locator('#input');
+    await input.click();
+    await input.pressSequentially('Explain @gre');
+    const match = frame.locator('#commands li', { hasText: 'src/greet.ts' });
+    await match.waitFor({ timeout: 10_000 });
+    await input.press('Enter');
+    assert.match(await input.inputValue(), /^Explain @src\/greet\.ts $/);
+    await frame.locator('.chip', { hasText: 'greet.ts' }).waitFor({ timeout: 5000 });
+    await input.press('Enter');
+    await frame.locator('.msg-agent', { hasText: 'Callers need no change.' }).waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('.chip').count(), 0, 'chips are cleared once sent');
+    const prompt = record(tmp, 'demo').filter((r) => r.msg?.method === 'session/prompt').at(-1).msg.params.prompt;
+    assert.deepEqual(prompt.map((b) => b.type), ['text', 'resource']);
+    assert.match(prompt[1].resource.uri, /src\/greet\.ts$/);
+    assert.match(prompt[1].resource.text, /export function greet/);
+    await screenshot(page, 'chat-mention');
+  });
+
   it('looks right in dark, light and high-contrast themes', async function () {
     const frame = await newSession('Fake: all-updates');
     await send(frame, 'Show me everything');

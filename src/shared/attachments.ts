@@ -1,0 +1,21 @@
+/** What the user attaches to a prompt (shown as chips until sent). Shared by host and webview. */
+export type Attachment =
+  | { readonly kind: 'file'; readonly uri: string; readonly name: string }
+  | { readonly kind: 'selection'; readonly uri: string; readonly name: string; readonly startLine: number; readonly endLine: number; readonly text: string }
+  | { readonly kind: 'image'; readonly name: string; readonly mimeType: string; readonly data: string };
+
+export function isAttachment(v: unknown): v is Attachment {
+  if (typeof v !== 'object' || v === null) return false;
+  const a = v as Record<string, unknown>;
+  const s = (x: unknown) => typeof x === 'string';
+  switch (a.kind) {
+    case 'file':
+      return s(a.uri) && s(a.name);
+    case 'selection':
+      return s(a.uri) && s(a.name) && typeof a.startLine === 'number' && typeof a.endLine === 'number' && s(a.text);
+    case 'image':
+      return s(a.name) && s(a.mimeType) && s(a.data) && /^image\/(png|jpe?g|gif|webp)$/.test(a.mimeType as string);
+    default:
+      return false;
+  }
+}
