@@ -51,6 +51,14 @@ export class Config {
     return (typeof v === 'number' && v > 0 ? v : 20) * 1024 * 1024;
   }
 
+  outsideRootsPolicy(): 'ask' | 'deny' {
+    return this.cfg.get<unknown>('files.outsideRoots') === 'deny' ? 'deny' : 'ask';
+  }
+
+  saveAfterWrite(): boolean {
+    return this.cfg.get<unknown>('files.saveAfterWrite') !== false;
+  }
+
   mcpServers(): Record<string, unknown> {
     const v = this.cfg.get<unknown>('mcpServers');
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

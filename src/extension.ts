@@ -7,6 +7,7 @@ import { AgentManager, type AgentStatus } from './agents/agentManager';
 import { AuthService, type AuthPrompter } from './agents/auth';
 import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
 import { AttachmentSources, readText } from './chat/attachmentSources';
+import { FileService } from './host/fileService';
 import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION } from './config';
 import { AgentSession, type SessionStores } from './sessions/agentSession';
@@ -41,6 +42,8 @@ export interface AcpAgentsApi {
     setFolderPicker(picker: (() => Promise<vscode.WorkspaceFolder | undefined>) | undefined): void;
     /** Answers confirmations (e.g. Delete). */
     setConfirm(answer: (() => Promise<boolean>) | undefined): void;
+    /** Answers "may the agent touch a path outside the session's folders?". */
+    setOutsideAnswer(answer: ((agent: string, action: 'read' | 'write', path: string) => Promise<boolean>) | undefined): void;
     hasArchive(agentId: string, sessionId: string): boolean;
     stopAllAgents(): Promise<void>;
   };
@@ -82,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const storage = context.globalStorageUri.fsPath;
   const index = new SessionIndex(path.join(storage, 'sessions.json'));
   const archive = new TranscriptArchive(path.join(storage, 'archive'), () => config.archiveMaxBytes());
+  const files = new FileService(config, (m) => log.info(`files: ${m}`));
   const stores: SessionStores = {
     index,
     archive,
@@ -90,8 +94,10 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),
     newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
     readText,
+    files,
   };
   const attachments = new AttachmentSources();
+  const defaultAskOutside = files.askOutside;
   const diffs = new DiffDocuments();
   const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def, cwd) => new AgentSession(def, agents, signIn, config, cwd ?? workspaceCwd(), stores), diffs, attachments);
   panelsRef.current = panels;
@@ -328,6 +334,9 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       initializeResult: (id) => agents.runtime(id)?.initializeResult,
       traceLines: () => agents.traceLines(),
       sessions: (id) => index.forAgent(id),
+      setOutsideAnswer: (answer) => {
+        files.askOutside = answer ?? defaultAskOutside;
+      },
       setConfirm: (answer) => {
         confirm = answer ? async () => await answer() : async (message, detail, action) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
       },

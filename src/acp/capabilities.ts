@@ -12,7 +12,8 @@ import { isObj } from './decode';
  */
 export function clientCapabilities(): acp.ClientCapabilities {
   return {
-    fs: { readTextFile: false, writeTextFile: false },
+    // fs/read_text_file (open editors' unsaved text) and fs/write_text_file (undoable edits).
+    fs: { readTextFile: true, writeTextFile: true },
     terminal: false,
     // Terminal-type auth methods: run the agent's own login command in a VS Code terminal.
     auth: { terminal: true },

@@ -8,9 +8,10 @@ import type { Message } from 'vscode-jsonrpc/node';
 import { AcpConnection, ProtocolVersionError, errorText, type AcpLogger, type TraceDirection } from '../acp/connection';
 import { AgentCapabilityView } from '../acp/capabilities';
 import type { DecodedInitialize } from '../acp/decode';
-import { RequestPermissionRequest } from '../acp/protocol';
+import { ReadTextFileRequest, RequestPermissionRequest, WriteTextFileRequest } from '../acp/protocol';
+import { ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type ExitInfo, type ShutdownTimings, type SpawnSpec } from './agentProcess';
-import { SessionRouter } from './sessionRouter';
+import { SessionRouter, UnknownSessionError } from './sessionRouter';
 
 export interface CancelSignal {
   readonly isCancellationRequested: boolean;
@@ -66,6 +67,16 @@ export class AgentRuntime {
     this.process.onExit(() => this.connection.dispose());
     this.connection.onSessionUpdate((n) => this.sessions.update(n));
     this.connection.onClientRequest(RequestPermissionRequest.method, (params, token) => this.sessions.permission(params, token));
+    for (const method of [ReadTextFileRequest.method, WriteTextFileRequest.method]) {
+      this.connection.onClientRequest(method, async (params, token) => {
+        try {
+          return await this.sessions.request(method, params, token);
+        } catch (err) {
+          if (err instanceof UnknownSessionError) throw new ResponseError(err.code, err.message);
+          throw err;
+        }
+      });
+    }
   }
 
   get initializeResult(): DecodedInitialize | undefined {

@@ -13,6 +13,13 @@ export interface CancelToken {
 export interface SessionSink {
   onUpdate(n: DecodedNotification): void | Promise<void>;
   requestPermission(params: unknown, token: CancelToken): Promise<unknown>;
+  /** Other requests the agent makes about this session (fs/*, …). */
+  handleRequest?(method: string, params: unknown, token: CancelToken): Promise<unknown>;
+}
+
+/** Thrown for a request about a session this client does not know. */
+export class UnknownSessionError extends Error {
+  readonly code = -32002;
 }
 
 const HOLD_LIMIT = 2000;
@@ -47,6 +54,14 @@ export class SessionRouter {
       this.held.set(n.sessionId, list);
     }
     if (list.length < HOLD_LIMIT) list.push(n);
+  }
+
+  /** A request about a session (fs/*…), routed to it. */
+  async request(method: string, params: unknown, token: CancelToken): Promise<unknown> {
+    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    const sink = typeof sessionId === 'string' ? this.sinks.get(sessionId) : undefined;
+    if (!sink?.handleRequest) throw new UnknownSessionError(`No open session ${JSON.stringify(sessionId)} in this client.`);
+    return await sink.handleRequest(method, params, token);
   }
 
   /** A permission request for an unknown session is answered `cancelled`. */

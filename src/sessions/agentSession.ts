@@ -16,6 +16,7 @@ import type { TranscriptArchive } from './transcriptArchive';
 import type { Attachment } from '../shared/attachments';
 import type { ContentPart, PermissionOptionView } from '../shared/transcriptTypes';
 import { buildPrompt } from './promptBuilder';
+import type { FileService } from '../host/fileService';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
 import { allowOption, autoApproves, permissionKey } from './permissionPolicy';
 
@@ -33,6 +34,7 @@ export interface SessionStores {
   newSession(def: AgentDefinition): void;
   /** A file's text: an open editor's (unsaved changes included), else the disk's. */
   readText(uri: string): Promise<string | undefined>;
+  readonly files: FileService;
 }
 
 interface PendingPermission {
@@ -142,6 +144,21 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     }
   }
 
+  /** The folders this session may touch: its cwd and the additional directories sent. */
+  private roots: string[] = [];
+
+  async handleRequest(method: string, params: unknown): Promise<unknown> {
+    const roots = this.roots.length ? this.roots : [this.cwd ?? process.cwd()];
+    switch (method) {
+      case 'fs/read_text_file':
+        return await this.store.files.read(this.def.name, roots, params);
+      case 'fs/write_text_file':
+        return await this.store.files.write(this.def.name, roots, params);
+      default:
+        throw new Error(`Unhandled method ${method}`);
+    }
+  }
+
   /** The session parameters every new/load/resume carries. */
   private sessionParams(rt: AgentRuntime): { cwd: string; mcpServers: acp.McpServer[]; additionalDirectories?: string[] } {
     const cwd = this.cwd ?? process.cwd();
@@ -152,6 +169,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     }
     if (mcp.servers.length) this.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
     const extra = rt.capabilities.supportsAdditionalDirectories ? this.store.additionalDirectories(cwd) : [];
+    this.roots = [cwd, ...extra];
     return { cwd, mcpServers: mcp.servers, ...(extra.length ? { additionalDirectories: extra } : {}) };
   }
 

@@ -41,6 +41,7 @@ const transcript = new TranscriptView(transcriptEl, post);
 const header = new HeaderView(el('session-title'), el('controls'), el('usage'), post);
 const composer = new Composer(input, el('send'), el('stop'), el('commands'), post, (draft) => saveState({ draft }), () => undefined, el('chips'), el('attach'));
 let info: PanelInfo | undefined;
+let restoredScroll = false;
 let streaming = false;
 let lastHeader: HeaderState = { configOptions: [], commands: [] };
 
@@ -89,6 +90,11 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       transcript.reset(msg.items);
       setHeader(msg.header);
       setStatus(msg.status);
+      // After a reload or when the panel comes back into view: where the user was.
+      if (!restoredScroll && typeof saved.scrollTop === 'number') {
+        restoredScroll = true;
+        transcript.scrollTo(saved.scrollTop);
+      }
       return;
     case 'status':
       setStatus(msg.status);

@@ -154,6 +154,12 @@ export class TranscriptView {
     this.dirtyText.clear();
   }
 
+  /** Scrolls to a saved position (not sticking to the bottom unless it is the bottom). */
+  scrollTo(top: number): void {
+    this.root.scrollTop = top;
+    this.stick = this.root.scrollTop + this.root.clientHeight >= this.root.scrollHeight - 40;
+  }
+
   private scrollToEnd(): void {
     this.root.scrollTop = this.root.scrollHeight;
   }

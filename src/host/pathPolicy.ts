@@ -1,0 +1,44 @@
+/**
+ * Is a path inside the session's roots? Symlinks are resolved (for a file that
+ * does not exist yet, its nearest existing parent is), so a link inside the
+ * workspace cannot lead an agent outside it. No `vscode` import.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The real path of `p`, resolving symlinks of its nearest existing ancestor. */
+export function realPathLoose(p: string): string {
+  let current = path.resolve(p);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync.native(current), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return path.join(current, ...rest.reverse());
+      rest.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+export function isInside(child: string, root: string): boolean {
+  const rel = path.relative(root, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Checks an agent's path against the roots; returns the resolved path and whether it is inside. */
+export function checkPath(p: string, roots: readonly string[]): { resolved: string; inside: boolean } {
+  const resolved = realPathLoose(p);
+  const inside = roots.some((r) => isInside(resolved, realPathLoose(r)));
+  return { resolved, inside };
+}
+
+/** 1-based `line` and `limit` (lines) of a text. */
+export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
+  if ((line === undefined || line === null) && (limit === undefined || limit === null)) return text;
+  const lines = text.split('\n');
+  const start = Math.max(0, (line ?? 1) - 1);
+  const end = limit !== undefined && limit !== null ? start + Math.max(0, limit) : lines.length;
+  return lines.slice(start, end).join('\n');
+}

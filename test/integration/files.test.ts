@@ -1,0 +1,93 @@
+// fs/read_text_file and fs/write_text_file from a fake agent, in the real host.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
+
+function answers(): Record<string, any> {
+  const rec = readRecord('fs-ops');
+  const requests = rec.filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined);
+  const out: Record<string, any> = {};
+  requests.forEach((r) => (out[r.msg.id] = r.msg.result ?? { error: r.msg.error }));
+  return out;
+}
+
+describe('Client file services (fs/*) with boundaries', function () {
+  this.timeout(60_000);
+  const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-outside-dir-'));
+
+  after(async () => {
+    const a = await api();
+    a.testing.setOutsideAnswer(undefined);
+    const greet = vscode.workspace.textDocuments.find((d) => d.uri.fsPath.endsWith(path.join('src', 'greet.ts')));
+    if (greet?.isDirty) {
+      await vscode.window.showTextDocument(greet);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+    await closeAllEditors();
+    await a.testing.stopAllAgents();
+  });
+
+  it('reads unsaved editor text and honours line/limit; writes create files, replace as an undoable edit, and never leave the roots silently', async () => {
+    const a = await api();
+    fs.symlinkSync(outsideDir, path.join(folder(), 'link-out'));
+    const asked: string[] = [];
+    a.testing.setOutsideAnswer(async (_agent, action, p) => {
+      asked.push(`${action} ${p}`);
+      return false;
+    });
+    const greet = vscode.Uri.file(path.join(folder(), 'src', 'greet.ts'));
+    const doc = await vscode.workspace.openTextDocument(greet);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// unsaved line one\n'));
+    const before = doc.getText();
+
+    const panel = a.openChat('fake-fs-ops');
+    await waitForStatus(panel, 'connected', connected);
+    assert.equal(await panel.session.prompt('do the file things'), 'end_turn');
+    const r = answers();
+    const ids = Object.keys(r).sort((x, y) => Number(x.split('-')[1]) - Number(y.split('-')[1]));
+    const [read1, read2, write1, write2, write3, write4, read3] = ids.map((id) => r[id]);
+
+    assert.equal(read1.content, before, 'the open editor’s unsaved text');
+    assert.equal(read2.content, before.split('\n')[1], 'line 2, one line');
+    assert.deepEqual(write1, {});
+    assert.equal(fs.readFileSync(path.join(folder(), 'created', 'new-file.txt'), 'utf8'), 'created by the agent\n');
+    assert.deepEqual(write2, {});
+    assert.equal(doc.getText(), "export const greet = () => 'rewritten by the agent';\n", 'the open editor shows the agent’s text');
+    // Outside the roots: asked, refused, nothing written — plain and through a symlink.
+    assert.match(write3.error.message, /outside the session's folders/);
+    assert.match(write4.error.message, /outside the session's folders/);
+    assert.equal(asked.length, 2, asked.join(' | '));
+    assert.ok(asked[1]!.includes(fs.realpathSync(outsideDir)), 'the question names the resolved path');
+    assert.equal(fs.readdirSync(outsideDir).length, 0);
+    assert.equal(read3.error.code, -32602, 'relative paths are refused');
+
+    // Undo in the editor restores the previous text.
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+    await waitFor('undo', () => doc.getText() === before);
+  });
+
+  it('with acpAgents.files.outsideRoots = "deny", outside paths are refused without asking', async () => {
+    const a = await api();
+    await vscode.workspace.getConfiguration('acpAgents').update('files.outsideRoots', 'deny', vscode.ConfigurationTarget.Global);
+    let asked = 0;
+    a.testing.setOutsideAnswer(async () => {
+      asked++;
+      return true;
+    });
+    try {
+      const panel = a.openChat('fake-fs-ops');
+      await waitForStatus(panel, 'connected', connected);
+      await panel.session.prompt('again');
+      assert.equal(asked, 0);
+      assert.equal(fs.readdirSync(outsideDir).length, 0);
+    } finally {
+      await vscode.workspace.getConfiguration('acpAgents').update('files.outsideRoots', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
