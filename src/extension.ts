@@ -8,6 +8,7 @@ import { AuthService, type AuthPrompter } from './agents/auth';
 import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
 import { AttachmentSources, readText } from './chat/attachmentSources';
 import { FileService } from './host/fileService';
+import { TerminalService } from './host/terminals';
 import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION } from './config';
 import { AgentSession, type SessionStores } from './sessions/agentSession';
@@ -43,7 +44,7 @@ export interface AcpAgentsApi {
     /** Answers confirmations (e.g. Delete). */
     setConfirm(answer: (() => Promise<boolean>) | undefined): void;
     /** Answers "may the agent touch a path outside the session's folders?". */
-    setOutsideAnswer(answer: ((agent: string, action: 'read' | 'write', path: string) => Promise<boolean>) | undefined): void;
+    setOutsideAnswer(answer: ((agent: string, action: string, path: string) => Promise<boolean>) | undefined): void;
     hasArchive(agentId: string, sessionId: string): boolean;
     stopAllAgents(): Promise<void>;
   };
@@ -86,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const index = new SessionIndex(path.join(storage, 'sessions.json'));
   const archive = new TranscriptArchive(path.join(storage, 'archive'), () => config.archiveMaxBytes());
   const files = new FileService(config, (m) => log.info(`files: ${m}`));
+  const terminals = new TerminalService();
   const stores: SessionStores = {
     index,
     archive,
@@ -95,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
     readText,
     files,
+    terminals,
   };
   const attachments = new AttachmentSources();
   const defaultAskOutside = files.askOutside;
@@ -123,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const lastStatus = new Map<string, string>();
   context.subscriptions.push(
     agents,
+    terminals,
     attachments,
     diffs,
     panels,

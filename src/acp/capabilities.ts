@@ -14,7 +14,8 @@ export function clientCapabilities(): acp.ClientCapabilities {
   return {
     // fs/read_text_file (open editors' unsaved text) and fs/write_text_file (undoable edits).
     fs: { readTextFile: true, writeTextFile: true },
-    terminal: false,
+    // terminal/create|output|wait_for_exit|kill|release, mirrored into VS Code terminals.
+    terminal: true,
     // Terminal-type auth methods: run the agent's own login command in a VS Code terminal.
     auth: { terminal: true },
     // The chat panel renders notices and boolean config options.

@@ -8,7 +8,7 @@ import type { Message } from 'vscode-jsonrpc/node';
 import { AcpConnection, ProtocolVersionError, errorText, type AcpLogger, type TraceDirection } from '../acp/connection';
 import { AgentCapabilityView } from '../acp/capabilities';
 import type { DecodedInitialize } from '../acp/decode';
-import { ReadTextFileRequest, RequestPermissionRequest, WriteTextFileRequest } from '../acp/protocol';
+import { CreateTerminalRequest, KillTerminalRequest, ReadTextFileRequest, ReleaseTerminalRequest, RequestPermissionRequest, TerminalOutputRequest, WaitForTerminalExitRequest, WriteTextFileRequest } from '../acp/protocol';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type ExitInfo, type ShutdownTimings, type SpawnSpec } from './agentProcess';
 import { SessionRouter, UnknownSessionError } from './sessionRouter';
@@ -67,7 +67,7 @@ export class AgentRuntime {
     this.process.onExit(() => this.connection.dispose());
     this.connection.onSessionUpdate((n) => this.sessions.update(n));
     this.connection.onClientRequest(RequestPermissionRequest.method, (params, token) => this.sessions.permission(params, token));
-    for (const method of [ReadTextFileRequest.method, WriteTextFileRequest.method]) {
+    for (const method of [ReadTextFileRequest.method, WriteTextFileRequest.method, CreateTerminalRequest.method, TerminalOutputRequest.method, WaitForTerminalExitRequest.method, KillTerminalRequest.method, ReleaseTerminalRequest.method]) {
       this.connection.onClientRequest(method, async (params, token) => {
         try {
           return await this.sessions.request(method, params, token);

@@ -48,15 +48,22 @@ function toPart(block: acp.ContentBlock): ContentPart {
   }
 }
 
-function toToolContent(c: acp.ToolCallContent): ToolContent {
+function toToolContent(c: acp.ToolCallContent, terminals?: Map<string, TerminalView>): ToolContent {
   switch (c.type) {
     case 'content':
       return { type: 'content', content: toPart(c.content) };
     case 'diff':
       return { type: 'diff', path: c.path, oldText: c.oldText ?? null, newText: c.newText };
     case 'terminal':
-      return { type: 'terminal', terminalId: c.terminalId };
+      return { type: 'terminal', terminalId: c.terminalId, ...(terminals?.get(c.terminalId) ?? {}) };
   }
+}
+
+/** A client terminal's output, as shown inside tool calls (kept after release). */
+export interface TerminalView {
+  output: string;
+  truncated: boolean;
+  exitStatus?: { exitCode: number | null; signal: string | null };
 }
 
 function flattenOptions(o: acp.SessionConfigOption): ConfigOptionView['options'] {
@@ -87,6 +94,7 @@ export class Transcript {
   private readonly tools = new Map<string, ToolItem>();
   private readonly messages = new Map<string, MessageItem>();
   private seq = 0;
+  private readonly terminals = new Map<string, TerminalView>();
   /** The plan item of the current turn (replaced in place on each plan update). */
   private plan: TranscriptItem | undefined;
 
@@ -136,7 +144,7 @@ export class Transcript {
         item.toolKind = update.kind ?? 'other';
         item.status = update.status ?? 'pending';
         if (update.name !== undefined) item.name = update.name;
-        item.content = (update.content ?? []).map(toToolContent);
+        item.content = (update.content ?? []).map((c) => toToolContent(c, this.terminals));
         item.locations = (update.locations ?? []).map((l) => ({ path: l.path, ...(typeof l.line === 'number' ? { line: l.line } : {}) }));
         item.rawInput = json(update.rawInput);
         item.rawOutput = json(update.rawOutput);
@@ -160,7 +168,7 @@ export class Transcript {
         if (u.kind !== undefined) item.toolKind = u.kind ?? 'other';
         if (u.status !== undefined) item.status = u.status ?? 'pending';
         if (u.name !== undefined) item.name = u.name;
-        if (u.content !== undefined) item.content = (u.content ?? []).map(toToolContent);
+        if (u.content !== undefined) item.content = (u.content ?? []).map((c) => toToolContent(c, this.terminals));
         if (u.locations !== undefined) item.locations = (u.locations ?? []).map((l) => ({ path: l.path, ...(typeof l.line === 'number' ? { line: l.line } : {}) }));
         if (u.rawInput !== undefined) item.rawInput = json(u.rawInput);
         if (u.rawOutput !== undefined) item.rawOutput = json(u.rawOutput);
@@ -312,6 +320,22 @@ export class Transcript {
     if (modes) this.header.modes = modes;
     if (configOptions) this.header.configOptions = configOptionViews(configOptions);
     return [{ c: 'header' }];
+  }
+
+  /** New output of a client terminal: every tool call showing it is updated. */
+  setTerminal(terminalId: string, view: TerminalView): Change[] {
+    this.terminals.set(terminalId, view);
+    const out: Change[] = [];
+    for (const t of this.tools.values()) {
+      let hit = false;
+      t.content = t.content.map((c) => {
+        if (c.type !== 'terminal' || c.terminalId !== terminalId) return c;
+        hit = true;
+        return { type: 'terminal', terminalId, ...view };
+      });
+      if (hit) out.push({ c: 'put', item: t });
+    }
+    return out;
   }
 
   /** A toolCall by id, for permission requests that reference it. */

@@ -15,7 +15,7 @@ const INTERNAL = -32603;
  */
 export class FileService {
   /** Answers "may the agent touch this path outside its folders?" (replaceable for tests). */
-  askOutside = async (agentName: string, action: 'read' | 'write', filePath: string): Promise<boolean> => {
+  askOutside = async (agentName: string, action: string, filePath: string): Promise<boolean> => {
     const allow = 'Allow';
     const choice = await vscode.window.showWarningMessage(
       `${agentName} wants to ${action} ${filePath}, which is outside the session's folders.`,
@@ -30,8 +30,9 @@ export class FileService {
     private readonly log: (message: string) => void,
   ) {}
 
-  private async guard(agentName: string, action: 'read' | 'write', p: unknown, roots: readonly string[]): Promise<string> {
-    if (typeof p !== 'string' || !path.isAbsolute(p)) throw new ResponseError(INVALID_PARAMS, `fs/${action}_text_file needs an absolute path (got ${JSON.stringify(p)}).`);
+  /** Resolves an agent's path and holds it to the roots (asking or refusing outside them). */
+  async guard(agentName: string, action: 'read' | 'write' | 'run a command in', p: unknown, roots: readonly string[]): Promise<string> {
+    if (typeof p !== 'string' || !path.isAbsolute(p)) throw new ResponseError(INVALID_PARAMS, `An absolute path is needed (got ${JSON.stringify(p)}).`);
     const { resolved, inside } = checkPath(p, roots);
     if (inside) return resolved;
     const policy = this.config.outsideRootsPolicy();

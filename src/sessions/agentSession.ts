@@ -17,6 +17,7 @@ import type { Attachment } from '../shared/attachments';
 import type { ContentPart, PermissionOptionView } from '../shared/transcriptTypes';
 import { buildPrompt } from './promptBuilder';
 import type { FileService } from '../host/fileService';
+import type { TerminalService } from '../host/terminals';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
 import { allowOption, autoApproves, permissionKey } from './permissionPolicy';
 
@@ -35,6 +36,7 @@ export interface SessionStores {
   /** A file's text: an open editor's (unsaved changes included), else the disk's. */
   readText(uri: string): Promise<string | undefined>;
   readonly files: FileService;
+  readonly terminals: TerminalService;
 }
 
 interface PendingPermission {
@@ -67,6 +69,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   private readonly alwaysAllowed = new Map<string, string>();
   private cancelWatchdog: NodeJS.Timeout | undefined;
   private mcpNoticeShown = false;
+  private readonly myTerminals = new Set<string>();
   /** Set for panels showing an archived transcript that cannot continue. */
   readOnly = false;
   /** The session this panel was opened for (before it is attached). */
@@ -81,6 +84,10 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     private readonly store: SessionStores,
   ) {
     this.disposables.push(
+      store.terminals.onDidChange((snap) => {
+        if (!this.myTerminals.has(snap.terminalId)) return;
+        this.emit(this.transcript.setTerminal(snap.terminalId, { output: snap.output, truncated: snap.truncated, ...(snap.exitStatus ? { exitStatus: snap.exitStatus } : {}) }));
+      }),
       manager.onDidExit((e) => {
         if (e.agentId !== def.id || !this.runtime) return;
         this.detach();
@@ -147,9 +154,31 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   /** The folders this session may touch: its cwd and the additional directories sent. */
   private roots: string[] = [];
 
+  private get terminalOwner(): string {
+    return `${this.def.id}\u0000${this.sessionId ?? ''}`;
+  }
+
   async handleRequest(method: string, params: unknown): Promise<unknown> {
     const roots = this.roots.length ? this.roots : [this.cwd ?? process.cwd()];
+    const owner = this.terminalOwner;
+    const t = this.store.terminals;
     switch (method) {
+      case 'terminal/create': {
+        const requested = (params as { cwd?: unknown } | null)?.cwd;
+        const cwd = await this.store.files.guard(this.def.name, 'run a command in', requested ?? roots[0], roots);
+        const r = await t.create(owner, this.def.name, cwd, params);
+        this.myTerminals.add(r.terminalId);
+        this.log(`terminal ${r.terminalId}: ${JSON.stringify((params as { command?: unknown }).command)} in ${cwd}`);
+        return r;
+      }
+      case 'terminal/output':
+        return t.output(owner, params);
+      case 'terminal/wait_for_exit':
+        return await t.waitForExit(owner, params);
+      case 'terminal/kill':
+        return t.kill(owner, params);
+      case 'terminal/release':
+        return t.release(owner, params);
       case 'fs/read_text_file':
         return await this.store.files.read(this.def.name, roots, params);
       case 'fs/write_text_file':
@@ -547,6 +576,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     if (rt && sid && rt.capabilities.canCloseSession && !this.config.keepSessionsAlive() && !rt.connection.isClosed) {
       void rt.connection.closeSession(sid).then(undefined, () => undefined);
     }
+    this.store.terminals.killAll(this.terminalOwner);
     void this.store.archive.flush();
     this.resetEmitter.dispose();
     this.settleAllPermissions();

@@ -26,7 +26,7 @@ export interface MessageItem {
 export type ToolContent =
   | { readonly type: 'content'; readonly content: ContentPart }
   | { readonly type: 'diff'; readonly path: string; readonly oldText: string | null; readonly newText: string }
-  | { readonly type: 'terminal'; readonly terminalId: string };
+  | { readonly type: 'terminal'; readonly terminalId: string; output?: string; truncated?: boolean; exitStatus?: { exitCode: number | null; signal: string | null } };
 
 export interface ToolItem {
   readonly kind: 'tool';

@@ -218,7 +218,14 @@ function toolContentView(c: ToolContent, index: number, itemId: string, post: Po
       return diffView(c, () => post({ type: 'openDiff', id: itemId, index }));
     case 'terminal': {
       const t = h('div', 'terminal');
-      t.append(icon('terminal'), document.createTextNode(` Terminal ${c.terminalId}`));
+      const head = h('div', 'terminal-head');
+      const exit = c.exitStatus ? (c.exitStatus.signal ? ` — stopped by ${c.exitStatus.signal}` : ` — exited with code ${c.exitStatus.exitCode}`) : c.output !== undefined ? ' — running' : '';
+      head.append(icon('terminal'), document.createTextNode(` Terminal ${c.terminalId}${exit}`));
+      t.append(head);
+      if (c.output !== undefined) {
+        const pre = h('pre', 'terminal-output', `${c.truncated ? '… (earlier output dropped)\n' : ''}${c.output.length > 20_000 ? `…${c.output.slice(-20_000)}` : c.output}`);
+        t.append(pre);
+      }
       return t;
     }
     case 'content':

@@ -27,7 +27,7 @@ describe('Agents: start, handshake and failures (fake agents in the real host)',
     assert.equal(init.params.protocolVersion, 1);
     assert.equal(init.params.clientInfo.name, 'acp-agents-vscode');
     assert.deepEqual(init.params.clientCapabilities.fs, { readTextFile: true, writeTextFile: true });
-    assert.equal(init.params.clientCapabilities.terminal, false);
+    assert.equal(init.params.clientCapabilities.terminal, true);
     assert.equal(init.params.clientCapabilities.auth.terminal, true);
     const created = readRecord('default').filter((r) => r.msg?.method === 'session/new').at(-1)?.msg;
     assert.equal(created.params.cwd, vscode.workspace.workspaceFolders![0]!.uri.fsPath);

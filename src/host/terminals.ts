@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ResponseError } from 'vscode-jsonrpc/node';
+import { OutputBuffer } from './outputBuffer';
+
+export interface TerminalSnapshot {
+  readonly terminalId: string;
+  readonly output: string;
+  readonly truncated: boolean;
+  readonly exitStatus?: { exitCode: number | null; signal: string | null };
+}
+
+interface AgentTerminal {
+  readonly id: string;
+  readonly owner: string;
+  readonly child: ChildProcess;
+  readonly buffer: OutputBuffer;
+  exit?: { exitCode: number | null; signal: string | null };
+  readonly exited: Promise<{ exitCode: number | null; signal: string | null }>;
+  readonly write: vscode.EventEmitter<string>;
+  released: boolean;
+}
+
+let seq = 0;
+
+/**
+ * `terminal/*` for agents: the command runs with its args and env (no shell
+ * unless the command is a command line), stdout and stderr captured together
+ * within `outputByteLimit`, mirrored live into a VS Code terminal and the panel.
+ */
+export class TerminalService implements vscode.Disposable {
+  private readonly terminals = new Map<string, AgentTerminal>();
+  private readonly changed = new vscode.EventEmitter<TerminalSnapshot>();
+  readonly onDidChange = this.changed.event;
+
+  async create(owner: string, label: string, cwd: string, params: unknown): Promise<{ terminalId: string }> {
+    const p = (params ?? {}) as { command?: unknown; args?: unknown; env?: unknown; outputByteLimit?: unknown };
+    if (typeof p.command !== 'string' || p.command.trim() === '') throw new ResponseError(-32602, 'terminal/create needs a "command".');
+    const args = Array.isArray(p.args) ? p.args.filter((a): a is string => typeof a === 'string') : [];
+    const env: Record<string, string> = {};
+    if (Array.isArray(p.env)) for (const e of p.env) if (e && typeof e.name === 'string' && typeof e.value === 'string') env[e.name] = e.value;
+    const limit = typeof p.outputByteLimit === 'number' && p.outputByteLimit >= 0 ? p.outputByteLimit : undefined;
+    // A whole command line in "command" (some agents send "npm test") needs a shell; otherwise none.
+    const shell = args.length === 0 && /\s/.test(p.command.trim());
+    const child = spawn(p.command, args, { cwd, env: { ...process.env, ...env }, shell, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const id = `term-${++seq}`;
+    const write = new vscode.EventEmitter<string>();
+    let resolveExit!: (e: { exitCode: number | null; signal: string | null }) => void;
+    const t: AgentTerminal = { id, owner, child, buffer: new OutputBuffer(limit), exited: new Promise((r) => (resolveExit = r)), write, released: false };
+    this.terminals.set(id, t);
+    const pty: vscode.Pseudoterminal = { onDidWrite: write.event, open: () => write.fire(t.buffer.text().replace(/\r?\n/g, '\r\n')), close: () => {} };
+    const name = `${label}: ${[p.command, ...args].join(' ')}`.slice(0, 80);
+    const vsTerminal = vscode.window.createTerminal({ name, pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
+    const take = (data: Buffer) => {
+      t.buffer.append(data);
+      write.fire(data.toString('utf8').replace(/\r?\n/g, '\r\n'));
+      this.emit(t);
+    };
+    child.stdout?.on('data', take);
+    child.stderr?.on('data', take);
+    child.on('error', (err) => {
+      take(Buffer.from(`${err.message}\n`));
+      finish(null, null, 127);
+    });
+    const finish = (code: number | null, signal: NodeJS.Signals | null, fallback?: number) => {
+      if (t.exit) return;
+      t.exit = { exitCode: code ?? fallback ?? null, signal: signal ?? null };
+      write.fire(`\r\n[${signal ? `stopped by ${signal}` : `exited with code ${t.exit.exitCode}`}]\r\n`);
+      resolveExit(t.exit);
+      this.emit(t);
+    };
+    child.on('exit', (code, signal) => finish(code, signal));
+    void vsTerminal;
+    return { terminalId: id };
+  }
+
+  private emit(t: AgentTerminal): void {
+    this.changed.fire(this.snapshot(t));
+  }
+
+  private snapshot(t: AgentTerminal): TerminalSnapshot {
+    return { terminalId: t.id, output: t.buffer.text(), truncated: t.buffer.truncated, ...(t.exit ? { exitStatus: t.exit } : {}) };
+  }
+
+  private get(owner: string, params: unknown): AgentTerminal {
+    const id = (params as { terminalId?: unknown } | null)?.terminalId;
+    const t = typeof id === 'string' ? this.terminals.get(id) : undefined;
+    if (!t || t.owner !== owner || t.released) throw new ResponseError(-32002, `Unknown terminal ${JSON.stringify(id)} (never created, or released).`);
+    return t;
+  }
+
+  output(owner: string, params: unknown): { output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } } {
+    const t = this.get(owner, params);
+    return { output: t.buffer.text(), truncated: t.buffer.truncated, ...(t.exit ? { exitStatus: t.exit } : {}) };
+  }
+
+  async waitForExit(owner: string, params: unknown): Promise<{ exitCode: number | null; signal: string | null }> {
+    return await this.get(owner, params).exited;
+  }
+
+  /** Kills the command; the terminal stays valid (output, wait_for_exit). */
+  kill(owner: string, params: unknown): Record<string, never> {
+    this.killProcess(this.get(owner, params));
+    return {};
+  }
+
+  /** Kills if running and frees the id; the output stays on screen. */
+  release(owner: string, params: unknown): Record<string, never> {
+    const t = this.get(owner, params);
+    this.killProcess(t);
+    t.released = true;
+    this.terminals.delete(t.id);
+    return {};
+  }
+
+  /** All terminals of a session, when the session ends. */
+  killAll(owner: string): void {
+    for (const t of [...this.terminals.values()]) {
+      if (t.owner !== owner) continue;
+      this.killProcess(t);
+      this.terminals.delete(t.id);
+    }
+  }
+
+  private killProcess(t: AgentTerminal): void {
+    if (t.exit || t.child.pid === undefined) return;
+    try {
+      if (process.platform === 'win32') t.child.kill('SIGTERM');
+      else process.kill(-t.child.pid, 'SIGTERM');
+    } catch {
+      // gone
+    }
+    const pid = t.child.pid;
+    setTimeout(() => {
+      if (!t.exit) {
+        try {
+          process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+    }, 3000).unref();
+  }
+
+  dispose(): void {
+    for (const t of this.terminals.values()) this.killProcess(t);
+    this.terminals.clear();
+    this.changed.dispose();
+  }
+}
+
+export const isAbsolutePath = (p: unknown): p is string => typeof p === 'string' && path.isAbsolute(p);
