@@ -2,12 +2,8 @@
 // rendered, a permission answered exactly once, Open Diff, Stop, themes, reload.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { launchBrowser, startCodeServer, workbenchUrl } from '../harness/codeServer.mjs';
-import { ensureNode } from '../harness/tools.mjs';
-import { prepareWorkspace, testAgents } from '../harness/testEnv.mjs';
-import { pick, runCommand, screenshot, vsixPath, waitForWorkbench, webviewFrame } from './workbench.mjs';
+import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission'];
 
@@ -17,28 +13,17 @@ function record(tmp, scenario) {
 }
 
 describe('e2e: the chat panel', function () {
-  let server;
-  let browser;
+  let wb;
   let page;
   let tmp;
 
   before(async function () {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
-    const workspace = prepareWorkspace(tmp);
-    server = await startCodeServer({
-      installVsix: [vsixPath()],
-      userSettings: { 'acpAgents.agents': testAgents(ensureNode(), tmp).filter((a) => AGENTS.includes(a.id)) },
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(workbenchUrl(server, workspace));
-    await waitForWorkbench(page);
+    wb = await openWorkbench({ prefix: 'acp-chat', agents: AGENTS, viewport: { width: 1280, height: 900 } });
+    ({ page, tmp } = wb);
   });
 
   after(async function () {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    await wb?.close();
   });
 
   async function newSession(agentLabel) {

@@ -2,36 +2,21 @@
 // "ACP: New Session", pick the Demo Agent, see the chat panel.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { launchBrowser, startCodeServer, workbenchUrl } from '../harness/codeServer.mjs';
-import { ensureNode } from '../harness/tools.mjs';
-import { prepareWorkspace, testAgents } from '../harness/testEnv.mjs';
-import { pick, runCommand, screenshot, vsixPath, waitForWorkbench, webviewFrame } from './workbench.mjs';
+import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
 
 describe('e2e: the installed .vsix in the workbench', function () {
+  let wb;
   let server;
-  let browser;
   let page;
-  let tmp;
 
   before(async function () {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-e2e-'));
-    const workspace = prepareWorkspace(tmp);
-    server = await startCodeServer({
-      installVsix: [vsixPath()],
-      userSettings: { 'acpAgents.agents': testAgents(ensureNode(), tmp).filter((a) => a.id === 'demo') },
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(workbenchUrl(server, workspace));
-    await waitForWorkbench(page);
+    wb = await openWorkbench({ prefix: 'acp-e2e', agents: ['demo'], viewport: { width: 1280, height: 800 } });
+    ({ server, page } = wb);
   });
 
   after(async function () {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    await wb?.close();
   });
 
   it('is installed from the .vsix, not loaded from the source tree', () => {

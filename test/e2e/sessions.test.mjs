@@ -1,37 +1,19 @@
 // As a person would: New Session from the palette → Demo Agent → send a prompt
 // → reload the window → the session is in the sidebar → click → history is back.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { launchBrowser, startCodeServer, workbenchUrl } from '../harness/codeServer.mjs';
-import { ensureNode } from '../harness/tools.mjs';
-import { prepareWorkspace, testAgents } from '../harness/testEnv.mjs';
-import { pick, runCommand, screenshot, vsixPath, waitForWorkbench, webviewFrame } from './workbench.mjs';
+import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 describe('e2e: past sessions from the sidebar', function () {
-  let server;
-  let browser;
+  let wb;
   let page;
-  let tmp;
 
   before(async function () {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-sessions-'));
-    const workspace = prepareWorkspace(tmp);
-    server = await startCodeServer({
-      installVsix: [vsixPath()],
-      userSettings: { 'acpAgents.agents': testAgents(ensureNode(), tmp).filter((a) => a.id === 'demo') },
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 850 } });
-    await page.goto(workbenchUrl(server, workspace));
-    await waitForWorkbench(page);
+    wb = await openWorkbench({ prefix: 'acp-sessions', agents: ['demo'] });
+    ({ page } = wb);
   });
 
   after(async function () {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    await wb?.close();
   });
 
   it('a session survives a window reload and reopens from the sidebar with its history', async function () {

@@ -1,7 +1,10 @@
 // Helpers for driving the VS Code workbench in Chromium as a person would.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../harness/testEnv.mjs';
+import { launchBrowser, startCodeServer, workbenchUrl } from '../harness/codeServer.mjs';
+import { ensureNode } from '../harness/tools.mjs';
+import { ROOT, prepareWorkspace, testAgents } from '../harness/testEnv.mjs';
 
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
@@ -61,4 +64,31 @@ export async function screenshot(page, name) {
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file });
   return file;
+}
+
+/**
+ * A code-server with the packaged .vsix installed, a copy of the sample
+ * workspace, the given agents in user settings, and a page on its workbench.
+ * `agents` picks fake agents by id, or is a function of the temp dir giving the settings.
+ */
+export async function openWorkbench({ prefix, agents, viewport = { width: 1280, height: 850 } }) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  const workspace = prepareWorkspace(tmp);
+  const settings = typeof agents === 'function' ? agents(tmp) : testAgents(ensureNode(), tmp).filter((a) => agents.includes(a.id));
+  const server = await startCodeServer({ installVsix: [vsixPath()], userSettings: { 'acpAgents.agents': settings } });
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport });
+  await page.goto(workbenchUrl(server, workspace));
+  await waitForWorkbench(page);
+  return {
+    server,
+    browser,
+    page,
+    tmp,
+    async close() {
+      await browser.close().catch(() => {});
+      await server.stop();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
 }

@@ -3,12 +3,10 @@
 // CSP violation listener) and leave no javascript:/data: link in the webview.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { launchBrowser, startCodeServer, workbenchUrl } from '../harness/codeServer.mjs';
 import { ensureNode } from '../harness/tools.mjs';
-import { FAKE_AGENT, ROOT, prepareWorkspace } from '../harness/testEnv.mjs';
-import { pick, runCommand, screenshot, vsixPath, waitForWorkbench } from './workbench.mjs';
+import { FAKE_AGENT, ROOT } from '../harness/testEnv.mjs';
+import { openWorkbench, pick, runCommand, screenshot } from './workbench.mjs';
 
 const PAYLOADS = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'xss', 'payloads.json'), 'utf8'));
 
@@ -68,30 +66,24 @@ function xssScenario() {
 }
 
 describe('e2e: XSS corpus in every rendered field', function () {
-  let server;
-  let browser;
+  let wb;
   let page;
-  let tmp;
 
   before(async function () {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-xss-'));
-    const scenarioFile = path.join(tmp, 'xss-scenario.json');
-    fs.writeFileSync(scenarioFile, JSON.stringify(xssScenario()));
-    const workspace = prepareWorkspace(tmp);
-    server = await startCodeServer({
-      installVsix: [vsixPath()],
-      userSettings: { 'acpAgents.agents': [{ id: 'xss', name: 'XSS Agent', command: ensureNode(), args: [FAKE_AGENT, scenarioFile], env: { ACP_FAKE_RECORD: path.join(tmp, 'xss.jsonl') } }] },
+    wb = await openWorkbench({
+      prefix: 'acp-xss',
+      viewport: { width: 1280, height: 900 },
+      agents: (tmp) => {
+        const scenarioFile = path.join(tmp, 'xss-scenario.json');
+        fs.writeFileSync(scenarioFile, JSON.stringify(xssScenario()));
+        return [{ id: 'xss', name: 'XSS Agent', command: ensureNode(), args: [FAKE_AGENT, scenarioFile], env: { ACP_FAKE_RECORD: path.join(tmp, 'xss.jsonl') } }];
+      },
     });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(workbenchUrl(server, workspace));
-    await waitForWorkbench(page);
+    ({ page } = wb);
   });
 
   after(async function () {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    await wb?.close();
   });
 
   it(`${PAYLOADS.length} payloads run no script, break no CSP rule and leave no javascript:/data: link`, async function () {
