@@ -7,6 +7,7 @@ import { AgentManager, type AgentStatus } from './agents/agentManager';
 import { AuthService, type AuthPrompter } from './agents/auth';
 import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
 import { AttachmentSources, readText } from './chat/attachmentSources';
+import { ElicitationService, type ElicitationUi } from './host/elicitation';
 import { FileService } from './host/fileService';
 import { TerminalService } from './host/terminals';
 import { DiffDocuments } from './chat/diffDocuments';
@@ -43,6 +44,7 @@ export interface AcpAgentsApi {
     setFolderPicker(picker: (() => Promise<vscode.WorkspaceFolder | undefined>) | undefined): void;
     /** Answers confirmations (e.g. Delete). */
     setConfirm(answer: (() => Promise<boolean>) | undefined): void;
+    setElicitationUi(ui: ElicitationUi | undefined): void;
     /** Answers "may the agent touch a path outside the session's folders?". */
     setOutsideAnswer(answer: ((agent: string, action: string, path: string) => Promise<boolean>) | undefined): void;
     hasArchive(agentId: string, sessionId: string): boolean;
@@ -65,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   };
   reportSettingsProblems();
 
+  const elicitation = new ElicitationService((m) => log.info(`elicitation: ${m}`));
   // The manager and the auth service need each other: the manager asks auth for stored env values.
   const authRef: { current?: AuthService } = {};
   const panelsRef: { current?: ChatPanelManager } = {};
@@ -75,6 +78,8 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     extensionVersion: version,
     secretValues: () => authRef.current?.secretValues() ?? [],
     storedEnv: (id) => authRef.current?.storedEnv(id) ?? Promise.resolve({}),
+    agentRequests: { 'elicitation/create': (name, params) => elicitation.create(name, params) },
+    agentNotifications: { 'elicitation/complete': (_name, params) => elicitation.complete(params) },
     inUse: (id) => panelsRef.current?.all().some((p) => p.agentId === id) ?? false,
   });
   const agents = manager;
@@ -101,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   };
   const attachments = new AttachmentSources();
   const defaultAskOutside = files.askOutside;
+  const defaultElicitationUi = elicitation.ui;
   const diffs = new DiffDocuments();
   const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def, cwd) => new AgentSession(def, agents, signIn, config, cwd ?? workspaceCwd(), stores), diffs, attachments);
   panelsRef.current = panels;
@@ -340,6 +346,9 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       sessions: (id) => index.forAgent(id),
       setOutsideAnswer: (answer) => {
         files.askOutside = answer ?? defaultAskOutside;
+      },
+      setElicitationUi: (ui) => {
+        elicitation.ui = ui ?? defaultElicitationUi;
       },
       setConfirm: (answer) => {
         confirm = answer ? async () => await answer() : async (message, detail, action) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;

@@ -18,6 +18,8 @@ export function clientCapabilities(): acp.ClientCapabilities {
     terminal: true,
     // Terminal-type auth methods: run the agent's own login command in a VS Code terminal.
     auth: { terminal: true },
+    // elicitation/create: form mode (each field asked with validation) and URL mode (consent first).
+    elicitation: { form: {}, url: {} },
     // The chat panel renders notices and boolean config options.
     session: { configOptions: { boolean: {} }, notices: {} },
     // Legacy (Zed-era) opt-in for `_meta["terminal-auth"]` on agent-type methods.

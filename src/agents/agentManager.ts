@@ -43,6 +43,9 @@ export interface AgentManagerDeps {
   readonly secretValues: () => readonly string[];
   /** Environment stored for an agent (env_var sign-in), loaded before each start. */
   readonly storedEnv: (agentId: string) => Promise<Record<string, string>>;
+  /** Requests from agents not tied to a session's panel (elicitation). */
+  readonly agentRequests?: Record<string, (agentName: string, params: unknown) => Promise<unknown>>;
+  readonly agentNotifications?: Record<string, (agentName: string, params: unknown) => void>;
   /** Whether any open panel uses the agent (a crashed agent is restarted only then). */
   readonly inUse: (agentId: string) => boolean;
 }
@@ -178,6 +181,8 @@ export class AgentManager implements vscode.Disposable {
       initializeTimeoutMs: this.deps.config.initializeTimeoutMs(),
     });
     e.runtime = runtime;
+    for (const [method, handler] of Object.entries(this.deps.agentRequests ?? {})) runtime.connection.onClientRequest(method, (params) => handler(def.name, params));
+    for (const [method, handler] of Object.entries(this.deps.agentNotifications ?? {})) runtime.connection.onClientNotification(method, (params) => handler(def.name, params));
     let init;
     try {
       init = await runtime.start(token);
