@@ -91,6 +91,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const storage = context.globalStorageUri.fsPath;
   const index = new SessionIndex(path.join(storage, 'sessions.json'));
   const archive = new TranscriptArchive(path.join(storage, 'archive'), () => config.archiveMaxBytes());
+  const diffs = new DiffDocuments();
   const files = new FileService(config, (m) => log.info(`files: ${m}`));
   const terminals = new TerminalService();
   const stores: SessionStores = {
@@ -103,11 +104,11 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     readText,
     files,
     terminals,
+    diffs,
   };
   const attachments = new AttachmentSources();
   const defaultAskOutside = files.askOutside;
   const defaultElicitationUi = elicitation.ui;
-  const diffs = new DiffDocuments();
   const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def, cwd) => new AgentSession(def, agents, signIn, config, cwd ?? workspaceCwd(), stores), diffs, attachments);
   panelsRef.current = panels;
   const tree = new SessionTreeProvider(() => agents.definitions(), (id) => agents.status(id), index);

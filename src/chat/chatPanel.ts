@@ -157,6 +157,12 @@ export class ChatPanel implements vscode.Disposable {
       case 'setMode':
         void this.session.setMode(msg.modeId);
         return;
+      case 'change': {
+        const c = this.session.changes;
+        const run = msg.action === 'reviewAll' ? c.reviewAll() : msg.path === undefined ? Promise.resolve() : msg.action === 'open' ? c.open(msg.path) : c.revert(msg.path).then(() => undefined);
+        void run.then(undefined, (err: unknown) => this.log.warn(`changes: ${String(err)}`));
+        return;
+      }
       case 'retry': {
         const item = this.session.transcript.get(msg.id);
         if (item?.kind === 'error' && item.retryPrompt !== undefined) void this.session.prompt(item.retryPrompt);

@@ -20,6 +20,17 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     return this.texts.get(uri.path) ?? '';
   }
 
+  /** Read-only documents for the two sides of a diff. */
+  uris(filePath: string, oldText: string | null, newText: string): [vscode.Uri, vscode.Uri] {
+    const n = ++this.seq;
+    const base = path.basename(filePath) || 'file';
+    const left = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${n}/old/${base}` });
+    const right = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${n}/new/${base}` });
+    this.texts.set(left.path, oldText ?? '');
+    this.texts.set(right.path, newText);
+    return [left, right];
+  }
+
   /** Opens the diff editor for one diff of a tool call. */
   async open(filePath: string, oldText: string | null, newText: string, title?: string): Promise<void> {
     const n = ++this.seq;

@@ -57,13 +57,15 @@ export class FileService {
   }
 
   /** Replaces (or creates) the file as one WorkspaceEdit: open editors update, Undo restores. */
-  async write(agentName: string, roots: readonly string[], params: unknown): Promise<Record<string, never>> {
+  async write(agentName: string, roots: readonly string[], params: unknown, onBefore?: (file: string, before: string | null) => void): Promise<Record<string, never>> {
     const p = (params ?? {}) as { path?: unknown; content?: unknown };
     if (typeof p.content !== 'string') throw new ResponseError(INVALID_PARAMS, 'fs/write_text_file needs "content" (a string).');
     const file = await this.guard(agentName, 'write', p.path, roots);
     const uri = vscode.Uri.file(file);
     const edit = new vscode.WorkspaceEdit();
     const exists = fs.existsSync(file);
+    const openDoc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+    onBefore?.(file, exists ? (openDoc?.getText() ?? (await fs.promises.readFile(file, 'utf8').catch(() => ''))) : null);
     if (!exists) {
       edit.createFile(uri, { ignoreIfExists: true });
       edit.insert(uri, new vscode.Position(0, 0), p.content);

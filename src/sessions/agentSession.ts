@@ -18,6 +18,8 @@ import type { ContentPart, PermissionOptionView } from '../shared/transcriptType
 import { buildPrompt } from './promptBuilder';
 import type { FileService } from '../host/fileService';
 import type { TerminalService } from '../host/terminals';
+import { ChangeTracker } from '../host/changeTracker';
+import type { DiffDocuments } from '../chat/diffDocuments';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
 import { allowOption, autoApproves, permissionKey } from './permissionPolicy';
 
@@ -37,6 +39,7 @@ export interface SessionStores {
   readText(uri: string): Promise<string | undefined>;
   readonly files: FileService;
   readonly terminals: TerminalService;
+  readonly diffs: DiffDocuments;
 }
 
 interface PendingPermission {
@@ -70,6 +73,8 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   private cancelWatchdog: NodeJS.Timeout | undefined;
   private mcpNoticeShown = false;
   private readonly myTerminals = new Set<string>();
+  /** Files the agent changed in this session. */
+  readonly changes: ChangeTracker;
   /** Set for panels showing an archived transcript that cannot continue. */
   readOnly = false;
   /** The session this panel was opened for (before it is attached). */
@@ -83,7 +88,16 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     readonly cwd: string | undefined,
     private readonly store: SessionStores,
   ) {
+    this.changes = new ChangeTracker(
+      (file, before, after, title) => store.diffs.open(file, before, after, title),
+      (file, before, after) => store.diffs.uris(file, before, after),
+    );
     this.disposables.push(
+      this.changes,
+      this.changes.onDidChange(() => {
+        this.transcript.header.changes = this.changes.list();
+        this.emit([{ c: 'header' }]);
+      }),
       store.terminals.onDidChange((snap) => {
         if (!this.myTerminals.has(snap.terminalId)) return;
         this.emit(this.transcript.setTerminal(snap.terminalId, { output: snap.output, truncated: snap.truncated, ...(snap.exitStatus ? { exitStatus: snap.exitStatus } : {}) }));
@@ -144,6 +158,9 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   // ---------------------------------------------------------------- SessionSink
   onUpdate(n: DecodedNotification): void {
     this.emit(this.transcript.apply(n.update));
+    // A tool call's diff names a file the agent changes, with its old text.
+    const content = (n.update as { content?: unknown }).content;
+    if (Array.isArray(content)) for (const c of content) if (c?.type === 'diff' && typeof c.path === 'string') this.changes.record(c.path, c.oldText ?? null);
     this.store.archive.append(this.def.id, n.sessionId, n.update);
     if (n.update.sessionUpdate === 'session_info_update') {
       const title = (n.update as { title?: string | null }).title;
@@ -182,7 +199,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       case 'fs/read_text_file':
         return await this.store.files.read(this.def.name, roots, params);
       case 'fs/write_text_file':
-        return await this.store.files.write(this.def.name, roots, params);
+        return await this.store.files.write(this.def.name, roots, params, (file, before) => this.changes.record(file, before));
       default:
         throw new Error(`Unhandled method ${method}`);
     }
@@ -462,6 +479,8 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     this.setStatus({ text: '', busy: true, inputEnabled: false, actions: ['stop'] });
     const turn = rt.connection.prompt({ sessionId, prompt: built.blocks });
     this.turn = turn;
+    // Agents that write files themselves: notice changes on disk during the turn.
+    this.changes.watch(this.roots.length ? this.roots : [this.cwd ?? process.cwd()]);
     try {
       const { stopReason } = await turn;
       this.settleAllPermissions();
@@ -486,6 +505,10 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       return undefined;
     } finally {
       if (this.turn === turn) this.turn = undefined;
+      // Late file events of the turn still count for a moment.
+      setTimeout(() => {
+        if (!this.turn) this.changes.unwatch();
+      }, 1000);
       clearTimeout(this.cancelWatchdog);
       this.cancelWatchdog = undefined;
     }

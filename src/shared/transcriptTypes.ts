@@ -124,6 +124,8 @@ export interface HeaderState {
   modes?: { currentModeId: string; availableModes: { id: string; name: string; description?: string | null }[] };
   configOptions: ConfigOptionView[];
   commands: { name: string; description: string; hint?: string }[];
+  /** Files the agent changed in this session (reviewable, revertable where the old text is known). */
+  changes?: { path: string; name: string; added: boolean; canRevert: boolean }[];
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
 }
 

@@ -52,7 +52,8 @@ export type WebviewToHost =
   | { readonly type: 'openLink'; readonly href: string }
   | { readonly type: 'setConfig'; readonly configId: string; readonly value: string | boolean }
   | { readonly type: 'setMode'; readonly modeId: string }
-  | { readonly type: 'retry'; readonly id: string };
+  | { readonly type: 'retry'; readonly id: string }
+  | { readonly type: 'change'; readonly action: 'open' | 'revert' | 'reviewAll'; readonly path?: string };
 
 /** The state a panel persists across a window reload (through `WebviewPanelSerializer`). */
 export interface PersistedPanelState {
@@ -96,6 +97,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return str(m.modeId);
     case 'retry':
       return str(m.id);
+    case 'change':
+      return (m.action === 'open' || m.action === 'revert' || m.action === 'reviewAll') && (m.path === undefined || str(m.path));
     default:
       return false;
   }

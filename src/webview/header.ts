@@ -10,6 +10,41 @@ export class HeaderView {
     private readonly post: Post,
   ) {}
 
+  /** The "Changes" section: every file the agent changed, with Open Diff, Revert and Review All. */
+  renderChanges(el: HTMLElement, state: HeaderState): void {
+    const list = state.changes ?? [];
+    el.hidden = list.length === 0;
+    el.replaceChildren();
+    if (list.length === 0) return;
+    const head = h('div', 'changes-head');
+    head.append(h('span', 'changes-title', `Changes (${list.length})`));
+    const all = h('button', 'link-button review-all', 'Review All');
+    all.type = 'button';
+    all.addEventListener('click', () => this.post({ type: 'change', action: 'reviewAll' }));
+    head.append(all);
+    el.append(head);
+    const ul = h('ul', 'changes-list');
+    for (const c of list) {
+      const li = h('li', 'change');
+      li.title = c.path;
+      li.append(h('span', 'change-name', c.name), h('span', 'change-kind', c.added ? ' added' : ' modified'));
+      const open = h('button', 'link-button change-open', 'Open Diff');
+      open.type = 'button';
+      open.setAttribute('aria-label', `Open the diff of ${c.name}`);
+      open.addEventListener('click', () => this.post({ type: 'change', action: 'open', path: c.path }));
+      li.append(open);
+      if (c.canRevert) {
+        const revert = h('button', 'link-button change-revert', 'Revert');
+        revert.type = 'button';
+        revert.setAttribute('aria-label', `Revert ${c.name} to its content before the agent changed it`);
+        revert.addEventListener('click', () => this.post({ type: 'change', action: 'revert', path: c.path }));
+        li.append(revert);
+      }
+      ul.append(li);
+    }
+    el.append(ul);
+  }
+
   render(state: HeaderState, agentName: string): void {
     this.title.textContent = state.title ?? '';
     this.title.title = state.title ?? '';

@@ -24,6 +24,7 @@ const agentName = el<HTMLSpanElement>('agent-name');
 const transcriptEl = el<HTMLElement>('transcript');
 const status = el<HTMLDivElement>('status');
 const input = el<HTMLTextAreaElement>('input');
+const changesEl = el<HTMLElement>('changes');
 
 interface ViewState {
   agentId?: string;
@@ -77,6 +78,7 @@ function setStatus(s: PanelStatus): void {
 function setHeader(h: HeaderState): void {
   lastHeader = h;
   header.render(h, info?.agentName ?? '');
+  header.renderChanges(changesEl, h);
   composer.setCommands(h.commands);
 }
 

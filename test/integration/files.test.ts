@@ -66,10 +66,33 @@ describe('Client file services (fs/*) with boundaries', function () {
     assert.equal(fs.readdirSync(outsideDir).length, 0);
     assert.equal(read3.error.code, -32602, 'relative paths are refused');
 
+    // The Changes list names both files the agent wrote.
+    const changes = panel.session.changes.list();
+    assert.deepEqual(changes.map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort(), ['greet.ts:modified:true', 'new-file.txt:added:true']);
+
     // Undo in the editor restores the previous text.
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('undo');
     await waitFor('undo', () => doc.getText() === before);
+
+    // Revert from the Changes list: the new file goes away, greet.ts gets its text from before the turn.
+    assert.equal(await panel.session.changes.revert(path.join(folder(), 'created', 'new-file.txt')), true);
+    assert.equal(fs.existsSync(path.join(folder(), 'created', 'new-file.txt')), false);
+    await doc.save();
+    assert.equal(await panel.session.changes.revert(doc.uri.fsPath), true);
+    assert.equal(doc.getText(), before);
+    assert.equal(panel.session.changes.list().length, 0);
+  });
+
+  it('files an agent changes on its own (on disk, during a turn) and through tool-call diffs are listed too', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-demo-writes');
+    await waitForStatus(panel, 'connected', connected);
+    await panel.session.prompt('edit on your own');
+    await waitFor('two changes', () => panel.session.changes.list().length >= 2 || undefined);
+    const names = panel.session.changes.list().map((c) => `${c.name}:${c.canRevert}`).sort();
+    assert.ok(names.includes('by-itself.txt:true'), names.join(', '));
+    assert.ok(names.includes('diffed.ts:true'), names.join(', '));
   });
 
   it('with acpAgents.files.outsideRoots = "deny", outside paths are refused without asking', async () => {

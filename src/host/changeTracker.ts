@@ -1,0 +1,118 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+interface Change {
+  /** The text before the agent first changed it in this session; null: the file did not exist; undefined: unknown. */
+  before: string | null | undefined;
+}
+
+/**
+ * Every file an agent changed in a session — through fs/write_text_file, through
+ * a tool call's diff, or on its own on disk during a turn — with Open Diff,
+ * Review All and Revert (to the text before the agent's first change).
+ */
+export class ChangeTracker implements vscode.Disposable {
+  private readonly changes = new Map<string, Change>();
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+
+  constructor(
+    private readonly openDiff: (file: string, before: string | null, after: string, title: string) => Promise<void>,
+    private readonly diffUris: (file: string, before: string | null, after: string) => [vscode.Uri, vscode.Uri],
+  ) {}
+
+  /** Records the text before a change (the first record for a file wins). */
+  record(file: string, before: string | null | undefined): void {
+    const existing = this.changes.get(file);
+    if (existing && existing.before !== undefined) return;
+    if (existing && before === undefined) return;
+    this.changes.set(file, { before });
+    this.emitter.fire();
+  }
+
+  /** While a turn runs, files created or changed on disk inside the roots are noticed too. */
+  watch(roots: readonly string[]): void {
+    this.unwatch();
+    if (roots.length === 0) return;
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(roots[0]!), '**/*'));
+    const seen = (u: vscode.Uri, created: boolean) => {
+      if (/[\\/](\.git|node_modules)[\\/]/.test(u.fsPath)) return;
+      try {
+        if (fs.statSync(u.fsPath).isDirectory()) return;
+      } catch {
+        return;
+      }
+      this.record(u.fsPath, created ? null : undefined);
+    };
+    w.onDidCreate((u) => seen(u, true));
+    w.onDidChange((u) => seen(u, false));
+    this.watcher = w;
+  }
+
+  unwatch(): void {
+    this.watcher?.dispose();
+    this.watcher = undefined;
+  }
+
+  list(): { path: string; name: string; added: boolean; canRevert: boolean }[] {
+    return [...this.changes.entries()].map(([file, c]) => ({ path: file, name: path.basename(file), added: c.before === null, canRevert: c.before !== undefined }));
+  }
+
+  private current(file: string): string {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+    if (doc) return doc.getText();
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  }
+
+  async open(file: string): Promise<void> {
+    const c = this.changes.get(file);
+    if (!c) return;
+    await this.openDiff(file, c.before ?? null, this.current(file), `${path.basename(file)} (changes by the agent)`);
+  }
+
+  /** A multi-file diff of every change (VS Code's multi-diff editor where available). */
+  async reviewAll(): Promise<void> {
+    const entries = [...this.changes.entries()];
+    if (entries.length === 0) return;
+    const resources = entries.map(([file, c]) => {
+      const [left, right] = this.diffUris(file, c.before ?? null, this.current(file));
+      return [vscode.Uri.file(file), left, right];
+    });
+    try {
+      await vscode.commands.executeCommand('vscode.changes', `Changes by the agent (${entries.length})`, resources);
+    } catch {
+      // Older VS Code without the multi-diff editor: one diff after another.
+      for (const [file] of entries) await this.open(file);
+    }
+  }
+
+  /** Puts the file back as it was before the agent's first change (an undoable edit). */
+  async revert(file: string): Promise<boolean> {
+    const c = this.changes.get(file);
+    if (!c || c.before === undefined) return false;
+    const uri = vscode.Uri.file(file);
+    const edit = new vscode.WorkspaceEdit();
+    if (c.before === null) edit.deleteFile(uri, { ignoreIfNotExists: true });
+    else {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), c.before);
+    }
+    if (!(await vscode.workspace.applyEdit(edit))) return false;
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+    if (doc?.isDirty) await doc.save();
+    this.changes.delete(file);
+    this.emitter.fire();
+    return true;
+  }
+
+  dispose(): void {
+    this.unwatch();
+    this.emitter.dispose();
+  }
+}
