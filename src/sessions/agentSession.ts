@@ -158,9 +158,9 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   // ---------------------------------------------------------------- SessionSink
   onUpdate(n: DecodedNotification): void {
     this.emit(this.transcript.apply(n.update));
-    // A tool call's diff names a file the agent changes, with its old text.
+    // A tool call's diff (in a live turn, not in replayed history) names a file the agent changes, with its old text.
     const content = (n.update as { content?: unknown }).content;
-    if (Array.isArray(content)) for (const c of content) if (c?.type === 'diff' && typeof c.path === 'string') this.changes.record(c.path, c.oldText ?? null);
+    if (this.turn && Array.isArray(content)) for (const c of content) if (c?.type === 'diff' && typeof c.path === 'string') this.changes.record(c.path, c.oldText ?? null);
     this.store.archive.append(this.def.id, n.sessionId, n.update);
     if (n.update.sessionUpdate === 'session_info_update') {
       const title = (n.update as { title?: string | null }).title;

@@ -17,9 +17,11 @@ export interface ArchivedLine {
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 export class TranscriptArchive {
-  private readonly pending = new Map<string, string[]>();
+  /** Updates waiting to be written: kept as objects, serialized off the hot path. */
+  private readonly pending = new Map<string, ArchivedLine[]>();
   private readonly sizes = new Map<string, number>();
   private readonly full = new Set<string>();
+  private readonly files = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
 
@@ -29,35 +31,26 @@ export class TranscriptArchive {
   ) {}
 
   fileOf(agentId: string, sessionId: string): string {
-    return path.join(this.dir, safe(agentId), `${safe(sessionId)}.jsonl`);
+    const key = `${agentId}\u0000${sessionId}`;
+    let f = this.files.get(key);
+    if (!f) {
+      f = path.join(this.dir, safe(agentId), `${safe(sessionId)}.jsonl`);
+      this.files.set(key, f);
+    }
+    return f;
   }
 
+  /** Cheap: remembers the update; the write happens later, in the background. */
   append(agentId: string, sessionId: string, update: unknown, now = Date.now()): void {
     const file = this.fileOf(agentId, sessionId);
     if (this.full.has(file)) return;
-    let size = this.sizes.get(file);
-    if (size === undefined) {
-      try {
-        size = fs.statSync(file).size;
-      } catch {
-        size = 0;
-      }
-    }
-    const line = `${JSON.stringify({ t: now, u: update })}\n`;
-    const bytes = Buffer.byteLength(line);
     let list = this.pending.get(file);
     if (!list) this.pending.set(file, (list = []));
-    if (size + bytes > this.maxBytes()) {
-      this.full.add(file);
-      list.push(`${JSON.stringify({ t: now, u: { sessionUpdate: '_archive_full', limit: this.maxBytes() } })}\n`);
-    } else {
-      list.push(line);
-      this.sizes.set(file, size + bytes);
-    }
+    list.push({ t: now, u: update });
     this.timer ??= setTimeout(() => void this.flush(), 250);
   }
 
-  /** Writes what is pending. */
+  /** Writes what is pending (serializing in slices, so the extension host stays responsive). */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -65,9 +58,32 @@ export class TranscriptArchive {
     this.pending.clear();
     if (batches.length === 0) return this.writing;
     this.writing = this.writing.then(async () => {
-      for (const [file, lines] of batches) {
+      for (const [file, raw] of batches) {
+        const entries = coalesceChunks(raw);
+        let size = this.sizes.get(file);
+        if (size === undefined) {
+          try {
+            size = (await fs.promises.stat(file)).size;
+          } catch {
+            size = 0;
+          }
+        }
+        const out: string[] = [];
+        for (let i = 0; i < entries.length; i++) {
+          if (i > 0 && i % 2000 === 0) await new Promise((r) => setImmediate(r));
+          const line = `${JSON.stringify(entries[i])}\n`;
+          const bytes = Buffer.byteLength(line);
+          if (size + bytes > this.maxBytes()) {
+            this.full.add(file);
+            out.push(`${JSON.stringify({ t: entries[i]!.t, u: { sessionUpdate: '_archive_full', limit: this.maxBytes() } })}\n`);
+            break;
+          }
+          out.push(line);
+          size += bytes;
+        }
+        this.sizes.set(file, size);
         await fs.promises.mkdir(path.dirname(file), { recursive: true });
-        await fs.promises.appendFile(file, lines.join(''));
+        await fs.promises.appendFile(file, out.join(''));
       }
     }).catch(() => undefined);
     return this.writing;
@@ -105,4 +121,39 @@ export class TranscriptArchive {
     await this.flush();
     await fs.promises.rm(file, { force: true });
   }
+}
+
+const CHUNKS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
+
+/**
+ * Consecutive text chunks of one message become one archived update (a
+ * 20,000-chunk answer is one line): the replayed text is the same.
+ */
+export function coalesceChunks(entries: readonly ArchivedLine[]): ArchivedLine[] {
+  const out: ArchivedLine[] = [];
+  let open: { t: number; u: { sessionUpdate: string; messageId?: unknown; content: { type: 'text'; text: string } } } | undefined;
+  let parts: string[] = [];
+  const close = () => {
+    if (open) {
+      open.u.content.text = parts.join('');
+      out.push(open);
+    }
+    open = undefined;
+    parts = [];
+  };
+  for (const e of entries) {
+    const u = e.u as { sessionUpdate?: string; messageId?: unknown; content?: { type?: string; text?: unknown } } | null;
+    const isText = !!u && CHUNKS.has(String(u.sessionUpdate)) && u.content?.type === 'text' && typeof u.content.text === 'string';
+    if (isText && open && open.u.sessionUpdate === u!.sessionUpdate && open.u.messageId === u!.messageId) {
+      parts.push(u!.content!.text as string);
+      continue;
+    }
+    close();
+    if (isText) {
+      open = { t: e.t, u: { ...(u as object), sessionUpdate: u!.sessionUpdate!, content: { type: 'text', text: '' } } };
+      parts = [u!.content!.text as string];
+    } else out.push(e);
+  }
+  close();
+  return out;
 }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SessionIndex } from '../../src/sessions/sessionIndex';
-import { TranscriptArchive } from '../../src/sessions/transcriptArchive';
+import { TranscriptArchive, coalesceChunks } from '../../src/sessions/transcriptArchive';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'acp-store-'));
 
@@ -44,18 +44,43 @@ describe('TranscriptArchive', () => {
     const ar = new TranscriptArchive(tmp(), () => 1_000_000);
     for (let i = 0; i < 100; i++) ar.append('agent/1', 'sess:1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${i}` } });
     assert.equal(fs.existsSync(ar.fileOf('agent/1', 'sess:1')), false, 'nothing written synchronously');
+    ar.append('agent/1', 'sess:1', { sessionUpdate: 'plan', entries: [] });
     const lines = await ar.read('agent/1', 'sess:1');
-    assert.equal(lines.length, 100);
-    assert.equal((lines[99]!.u as any).content.text, '99');
+    // 100 chunks of one message are archived as one update, then the plan.
+    assert.equal(lines.length, 2);
+    assert.equal((lines[0]!.u as any).content.text, Array.from({ length: 100 }, (_, i) => String(i)).join(''));
+    assert.equal((lines[1]!.u as any).sessionUpdate, 'plan');
   });
 
   it('stops at the size limit with a marker', async () => {
     const ar = new TranscriptArchive(tmp(), () => 500);
-    for (let i = 0; i < 50; i++) ar.append('a', 's', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(20) } });
+    for (let i = 0; i < 50; i++) ar.append('a', 's', { sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: 'x'.repeat(20) });
     const lines = await ar.read('a', 's');
     assert.ok(fs.statSync(ar.fileOf('a', 's')).size < 700);
     assert.equal((lines.at(-1)!.u as any).sessionUpdate, '_archive_full');
     await ar.delete('a', 's');
     assert.equal(fs.existsSync(ar.fileOf('a', 's')), false);
+  });
+});
+
+describe('archive coalescing', () => {
+  it('joins consecutive text chunks of one message, keeps everything else and the order', () => {
+    const chunk = (sessionUpdate: string, text: string, messageId?: string) => ({ t: 1, u: { sessionUpdate, content: { type: 'text', text }, ...(messageId ? { messageId } : {}) } });
+    const out = coalesceChunks([
+      chunk('agent_message_chunk', 'Hel', 'm1'),
+      chunk('agent_message_chunk', 'lo', 'm1'),
+      chunk('agent_message_chunk', '!', 'm2'),
+      { t: 2, u: { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'T' } },
+      chunk('agent_thought_chunk', 'a'),
+      chunk('agent_thought_chunk', 'b'),
+      { t: 3, u: { sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'x', mimeType: 'image/png' } } },
+    ]);
+    assert.deepEqual(out.map((e: any) => `${e.u.sessionUpdate}:${e.u.content?.text ?? e.u.content?.type ?? e.u.toolCallId}`), [
+      'agent_message_chunk:Hello',
+      'agent_message_chunk:!',
+      'tool_call:x',
+      'agent_thought_chunk:ab',
+      'agent_message_chunk:image',
+    ]);
   });
 });
