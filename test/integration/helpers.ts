@@ -57,15 +57,7 @@ export function startedPids(scenario: string): number[] {
     .map((r) => r.pid as number);
 }
 
-export function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isAlive } from '../support/processes';
 
 export async function waitForStatus(panel: ChatPanel, what: string, predicate: (s: PanelStatus) => boolean, timeoutMs = 20_000): Promise<PanelStatus> {
   return await waitFor(`${what} (status now: ${JSON.stringify(panel.status)})`, () => (predicate(panel.status) ? panel.status : undefined), timeoutMs);

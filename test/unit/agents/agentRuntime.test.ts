@@ -2,19 +2,11 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { AgentRuntime, AgentStartError } from '../../../src/agents/agentRuntime';
+import { isAlive } from '../../support/processes';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const FAKE = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 
-export function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const started: AgentRuntime[] = [];
 
