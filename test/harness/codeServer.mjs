@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureCodeServer } from './tools.mjs';
+import { ensureCodeServer, ensureDebianPackages } from './tools.mjs';
 
 export const CHROMIUM = process.env.ACP_CHROMIUM || '/usr/bin/chromium';
 
@@ -162,6 +162,7 @@ export function sleep(ms) {
 
 /** Launches headless Debian Chromium through playwright-core. */
 export async function launchBrowser(extraArgs = []) {
+  if (!process.env.ACP_CHROMIUM && !fs.existsSync(CHROMIUM)) ensureDebianPackages(['chromium']);
   const { chromium } = await import('playwright-core');
   return await chromium.launch({
     executablePath: CHROMIUM,

@@ -24,6 +24,25 @@ function run(cmd, args, opts) {
   }
 }
 
+/**
+ * Installs Debian packages the real-host tiers need (libkrb5-dev to build
+ * code-server's kerberos module, chromium for the workbench page) when they
+ * are missing and this is a Debian machine where we may run apt-get.
+ */
+export function ensureDebianPackages(packages) {
+  const missing = packages.filter((p) => spawnSync('dpkg', ['-s', p], { stdio: 'ignore' }).status !== 0);
+  if (missing.length === 0) return;
+  if (spawnSync('which', ['apt-get'], { stdio: 'ignore' }).status !== 0) {
+    throw new Error(`missing system packages ${missing.join(', ')}: install them with your package manager`);
+  }
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  log(`installing Debian packages: ${missing.join(', ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => (sudo.length ? run('sudo', ['apt-get', ...args], { env }) : run('apt-get', args, { env }));
+  apt(['update', '-qq']);
+  apt(['install', '-y', '-qq', ...missing]);
+}
+
 /** Returns the absolute path of the Node 24 binary, installing it when missing. */
 export function ensureNode() {
   const dir = path.join(CACHE_ROOT, `node-${NODE_VERSION}`);
@@ -51,6 +70,7 @@ export function ensureCodeServer() {
   if (fs.existsSync(path.join(dir, MARKER)) && fs.existsSync(entry) && fs.existsSync(vscodeModules)) {
     return { entry, nodeBin };
   }
+  ensureDebianPackages(['libkrb5-dev']);
   log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (about 80 s, once)`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
