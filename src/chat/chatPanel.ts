@@ -295,7 +295,7 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     }
     // The agent process did not survive the reload: the panel offers to start again.
     const session = this.createSession(agent);
-    const p = this.track(new ChatPanel(panel, this.extensionUri, session, this.log, this.diffs, this.attachments));
+    this.track(new ChatPanel(panel, this.extensionUri, session, this.log, this.diffs, this.attachments));
     const sessionId = typeof state?.sessionId === 'string' ? state.sessionId : undefined;
     if (sessionId) {
       // The agent did not survive the reload: open the session again (load, resume or archive).
@@ -304,7 +304,6 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     } else {
       session.markStopped(`The window was reloaded and ${agent.name} stopped. Restart it to start a new session.`);
     }
-    void p;
   }
 
   all(): readonly ChatPanel[] {

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { OutputBuffer } from './outputBuffer';
@@ -51,7 +50,7 @@ export class TerminalService implements vscode.Disposable {
     this.terminals.set(id, t);
     const pty: vscode.Pseudoterminal = { onDidWrite: write.event, open: () => write.fire(t.buffer.text().replace(/\r?\n/g, '\r\n')), close: () => {} };
     const name = `${label}: ${[p.command, ...args].join(' ')}`.slice(0, 80);
-    const vsTerminal = vscode.window.createTerminal({ name, pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
+    vscode.window.createTerminal({ name, pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
     const take = (data: Buffer) => {
       t.buffer.append(data);
       write.fire(data.toString('utf8').replace(/\r?\n/g, '\r\n'));
@@ -71,7 +70,6 @@ export class TerminalService implements vscode.Disposable {
       this.emit(t);
     };
     child.on('exit', (code, signal) => finish(code, signal));
-    void vsTerminal;
     return { terminalId: id };
   }
 
@@ -149,5 +147,3 @@ export class TerminalService implements vscode.Disposable {
     this.changed.dispose();
   }
 }
-
-export const isAbsolutePath = (p: unknown): p is string => typeof p === 'string' && path.isAbsolute(p);
