@@ -8,12 +8,37 @@ interface Change {
 }
 
 /**
+ * When VS Code itself last saved each file (the user, a Revert, our own writes):
+ * disk events right after such a save are not the agent's doing. One listener
+ * for the extension's lifetime, shared by every session.
+ */
+let saveTimes: Map<string, number> | undefined;
+function editorSaves(): Map<string, number> {
+  if (!saveTimes) {
+    const times = new Map<string, number>();
+    vscode.workspace.onDidSaveTextDocument((d) => {
+      times.set(d.uri.fsPath, Date.now());
+      if (times.size > 500) for (const [k, t] of times) if (Date.now() - t > 10_000) times.delete(k);
+    });
+    saveTimes = times;
+  }
+  return saveTimes;
+}
+
+/**
  * Every file an agent changed in a session — through fs/write_text_file, through
  * a tool call's diff, or on its own on disk during a turn — with Open Diff,
  * Review All and Revert (to the text before the agent's first change).
  */
 export class ChangeTracker implements vscode.Disposable {
   private readonly changes = new Map<string, Change>();
+  /**
+   * Files a tool call's diff says the agent is changing, with their text when the
+   * diff was first seen (null: missing). A diff is a claim, and its oldText may be
+   * only a hunk: a file is listed once its content really differs from that
+   * snapshot, and reverting restores the snapshot, never the diff's oldText.
+   */
+  private readonly proposed = new Map<string, { snapshot: string | null; oldText: string | null; newText: string }>();
   private watcher: vscode.FileSystemWatcher | undefined;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
@@ -21,7 +46,9 @@ export class ChangeTracker implements vscode.Disposable {
   constructor(
     private readonly openDiff: (file: string, before: string | null, after: string, title: string) => Promise<void>,
     private readonly diffUris: (file: string, before: string | null, after: string) => [vscode.Uri, vscode.Uri],
-  ) {}
+  ) {
+    editorSaves();
+  }
 
   /** Records the text before a change (the first record for a file wins). */
   record(file: string, before: string | null | undefined): void {
@@ -32,6 +59,28 @@ export class ChangeTracker implements vscode.Disposable {
     this.emitter.fire();
   }
 
+  /** A tool call's diff names a file the agent changes (or says it changed). */
+  noteDiff(file: string, oldText: string | null, newText: string): void {
+    const existing = this.changes.get(file);
+    if (existing) {
+      // Seen changing on disk before the diff arrived: a whole-file diff tells what it was.
+      if (existing.before === undefined && oldText !== null && this.read(file) === newText) this.record(file, oldText);
+      return;
+    }
+    if (this.proposed.has(file)) return;
+    this.proposed.set(file, { snapshot: this.read(file), oldText, newText });
+  }
+
+  /** Lists proposed files whose content now differs from their snapshot; with `final`, forgets the rest. */
+  settle(final = false): void {
+    for (const [file, p] of [...this.proposed]) {
+      if (this.read(file) !== p.snapshot) {
+        this.proposed.delete(file);
+        this.record(file, p.snapshot);
+      } else if (final) this.proposed.delete(file);
+    }
+  }
+
   /** While a turn runs, files created or changed on disk inside the roots are noticed too. */
   watch(roots: readonly string[]): void {
     this.unwatch();
@@ -39,10 +88,21 @@ export class ChangeTracker implements vscode.Disposable {
     const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(roots[0]!), '**/*'));
     const seen = (u: vscode.Uri, created: boolean) => {
       if (/[\\/](\.git|node_modules)[\\/]/.test(u.fsPath)) return;
+      const saved = editorSaves().get(u.fsPath);
+      if (saved !== undefined && Date.now() - saved < 3000) return;
       try {
         if (fs.statSync(u.fsPath).isDirectory()) return;
       } catch {
         return;
+      }
+      const p = this.proposed.get(u.fsPath);
+      if (p) {
+        this.proposed.delete(u.fsPath);
+        const now = this.read(u.fsPath);
+        if (now !== p.snapshot) return this.record(u.fsPath, p.snapshot);
+        // The diff arrived after the agent had already written the file.
+        if (created) return this.record(u.fsPath, null);
+        return this.record(u.fsPath, p.oldText !== null && now === p.newText ? p.oldText : undefined);
       }
       this.record(u.fsPath, created ? null : undefined);
     };
@@ -58,6 +118,17 @@ export class ChangeTracker implements vscode.Disposable {
 
   list(): { path: string; name: string; added: boolean; canRevert: boolean }[] {
     return [...this.changes.entries()].map(([file, c]) => ({ path: file, name: path.basename(file), added: c.before === null, canRevert: c.before !== undefined }));
+  }
+
+  /** The text now (an open editor's, unsaved included), or null when the file does not exist. */
+  private read(file: string): string | null {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+    if (doc && !doc.isClosed) return doc.getText();
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return null;
+    }
   }
 
   private current(file: string): string {

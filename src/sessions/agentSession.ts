@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import { AgentError, ConnectionClosedError, errorText } from '../acp/connection';
 import { decodeModes, decodeSessionUpdate, isObj, type DecodedNotification } from '../acp/decode';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -158,9 +159,18 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   // ---------------------------------------------------------------- SessionSink
   onUpdate(n: DecodedNotification): void {
     this.emit(this.transcript.apply(n.update));
-    // A tool call's diff (in a live turn, not in replayed history) names a file the agent changes, with its old text.
-    const content = (n.update as { content?: unknown }).content;
-    if (this.turn && Array.isArray(content)) for (const c of content) if (c?.type === 'diff' && typeof c.path === 'string') this.changes.record(c.path, c.oldText ?? null);
+    // A tool call's diff (in a live turn, not in replayed history) names a file the agent changes.
+    if (this.turn) {
+      const u = n.update as { content?: unknown; status?: unknown };
+      if (Array.isArray(u.content)) {
+        for (const c of u.content) {
+          if (c?.type === 'diff' && typeof c.path === 'string' && path.isAbsolute(c.path) && typeof c.newText === 'string') {
+            this.changes.noteDiff(c.path, typeof c.oldText === 'string' ? c.oldText : null, c.newText);
+          }
+        }
+      }
+      if (u.status === 'completed' || u.status === 'failed') this.changes.settle();
+    }
     this.store.archive.append(this.def.id, n.sessionId, n.update);
     if (n.update.sessionUpdate === 'session_info_update') {
       const title = (n.update as { title?: string | null }).title;
@@ -505,6 +515,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       return undefined;
     } finally {
       if (this.turn === turn) this.turn = undefined;
+      this.changes.settle(true);
       // Late file events of the turn still count for a moment.
       setTimeout(() => {
         if (!this.turn) this.changes.unwatch();

@@ -53,3 +53,29 @@ export function realAgentSettings(dir, runTmp) {
     { id: 'real-codex', name: 'Codex (real)', command: path.join(bin, 'codex-acp'), args: [], env: { ...common('codex'), CODEX_API_KEY: '', OPENAI_API_KEY: '' } },
   ];
 }
+
+/**
+ * claude-agent-acp pointed at a loopback model stub (test/fixtures/modelStub):
+ * a dummy key, its own HOME, and Claude Code's optional network traffic off.
+ */
+export function claudeWithModelStub(dir, runTmp, baseUrl, id = 'claude-stub') {
+  const bin = path.join(dir, 'node_modules', '.bin');
+  const home = path.join(runTmp, 'homes', id);
+  fs.mkdirSync(home, { recursive: true });
+  return {
+    id,
+    name: 'Claude Agent (model stub)',
+    command: path.join(bin, 'claude-agent-acp'),
+    args: [],
+    env: {
+      ACP_TEST_RUN: runTmp,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      IS_SANDBOX: '',
+      ANTHROPIC_BASE_URL: baseUrl,
+      ANTHROPIC_API_KEY: 'sk-ant-offline-dummy-key',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+    },
+  };
+}

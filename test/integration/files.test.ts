@@ -84,15 +84,25 @@ describe('Client file services (fs/*) with boundaries', function () {
     assert.equal(panel.session.changes.list().length, 0);
   });
 
-  it('files an agent changes on its own (on disk, during a turn) and through tool-call diffs are listed too', async () => {
+  it('files an agent changes on its own (on disk, during a turn) are listed; a diff announced first makes the change revertable to the real old text; a diff never applied is not listed', async () => {
     const a = await api();
-    const panel = a.openChat('fake-demo-writes');
-    await waitForStatus(panel, 'connected', connected);
-    await panel.session.prompt('edit on your own');
-    await waitFor('two changes', () => panel.session.changes.list().length >= 2 || undefined);
-    const names = panel.session.changes.list().map((c) => `${c.name}:${c.canRevert}`).sort();
-    assert.ok(names.includes('by-itself.txt:true'), names.join(', '));
-    assert.ok(names.includes('diffed.ts:true'), names.join(', '));
+    const diffed = path.join(folder(), 'diffed.txt');
+    fs.writeFileSync(diffed, 'line one\nline two\nline three\n');
+    try {
+      const panel = a.openChat('fake-demo-writes');
+      await waitForStatus(panel, 'connected', connected);
+      await panel.session.prompt('edit on your own');
+      await waitFor('two changes', () => panel.session.changes.list().length >= 2 || undefined);
+      const names = panel.session.changes.list().map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort();
+      assert.deepEqual(names, ['by-itself.txt:added:true', 'diffed.txt:modified:true']);
+      // The diff's oldText was only a hunk; Revert restores the whole file as it was.
+      assert.equal(await panel.session.changes.revert(diffed), true);
+      assert.equal(fs.readFileSync(diffed, 'utf8'), 'line one\nline two\nline three\n');
+      assert.equal(await panel.session.changes.revert(path.join(folder(), 'by-itself.txt')), true);
+      assert.equal(fs.existsSync(path.join(folder(), 'by-itself.txt')), false);
+    } finally {
+      fs.rmSync(diffed, { force: true });
+    }
   });
 
   it('with acpAgents.files.outsideRoots = "deny", outside paths are refused without asking', async () => {

@@ -1,0 +1,112 @@
+// A real agent doing whole turns through the installed .vsix, offline:
+// @zed-industries/claude-agent-acp (Claude Code) talks to a loopback stub of the
+// Anthropic Messages API (test/fixtures/modelStub) that scripts the model's side —
+// streamed text, then a Write tool call. Everything between the model and the
+// file on disk is the real agent and the real extension in a real VS Code.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import stubModule from '../../out/test/fixtures/modelStub/anthropic.js';
+import { claudeWithModelStub, ensureRealAgents } from '../harness/realAgents.mjs';
+import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
+
+const { startAnthropicStub } = stubModule;
+
+describe('e2e: a real agent (claude-agent-acp 0.23.1) does whole turns against a loopback model stub', function () {
+  this.timeout(180_000);
+  let stub;
+  let wb;
+  let page;
+  let frame;
+  let folder;
+
+  before(async function () {
+    stub = await startAnthropicStub();
+    const agents = ensureRealAgents();
+    wb = await openWorkbench({ prefix: 'acp-real-turn', agents: (tmp) => [claudeWithModelStub(agents, tmp, stub.url)], viewport: { width: 1280, height: 900 } });
+    page = wb.page;
+    folder = path.join(wb.tmp, 'workspace');
+    assert.ok(fs.existsSync(folder), `the sample workspace is at ${folder}`);
+  });
+
+  after(async function () {
+    await wb?.close();
+    await stub?.close();
+  });
+
+  async function send(text) {
+    const input = frame.locator('#input');
+    await input.click();
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  it('streams the reply, shows the Write call with its diff, asks permission, writes the file on Allow, lists it in Changes, and reverts it', async function () {
+    const target = path.join(folder, 'notes', 'hello.md');
+    stub.setScript([
+      {
+        text: ['I will create ', '`notes/hello.md` ', 'with a greeting.'],
+        toolUse: { name: 'Write', input: { file_path: target, content: '# Hello\n\nWritten by Claude Code through ACP.\n' } },
+        delayMs: 30,
+      },
+      { text: ['Created ', 'notes/hello.md ', '— anything else?'], delayMs: 30 },
+    ]);
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, 'Claude Agent (model stub)');
+    frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+
+    await send('Create notes/hello.md with a greeting');
+    // Streamed text from the model, through Claude Code and the agent, in the panel.
+    await frame.locator('.msg-agent', { hasText: 'I will create notes/hello.md with a greeting.' }).waitFor({ timeout: 60_000 });
+    // The permission prompt, showing the Write call and its diff.
+    const allow = frame.locator('.permission-option', { hasText: /^Allow$/ });
+    await allow.waitFor({ timeout: 60_000 });
+    const permission = frame.locator('.item.permission').last();
+    assert.match(await permission.innerText(), /Write notes\/hello\.md/);
+    assert.deepEqual(await permission.locator('.permission-options button').allTextContents(), ['Always Allow', 'Allow', 'Reject']);
+    const toolText = await frame.locator('.item.tool', { hasText: 'Write notes/hello.md' }).last().innerText();
+    assert.ok(toolText.includes('Written by Claude Code through ACP.'), `the Write call shows its diff: ${toolText}`);
+    assert.equal(fs.existsSync(target), false, 'nothing is written before the answer');
+    await screenshot(page, 'real-turn-permission');
+
+    await allow.click();
+    await frame.locator('.msg-agent', { hasText: 'Created notes/hello.md — anything else?' }).waitFor({ timeout: 60_000 });
+    assert.equal(fs.readFileSync(target, 'utf8'), '# Hello\n\nWritten by Claude Code through ACP.\n', 'Claude Code wrote the file');
+    await frame.locator('.permission-verdict', { hasText: 'Allow' }).first().waitFor({ timeout: 5000 });
+
+    // The model saw the tool's result: the second turn request carries a tool_result.
+    const turns = stub.requests.filter((r) => r.kind === 'turn');
+    assert.equal(turns.length, 2, `turn requests: ${turns.length}`);
+    const last = turns[1].body.messages.at(-1);
+    assert.ok(JSON.stringify(last).includes('tool_result'), 'the second request answers the tool call');
+    assert.equal(turns[0].headers['x-api-key'], 'sk-ant-offline-dummy-key');
+
+    // The agent wrote the file itself; the Changes list has it, and Revert removes it.
+    const change = frame.locator('.change', { hasText: 'hello.md' });
+    await change.waitFor({ timeout: 15_000 });
+    assert.match(await change.innerText(), /added/);
+    await screenshot(page, 'real-turn-changes');
+    await change.locator('.change-revert').click();
+    await change.waitFor({ state: 'detached', timeout: 15_000 });
+    assert.equal(fs.existsSync(target), false, 'Revert removed the created file');
+  });
+
+  it('a Reject is honoured: the file is not written and the model is told', async function () {
+    const target = path.join(folder, 'rejected.txt');
+    stub.setScript([
+      { text: ['Writing ', 'rejected.txt.'], toolUse: { name: 'Write', input: { file_path: target, content: 'should never exist\n' } } },
+      { text: ['Understood, ', 'I did not write it.'] },
+    ]);
+    await send('Write rejected.txt');
+    const reject = frame.locator('.permission-option', { hasText: /^Reject$/ });
+    await reject.waitFor({ timeout: 60_000 });
+    await reject.click();
+    await frame.locator('.msg-agent', { hasText: 'Understood, I did not write it.' }).waitFor({ timeout: 60_000 });
+    assert.equal(fs.existsSync(target), false);
+    const turns = stub.requests.filter((r) => r.kind === 'turn');
+    const result = JSON.stringify(turns.at(-1).body.messages.at(-1));
+    assert.ok(result.includes('tool_result'), result.slice(0, 500));
+    assert.equal(await frame.locator('.change', { hasText: 'rejected.txt' }).count(), 0);
+  });
+});
