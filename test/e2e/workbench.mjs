@@ -71,11 +71,11 @@ export async function screenshot(page, name) {
  * workspace, the given agents in user settings, and a page on its workbench.
  * `agents` picks fake agents by id, or is a function of the temp dir giving the settings.
  */
-export async function openWorkbench({ prefix, agents, viewport = { width: 1280, height: 850 } }) {
+export async function openWorkbench({ prefix, agents, viewport = { width: 1280, height: 850 }, workspaceTrust = false }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   const workspace = prepareWorkspace(tmp);
   const settings = typeof agents === 'function' ? agents(tmp) : testAgents(ensureNode(), tmp).filter((a) => agents.includes(a.id));
-  const server = await startCodeServer({ installVsix: [vsixPath()], userSettings: { 'acpAgents.agents': settings } });
+  const server = await startCodeServer({ installVsix: [vsixPath()], userSettings: { 'acpAgents.agents': settings }, workspaceTrust });
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport });
   await page.goto(workbenchUrl(server, workspace));

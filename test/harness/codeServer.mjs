@@ -42,7 +42,9 @@ export function baseUserSettings(extra = {}) {
 
 /**
  * Starts code-server. Returns { url, port, dir, userDataDir, extensionsDir, stop(), logTail() }.
- * opts: { userSettings, extensionsDir, env, installVsix }
+ * opts: { userSettings, extensionsDir, env, installVsix, workspaceTrust }
+ * With `workspaceTrust`, VS Code's workspace trust is on and nothing is trusted
+ * up front: a folder opens in Restricted Mode (no startup prompt).
  */
 export async function startCodeServer(opts = {}) {
   const { entry, nodeBin } = ensureCodeServer();
@@ -56,7 +58,8 @@ export async function startCodeServer(opts = {}) {
   // remote window, machine-scoped settings (acpAgents.agents) come from Machine/.
   for (const scope of ['User', 'Machine']) {
     fs.mkdirSync(path.join(userDataDir, scope), { recursive: true });
-    fs.writeFileSync(path.join(userDataDir, scope, 'settings.json'), JSON.stringify(baseUserSettings(opts.userSettings), null, 2));
+    const trust = opts.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'always' } : {};
+    fs.writeFileSync(path.join(userDataDir, scope, 'settings.json'), JSON.stringify(baseUserSettings({ ...trust, ...opts.userSettings }), null, 2));
   }
   fs.writeFileSync(path.join(dir, 'config.yaml'), 'auth: none\ncert: false\n');
   const env = {
@@ -91,7 +94,7 @@ export async function startCodeServer(opts = {}) {
       '--bind-addr', `127.0.0.1:${port}`,
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--vscode-option', 'enable-smoke-test-driver',
     ],
