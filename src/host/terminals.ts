@@ -18,10 +18,30 @@ interface AgentTerminal {
   exit?: { exitCode: number | null; signal: string | null };
   readonly exited: Promise<{ exitCode: number | null; signal: string | null }>;
   readonly write: vscode.EventEmitter<string>;
+  readonly rename: vscode.EventEmitter<string>;
+  readonly label: string;
+  /** The tool call the VS Code terminal is named after, once one shows this terminal. */
+  toolTitle?: string;
+  /** Until the VS Code terminal is made (see mirror). */
+  mirrorTimer?: ReturnType<typeof setTimeout>;
+  /** VS Code opened the Pseudoterminal (its events are only listened to from then on). */
+  opened: boolean;
   released: boolean;
 }
 
 let seq = 0;
+
+const MIRROR_DELAY_MS = 250;
+
+function exitLine(exit: { exitCode: number | null; signal: string | null }): string {
+  return `\r\n[${exit.signal ? `stopped by ${exit.signal}` : `exited with code ${exit.exitCode}`}]\r\n`;
+}
+
+/** "<agent>: <what>", on one line, short enough for the terminal tabs. */
+function terminalName(label: string, what: string): string {
+  const name = `${label}: ${what.replace(/\s+/g, ' ').trim()}`;
+  return name.length > 80 ? `${name.slice(0, 79)}…` : name;
+}
 
 /**
  * `terminal/*` for agents: the command runs with its args and env (no shell
@@ -45,12 +65,13 @@ export class TerminalService implements vscode.Disposable {
     const child = spawn(p.command, args, { cwd, env: { ...process.env, ...env }, shell, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const id = `term-${++seq}`;
     const write = new vscode.EventEmitter<string>();
+    const rename = new vscode.EventEmitter<string>();
     let resolveExit!: (e: { exitCode: number | null; signal: string | null }) => void;
-    const t: AgentTerminal = { id, owner, child, buffer: new OutputBuffer(limit), exited: new Promise((r) => (resolveExit = r)), write, released: false };
+    const t: AgentTerminal = { id, owner, child, buffer: new OutputBuffer(limit), exited: new Promise((r) => (resolveExit = r)), write, rename, label, opened: false, released: false };
     this.terminals.set(id, t);
-    const pty: vscode.Pseudoterminal = { onDidWrite: write.event, open: () => write.fire(t.buffer.text().replace(/\r?\n/g, '\r\n')), close: () => {} };
-    const name = `${label}: ${[p.command, ...args].join(' ')}`.slice(0, 80);
-    vscode.window.createTerminal({ name, pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
+    // The VS Code terminal is made a moment later: agents create a terminal first and show
+    // it in a tool call right after, and the terminal is named after that tool call.
+    t.mirrorTimer = setTimeout(() => this.mirror(t, [p.command, ...args].join(' ')), MIRROR_DELAY_MS);
     const take = (data: Buffer) => {
       t.buffer.append(data);
       write.fire(data.toString('utf8').replace(/\r?\n/g, '\r\n'));
@@ -65,12 +86,42 @@ export class TerminalService implements vscode.Disposable {
     const finish = (code: number | null, signal: NodeJS.Signals | null, fallback?: number) => {
       if (t.exit) return;
       t.exit = { exitCode: code ?? fallback ?? null, signal: signal ?? null };
-      write.fire(`\r\n[${signal ? `stopped by ${signal}` : `exited with code ${t.exit.exitCode}`}]\r\n`);
+      write.fire(exitLine(t.exit));
       resolveExit(t.exit);
       this.emit(t);
     };
     child.on('exit', (code, signal) => finish(code, signal));
     return { terminalId: id };
+  }
+
+  /**
+   * A tool call shows this terminal: the VS Code terminal is named after the tool
+   * call (made now with that name, or renamed if it already exists).
+   */
+  nameAfterToolCall(terminalId: string, title: string): void {
+    const t = this.terminals.get(terminalId);
+    if (!t || !title.trim() || t.toolTitle === title) return;
+    t.toolTitle = title;
+    if (t.mirrorTimer) this.mirror(t, title);
+    else if (t.opened) t.rename.fire(terminalName(t.label, title));
+  }
+
+  /** The live mirror in VS Code's terminal panel (a Pseudoterminal fed with the output). */
+  private mirror(t: AgentTerminal, what: string): void {
+    clearTimeout(t.mirrorTimer);
+    t.mirrorTimer = undefined;
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: t.write.event,
+      onDidChangeName: t.rename.event,
+      open: () => {
+        t.opened = true;
+        t.write.fire(t.buffer.text().replace(/\r?\n/g, '\r\n') + (t.exit ? exitLine(t.exit) : ''));
+        // A tool call that showed the terminal after it was made gives it its name now.
+        if (t.toolTitle && t.toolTitle !== what) t.rename.fire(terminalName(t.label, t.toolTitle));
+      },
+      close: () => {},
+    };
+    vscode.window.createTerminal({ name: terminalName(t.label, what), pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
   }
 
   private emit(t: AgentTerminal): void {
@@ -142,7 +193,10 @@ export class TerminalService implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const t of this.terminals.values()) this.killProcess(t);
+    for (const t of this.terminals.values()) {
+      clearTimeout(t.mirrorTimer);
+      this.killProcess(t);
+    }
     this.terminals.clear();
     this.changed.dispose();
   }

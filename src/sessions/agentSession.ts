@@ -159,6 +159,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   // ---------------------------------------------------------------- SessionSink
   onUpdate(n: DecodedNotification): void {
     this.emit(this.transcript.apply(n.update));
+    if ((n.update.sessionUpdate === 'tool_call' || n.update.sessionUpdate === 'tool_call_update') && this.myTerminals.size) this.nameTerminals(n.update.toolCallId);
     // A tool call's diff (in a live turn, not in replayed history) names a file the agent changes.
     if (this.turn) {
       const u = n.update as { content?: unknown; status?: unknown };
@@ -180,6 +181,13 @@ export class AgentSession implements vscode.Disposable, SessionSink {
 
   /** The folders this session may touch: its cwd and the additional directories sent. */
   private roots: string[] = [];
+
+  /** The VS Code terminals a tool call shows are named after it. */
+  private nameTerminals(toolCallId: unknown): void {
+    const tool = typeof toolCallId === 'string' ? this.transcript.tool(toolCallId) : undefined;
+    if (!tool) return;
+    for (const c of tool.content) if (c.type === 'terminal' && this.myTerminals.has(c.terminalId)) this.store.terminals.nameAfterToolCall(c.terminalId, tool.title);
+  }
 
   private get terminalOwner(): string {
     return `${this.def.id}\u0000${this.sessionId ?? ''}`;

@@ -1,6 +1,7 @@
 // terminal/* from a fake agent, in the real host.
 import * as assert from 'node:assert/strict';
-import { api, closeAllEditors, connected, readRecord, waitForStatus } from './helpers';
+import * as vscode from 'vscode';
+import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 describe('Client terminals (terminal/*)', function () {
   this.timeout(60_000);
@@ -43,5 +44,13 @@ describe('Client terminals (terminal/*)', function () {
     const term = tool.content.find((c: any) => c.type === 'terminal');
     assert.match(term.output, /ERR-LINE/);
     assert.deepEqual(term.exitStatus, { exitCode: 0, signal: null });
+
+    // The output is mirrored into a VS Code terminal, named after the tool call that shows it
+    // (the agent created it before the tool call referenced it).
+    await waitFor('a VS Code terminal named after the tool call', () => vscode.window.terminals.find((t) => t.name === 'Fake: terminal-ops: Print accents'), 5000).catch((err) => {
+      throw new Error(`${String(err)}; terminals: ${vscode.window.terminals.map((t) => t.name).join(' | ')}`);
+    });
+    const others = vscode.window.terminals.map((t) => t.name).filter((n) => n.startsWith('Fake: terminal-ops: '));
+    assert.ok(others.some((n) => /sleep|node/.test(n)), `terminals without a tool call keep the command's name: ${others.join(' | ')}`);
   });
 });
