@@ -516,6 +516,12 @@ export class AgentSession implements vscode.Disposable, SessionSink {
           this.detach();
           this.setStatus({ text: words, busy: false, inputEnabled: false, actions: ['restart', 'showLog'], severity: 'error' });
         }
+      } else if (this.runtime === rt && err instanceof AgentError && err.isAuthRequired) {
+        // The agent wants a sign-in before it answers: offer it; the prompt can be retried after.
+        this.manager.setStatus(this.def.id, 'needs-sign-in');
+        this.emit(this.transcript.addError(`${this.def.name} needs you to sign in before it answers (${errorText(err)}). Sign in, then retry.`, text));
+        this.setStatus({ text: `${this.def.name} needs you to sign in.`, busy: false, inputEnabled: true, actions: ['signIn', 'showLog'], severity: 'info' });
+        void this.signInAndReconnect(`${this.def.name} needs you to sign in to answer (${errorText(err)}).`);
       } else if (this.runtime === rt) {
         this.emit(this.transcript.addError(`The turn failed: ${errorText(err)}`, text));
         this.setStatus({ text: '', busy: false, inputEnabled: true, actions: [] });
@@ -589,6 +595,26 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     }
   }
 
+  /**
+   * Sign-in, then carry on: a session that is still attached to the same agent
+   * process goes on as it was; one whose agent restarted to sign in (env or
+   * terminal methods) is opened again; without a session, a new one starts.
+   */
+  private async signInAndReconnect(reason?: string): Promise<void> {
+    const before = this.runtime;
+    const sessionId = this.sessionId;
+    if (!(await this.auth.signIn(this.def, this.cwd, reason))) return;
+    if (sessionId && before && this.runtime === before && !before.connection.isClosed) {
+      this.setStatus(this.connectedStatus(before));
+      return;
+    }
+    if (sessionId) {
+      await this.openPast(sessionId);
+      return;
+    }
+    await this.start();
+  }
+
   async runAction(action: PanelAction): Promise<void> {
     switch (action) {
       case 'restart':
@@ -600,7 +626,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
         this.manager.showLog(this.def.id);
         return;
       case 'signIn':
-        if (await this.auth.signIn(this.def, this.cwd)) await this.start();
+        await this.signInAndReconnect();
         return;
       case 'stop':
         await this.cancel();

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AuthPrompter } from '../../src/agents/auth';
-import { api, closeAllEditors, connected, readRecord, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 function prompter(methodId: string, value?: string): AuthPrompter & { asked: string[] } {
   const asked: string[] = [];
@@ -85,5 +85,33 @@ describe('Auth: -32000 leads to sign-in, then the session starts', function () {
     assert.match(s.text, /Authentication required/);
     assert.deepEqual(s.actions, ['signIn', 'showLog']);
     assert.equal(a.agentStatus('fake-auth-agent'), 'needs-sign-in');
+  });
+
+  it('-32000 on session/prompt: the prompt stays with Retry, sign-in is offered; after signing in the same session answers', async () => {
+    const a = await api();
+    let offered = 0;
+    a.testing.setAuthPrompter({ pickMethod: async () => (offered++, undefined), askValue: async () => undefined });
+    const panel = a.openChat('fake-auth-prompt');
+    await waitForStatus(panel, 'connected (session/new needs no sign-in)', connected);
+    const sessionId = panel.session.id;
+    assert.equal(await panel.session.prompt('hello before signing in'), undefined);
+    const s = await waitForStatus(panel, 'sign-in offered', (x) => x.actions.includes('signIn'));
+    assert.match(s.text, /needs you to sign in/);
+    await waitFor('the sign-in question', () => offered === 1 || undefined);
+    const err = panel.session.transcript.items.find((i) => i.kind === 'error') as { message: string; retryPrompt?: string } | undefined;
+    assert.ok(err, 'the failure is in the transcript');
+    assert.equal(err.retryPrompt, 'hello before signing in', 'with the prompt to retry');
+
+    // The person signs in from the panel's action; the session goes on (same id, same process).
+    const p = prompter('oauth');
+    a.testing.setAuthPrompter(p);
+    await panel.session.runAction('signIn');
+    await waitForStatus(panel, 'connected after signing in', connected);
+    assert.equal(panel.session.id, sessionId);
+    assert.equal(await panel.session.prompt('hello again'), 'end_turn');
+    const rec = readRecord('auth-prompt');
+    assert.deepEqual(rec.find((r) => r.msg?.method === 'authenticate').msg.params, { methodId: 'oauth' });
+    assert.equal(rec.filter((r) => r.msg?.method === 'session/new').length, 1, 'no second session');
+    assert.equal(rec.filter((r) => r.dir === 'start').length, 1, 'the agent was not restarted');
   });
 });
