@@ -52,6 +52,8 @@ const bundles = [
     ...common,
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',
+    // For the benchmark's breakdown: when the bundle starts evaluating (before its dependencies).
+    banner: { js: "performance.mark('acp:bundle');" },
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -61,7 +63,10 @@ const bundles = [
 /** The codicon font and its CSS, for the webview. */
 function copyCodicons() {
   const from = path.join('node_modules', '@vscode', 'codicons', 'dist');
-  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, f), path.join('dist', f));
+  fs.copyFileSync(path.join(from, 'codicon.ttf'), path.join('dist', 'codicon.ttf'));
+  // Without the cache-busting query, so that the webview can preload the font by the same URL.
+  const css = fs.readFileSync(path.join(from, 'codicon.css'), 'utf8').replace(/codicon\.ttf\?[0-9a-f]+/g, 'codicon.ttf');
+  fs.writeFileSync(path.join('dist', 'codicon.css'), css);
 }
 
 function listTs(dir) {

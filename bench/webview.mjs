@@ -114,6 +114,10 @@ async function main() {
     const scriptAt = (await frame.evaluate(() => performance.timeOrigin)) - t0;
     const replay = await waitDone(frame);
     const replayMs = replay.doneAt - t0;
+    const marks = await frame.evaluate(() => [
+      ...performance.getEntriesByType('resource').map((r) => ({ name: `fetched ${r.name.split('/').pop().split('?')[0]}`, at: performance.timeOrigin + r.responseEnd, detail: null, from: performance.timeOrigin + r.startTime })),
+      ...performance.getEntriesByType('mark').filter((m) => m.name.startsWith('acp:')).map((m) => ({ name: m.name, at: performance.timeOrigin + m.startTime, detail: m.detail })),
+    ].sort((a, b) => a.at - b.at));
     const heap = await frame.evaluate(async () => {
       // Retained heap: collect the garbage of the replay first.
       globalThis.gc?.();
@@ -132,6 +136,17 @@ async function main() {
     console.log('\nReplay: session/load of 10,000 mixed updates (messages, thoughts, tool calls with diffs, plans)');
     console.log(`  until the last message is visible and the input is ready   ${fmt(replayMs).padStart(7)} ms   (target ≤ 1,000)`);
     console.log(`    of which: the webview document started after              ${fmt(scriptAt).padStart(7)} ms (found by the harness at ${fmt(frameAt)} ms)`);
+    // The agent's side, from its record: when it started, got session/load, finished writing.
+    const rec = fs.readFileSync(path.join(tmp, 'replay-10k.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.t >= t0 - 50);
+    const at = (pred) => rec.find(pred)?.t;
+    for (const [name, t] of [
+      ['agent process started', at((r) => r.dir === 'start')],
+      ['agent got initialize', at((r) => r.msg?.method === 'initialize')],
+      ['agent got session/load', at((r) => r.msg?.method === 'session/load')],
+      ['agent wrote the replay', at((r) => r.dir === 'mark' || r.mark === 'replayWritten')],
+    ]) if (t) marks.push({ name, at: t, detail: null });
+    marks.sort((a, b) => a.at - b.at);
+    for (const m of marks) console.log(`      ${m.name.padEnd(22)} at ${fmt(m.at - t0).padStart(7)} ms${m.from ? ` (requested at ${fmt(m.from - t0)} ms)` : ''}${m.detail != null ? ` (${fmt(m.detail)} items)` : ''}`);
     console.log(`  longest main-thread task in the webview                   ${fmt(replay.longest).padStart(7)} ms`);
     console.log(`  webview JS heap after the replay                          ${fmt(heap / 1e6, 1).padStart(7)} MB   (target ≤ 150)`);
     console.log(`  (the window's first webview, cold, took ${fmt(firstWebviewMs)} ms to open and connect: VS Code's webview start-up)`);

@@ -5,6 +5,8 @@ export interface ChatHtmlInput {
   readonly scriptUri: string;
   readonly styleUri: string;
   readonly codiconUri?: string;
+  /** The codicon font, preloaded: otherwise it is only requested once the first icon is laid out. */
+  readonly codiconFontUri?: string;
   readonly title: string;
 }
 
@@ -31,13 +33,14 @@ export function chatHtml(input: ChatHtmlInput): string {
     .filter((u): u is string => !!u)
     .map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}">`)
     .join('\n    ');
+  const preload = input.codiconFontUri ? `<link rel="preload" href="${escapeHtml(input.codiconFontUri)}" as="font" type="font/ttf" crossorigin>\n    ` : '';
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="UTF-8">
     <meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(input.cspSource, input.nonce))}">
     <meta name="viewport" content="width=device-width, initial-scale=1.0">
-    ${styles}
+    ${preload}${styles}
     <title>${escapeHtml(input.title)}</title>
   </head>
   <body>

@@ -16,6 +16,10 @@ import type { DiffDocuments } from './diffDocuments';
 
 export const CHAT_VIEW_TYPE = 'acpAgents.chat';
 
+/** Items in a snapshot's `init`; the rest follows in batches of OLDER_BATCH. */
+const SNAPSHOT_TAIL = 50;
+const OLDER_BATCH = 400;
+
 /** One chat panel: a webview showing one session of one agent. */
 export class ChatPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -64,8 +68,20 @@ export class ChatPanel implements vscode.Disposable {
     );
   }
 
+  /**
+   * A snapshot, tail first: the newest items in `init` (small, so the end of a long
+   * session is on screen at once), then older history in batches, in the same
+   * tick — so that every later delta finds its item in the webview.
+   */
   private sendSnapshot(): void {
-    this.post({ type: 'init', panel: this.info, status: this.session.status, items: this.session.transcript.items, header: this.session.transcript.header });
+    const items = this.session.transcript.items;
+    const olderCount = Math.max(0, items.length - SNAPSHOT_TAIL);
+    const tail = olderCount ? items.slice(olderCount) : items;
+    this.post({ type: 'init', panel: this.info, status: this.session.status, items: tail, olderPending: olderCount, header: this.session.transcript.header });
+    for (let end = olderCount; end > 0; end -= OLDER_BATCH) {
+      const start = Math.max(0, end - OLDER_BATCH);
+      this.post({ type: 'older', items: items.slice(start, end), last: start === 0 });
+    }
   }
 
   private updateTitle(): void {
@@ -103,6 +119,7 @@ export class ChatPanel implements vscode.Disposable {
       scriptUri: asUri('dist', 'webview.js'),
       styleUri: asUri('media', 'chat.css'),
       codiconUri: asUri('dist', 'codicon.css'),
+      codiconFontUri: asUri('dist', 'codicon.ttf'),
       title: this.info.title,
     });
   }

@@ -29,9 +29,13 @@ export type HostToWebview =
       readonly type: 'init';
       readonly panel: PanelInfo;
       readonly status: PanelStatus;
+      /** The newest items; older ones follow in `older` messages when `olderPending` > 0. */
       readonly items: readonly TranscriptItem[];
+      readonly olderPending: number;
       readonly header: HeaderState;
     }
+  /** Older history after an `init`, newest first, each batch shown above what is there. */
+  | { readonly type: 'older'; readonly items: readonly TranscriptItem[]; readonly last: boolean }
   | { readonly type: 'status'; readonly status: PanelStatus }
   | { readonly type: 'deltas'; readonly deltas: readonly TranscriptDelta[] }
   /** The session the panel shows, persisted in the webview state for the serializer. */

@@ -24,16 +24,22 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
 
-for (const [name, lang] of Object.entries({ bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml })) {
-  hljs.registerLanguage(name, lang);
+/** Grammars are registered on the first code block, not while the panel starts. */
+let languagesReady = false;
+function ensureLanguages(): void {
+  if (languagesReady) return;
+  languagesReady = true;
+  for (const [name, lang] of Object.entries({ bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml })) {
+    hljs.registerLanguage(name, lang);
+  }
+  hljs.registerAliases(['ts', 'tsx'], { languageName: 'typescript' });
+  hljs.registerAliases(['js', 'jsx', 'mjs', 'cjs'], { languageName: 'javascript' });
+  hljs.registerAliases(['sh', 'zsh', 'console'], { languageName: 'bash' });
+  hljs.registerAliases(['html', 'svg'], { languageName: 'xml' });
+  hljs.registerAliases(['py'], { languageName: 'python' });
+  hljs.registerAliases(['rs'], { languageName: 'rust' });
+  hljs.registerAliases(['yml'], { languageName: 'yaml' });
 }
-hljs.registerAliases(['ts', 'tsx'], { languageName: 'typescript' });
-hljs.registerAliases(['js', 'jsx', 'mjs', 'cjs'], { languageName: 'javascript' });
-hljs.registerAliases(['sh', 'zsh', 'console'], { languageName: 'bash' });
-hljs.registerAliases(['html', 'svg'], { languageName: 'xml' });
-hljs.registerAliases(['py'], { languageName: 'python' });
-hljs.registerAliases(['rs'], { languageName: 'rust' });
-hljs.registerAliases(['yml'], { languageName: 'yaml' });
 
 const SAFE_LINK = /^(https?:|mailto:|file:)/i;
 const SAFE_IMAGE = /^data:image\/(png|jpe?g|gif|webp);base64,[a-z0-9+/=\s]+$/i;
@@ -43,6 +49,8 @@ const md: MarkdownIt = new MarkdownIt({
   linkify: true,
   breaks: false,
   highlight(code, lang) {
+    if (!lang) return '';
+    ensureLanguages();
     const language = lang && hljs.getLanguage(lang) ? lang : undefined;
     if (!language || code.length > 100_000) return '';
     try {

@@ -13,8 +13,11 @@ interface Entry {
   el: HTMLElement;
 }
 
-/** Items rendered right away at the end of a large batch; the rest wait as placeholders. */
-const EAGER_TAIL = 40;
+/**
+ * Items rendered right away at the end of a large batch (about a screenful); the
+ * rest wait as placeholders, rendered by the observer once near the viewport.
+ */
+const EAGER_TAIL = 20;
 const PLACEHOLDER_HEIGHT = 64;
 
 export class TranscriptView {
@@ -51,6 +54,28 @@ export class TranscriptView {
     this.addMany(items, false);
     this.stick = true;
     this.scrollToEnd();
+  }
+
+  /** Older history, above everything shown: placeholders, rendered when scrolled near. */
+  prepend(items: readonly TranscriptItem[]): void {
+    const frag = document.createDocumentFragment();
+    for (const item of items) {
+      if (this.entries.has(item.id)) continue;
+      const el = this.placeholder(item.id);
+      this.entries.set(item.id, { item, el });
+      frag.append(el);
+    }
+    this.root.prepend(frag);
+    if (this.stick) this.scrollToEnd();
+  }
+
+  private placeholder(id: string): HTMLElement {
+    const ph = document.createElement('div');
+    ph.className = 'item placeholder';
+    ph.dataset.id = id;
+    ph.style.minHeight = `${PLACEHOLDER_HEIGHT}px`;
+    this.observer.observe(ph);
+    return ph;
   }
 
   apply(deltas: readonly TranscriptDelta[], streaming: boolean): void {
@@ -110,12 +135,7 @@ export class TranscriptView {
     items.forEach((item, i) => {
       let entry: Entry;
       if (i < lazyUntil) {
-        const ph = document.createElement('div');
-        ph.className = 'item placeholder';
-        ph.dataset.id = item.id;
-        ph.style.minHeight = `${PLACEHOLDER_HEIGHT}px`;
-        entry = { item, el: ph };
-        this.observer.observe(ph);
+        entry = { item, el: this.placeholder(item.id) };
       } else {
         const view = renderItem(item, this.post, streaming && (item.kind === 'agent' || item.kind === 'thought'));
         entry = { item, view, el: view.el };

@@ -8,7 +8,7 @@ describe('e2e: past sessions from the sidebar', function () {
   let page;
 
   before(async function () {
-    wb = await openWorkbench({ prefix: 'acp-sessions', agents: ['demo'] });
+    wb = await openWorkbench({ prefix: 'acp-sessions', agents: ['demo', 'fake-replay-10k'] });
     ({ page } = wb);
   });
 
@@ -42,5 +42,26 @@ describe('e2e: past sessions from the sidebar', function () {
     assert.match(await frame.locator('.status-text').innerText(), /Read-only/);
     assert.ok(await frame.locator('.notice', { hasText: 'Archived history' }).count());
     await screenshot(page, 'sessions-reopened');
+  });
+
+  it('a 10,000-update session loads with its end on screen, then its whole history in order above it', async function () {
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: Resume Session');
+    await pick(page, 'Fake: replay-10k');
+    await pick(page, 'Long session');
+    const frame = webviewFrame(page);
+    await frame.locator('.msg-agent', { hasText: 'REPLAY-END-MARKER' }).waitFor({ timeout: 30_000 });
+    // The end first (2,634 items in the transcript); older history arrives in batches above it.
+    await frame.locator('#transcript > .item').nth(2633).waitFor({ state: 'attached', timeout: 15_000 });
+    assert.equal(await frame.locator('#transcript > .item').count(), 2634);
+    const transcript = frame.locator('#transcript');
+    assert.ok(await transcript.evaluate((t) => t.scrollTop + t.clientHeight >= t.scrollHeight - 40), 'still at the bottom');
+    // Scrolled to the top, the first turn renders, in order.
+    await transcript.evaluate((t) => (t.scrollTop = 0));
+    await frame.locator('.msg-user', { hasText: 'Turn 1: please refactor module 1 and explain.' }).waitFor({ timeout: 10_000 });
+    const users = await frame.locator('.msg-user').allInnerTexts();
+    const turns = users.map((u) => Number(/Turn (\d+):/.exec(u)?.[1])).filter((n) => n > 0);
+    assert.ok(turns.length >= 2, `turns rendered at the top: ${turns.join(',')}`);
+    assert.deepEqual(turns.slice(0, 3), [1, 2, 3].slice(0, Math.min(3, turns.length)), `rendered in order: ${turns.slice(0, 5).join(',')}`);
   });
 });

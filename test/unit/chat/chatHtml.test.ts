@@ -34,6 +34,22 @@ describe('chat panel HTML', () => {
     assert.equal(escapeHtml(`<&>"'`), '&#60;&#38;&#62;&#34;&#39;');
   });
 
+  it('preloads the icon font (only when given), by the URL the stylesheet uses, within font-src', () => {
+    const withFont = chatHtml({
+      cspSource: 'https://src',
+      nonce: 'N',
+      scriptUri: 'https://src/dist/webview.js',
+      styleUri: 'https://src/media/chat.css',
+      codiconUri: 'https://src/dist/codicon.css',
+      codiconFontUri: 'https://src/dist/codicon.ttf',
+      title: 't',
+    });
+    assert.match(withFont, /<link rel="preload" href="https:\/\/src\/dist\/codicon\.ttf" as="font" type="font\/ttf" crossorigin>/);
+    assert.ok(withFont.indexOf('rel="preload"') < withFont.indexOf('codicon.css'), 'before the stylesheets');
+    assert.match(contentSecurityPolicy('https://src', 'N'), /font-src https:\/\/src/);
+    assert.doesNotMatch(html, /rel="preload"/);
+  });
+
   it('marks the transcript as a log for screen readers', () => {
     assert.match(html, /id="transcript" role="log"/);
   });
