@@ -86,23 +86,35 @@ export class ChangeTracker implements vscode.Disposable {
     this.unwatch();
     if (roots.length === 0) return;
     const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(roots[0]!), '**/*'));
+    const since = Date.now();
     const seen = (u: vscode.Uri, created: boolean) => {
       if (/[\\/](\.git|node_modules)[\\/]/.test(u.fsPath)) return;
       const saved = editorSaves().get(u.fsPath);
       if (saved !== undefined && Date.now() - saved < 3000) return;
       try {
-        if (fs.statSync(u.fsPath).isDirectory()) return;
+        const st = fs.statSync(u.fsPath);
+        // Directories, and late events of changes made before the turn began.
+        if (st.isDirectory() || st.mtimeMs < since - 1000) return;
       } catch {
         return;
       }
       const p = this.proposed.get(u.fsPath);
       if (p) {
-        this.proposed.delete(u.fsPath);
         const now = this.read(u.fsPath);
-        if (now !== p.snapshot) return this.record(u.fsPath, p.snapshot);
-        // The diff arrived after the agent had already written the file.
-        if (created) return this.record(u.fsPath, null);
-        return this.record(u.fsPath, p.oldText !== null && now === p.newText ? p.oldText : undefined);
+        if (now !== p.snapshot) {
+          this.proposed.delete(u.fsPath);
+          return this.record(u.fsPath, p.snapshot);
+        }
+        // Unchanged since the diff was seen. Only if the diff says the agent created
+        // this very text (it wrote before telling) is it the agent's new file.
+        if (created && p.oldText === null && now === p.newText) {
+          this.proposed.delete(u.fsPath);
+          this.record(u.fsPath, null);
+        } else if (!created && p.oldText !== null && now === p.newText) {
+          this.proposed.delete(u.fsPath);
+          this.record(u.fsPath, p.oldText);
+        }
+        return;
       }
       this.record(u.fsPath, created ? null : undefined);
     };

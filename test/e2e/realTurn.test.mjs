@@ -7,14 +7,17 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import stubModule from '../../out/test/fixtures/modelStub/anthropic.js';
-import { claudeWithModelStub, ensureRealAgents } from '../harness/realAgents.mjs';
+import openAiStubModule from '../../out/test/fixtures/modelStub/openai.js';
+import { claudeWithModelStub, codexWithModelStub, ensureRealAgents } from '../harness/realAgents.mjs';
 import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
 
 const { startAnthropicStub } = stubModule;
+const { startOpenAiStub } = openAiStubModule;
 
-describe('e2e: a real agent (claude-agent-acp 0.23.1) does whole turns against a loopback model stub', function () {
+describe('e2e: real agents (claude-agent-acp 0.23.1, codex-acp 0.16.0) do whole turns against loopback model stubs', function () {
   this.timeout(180_000);
   let stub;
+  let openai;
   let wb;
   let page;
   let frame;
@@ -22,8 +25,13 @@ describe('e2e: a real agent (claude-agent-acp 0.23.1) does whole turns against a
 
   before(async function () {
     stub = await startAnthropicStub();
+    openai = await startOpenAiStub();
     const agents = ensureRealAgents();
-    wb = await openWorkbench({ prefix: 'acp-real-turn', agents: (tmp) => [claudeWithModelStub(agents, tmp, stub.url)], viewport: { width: 1280, height: 900 } });
+    wb = await openWorkbench({
+      prefix: 'acp-real-turn',
+      agents: (tmp) => [claudeWithModelStub(agents, tmp, stub.url), codexWithModelStub(agents, tmp, openai.url)],
+      viewport: { width: 1280, height: 900 },
+    });
     page = wb.page;
     folder = path.join(wb.tmp, 'workspace');
     assert.ok(fs.existsSync(folder), `the sample workspace is at ${folder}`);
@@ -32,6 +40,7 @@ describe('e2e: a real agent (claude-agent-acp 0.23.1) does whole turns against a
   after(async function () {
     await wb?.close();
     await stub?.close();
+    await openai?.close();
   });
 
   async function send(text) {
@@ -41,7 +50,7 @@ describe('e2e: a real agent (claude-agent-acp 0.23.1) does whole turns against a
     await input.press('Enter');
   }
 
-  it('streams the reply, shows the Write call with its diff, asks permission, writes the file on Allow, lists it in Changes, and reverts it', async function () {
+  it('Claude: streams the reply, shows the Write call with its diff, asks permission, writes the file on Allow, lists it in Changes, and reverts it', async function () {
     const target = path.join(folder, 'notes', 'hello.md');
     stub.setScript([
       {
@@ -92,7 +101,7 @@ describe('e2e: a real agent (claude-agent-acp 0.23.1) does whole turns against a
     assert.equal(fs.existsSync(target), false, 'Revert removed the created file');
   });
 
-  it('a Reject is honoured: the file is not written and the model is told', async function () {
+  it('Claude: a Reject is honoured: the file is not written and the model is told', async function () {
     const target = path.join(folder, 'rejected.txt');
     stub.setScript([
       { text: ['Writing ', 'rejected.txt.'], toolUse: { name: 'Write', input: { file_path: target, content: 'should never exist\n' } } },
@@ -108,5 +117,38 @@ describe('e2e: a real agent (claude-agent-acp 0.23.1) does whole turns against a
     const result = JSON.stringify(turns.at(-1).body.messages.at(-1));
     assert.ok(result.includes('tool_result'), result.slice(0, 500));
     assert.equal(await frame.locator('.change', { hasText: 'rejected.txt' }).count(), 0);
+  });
+
+  it('Codex: streams the reply, asks before applying its patch, applies it on Yes, lists the new file in Changes', async function () {
+    const target = path.join(folder, 'notes', 'codex.md');
+    openai.setScript([
+      {
+        text: ['Adding ', '`notes/codex.md` ', 'as asked.'],
+        call: { name: 'apply_patch', arguments: `*** Begin Patch\n*** Add File: ${target}\n+# From Codex\n+Applied through ACP.\n*** End Patch\n` },
+        delayMs: 30,
+      },
+      { text: ['Patched ', 'notes/codex.md.'], delayMs: 30 },
+    ]);
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, 'Codex (model stub)');
+    frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+    await send('Create notes/codex.md');
+    await frame.locator('.msg-agent', { hasText: 'Adding notes/codex.md as asked.' }).waitFor({ timeout: 60_000 });
+    const yes = frame.locator('.permission-option', { hasText: /^Yes$/ });
+    await yes.waitFor({ timeout: 60_000 });
+    assert.match(await frame.locator('.item.permission').last().innerText(), /codex\.md/);
+    assert.ok((await frame.locator('.item.tool', { hasText: 'codex.md' }).last().innerText()).includes('Applied through ACP.'), 'the patch shows as a diff');
+    assert.equal(fs.existsSync(target), false, 'nothing is written before the answer');
+    await yes.click();
+    await frame.locator('.msg-agent', { hasText: 'Patched notes/codex.md.' }).waitFor({ timeout: 60_000 });
+    assert.equal(fs.readFileSync(target, 'utf8'), '# From Codex\nApplied through ACP.\n');
+    await frame.locator('.change', { hasText: 'codex.md' }).waitFor({ timeout: 15_000 });
+    const turns = openai.requests.filter((r) => r.kind === 'turn');
+    assert.equal(turns.length, 2);
+    assert.ok(JSON.stringify(turns[1].body.input).includes('custom_tool_call_output'), 'the second request carries the patch result');
+    assert.equal(turns[0].headers.authorization, 'Bearer sk-offline-dummy-key');
+    await screenshot(page, 'real-turn-codex');
   });
 });

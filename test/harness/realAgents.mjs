@@ -79,3 +79,39 @@ export function claudeWithModelStub(dir, runTmp, baseUrl, id = 'claude-stub') {
     },
   };
 }
+
+/**
+ * codex-acp pointed at a loopback OpenAI Responses stub: a model provider in its
+ * own CODEX_HOME/config.toml (streamed HTTP, no websockets, no retries) whose key
+ * is a dummy in the environment, so no sign-in is needed.
+ */
+export function codexWithModelStub(dir, runTmp, baseUrl, id = 'codex-stub') {
+  const bin = path.join(dir, 'node_modules', '.bin');
+  const home = path.join(runTmp, 'homes', id);
+  const codexHome = path.join(home, '.codex');
+  fs.mkdirSync(codexHome, { recursive: true });
+  fs.writeFileSync(
+    path.join(codexHome, 'config.toml'),
+    [
+      'model = "gpt-5.2-codex"',
+      'model_provider = "stub"',
+      '',
+      '[model_providers.stub]',
+      'name = "Loopback stub"',
+      `base_url = "${baseUrl}/v1"`,
+      'env_key = "CODEX_STUB_API_KEY"',
+      'wire_api = "responses"',
+      'supports_websockets = false',
+      'request_max_retries = 0',
+      'stream_max_retries = 0',
+      '',
+    ].join('\n'),
+  );
+  return {
+    id,
+    name: 'Codex (model stub)',
+    command: path.join(bin, 'codex-acp'),
+    args: [],
+    env: { ACP_TEST_RUN: runTmp, HOME: home, CODEX_HOME: codexHome, CODEX_STUB_API_KEY: 'sk-offline-dummy-key', OPENAI_API_KEY: '', CODEX_API_KEY: '' },
+  };
+}
