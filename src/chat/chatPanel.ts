@@ -39,7 +39,7 @@ export class ChatPanel implements vscode.Disposable {
     private readonly attachments: AttachmentSources,
   ) {
     const agent = session.def;
-    this.info = { agentId: agent.id, agentName: agent.name, title: agent.name };
+    this.info = { agentId: agent.id, agentName: agent.name, title: agent.name, ...(session.cwd ? { cwd: session.cwd } : {}) };
     panel.title = agent.name;
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
     panel.webview.options = ChatPanel.webviewOptions(extensionUri);

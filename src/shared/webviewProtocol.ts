@@ -22,6 +22,8 @@ export interface PanelInfo {
   readonly agentId: string;
   readonly agentName: string;
   readonly title: string;
+  /** The session's folder: paths inside it are shown relative to it. */
+  readonly cwd?: string;
 }
 
 export type HostToWebview =

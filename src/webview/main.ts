@@ -1,6 +1,7 @@
 import type { HostToWebview, PanelAction, PanelInfo, PanelStatus, WebviewToHost } from '../shared/webviewProtocol';
 import type { HeaderState } from '../shared/transcriptTypes';
 import { Composer } from './composer';
+import { setDisplayRoot } from './render';
 import { HeaderView } from './header';
 import { TranscriptView } from './transcriptView';
 
@@ -97,6 +98,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'init':
       performance.mark('acp:init-received', { detail: msg.items.length });
       info = msg.panel;
+      setDisplayRoot(msg.panel.cwd);
       agentName.textContent = msg.panel.agentName;
       saveState({ agentId: msg.panel.agentId });
       transcript.reset(msg.items);

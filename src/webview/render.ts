@@ -2,6 +2,7 @@
  * DOM for each kind of transcript item. Everything from the agent goes in as
  * text (textContent) or through the markdown sanitizer — never as raw HTML.
  */
+import { relativeTo } from '../shared/paths';
 import { lineDiff, withContext } from '../shared/lineDiff';
 import type {
   ContentPart,
@@ -76,6 +77,12 @@ export interface ItemView {
   appendText?(item: MessageItem): void;
   /** Renders a streamed message once more as a whole (at the end of a turn). */
   finalize?(item: MessageItem): void;
+}
+
+let displayRoot: string | undefined;
+/** The session's folder, for showing the paths inside it relative to it. */
+export function setDisplayRoot(root: string | undefined): void {
+  displayRoot = root;
 }
 
 function basename(p: string): string {
@@ -194,7 +201,8 @@ function messageView(item: MessageItem, post: Post, streaming: boolean): ItemVie
 function diffView(c: ToolContent & { type: 'diff' }, onOpen: () => void): HTMLElement {
   const box = h('div', 'diff');
   const head = h('div', 'diff-head');
-  const name = h('span', 'diff-path', c.path);
+  const name = h('span', 'diff-path', relativeTo(displayRoot, c.path));
+  name.title = c.path;
   const lines = lineDiff(c.oldText, c.newText);
   const added = lines.filter((l) => l.op === '+').length;
   const removed = lines.filter((l) => l.op === '-').length;
