@@ -65,7 +65,9 @@ function copyCodicons() {
   const from = path.join('node_modules', '@vscode', 'codicons', 'dist');
   fs.copyFileSync(path.join(from, 'codicon.ttf'), path.join('dist', 'codicon.ttf'));
   // Without the cache-busting query, so that the webview can preload the font by the same URL.
-  const css = fs.readFileSync(path.join(from, 'codicon.css'), 'utf8').replace(/codicon\.ttf\?[0-9a-f]+/g, 'codicon.ttf');
+  const original = fs.readFileSync(path.join(from, 'codicon.css'), 'utf8');
+  const css = original.replace(/codicon\.ttf\?[^"')]*/g, 'codicon.ttf');
+  if (!/url\("\.\/codicon\.ttf"\)/.test(css)) throw new Error('dist/codicon.css: the font URL is not "./codicon.ttf" (the webview preloads it by that URL)');
   fs.writeFileSync(path.join('dist', 'codicon.css'), css);
 }
 

@@ -25,6 +25,37 @@ function editorSaves(): Map<string, number> {
   return saveTimes;
 }
 
+/** Files above this size are not snapshotted (their changes are listed without Revert). */
+const MAX_SNAPSHOT_BYTES = 5 * 1024 * 1024;
+const UNREADABLE = Symbol('unreadable');
+
+/**
+ * The file's text on disk: null when it does not exist; UNREADABLE when it is not a
+ * regular file (a FIFO, a device — the path comes from the model) or too large.
+ */
+function readDisk(file: string): string | null | typeof UNREADABLE {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return null;
+  }
+  if (!st.isFile() || st.size > MAX_SNAPSHOT_BYTES) return UNREADABLE;
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+function insideAny(file: string, roots: readonly string[]): boolean {
+  const f = path.resolve(file);
+  return roots.some((r) => {
+    const rel = path.relative(path.resolve(r), f);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  });
+}
+
 /**
  * Every file an agent changed in a session — through fs/write_text_file, through
  * a tool call's diff, or on its own on disk during a turn — with Open Diff,
@@ -59,22 +90,29 @@ export class ChangeTracker implements vscode.Disposable {
     this.emitter.fire();
   }
 
-  /** A tool call's diff names a file the agent changes (or says it changed). */
-  noteDiff(file: string, oldText: string | null, newText: string): void {
+  /**
+   * A tool call's diff names a file the agent changes (or says it changed). Only
+   * files inside the session's folders are tracked (the path comes from the model).
+   */
+  noteDiff(file: string, oldText: string | null, newText: string, roots: readonly string[]): void {
+    if (!insideAny(file, roots)) return;
     const existing = this.changes.get(file);
     if (existing) {
       // Seen changing on disk before the diff arrived: a whole-file diff tells what it was.
-      if (existing.before === undefined && oldText !== null && this.read(file) === newText) this.record(file, oldText);
+      if (existing.before === undefined && oldText !== null && readDisk(file) === newText) this.record(file, oldText);
       return;
     }
     if (this.proposed.has(file)) return;
-    this.proposed.set(file, { snapshot: this.read(file), oldText, newText });
+    const snapshot = readDisk(file);
+    if (snapshot === UNREADABLE) return;
+    this.proposed.set(file, { snapshot, oldText, newText });
   }
 
-  /** Lists proposed files whose content now differs from their snapshot; with `final`, forgets the rest. */
+  /** Lists proposed files whose content on disk now differs from their snapshot; with `final`, forgets the rest. */
   settle(final = false): void {
     for (const [file, p] of [...this.proposed]) {
-      if (this.read(file) !== p.snapshot) {
+      const now = readDisk(file);
+      if (now !== UNREADABLE && now !== p.snapshot) {
         this.proposed.delete(file);
         this.record(file, p.snapshot);
       } else if (final) this.proposed.delete(file);
@@ -88,35 +126,38 @@ export class ChangeTracker implements vscode.Disposable {
     const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(roots[0]!), '**/*'));
     const since = Date.now();
     const seen = (u: vscode.Uri, created: boolean) => {
-      if (/[\\/](\.git|node_modules)[\\/]/.test(u.fsPath)) return;
-      const saved = editorSaves().get(u.fsPath);
-      if (saved !== undefined && Date.now() - saved < 3000) return;
+      const file = u.fsPath;
+      if (/[\\/](\.git|node_modules)[\\/]/.test(file)) return;
+      let st: fs.Stats;
       try {
-        const st = fs.statSync(u.fsPath);
-        // Directories, and late events of changes made before the turn began.
-        if (st.isDirectory() || st.mtimeMs < since - 1000) return;
+        st = fs.statSync(file);
       } catch {
         return;
       }
-      const p = this.proposed.get(u.fsPath);
-      if (p) {
-        const now = this.read(u.fsPath);
-        if (now !== p.snapshot) {
-          this.proposed.delete(u.fsPath);
-          return this.record(u.fsPath, p.snapshot);
-        }
-        // Unchanged since the diff was seen. Only if the diff says the agent created
-        // this very text (it wrote before telling) is it the agent's new file.
-        if (created && p.oldText === null && now === p.newText) {
-          this.proposed.delete(u.fsPath);
-          this.record(u.fsPath, null);
-        } else if (!created && p.oldText !== null && now === p.newText) {
-          this.proposed.delete(u.fsPath);
-          this.record(u.fsPath, p.oldText);
-        }
-        return;
+      // Directories; late events of changes made before the turn began; and what VS Code
+      // itself saved (the user, a Revert, our own writes) while the disk still holds it.
+      if (!st.isFile() || st.mtimeMs < since - 250) return;
+      const saved = editorSaves().get(file);
+      if (saved !== undefined && st.mtimeMs <= saved + 50) return;
+      const p = this.proposed.get(file);
+      if (!p) return this.record(file, created ? null : undefined);
+      const now = readDisk(file);
+      if (now !== UNREADABLE && now !== p.snapshot) {
+        this.proposed.delete(file);
+        return this.record(file, p.snapshot);
       }
-      this.record(u.fsPath, created ? null : undefined);
+      // Unchanged since the diff was seen: the agent wrote before telling. A whole-file
+      // diff says what the file was; otherwise it is listed without a way back — and a
+      // later change from the snapshot still makes it revertable.
+      if (created && p.oldText === null && now === p.newText) {
+        this.proposed.delete(file);
+        this.record(file, null);
+      } else if (!created && p.oldText !== null && now === p.newText) {
+        this.proposed.delete(file);
+        this.record(file, p.oldText);
+      } else {
+        this.record(file, undefined);
+      }
     };
     w.onDidCreate((u) => seen(u, true));
     w.onDidChange((u) => seen(u, false));
@@ -130,17 +171,6 @@ export class ChangeTracker implements vscode.Disposable {
 
   list(): { path: string; name: string; added: boolean; canRevert: boolean }[] {
     return [...this.changes.entries()].map(([file, c]) => ({ path: file, name: path.basename(file), added: c.before === null, canRevert: c.before !== undefined }));
-  }
-
-  /** The text now (an open editor's, unsaved included), or null when the file does not exist. */
-  private read(file: string): string | null {
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
-    if (doc && !doc.isClosed) return doc.getText();
-    try {
-      return fs.readFileSync(file, 'utf8');
-    } catch {
-      return null;
-    }
   }
 
   private current(file: string): string {

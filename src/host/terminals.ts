@@ -167,6 +167,8 @@ export class TerminalService implements vscode.Disposable {
   killAll(owner: string): void {
     for (const t of [...this.terminals.values()]) {
       if (t.owner !== owner) continue;
+      clearTimeout(t.mirrorTimer);
+      t.mirrorTimer = undefined;
       this.killProcess(t);
       this.terminals.delete(t.id);
     }

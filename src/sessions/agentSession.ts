@@ -166,7 +166,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       if (Array.isArray(u.content)) {
         for (const c of u.content) {
           if (c?.type === 'diff' && typeof c.path === 'string' && path.isAbsolute(c.path) && typeof c.newText === 'string') {
-            this.changes.noteDiff(c.path, typeof c.oldText === 'string' ? c.oldText : null, c.newText);
+            this.changes.noteDiff(c.path, typeof c.oldText === 'string' ? c.oldText : null, c.newText, this.roots.length ? this.roots : [this.cwd ?? process.cwd()]);
           }
         }
       }
@@ -521,7 +521,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
         this.manager.setStatus(this.def.id, 'needs-sign-in');
         this.emit(this.transcript.addError(`${this.def.name} needs you to sign in before it answers (${errorText(err)}). Sign in, then retry.`, text));
         this.setStatus({ text: `${this.def.name} needs you to sign in.`, busy: false, inputEnabled: true, actions: ['signIn', 'showLog'], severity: 'info' });
-        void this.signInAndReconnect(`${this.def.name} needs you to sign in to answer (${errorText(err)}).`);
+        void this.signInAndReconnect(`${this.def.name} needs you to sign in to answer (${errorText(err)}).`, text);
       } else if (this.runtime === rt) {
         this.emit(this.transcript.addError(`The turn failed: ${errorText(err)}`, text));
         this.setStatus({ text: '', busy: false, inputEnabled: true, actions: [] });
@@ -529,10 +529,12 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       return undefined;
     } finally {
       if (this.turn === turn) this.turn = undefined;
-      this.changes.settle(true);
+      this.changes.settle();
       // Late file events of the turn still count for a moment.
       setTimeout(() => {
-        if (!this.turn) this.changes.unwatch();
+        if (this.turn) return;
+        this.changes.settle(true);
+        this.changes.unwatch();
       }, 1000);
       clearTimeout(this.cancelWatchdog);
       this.cancelWatchdog = undefined;
@@ -596,23 +598,26 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   }
 
   /**
-   * Sign-in, then carry on: a session that is still attached to the same agent
-   * process goes on as it was; one whose agent restarted to sign in (env or
-   * terminal methods) is opened again; without a session, a new one starts.
+   * Sign-in, then carry on: a session still attached to the same agent process
+   * goes on as it was; if the agent restarted to sign in (env or terminal
+   * methods), its sessions went with it and a new one starts (the transcript
+   * stays); without a session, a new one starts. One sign-in at a time.
    */
-  private async signInAndReconnect(reason?: string): Promise<void> {
-    const before = this.runtime;
-    const sessionId = this.sessionId;
-    if (!(await this.auth.signIn(this.def, this.cwd, reason))) return;
-    if (sessionId && before && this.runtime === before && !before.connection.isClosed) {
-      this.setStatus(this.connectedStatus(before));
-      return;
-    }
-    if (sessionId) {
-      await this.openPast(sessionId);
-      return;
-    }
-    await this.start();
+  private signingIn: Promise<void> | undefined;
+  private signInAndReconnect(reason?: string, retryPrompt?: string): Promise<void> {
+    this.signingIn ??= (async () => {
+      const before = this.runtime;
+      const sessionId = this.sessionId;
+      const signedIn = await this.auth.signIn(this.def, this.cwd, reason);
+      if (!signedIn || this.disposed) return;
+      if (sessionId && before && this.runtime === before && !before.connection.isClosed) {
+        this.setStatus(this.connectedStatus(before));
+        return;
+      }
+      if (sessionId) this.emit(this.transcript.addLocalNotice('info', `Signed in. ${this.def.name} restarted to sign in, so this continues in a new session.`));
+      if ((await this.start()) && retryPrompt !== undefined) this.emit(this.transcript.addError('Send again the prompt that needed the sign-in?', retryPrompt));
+    })().finally(() => (this.signingIn = undefined));
+    return this.signingIn;
   }
 
   async runAction(action: PanelAction): Promise<void> {
@@ -637,7 +642,10 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     }
   }
 
+  private disposed = false;
+
   dispose(): void {
+    this.disposed = true;
     // Closing the panel closes the session on the agent, where supported (unless kept alive).
     const rt = this.runtime;
     const sid = this.sessionId;

@@ -65,8 +65,12 @@ export class TranscriptView {
       this.entries.set(item.id, { item, el });
       frag.append(el);
     }
+    // Keep what the user looks at in place (browsers do not anchor at scrollTop 0).
+    const before = this.root.scrollHeight;
+    const top = this.root.scrollTop;
     this.root.prepend(frag);
     if (this.stick) this.scrollToEnd();
+    else this.root.scrollTop = top + (this.root.scrollHeight - before);
   }
 
   private placeholder(id: string): HTMLElement {

@@ -144,11 +144,16 @@ describe('e2e: real agents (claude-agent-acp 0.23.1, codex-acp 0.16.0) do whole 
     await yes.click();
     await frame.locator('.msg-agent', { hasText: 'Patched notes/codex.md.' }).waitFor({ timeout: 60_000 });
     assert.equal(fs.readFileSync(target, 'utf8'), '# From Codex\nApplied through ACP.\n');
-    await frame.locator('.change', { hasText: 'codex.md' }).waitFor({ timeout: 15_000 });
+    const change = frame.locator('.change', { hasText: 'codex.md' });
+    await change.waitFor({ timeout: 15_000 });
+    assert.match(await change.innerText(), /added/);
     const turns = openai.requests.filter((r) => r.kind === 'turn');
     assert.equal(turns.length, 2);
     assert.ok(JSON.stringify(turns[1].body.input).includes('custom_tool_call_output'), 'the second request carries the patch result');
     assert.equal(turns[0].headers.authorization, 'Bearer sk-offline-dummy-key');
     await screenshot(page, 'real-turn-codex');
+    await change.locator('.change-revert').click();
+    await change.waitFor({ state: 'detached', timeout: 15_000 });
+    assert.equal(fs.existsSync(target), false, 'Revert removed the file Codex created');
   });
 });

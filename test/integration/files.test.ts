@@ -1,5 +1,6 @@
 // fs/read_text_file and fs/write_text_file from a fake agent, in the real host.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -102,6 +103,34 @@ describe('Client file services (fs/*) with boundaries', function () {
       assert.equal(fs.existsSync(path.join(folder(), 'by-itself.txt')), false);
     } finally {
       fs.rmSync(diffed, { force: true });
+    }
+  });
+
+  it('a hunk diff for a file open in an editor is revertable once the agent writes it; a write reported after the fact is listed without Revert; /dev/zero and a FIFO are never read', async () => {
+    const a = await api();
+    const opened = path.join(folder(), 'opened.txt');
+    const late = path.join(folder(), 'late.txt');
+    const fifo = path.join(folder(), 'pipe.fifo');
+    fs.writeFileSync(opened, 'a\nb\nc\n');
+    fs.writeFileSync(late, 'x\ny\n');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const doc = await vscode.workspace.openTextDocument(opened);
+      await vscode.window.showTextDocument(doc);
+      const panel = a.openChat('fake-writes-edge');
+      await waitForStatus(panel, 'connected', connected);
+      assert.equal(await panel.session.prompt('edit things'), 'end_turn', 'the turn ends: nothing blocked on the FIFO or /dev/zero');
+      await waitFor('two changes', () => (panel.session.changes.list().length >= 2 ? true : undefined));
+      await new Promise((r) => setTimeout(r, 1200));
+      const names = panel.session.changes.list().map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort();
+      assert.deepEqual(names, ['late.txt:modified:false', 'opened.txt:modified:true']);
+      await waitFor('the editor to show the agent’s text', () => doc.getText() === 'a\nB\nc\n' || undefined);
+      assert.equal(await panel.session.changes.revert(opened), true);
+      assert.equal(doc.getText(), 'a\nb\nc\n');
+      assert.equal(fs.readFileSync(opened, 'utf8'), 'a\nb\nc\n');
+    } finally {
+      await closeAllEditors();
+      for (const f of [opened, late, fifo]) fs.rmSync(f, { force: true });
     }
   });
 
