@@ -119,7 +119,7 @@ describe('e2e: real agents (claude-agent-acp 0.23.1, codex-acp 0.16.0) do whole 
     assert.equal(await frame.locator('.change', { hasText: 'rejected.txt' }).count(), 0);
   });
 
-  it('Codex: streams the reply, asks before applying its patch, applies it on Yes, lists the new file in Changes', async function () {
+  it('Codex: streams the reply, asks before applying its patch, applies it on Yes, lists the new file in Changes, and reverts it', async function () {
     const target = path.join(folder, 'notes', 'codex.md');
     openai.setScript([
       {

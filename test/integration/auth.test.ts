@@ -114,4 +114,22 @@ describe('Auth: -32000 leads to sign-in, then the session starts', function () {
     assert.equal(rec.filter((r) => r.msg?.method === 'session/new').length, 1, 'no second session');
     assert.equal(rec.filter((r) => r.dir === 'start').length, 1, 'the agent was not restarted');
   });
+
+  it('-32000 on session/prompt with an env_var method: the agent restarts with the value, a new session starts, and the prompt is offered again', async () => {
+    const a = await api();
+    a.testing.setAuthPrompter(prompter('prompt-key', 'prompt-secret-9876'));
+    const panel = a.openChat('fake-auth-prompt-env');
+    await waitForStatus(panel, 'connected', connected);
+    const first = panel.session.id;
+    assert.equal(await panel.session.prompt('needs a key'), undefined);
+    await waitFor('a new session after the restart', () => (panel.session.id && panel.session.id !== first && panel.session.status.inputEnabled ? true : undefined), 30_000);
+    const items = panel.session.transcript.items;
+    assert.ok(items.some((i) => i.kind === 'notice' && /restarted to sign in/.test(JSON.stringify(i))), 'says why the session is new');
+    const retry = items.filter((i) => i.kind === 'error').at(-1) as { retryPrompt?: string } | undefined;
+    assert.equal(retry?.retryPrompt, 'needs a key', 'the prompt is offered again');
+    assert.equal(await panel.session.prompt('needs a key'), 'end_turn');
+    const rec = readRecord('auth-prompt-env');
+    assert.ok(rec.filter((r) => r.dir === 'start').length >= 2, 'restarted with the value');
+    assert.ok(!JSON.stringify(a.testing.messages()).includes('prompt-secret-9876'));
+  });
 });
