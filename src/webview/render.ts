@@ -2,7 +2,7 @@
  * DOM for each kind of transcript item. Everything from the agent goes in as
  * text (textContent) or through the markdown sanitizer — never as raw HTML.
  */
-import { relativeTo } from '../shared/paths';
+import { relativeTo, relativizeText } from '../shared/paths';
 import { lineDiff, withContext } from '../shared/lineDiff';
 import type {
   ContentPart,
@@ -261,7 +261,9 @@ function toolView(item: ToolItem, post: Post): ItemView {
     const status = t.cancelled ? 'cancelled' : t.status;
     el.dataset.status = status;
     const head = h('div', 'tool-head');
-    head.append(icon(TOOL_ICONS[t.toolKind] ?? 'tools', t.toolKind), h('span', 'tool-title', t.title));
+    const title = h('span', 'tool-title', relativizeText(displayRoot, t.title));
+    title.title = t.title;
+    head.append(icon(TOOL_ICONS[t.toolKind] ?? 'tools', t.toolKind), title);
     const badge = h('span', `badge status-${status}`, t.cancelled ? 'Cancelled' : (STATUS_LABEL[t.status] ?? t.status));
     head.append(badge);
     el.append(head);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { relativeTo } from '../../../src/shared/paths';
+import { relativeTo, relativizeText } from '../../../src/shared/paths';
 
 describe('relativeTo (paths shown in the panel)', () => {
   it('shows paths inside the session folder relative to it', () => {
@@ -13,5 +13,13 @@ describe('relativeTo (paths shown in the panel)', () => {
     assert.equal(relativeTo('/w/project', '/w/project-two/a.ts'), '/w/project-two/a.ts');
     assert.equal(relativeTo('/w/project', '/w/project'), '/w/project');
     assert.equal(relativeTo(undefined, '/w/project/a.ts'), '/w/project/a.ts');
+  });
+
+  it('relativizes paths inside the folder within a text, and nothing else', () => {
+    assert.equal(relativizeText('/w/p', 'Edit /w/p/notes/a.md'), 'Edit notes/a.md');
+    assert.equal(relativizeText('/w/p', 'diff /w/p/a.ts /w/p/b.ts'), 'diff a.ts b.ts');
+    assert.equal(relativizeText('/w/p', 'Read /etc/hosts'), 'Read /etc/hosts');
+    assert.equal(relativizeText('/w/p', 'Edit /w/p2/x'), 'Edit /w/p2/x');
+    assert.equal(relativizeText(undefined, 'Edit /w/p/a'), 'Edit /w/p/a');
   });
 });
