@@ -139,6 +139,10 @@ export class ChangeTracker implements vscode.Disposable {
       if (!st.isFile() || st.mtimeMs < since - 250) return;
       const saved = editorSaves().get(file);
       if (saved !== undefined && st.mtimeMs <= saved + 50) return;
+      // A late "created" event for a file that existed before the turn: a change, not a new
+      // file (Revert would delete it). Where birth times are coarse or missing, this errs
+      // towards "changed", which Revert never deletes.
+      if (created && !(st.birthtimeMs >= since)) created = false;
       const p = this.proposed.get(file);
       if (!p) return this.record(file, created ? null : undefined);
       const now = readDisk(file);
