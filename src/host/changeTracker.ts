@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { checkPath } from './pathPolicy';
 
 interface Change {
   /** The text before the agent first changed it in this session; null: the file did not exist; undefined: unknown. */
@@ -48,14 +49,6 @@ function readDisk(file: string): string | null | typeof UNREADABLE {
   }
 }
 
-function insideAny(file: string, roots: readonly string[]): boolean {
-  const f = path.resolve(file);
-  return roots.some((r) => {
-    const rel = path.relative(path.resolve(r), f);
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-  });
-}
-
 /**
  * Every file an agent changed in a session — through fs/write_text_file, through
  * a tool call's diff, or on its own on disk during a turn — with Open Diff,
@@ -95,7 +88,7 @@ export class ChangeTracker implements vscode.Disposable {
    * files inside the session's folders are tracked (the path comes from the model).
    */
   noteDiff(file: string, oldText: string | null, newText: string, roots: readonly string[]): void {
-    if (!insideAny(file, roots)) return;
+    if (!checkPath(file, roots).inside) return;
     const existing = this.changes.get(file);
     if (existing) {
       // Seen changing on disk before the diff arrived: a whole-file diff tells what it was.

@@ -166,7 +166,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       if (Array.isArray(u.content)) {
         for (const c of u.content) {
           if (c?.type === 'diff' && typeof c.path === 'string' && path.isAbsolute(c.path) && typeof c.newText === 'string') {
-            this.changes.noteDiff(c.path, typeof c.oldText === 'string' ? c.oldText : null, c.newText, this.roots.length ? this.roots : [this.cwd ?? process.cwd()]);
+            this.changes.noteDiff(c.path, typeof c.oldText === 'string' ? c.oldText : null, c.newText, this.effectiveRoots);
           }
         }
       }
@@ -182,6 +182,11 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   /** The folders this session may touch: its cwd and the additional directories sent. */
   private roots: string[] = [];
 
+  /** The roots, or the cwd before any were sent: the boundary for fs/terminal requests and for change tracking. */
+  private get effectiveRoots(): readonly string[] {
+    return this.roots.length ? this.roots : [this.cwd ?? process.cwd()];
+  }
+
   /** The VS Code terminals a tool call shows are named after it. */
   private nameTerminals(toolCallId: unknown): void {
     const tool = typeof toolCallId === 'string' ? this.transcript.tool(toolCallId) : undefined;
@@ -194,7 +199,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   }
 
   async handleRequest(method: string, params: unknown): Promise<unknown> {
-    const roots = this.roots.length ? this.roots : [this.cwd ?? process.cwd()];
+    const roots = this.effectiveRoots;
     const owner = this.terminalOwner;
     const t = this.store.terminals;
     switch (method) {
@@ -498,7 +503,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     const turn = rt.connection.prompt({ sessionId, prompt: built.blocks });
     this.turn = turn;
     // Agents that write files themselves: notice changes on disk during the turn.
-    this.changes.watch(this.roots.length ? this.roots : [this.cwd ?? process.cwd()]);
+    this.changes.watch(this.effectiveRoots);
     try {
       const { stopReason } = await turn;
       this.settleAllPermissions();

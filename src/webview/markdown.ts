@@ -51,7 +51,7 @@ const md: MarkdownIt = new MarkdownIt({
   highlight(code, lang) {
     if (!lang) return '';
     ensureLanguages();
-    const language = lang && hljs.getLanguage(lang) ? lang : undefined;
+    const language = hljs.getLanguage(lang) ? lang : undefined;
     if (!language || code.length > 100_000) return '';
     try {
       return hljs.highlight(code, { language, ignoreIllegals: true }).value;
