@@ -140,10 +140,7 @@ export class AgentProcess {
   private signal(sig: NodeJS.Signals): void {
     const pid = this.child.pid;
     if (pid === undefined) return;
-    try {
-      if (process.platform === 'win32') this.child.kill(sig);
-      else process.kill(-pid, sig);
-    } catch {
+    if (!killTree(pid, sig)) {
       try {
         this.child.kill(sig);
       } catch {
@@ -161,6 +158,30 @@ export class AgentProcess {
         resolve(true);
       });
     });
+  }
+}
+
+/**
+ * Signals a process and everything it started: its process group on POSIX (it
+ * was spawned detached, as the group leader), `taskkill /T /F` on Windows
+ * (Windows has no signals, and killing only the parent leaves e.g. node under
+ * npx.cmd running). Returns false when the process was already gone.
+ */
+export function killTree(
+  pid: number,
+  sig: NodeJS.Signals,
+  platform: NodeJS.Platform = process.platform,
+  run: { kill: (pid: number, sig: NodeJS.Signals) => void; spawn: (cmd: string, args: string[]) => void } = {
+    kill: (p, s) => process.kill(p, s),
+    spawn: (cmd, args) => void spawn(cmd, args, { stdio: 'ignore', windowsHide: true }).on('error', () => {}),
+  },
+): boolean {
+  try {
+    if (platform === 'win32') run.spawn('taskkill', ['/pid', String(pid), '/T', '/F']);
+    else run.kill(-pid, sig);
+    return true;
+  } catch {
+    return false;
   }
 }
 

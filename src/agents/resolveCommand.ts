@@ -52,12 +52,26 @@ export function findExecutable(command: string, opts: ResolveOptions): string | 
   return undefined;
 }
 
-/** On Windows, .cmd/.bat files must run through the shell; this quotes one argument for cmd.exe. */
+/**
+ * On Windows, .cmd/.bat files run through the shell (`cmd.exe /d /s /c "…"`),
+ * and their arguments are parsed three times: by cmd for that command line, by
+ * cmd again when the batch file passes them on with `%*`, and by the program
+ * (MSVCRT rules). So an argument is quoted for the program (a quote becomes
+ * `\"`, the backslashes before a quote and at the end are doubled, all in
+ * quotes), then every cmd metacharacter — the quotes included, so cmd never sees
+ * a quoted region where `^` would be literal — gets a `^`, twice. `%VAR%` becomes
+ * `^%VAR^%`, which cmd leaves as it is ("VAR^" is no variable).
+ */
 export function quoteForCmd(arg: string): string {
-  if (arg === '') return '""';
-  if (!/[\s"&|<>^%!()]/.test(arg)) return arg;
-  // Double the quotes, escape cmd metacharacters with ^ inside the quoted string.
-  return `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1').replace(/([%!^&|<>()])/g, '^$1')}"`;
+  if (/^[\w.\/\\:@+-]+$/.test(arg)) return arg;
+  let quoted = `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"`;
+  for (let pass = 0; pass < 2; pass++) quoted = quoted.replace(/[()%!^"<>&|]/g, '^$&');
+  return quoted;
+}
+
+/** The program of a cmd.exe command line: quoted when it has spaces (a path in "Program Files"). */
+export function quoteCommandForCmd(command: string): string {
+  return /[\s&()^|<>!,;=]/.test(command) ? `"${command}"` : command;
 }
 
 export function needsShell(resolved: string, platform: NodeJS.Platform = process.platform): boolean {

@@ -42,3 +42,17 @@ export function sliceLines(text: string, line?: number | null, limit?: number | 
   const end = limit !== undefined && limit !== null ? start + Math.max(0, limit) : lines.length;
   return lines.slice(start, end).join('\n');
 }
+
+/**
+ * A Windows UNC or device path (`\\server\share`, `//server/share`, `\\?\…`,
+ * `\\.\pipe\…`): refused before anything (realpath, stat) touches it, since
+ * resolving one reaches out to the network. Never true on other platforms.
+ */
+export function isUncPath(p: string, platform: NodeJS.Platform = process.platform): boolean {
+  return platform === 'win32' && /^[\\/]{2}/.test(p);
+}
+
+/** Absolute on this platform (Windows drive paths, or POSIX absolute paths). */
+export function isAbsolutePath(p: string, platform: NodeJS.Platform = process.platform): boolean {
+  return platform === 'win32' ? path.win32.isAbsolute(p) : path.posix.isAbsolute(p);
+}

@@ -48,9 +48,14 @@ describe('agents: pure parts', () => {
     assert.equal(needsShell('C:\\x\\npx.cmd', 'win32'), true);
     assert.equal(needsShell('/usr/bin/npx', 'linux'), false);
     assert.equal(quoteForCmd('simple'), 'simple');
-    assert.equal(quoteForCmd('has space'), '"has space"');
-    assert.equal(quoteForCmd('a&b'), '"a^&b"');
-    assert.equal(quoteForCmd(''), '""');
+    // Pinned outputs (see the cmd.exe round trip in windows.test.ts).
+    assert.equal(quoteForCmd('has space'), '^^^"has space^^^"');
+    assert.equal(quoteForCmd('a&b'), '^^^"a^^^&b^^^"');
+    assert.equal(quoteForCmd('%PATH%'), '^^^"^^^%PATH^^^%^^^"');
+    assert.equal(quoteForCmd('say "hi"'), '^^^"say \\^^^"hi\\^^^"^^^"');
+    assert.equal(quoteForCmd('C:\\dir\\'), 'C:\\dir\\');
+    assert.equal(quoteForCmd('C:\\my dir\\'), '^^^"C:\\my dir\\\\^^^"');
+    assert.equal(quoteForCmd(''), '^^^"^^^"');
   });
 
   it('crash policy: restarts until 5 crashes within 3 minutes, then gives up', () => {
