@@ -39,7 +39,7 @@ export const nativeElicitationUi: ElicitationUi = {
       title,
       prompt: f.description,
       value: f.def !== undefined ? String(f.def) : undefined,
-      validateInput: (v) => checkField(f, v).error,
+      validateInput: async (v) => (await checkField(f, v)).error,
       ignoreFocusOut: true,
     });
   },
@@ -80,7 +80,7 @@ export class ElicitationService {
             this.log(`elicitation (form) from ${agentName}: cancelled at "${f.key}"`);
             return { action: 'cancel' };
           }
-          const checked = checkField(f, input);
+          const checked = await checkField(f, input);
           if (checked.error) {
             error = checked.error;
             continue;

@@ -2,6 +2,8 @@
  * The fields of an ACP form elicitation (a flat object of primitive properties),
  * and checking a typed value against its field. No `vscode` import.
  */
+import { testPattern } from './patternCheck';
+
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi';
 
 export interface Field {
@@ -57,8 +59,11 @@ export function fieldsOf(schema: unknown): Field[] {
   return out;
 }
 
-/** Checks a typed value; returns the value to send, or an error in words. */
-export function checkField(f: Field, input: string | string[] | undefined): { value?: string | number | boolean | string[]; error?: string } {
+/**
+ * Checks a typed value; returns the value to send, or an error in words. The
+ * agent's `pattern` is tested off the extension host's thread, time-boxed.
+ */
+export async function checkField(f: Field, input: string | string[] | undefined): Promise<{ value?: string | number | boolean | string[]; error?: string }> {
   if (input === undefined || input === '' || (Array.isArray(input) && input.length === 0 && f.kind !== 'multi')) {
     return f.required ? { error: `${f.title} is required.` } : {};
   }
@@ -68,11 +73,10 @@ export function checkField(f: Field, input: string | string[] | undefined): { va
       if (f.minLength !== undefined && s.length < f.minLength) return { error: `At least ${f.minLength} characters.` };
       if (f.maxLength !== undefined && s.length > f.maxLength) return { error: `At most ${f.maxLength} characters.` };
       if (f.pattern !== undefined) {
-        try {
-          if (!new RegExp(f.pattern, 'u').test(s)) return { error: `Must match ${f.pattern}.` };
-        } catch {
-          // an invalid pattern from the agent is ignored
-        }
+        // An invalid pattern from the agent is ignored; one too slow to check refuses the value.
+        const r = await testPattern(f.pattern, s);
+        if (r === 'no-match') return { error: `Must match ${f.pattern}.` };
+        if (r === 'timeout') return { error: 'The agent’s pattern for this field is too complex to check; the value cannot be accepted.' };
       }
       if (f.format === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s)) return { error: 'An e-mail address, please.' };
       if (f.format === 'uri' && !/^[a-z][a-z0-9+.-]*:\S+$/i.test(s)) return { error: 'A URI, please.' };

@@ -26,19 +26,19 @@ describe('elicitation form fields', () => {
     assert.deepEqual(f('size').options, [{ value: 's', title: 'Small' }, { value: 'l', title: 'Large' }]);
   });
 
-  it('validates', () => {
-    assert.match(checkField(f('name'), '')!.error!, /required/);
-    assert.match(checkField(f('name'), 'x')!.error!, /At least 2/);
-    assert.deepEqual(checkField(f('name'), 'Ada'), { value: 'Ada' });
-    assert.match(checkField(f('email'), 'nope')!.error!, /e-mail/);
-    assert.deepEqual(checkField(f('email'), ''), {});
-    assert.match(checkField(f('count'), '2.5')!.error!, /whole/);
-    assert.match(checkField(f('count'), '9')!.error!, /At most 5/);
-    assert.deepEqual(checkField(f('count'), '3'), { value: 3 });
-    assert.deepEqual(checkField(f('ratio'), '0.25'), { value: 0.25 });
-    assert.deepEqual(checkField(f('ok'), 'false'), { value: false });
-    assert.match(checkField(f('color'), 'blue')!.error!, /options/);
-    assert.deepEqual(checkField(f('tags'), ['a', 'c']), { value: ['a', 'c'] });
-    assert.match(checkField(f('tags'), ['a', 'b', 'c'])!.error!, /at most 2/);
+  it('validates', async () => {
+    assert.match((await checkField(f('name'), '')).error!, /required/);
+    assert.match((await checkField(f('name'), 'x')).error!, /At least 2/);
+    assert.deepEqual((await checkField(f('name'), 'Ada')), { value: 'Ada' });
+    assert.match((await checkField(f('email'), 'nope')).error!, /e-mail/);
+    assert.deepEqual((await checkField(f('email'), '')), {});
+    assert.match((await checkField(f('count'), '2.5')).error!, /whole/);
+    assert.match((await checkField(f('count'), '9')).error!, /At most 5/);
+    assert.deepEqual((await checkField(f('count'), '3')), { value: 3 });
+    assert.deepEqual((await checkField(f('ratio'), '0.25')), { value: 0.25 });
+    assert.deepEqual((await checkField(f('ok'), 'false')), { value: false });
+    assert.match((await checkField(f('color'), 'blue')).error!, /options/);
+    assert.deepEqual((await checkField(f('tags'), ['a', 'c'])), { value: ['a', 'c'] });
+    assert.match((await checkField(f('tags'), ['a', 'b', 'c'])).error!, /at most 2/);
   });
 });
