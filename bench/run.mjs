@@ -14,3 +14,4 @@ run([path.join(root, 'out', 'bench', 'protocol.js')]);
 const pkg = spawnSync('npm', ['run', '--silent', 'package'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 if (pkg.status !== 0) process.exit(pkg.status ?? 1);
 run([path.join(root, 'bench', 'webview.mjs')]);
+run([path.join(root, 'bench', 'terminal.mjs')]);

@@ -1,24 +1,79 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { parseJsonc } from './shared/jsonc';
 import type { AutoApprove } from './sessions/permissionPolicy';
+import { DEFAULT_PROTECTED_PATHS } from './host/protectedPaths';
 import { parseAgentSettings, type AgentDefinition, type AgentSettingsProblem } from './agents/agentDefinition';
 
 export const SECTION = 'acpAgents';
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 
+
 /**
- * Typed access to the extension's settings. Agent commands are read from user
- * and machine settings only: a cloned repository's workspace settings can never
- * make the extension spawn a program.
+ * Settings that decide what runs or what is approved. They are machine-scoped
+ * and read from user/machine settings only (`inspect().globalValue`): a cloned
+ * repository's workspace settings can never widen what an agent may do.
+ */
+export const USER_ONLY_SETTINGS = [
+  'agents',
+  'mcpServers',
+  'permissions.autoApprove',
+  'files.outsideRoots',
+  'files.protectedPaths',
+  'initializeTimeout',
+  'terminals.outputLimitMB',
+] as const;
+export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
+
+/**
+ * Typed access to the extension's settings. What decides what runs or what is
+ * approved comes from user and machine settings only; the rest may come from
+ * the workspace as VS Code merges it.
  */
 export class Config {
   private get cfg(): vscode.WorkspaceConfiguration {
     return vscode.workspace.getConfiguration(SECTION);
   }
 
+  /** The user/machine value of a setting that must never come from a workspace. */
+  private userValue(key: UserOnlySetting): unknown {
+    const inspected = this.cfg.inspect<unknown>(key);
+    return inspected?.globalValue ?? inspected?.defaultValue;
+  }
+
+  /**
+   * The user-only settings that a workspace (workspace file or folder settings)
+   * tries to set, with where. They are ignored; the caller reports them.
+   */
+  workspaceOverrides(): { key: UserOnlySetting; where: string }[] {
+    const found = new Map<string, { key: UserOnlySetting; where: string }>();
+    const note = (key: UserOnlySetting, where: string) => found.set(`${key}\u0000${where}`, { key, where });
+    // The files themselves too: VS Code may hide a machine-scoped value a workspace sets.
+    const fromFile = (file: string | undefined, where: string, pick: (v: Record<string, unknown>) => unknown) => {
+      if (!file) return;
+      try {
+        const v = pick((parseJsonc(fs.readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>);
+        if (typeof v === 'object' && v !== null) for (const key of USER_ONLY_SETTINGS) if (`${SECTION}.${key}` in v) note(key, where);
+      } catch {
+        // missing or unreadable: nothing to report
+      }
+    };
+    const wsFile = vscode.workspace.workspaceFile;
+    fromFile(wsFile?.scheme === 'file' ? wsFile.fsPath : undefined, 'the workspace settings', (v) => v.settings);
+    for (const f of vscode.workspace.workspaceFolders ?? []) fromFile(path.join(f.uri.fsPath, '.vscode', 'settings.json'), `${f.name}/.vscode/settings.json`, (v) => v);
+    for (const key of USER_ONLY_SETTINGS) {
+      if (this.cfg.inspect<unknown>(key)?.workspaceValue !== undefined) note(key, 'the workspace settings');
+      for (const f of vscode.workspace.workspaceFolders ?? []) {
+        if (vscode.workspace.getConfiguration(SECTION, f.uri).inspect<unknown>(key)?.workspaceFolderValue !== undefined) note(key, `${f.name}/.vscode/settings.json`);
+      }
+    }
+    return [...found.values()];
+  }
+
   /** Agents from user (global) settings; workspace and folder values are ignored on purpose. */
   agents(): { agents: AgentDefinition[]; problems: AgentSettingsProblem[] } {
-    const inspected = this.cfg.inspect<unknown>('agents');
-    return parseAgentSettings(inspected?.globalValue ?? inspected?.defaultValue ?? []);
+    return parseAgentSettings(this.userValue('agents') ?? []);
   }
 
   defaultAgent(): string {
@@ -33,12 +88,12 @@ export class Config {
 
   /** How long an agent may take to answer `initialize` (first runs through npx are slow). */
   initializeTimeoutMs(): number {
-    const v = this.cfg.get<unknown>('initializeTimeout');
+    const v = this.userValue('initializeTimeout');
     return typeof v === 'number' && v >= 1 ? Math.round(v * 1000) : 60_000;
   }
 
   autoApprove(): AutoApprove {
-    const v = this.cfg.get<unknown>('permissions.autoApprove');
+    const v = this.userValue('permissions.autoApprove');
     return v === 'read' || v === 'edits' || v === 'all' ? v : 'never';
   }
 
@@ -52,15 +107,41 @@ export class Config {
   }
 
   outsideRootsPolicy(): 'ask' | 'deny' {
-    return this.cfg.get<unknown>('files.outsideRoots') === 'deny' ? 'deny' : 'ask';
+    return this.userValue('files.outsideRoots') === 'deny' ? 'deny' : 'ask';
+  }
+
+  /** Globs (relative to a session folder, at any depth) that agents may write only after asking. */
+  protectedPaths(): readonly string[] {
+    const v = this.userValue('files.protectedPaths');
+    return Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string' && p.trim() !== '') : DEFAULT_PROTECTED_PATHS;
   }
 
   saveAfterWrite(): boolean {
     return this.cfg.get<unknown>('files.saveAfterWrite') !== false;
   }
 
+  /** Bytes of output kept per terminal when the agent gives no `outputByteLimit`. */
+  terminalOutputLimitBytes(): number {
+    const v = this.userValue('terminals.outputLimitMB');
+    return Math.round((typeof v === 'number' && v > 0 ? Math.min(v, 256) : 1) * 1024 * 1024);
+  }
+
+  /** MCP servers from user settings only (workspace values go through the trust question instead). */
   mcpServers(): Record<string, unknown> {
-    const v = this.cfg.get<unknown>('mcpServers');
+    const v = this.userValue('mcpServers');
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  }
+
+  /** MCP servers a workspace sets in `acpAgents.mcpServers` (workspace file or folder settings). */
+  workspaceMcpServers(): { label: string; servers: Record<string, unknown> }[] {
+    const out: { label: string; servers: Record<string, unknown> }[] = [];
+    const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+    const top = this.cfg.inspect<unknown>('mcpServers')?.workspaceValue;
+    if (isRecord(top)) out.push({ label: 'workspace acpAgents.mcpServers', servers: top });
+    for (const f of vscode.workspace.workspaceFolders ?? []) {
+      const v = vscode.workspace.getConfiguration(SECTION, f.uri).inspect<unknown>('mcpServers')?.workspaceFolderValue;
+      if (isRecord(v)) out.push({ label: `${f.name}/.vscode/settings.json acpAgents.mcpServers`, servers: v });
+    }
+    return out;
   }
 }

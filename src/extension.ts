@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -13,7 +14,12 @@ import { TerminalService } from './host/terminals';
 import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION } from './config';
 import { AgentSession, type SessionStores } from './sessions/agentSession';
-import { selectMcpServers, type McpSource, parseMcpJson } from './sessions/mcpServers';
+import { selectMcpServers, type McpSource, parseMcpJson, withoutUntrusted, type WorkspaceMcpServer } from './sessions/mcpServers';
+import { McpTrust } from './sessions/mcpTrust';
+import { Logs } from './logging';
+import { looksSecret, SecretValues } from './agents/redact';
+import type { AccessAnswer, AccessQuestion } from './host/accessGate';
+import type { SpawnSpec } from './agents/agentProcess';
 import { SessionIndex } from './sessions/sessionIndex';
 import { SessionTreeProvider, type SessionTreeNode } from './sessions/sessionTree';
 import { TranscriptArchive } from './sessions/transcriptArchive';
@@ -45,18 +51,34 @@ export interface AcpAgentsApi {
     /** Answers confirmations (e.g. Delete). */
     setConfirm(answer: (() => Promise<boolean>) | undefined): void;
     setElicitationUi(ui: ElicitationUi | undefined): void;
-    /** Answers "may the agent touch a path outside the session's folders?". */
+    /** Answers "may the agent touch a path outside the session's folders (or a protected one)?" with yes/no. */
     setOutsideAnswer(answer: ((agent: string, action: string, path: string) => Promise<boolean>) | undefined): void;
+    /** Answers access questions with the full choice (once, for the session, deny, deny for the turn). */
+    setAccessAnswer(answer: ((q: AccessQuestion) => Promise<AccessAnswer | undefined>) | undefined): void;
+    /** Answers "trust these workspace MCP servers?" with the hashes trusted. */
+    setMcpTrustAnswer(answer: ((agent: string, servers: readonly WorkspaceMcpServer[]) => Promise<readonly string[]>) | undefined): void;
+    forgetMcpTrust(): Promise<void>;
+    /** The last lines written to any of the extension's output channels (after redaction). */
+    logLines(): readonly string[];
+    launchSpec(agentId: string): Promise<SpawnSpec>;
+    /** Opens a new session as when no folder is open (the session gets a scratch root). */
+    openChatWithoutFolder(agentId: string): ChatPanel;
     hasArchive(agentId: string, sessionId: string): boolean;
     stopAllAgents(): Promise<void>;
   };
 }
 
 let manager: AgentManager | undefined;
+/** For the tests: a session opened as if no folder were open. */
+const NO_FOLDER = '\u0000no-folder';
 
 export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const activationStart = performance.now();
-  const log = vscode.window.createOutputChannel('ACP Agents', { log: true });
+  // Secrets met at run time plus the ones in SecretStorage: no output channel ever shows them.
+  const secrets = new SecretValues();
+  const authRef: { current?: AuthService } = {};
+  const logs = new Logs(() => [...secrets.list(), ...(authRef.current?.secretValues() ?? [])]);
+  const log = logs.channel('ACP Agents');
   const config = new Config();
   const messages = new UserMessages();
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
@@ -67,16 +89,30 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   };
   reportSettingsProblems();
 
+  // Settings that decide what runs or is approved are read from user settings only; say so once when a workspace sets them.
+  const reportedOverrides = new Set<string>();
+  const reportWorkspaceOverrides = () => {
+    for (const o of config.workspaceOverrides()) {
+      const key = `${o.key}\u0000${o.where}`;
+      if (reportedOverrides.has(key)) continue;
+      reportedOverrides.add(key);
+      log.warn(`${o.where} sets acpAgents.${o.key}; it is ignored: this setting is read from your user settings only, so a repository cannot change what agents may run or do.${o.key === 'mcpServers' ? ' Its servers are offered for your trust instead.' : ''}`);
+    }
+  };
+  reportWorkspaceOverrides();
+
+  const storage = context.globalStorageUri.fsPath;
   const elicitation = new ElicitationService((m) => log.info(`elicitation: ${m}`));
   // The manager and the auth service need each other: the manager asks auth for stored env values.
-  const authRef: { current?: AuthService } = {};
   const panelsRef: { current?: ChatPanelManager } = {};
   manager = new AgentManager({
     config,
     log,
     messages,
     extensionVersion: version,
-    secretValues: () => authRef.current?.secretValues() ?? [],
+    logs,
+    secrets,
+    runDir: path.join(storage, 'run'),
     storedEnv: (id) => authRef.current?.storedEnv(id) ?? Promise.resolve({}),
     agentRequests: { 'elicitation/create': (name, params) => elicitation.create(name, params) },
     agentNotifications: { 'elicitation/complete': (_name, params) => elicitation.complete(params) },
@@ -88,17 +124,36 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const defaultPrompter = signIn.prompter;
 
   const workspaceCwd = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const storage = context.globalStorageUri.fsPath;
   const index = new SessionIndex(path.join(storage, 'sessions.json'));
   const archive = new TranscriptArchive(path.join(storage, 'archive'), () => config.archiveMaxBytes());
   const diffs = new DiffDocuments();
   const files = new FileService(config, (m) => log.info(`files: ${m}`));
-  const terminals = new TerminalService();
+  const terminals = new TerminalService(() => config.terminalOutputLimitBytes());
+  const mcpTrust = new McpTrust(context.workspaceState, askMcpTrust, (m) => log.info(m));
+  const defaultMcpTrustUi = mcpTrust.ui;
+  const selectMcp = (cwd: string, caps: { canHttp: boolean; canSse: boolean }) => {
+    const sel = selectMcpServers(mcpSources(config, storage), caps, { env: process.env, workspaceFolder: cwd, cwd, pathEnv: process.env.PATH, onEnv: (n, v) => (looksSecret(n, v) ? secrets.add(v) : undefined) });
+    for (const server of sel.servers) {
+      for (const pair of [...('env' in server ? server.env : []), ...('headers' in server ? server.headers : [])]) if (looksSecret(pair.name, pair.value)) secrets.add(pair.value);
+      const userinfo = 'url' in server ? /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]+)@/i.exec(server.url)?.[1] : undefined;
+      // user:password → the password; a lone token → the token.
+      if (userinfo) secrets.add(userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo);
+    }
+    return sel;
+  };
   const stores: SessionStores = {
     index,
     archive,
-    mcpServers: (rt, cwd) =>
-      selectMcpServers(mcpSources(config, storage), { canHttp: rt.capabilities.mcpHttp, canSse: rt.capabilities.mcpSse }, { env: process.env, workspaceFolder: cwd, cwd, pathEnv: process.env.PATH }),
+    mcpServers: async (rt, cwd, agentName) => {
+      const sel = selectMcp(cwd, { canHttp: rt.capabilities.mcpHttp, canSse: rt.capabilities.mcpSse });
+      if (sel.fromWorkspace.length) await mcpTrust.resolve(agentName, sel.fromWorkspace);
+      return withoutUntrusted(sel, (h) => mcpTrust.isTrusted(h));
+    },
+    scratchRoot: () => {
+      const dir = path.join(storage, 'scratch', `${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`);
+      fs.mkdirSync(dir, { recursive: true });
+      return dir;
+    },
     additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),
     newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
     readText,
@@ -107,9 +162,9 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
     diffs,
   };
   const attachments = new AttachmentSources();
-  const defaultAskOutside = files.askOutside;
+  const defaultAskAccess = files.askAccess;
   const defaultElicitationUi = elicitation.ui;
-  const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def, cwd) => new AgentSession(def, agents, signIn, config, cwd ?? workspaceCwd(), stores), diffs, attachments);
+  const panels = new ChatPanelManager(context.extensionUri, log, (id) => agents.find(id), (def, cwd) => new AgentSession(def, agents, signIn, config, cwd === NO_FOLDER ? undefined : (cwd ?? workspaceCwd()), stores), diffs, attachments);
   panelsRef.current = panels;
   const tree = new SessionTreeProvider(() => agents.definitions(), (id) => agents.status(id), index);
   const treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: tree, showCollapseAll: true });
@@ -316,7 +371,29 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       const agent = agentFromArg(arg) ?? activeAgent() ?? (await pickAgent('ACP: Sign Out', (a) => agents.status(a.id) !== 'not-started'));
       if (agent) await signIn.signOut(agent, workspaceCwd());
     }),
+    vscode.commands.registerCommand('acpAgents.manageMcpTrust', async () => {
+      const defined = new Map<string, WorkspaceMcpServer>();
+      for (const f of vscode.workspace.workspaceFolders ?? [undefined]) {
+        const cwd = f?.uri.fsPath ?? storage;
+        for (const w of selectMcp(cwd, { canHttp: true, canSse: true }).fromWorkspace) defined.set(w.hash, w);
+      }
+      const trusted = mcpTrust.trusted();
+      if (defined.size === 0) {
+        if (trusted.size === 0) return void (await messages.show('info', 'This workspace defines no MCP servers, and none is trusted.'));
+        const forget = 'Forget Them';
+        if ((await messages.show('info', `This workspace defines no MCP servers now; ${trusted.size} earlier definition(s) are still trusted.`, forget)) === forget) await mcpTrust.forgetAll();
+        return;
+      }
+      const picked = await vscode.window.showQuickPick(
+        [...defined.values()].map((w) => ({ label: w.name, description: w.label, detail: w.display, picked: trusted.has(w.hash), hash: w.hash })),
+        { title: 'ACP: Trusted Workspace MCP Servers', placeHolder: 'Checked servers are handed to agents (which start them); uncheck to revoke', canPickMany: true, ignoreFocusOut: true },
+      );
+      if (!picked) return;
+      await mcpTrust.setTrusted(picked.map((p) => p.hash));
+      log.info(`workspace MCP servers trusted: ${picked.map((p) => p.label).join(', ') || 'none'}`);
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SECTION)) reportWorkspaceOverrides();
       if (e.affectsConfiguration(`${SECTION}.agents`)) {
         reportSettingsProblems();
         tree.refresh();
@@ -346,7 +423,25 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
       traceLines: () => agents.traceLines(),
       sessions: (id) => index.forAgent(id),
       setOutsideAnswer: (answer) => {
-        files.askOutside = answer ?? defaultAskOutside;
+        files.askAccess = answer ? async (q) => ((await answer(q.agentName, q.action, q.path)) ? 'once' : 'deny') : defaultAskAccess;
+      },
+      setAccessAnswer: (answer) => {
+        files.askAccess = answer ?? defaultAskAccess;
+      },
+      setMcpTrustAnswer: (answer) => {
+        mcpTrust.ui = answer ?? defaultMcpTrustUi;
+      },
+      forgetMcpTrust: () => mcpTrust.forgetAll(),
+      logLines: () => logs.lines(),
+      openChatWithoutFolder: (id) => {
+        const agent = agents.find(id);
+        if (!agent) throw new Error(`No agent with id "${id}".`);
+        return panels.open(agent, NO_FOLDER);
+      },
+      launchSpec: async (id) => {
+        const def = agents.find(id);
+        if (!def) throw new Error(`No agent with id "${id}".`);
+        return await agents.launchSpec(def, workspaceCwd());
       },
       setElicitationUi: (ui) => {
         elicitation.ui = ui ?? defaultElicitationUi;
@@ -369,25 +464,40 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
 
 /**
  * MCP servers in increasing priority: the user's mcp.json, the workspace's
- * .vscode/mcp.json (the extension only runs in trusted workspaces), then the
- * acpAgents.mcpServers setting.
+ * .vscode/mcp.json and workspace-level acpAgents.mcpServers (both handed over
+ * only once the user trusts each definition), then the user's acpAgents.mcpServers.
  */
 function mcpSources(config: Config, globalStorage: string): McpSource[] {
   const sources: McpSource[] = [];
-  const read = (file: string, label: string) => {
+  const read = (file: string, label: string, origin: 'user' | 'workspace') => {
     try {
-      if (fs.existsSync(file)) sources.push({ label, servers: parseMcpJson(fs.readFileSync(file, 'utf8')) });
+      if (fs.existsSync(file)) sources.push({ label, servers: parseMcpJson(fs.readFileSync(file, 'utf8')), origin });
     } catch {
-      sources.push({ label: `${label} (unreadable)`, servers: {} });
+      sources.push({ label: `${label} (unreadable)`, servers: {}, origin });
     }
   };
   // globalStorage is <user data>/User/globalStorage/<extension>: mcp.json sits in User/.
-  read(path.join(globalStorage, '..', '..', 'mcp.json'), 'user mcp.json');
+  read(path.join(globalStorage, '..', '..', 'mcp.json'), 'user mcp.json', 'user');
   if (vscode.workspace.isTrusted) {
-    for (const f of vscode.workspace.workspaceFolders ?? []) read(path.join(f.uri.fsPath, '.vscode', 'mcp.json'), `${f.name}/.vscode/mcp.json`);
+    for (const f of vscode.workspace.workspaceFolders ?? []) read(path.join(f.uri.fsPath, '.vscode', 'mcp.json'), `${f.name}/.vscode/mcp.json`, 'workspace');
+    for (const w of config.workspaceMcpServers()) sources.push({ label: w.label, servers: w.servers, origin: 'workspace' });
   }
-  sources.push({ label: 'acpAgents.mcpServers', servers: config.mcpServers() });
+  sources.push({ label: 'acpAgents.mcpServers', servers: config.mcpServers(), origin: 'user' });
   return sources;
+}
+
+/** The native trust question: the exact command lines and URLs, in a modal. Escape trusts nothing. */
+async function askMcpTrust(agentName: string, servers: readonly WorkspaceMcpServer[]): Promise<readonly string[]> {
+  const trust = servers.length === 1 ? 'Trust and Start It' : 'Trust and Start Them';
+  const choice = await vscode.window.showWarningMessage(
+    `This workspace defines ${servers.length === 1 ? 'an MCP server' : `${servers.length} MCP servers`} that ${agentName} would start. Trust ${servers.length === 1 ? 'it' : 'them'}?`,
+    {
+      modal: true,
+      detail: `${servers.map((s) => `• ${s.name} (${s.label}):\n    ${s.display}`).join('\n')}\n\nThey run as you, with your files and network. Trust them only if you trust this repository; \${env:…} values are not filled in for servers a workspace defines. Change this later with "ACP: Manage Trusted Workspace MCP Servers…".`,
+    },
+    trust,
+  );
+  return choice === trust ? servers.map((s) => s.hash) : [];
 }
 
 /** Nothing may be left running: every agent is stopped (stdin EOF → SIGTERM → SIGKILL). */

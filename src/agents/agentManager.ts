@@ -1,4 +1,6 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorText, type TraceDirection } from '../acp/connection';
 import { clientCapabilities } from '../acp/capabilities';
@@ -10,8 +12,9 @@ import { AgentRuntime, AgentStartError } from './agentRuntime';
 import { CrashPolicy } from './crashPolicy';
 import { expandAll, expandEnv, expandVariables } from './expand';
 import { mergeWithPresets } from './presets';
-import { redact } from './redact';
-import { findExecutable, loginShellPath, needsShell, quoteForCmd } from './resolveCommand';
+import type { Logs } from '../logging';
+import { looksSecret, type SecretValues } from './redact';
+import { findExecutable, loginShellPath, needsShell, quoteCommandForCmd, quoteForCmd } from './resolveCommand';
 
 export type AgentStatus = 'not-started' | 'starting' | 'running' | 'needs-sign-in' | 'failed' | 'stopped';
 
@@ -39,8 +42,16 @@ export interface AgentManagerDeps {
   readonly log: vscode.LogOutputChannel;
   readonly messages: UserMessages;
   readonly extensionVersion: string;
-  /** Values never to show in logs (secrets the user typed). */
-  readonly secretValues: () => readonly string[];
+  /** Every output channel is made here (redacted on the way in). */
+  readonly logs: Logs;
+  /** Values met while starting agents that logs must never show (expanded `${env:…}`, secret env values). */
+  readonly secrets: SecretValues;
+  /**
+   * An empty folder outside every workspace: the cwd of agents started through a
+   * package runner (npx, uvx…), so a repository's `.npmrc` or `node_modules/.bin`
+   * cannot choose what runs. Sessions still get their folder in `session/new`.
+   */
+  readonly runDir: string;
   /** Environment stored for an agent (env_var sign-in), loaded before each start. */
   readonly storedEnv: (agentId: string) => Promise<Record<string, string>>;
   /** Requests from agents not tied to a session's panel (elicitation). */
@@ -122,7 +133,7 @@ export class AgentManager implements vscode.Disposable {
   /** The agent's own log channel (its stderr and lifecycle). */
   agentLog(def: AgentDefinition): vscode.LogOutputChannel {
     const e = this.entry(def);
-    e.log ??= vscode.window.createOutputChannel(`ACP: ${def.name}`, { log: true });
+    e.log ??= this.deps.logs.channel(`ACP: ${def.name}`);
     return e.log;
   }
 
@@ -176,7 +187,7 @@ export class AgentManager implements vscode.Disposable {
       clientInfo: { name: 'acp-agents-vscode', title: 'ACP Agents for VS Code', version: this.deps.extensionVersion },
       clientCapabilities: clientCapabilities(),
       logger: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
-      onStderr: (line) => log.info(`[stderr] ${this.scrub(line)}`),
+      onStderr: (line) => log.info(`[stderr] ${line}`),
       trace: traceLevel === 'off' ? undefined : (dir, msg) => this.traceMessage(def, dir, msg),
       initializeTimeoutMs: this.deps.config.initializeTimeoutMs(),
     });
@@ -278,10 +289,13 @@ export class AgentManager implements vscode.Disposable {
     const baseEnv: Record<string, string | undefined> = { ...process.env };
     // Set by Electron for the extension host; an agent built on Electron must not inherit it.
     delete baseEnv.ELECTRON_RUN_AS_NODE;
-    const ctx = { env: baseEnv, workspaceFolder: folder };
+    const secrets = this.deps.secrets;
+    const ctx = { env: baseEnv, workspaceFolder: folder, onEnv: (name: string, value: string) => (looksSecret(name, value) ? secrets.add(value) : undefined) };
     const command = expandVariables(def.command, ctx);
     const args = expandAll(def.args, ctx);
-    const env: Record<string, string | undefined> = { ...baseEnv, ...expandEnv(def.env, ctx), ...this.entry(def).extraEnv };
+    const ownEnv = { ...expandEnv(def.env, ctx), ...this.entry(def).extraEnv };
+    for (const [k, v] of Object.entries(ownEnv)) if (looksSecret(k, v)) secrets.add(v);
+    const env: Record<string, string | undefined> = { ...baseEnv, ...ownEnv };
     let resolved = findExecutable(command, { pathEnv: env.PATH ?? env.Path, cwd: folder, pathExt: env.PATHEXT });
     if (!resolved && process.platform !== 'win32') {
       const shellPath = await loginShellPath();
@@ -297,25 +311,26 @@ export class AgentManager implements vscode.Disposable {
         'not-found',
       );
     }
+    const runCwd = isPackageRunner(resolved, args) ? this.runDir() : folder;
     if (needsShell(resolved)) {
-      return { command: quoteForCmd(resolved), args: args.map(quoteForCmd), cwd: folder, env, shell: true };
+      return { command: quoteCommandForCmd(resolved), args: args.map(quoteForCmd), cwd: runCwd, env, shell: true };
     }
-    return { command: resolved, args, cwd: folder, env };
+    return { command: resolved, args, cwd: runCwd, env };
   }
 
-  private scrub(text: string): string {
-    const secrets = this.deps.secretValues();
-    return secrets.length ? String(redact(text, secrets)) : text;
+  private runDir(): string {
+    fs.mkdirSync(this.deps.runDir, { recursive: true });
+    return this.deps.runDir;
   }
 
   private traceMessage(def: AgentDefinition, dir: TraceDirection, msg: unknown): void {
     const level = this.deps.config.trace();
     if (level === 'off') return;
-    this.trace ??= vscode.window.createOutputChannel('ACP Trace', { log: true });
+    this.trace ??= this.deps.logs.channel('ACP Trace');
     const m = msg as { id?: unknown; method?: string; error?: { code: number } };
     const arrow = dir === 'send' ? '→' : '←';
     const kind = m.method ? (m.id !== undefined ? `request ${m.method} #${String(m.id)}` : `notification ${m.method}`) : `response #${String(m.id)}${m.error ? ` error ${m.error.code}` : ''}`;
-    const line = level === 'messages' ? `${def.name} ${arrow} ${kind}` : `${def.name} ${arrow} ${kind} ${JSON.stringify(redact(msg, this.deps.secretValues()))}`;
+    const line = level === 'messages' ? `${def.name} ${arrow} ${kind}` : `${def.name} ${arrow} ${kind} ${JSON.stringify(this.deps.logs.redactValue(msg))}`;
     this.trace.info(line);
     this.recentTrace.push(line);
     if (this.recentTrace.length > 500) this.recentTrace.shift();
@@ -334,4 +349,14 @@ export class AgentManager implements vscode.Disposable {
     this.statusEmitter.dispose();
     this.exitEmitter.dispose();
   }
+}
+
+/**
+ * Package runners resolve what they run from the current folder (`.npmrc`,
+ * `node_modules/.bin`, `pyproject.toml`): they are started outside the workspace.
+ */
+export function isPackageRunner(command: string, args: readonly string[]): boolean {
+  const base = path.basename(command).toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '');
+  if (['npx', 'uvx', 'bunx', 'pnpx', 'pipx'].includes(base)) return true;
+  return ['pnpm', 'yarn', 'bun', 'uv', 'npm'].includes(base) && ['dlx', 'x', 'exec', 'tool'].includes(args[0] ?? '');
 }

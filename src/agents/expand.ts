@@ -9,12 +9,21 @@ export interface ExpandContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly workspaceFolder?: string;
   readonly home?: string;
+  /** Leave `${env:NAME}` as written (definitions from a workspace never read the user's environment). */
+  readonly keepEnv?: boolean;
+  /** Told of every `${env:NAME}` value put in (so logs can redact it). */
+  readonly onEnv?: (name: string, value: string) => void;
 }
 
 export function expandVariables(value: string, ctx: ExpandContext): string {
   const home = ctx.home ?? os.homedir();
-  let out = value.replace(/\$\{(env:([A-Za-z_][A-Za-z0-9_]*)|workspaceFolder|userHome)\}/g, (_m, what: string, envName?: string) => {
-    if (envName) return ctx.env[envName] ?? '';
+  let out = value.replace(/\$\{(env:([A-Za-z_][A-Za-z0-9_]*)|workspaceFolder|userHome)\}/g, (m, what: string, envName?: string) => {
+    if (envName) {
+      if (ctx.keepEnv) return m;
+      const v = ctx.env[envName] ?? '';
+      ctx.onEnv?.(envName, v);
+      return v;
+    }
     if (what === 'userHome') return home;
     return ctx.workspaceFolder ?? '';
   });

@@ -157,7 +157,7 @@ export class ChatPanel implements vscode.Disposable {
         this.session.answerPermission(msg.id, msg.optionId);
         return;
       case 'openLocation':
-        void openLocation(msg.path, msg.line, this.session.cwd).then(undefined, (err: unknown) => this.log.warn(`open location failed: ${String(err)}`));
+        void openLocation(this.session, msg.path, msg.line).then(undefined, (err: unknown) => this.log.warn(`open location failed: ${String(err)}`));
         return;
       case 'openDiff': {
         const item = this.session.transcript.get(msg.id);
@@ -166,7 +166,7 @@ export class ChatPanel implements vscode.Disposable {
         return;
       }
       case 'openLink':
-        void openLink(msg.href, this.log);
+        void openLink(this.session, msg.href, this.log).then(undefined, (err: unknown) => this.log.warn(`open link failed: ${String(err)}`));
         return;
       case 'setConfig':
         void this.session.setConfigOption(msg.configId, msg.value);
@@ -210,29 +210,24 @@ export class ChatPanel implements vscode.Disposable {
   }
 }
 
-function insideWorkspace(fsPath: string): boolean {
-  return (vscode.workspace.workspaceFolders ?? []).some((f) => {
-    const rel = vscode.Uri.file(fsPath).fsPath;
-    const root = f.uri.fsPath.endsWith('/') ? f.uri.fsPath : `${f.uri.fsPath}/`;
-    return rel === f.uri.fsPath || rel.startsWith(root);
-  });
-}
-
-/** Opens a file the agent pointed at (absolute path, 1-based line), inside the workspace only. */
-async function openLocation(filePath: string, line: number | undefined, cwd: string | undefined): Promise<void> {
-  if (!filePath.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(filePath)) return;
-  const inside = insideWorkspace(filePath) || (cwd !== undefined && (filePath === cwd || filePath.startsWith(`${cwd}/`)));
-  if (!inside) {
-    void vscode.window.showWarningMessage(`The agent pointed at ${filePath}, which is outside the workspace; it was not opened.`);
+/** Opens a file the agent pointed at (absolute path, 1-based line): within the session's folders, or after asking. */
+async function openLocation(session: AgentSession, filePath: string, line: number | undefined): Promise<void> {
+  const resolved = await session.pathToOpen(filePath);
+  if (resolved === undefined) {
+    void vscode.window.showWarningMessage(`The agent pointed at ${filePath.slice(0, 300)}, which is outside the session's folders; it was not opened.`);
     return;
   }
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(filePath));
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(resolved));
   const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
   await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
 }
 
-/** Links from agent output: http(s) open in the browser, file links inside the workspace in the editor; nothing else. */
-async function openLink(href: string, log: vscode.LogOutputChannel): Promise<void> {
+/**
+ * Links from agent output: http(s) go to VS Code's opener (with its own link
+ * confirmation for untrusted domains), file links within the session's folders
+ * open in the editor; nothing else.
+ */
+async function openLink(session: AgentSession, href: string, log: vscode.LogOutputChannel): Promise<void> {
   let uri: vscode.Uri;
   try {
     uri = vscode.Uri.parse(href, true);
@@ -242,11 +237,11 @@ async function openLink(href: string, log: vscode.LogOutputChannel): Promise<voi
   }
   if (uri.scheme === 'http' || uri.scheme === 'https') {
     await vscode.env.openExternal(uri);
-  } else if (uri.scheme === 'file') {
+  } else if (uri.scheme === 'file' && (uri.authority === '' || uri.authority === 'localhost')) {
     const m = /^L?(\d+)/.exec(uri.fragment);
-    await openLocation(uri.fsPath, m ? Number(m[1]) : undefined, undefined);
+    await openLocation(session, uri.fsPath, m ? Number(m[1]) : undefined);
   } else {
-    log.warn(`refused a link with scheme "${uri.scheme}" from the agent`);
+    log.warn(`refused a link with scheme "${uri.scheme}"${uri.authority ? ` and host "${uri.authority}"` : ''} from the agent`);
   }
 }
 

@@ -6,7 +6,11 @@
 import type { HeaderState, TranscriptDelta, TranscriptItem } from '../shared/transcriptTypes';
 import type { Change } from './transcript';
 
-type Entry = { kind: 'add' | 'put'; item: TranscriptItem } | { kind: 'text'; id: string; parts: string[] } | { kind: 'header' };
+type Entry =
+  | { kind: 'add' | 'put'; item: TranscriptItem }
+  | { kind: 'text'; id: string; parts: string[] }
+  | { kind: 'term'; terminalId: string; text: string; start: number; truncated: boolean }
+  | { kind: 'header' };
 
 export interface Timer {
   set(fn: () => void, ms: number): unknown;
@@ -19,6 +23,7 @@ export class DeltaBatcher {
   private entries: Entry[] = [];
   private readonly full = new Set<string>();
   private readonly texts = new Map<string, Entry & { kind: 'text' }>();
+  private readonly terms = new Map<string, Entry & { kind: 'term' }>();
   private header = false;
   private handle: unknown;
 
@@ -59,6 +64,23 @@ export class DeltaBatcher {
           }
           break;
         }
+        case 'term': {
+          // One delta per terminal per frame (a later gap restarts it).
+          const e = this.terms.get(ch.terminalId);
+          if (!e) {
+            const n = { kind: 'term' as const, terminalId: ch.terminalId, text: ch.text, start: ch.start, truncated: ch.truncated };
+            this.terms.set(ch.terminalId, n);
+            this.entries.push(n);
+          } else if (ch.start > e.start + e.text.length) {
+            e.text = ch.text;
+            e.start = ch.start;
+            e.truncated = true;
+          } else {
+            e.text += ch.text.slice(e.start + e.text.length - ch.start);
+            e.truncated ||= ch.truncated;
+          }
+          break;
+        }
         case 'header':
           if (!this.header) {
             this.header = true;
@@ -85,6 +107,8 @@ export class DeltaBatcher {
           return { t: 'put', item: e.item };
         case 'text':
           return { t: 'text', id: e.id, text: e.parts.join('') };
+        case 'term':
+          return { t: 'term', terminalId: e.terminalId, text: e.text, start: e.start, truncated: e.truncated };
         case 'header':
           return { t: 'header', header: this.headerState() };
       }
@@ -102,6 +126,7 @@ export class DeltaBatcher {
     this.entries = [];
     this.full.clear();
     this.texts.clear();
+    this.terms.clear();
     this.header = false;
   }
 

@@ -3,6 +3,7 @@
  * changes (deltas) out. Deterministic and free of I/O; no `vscode` import.
  * The host owns one per panel; the webview only renders what it is sent.
  */
+import { mergeTerminalText } from '../shared/terminalText';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { DecodedUpdate } from '../acp/decode';
 import type {
@@ -17,7 +18,11 @@ import type {
 } from '../shared/transcriptTypes';
 
 /** A change to report: the batcher turns these into deltas. */
-export type Change = { readonly c: 'add' | 'put'; readonly item: TranscriptItem } | { readonly c: 'text'; readonly item: MessageItem; readonly text: string } | { readonly c: 'header' };
+export type Change =
+  | { readonly c: 'add' | 'put'; readonly item: TranscriptItem }
+  | { readonly c: 'text'; readonly item: MessageItem; readonly text: string }
+  | { readonly c: 'term'; readonly terminalId: string; readonly text: string; readonly start: number; readonly truncated: boolean }
+  | { readonly c: 'header' };
 
 const json = (v: unknown): string | undefined => {
   if (v === undefined) return undefined;
@@ -63,6 +68,7 @@ function toToolContent(c: acp.ToolCallContent, terminals?: Map<string, TerminalV
 export interface TerminalView {
   output: string;
   truncated: boolean;
+  end: number;
   exitStatus?: { exitCode: number | null; signal: string | null };
 }
 
@@ -322,18 +328,30 @@ export class Transcript {
     return [{ c: 'header' }];
   }
 
-  /** New output of a client terminal: every tool call showing it is updated. */
-  setTerminal(terminalId: string, view: TerminalView): Change[] {
-    this.terminals.set(terminalId, view);
+  /**
+   * New output of a client terminal: every tool call showing it holds the newest
+   * part; the panel gets only the new text (a whole item when the terminal first
+   * shows output or exits).
+   */
+  appendTerminal(d: { terminalId: string; text: string; start: number; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } }): Change[] {
+    const old = this.terminals.get(d.terminalId);
+    const view: TerminalView = { ...mergeTerminalText(old ?? {}, d.text, d.start, d.truncated), ...(d.exitStatus ?? old?.exitStatus ? { exitStatus: d.exitStatus ?? old?.exitStatus } : {}) };
+    this.terminals.set(d.terminalId, view);
+    const whole = !old || (view.exitStatus !== undefined && old.exitStatus === undefined);
     const out: Change[] = [];
+    let shown = false;
     for (const t of this.tools.values()) {
       let hit = false;
       t.content = t.content.map((c) => {
-        if (c.type !== 'terminal' || c.terminalId !== terminalId) return c;
+        if (c.type !== 'terminal' || c.terminalId !== d.terminalId) return c;
         hit = true;
-        return { type: 'terminal', terminalId, ...view };
+        return { type: 'terminal', terminalId: d.terminalId, ...view };
       });
-      if (hit) out.push({ c: 'put', item: t });
+      shown ||= hit;
+      if (hit && whole) out.push({ c: 'put', item: t });
+    }
+    if (!whole && shown && d.text !== '') {
+      out.push({ c: 'term', terminalId: d.terminalId, text: d.text, start: d.start, truncated: d.truncated });
     }
     return out;
   }

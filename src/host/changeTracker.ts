@@ -2,10 +2,21 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkPath } from './pathPolicy';
+import { TurnBaseline } from './turnBaseline';
 
 interface Change {
-  /** The text before the agent first changed it in this session; null: the file did not exist; undefined: unknown. */
-  before: string | null | undefined;
+  /** The bytes before the agent first changed it in this session; null: the file did not exist; undefined: unknown. */
+  before: Buffer | null | undefined;
+}
+
+/** What the Changes list shows of one file. */
+export interface ChangeEntry {
+  readonly path: string;
+  readonly name: string;
+  readonly added: boolean;
+  readonly canRevert: boolean;
+  /** The protected-path glob the file falls under (`.vscode/**`…), when it does. */
+  readonly sensitive?: string;
 }
 
 /**
@@ -29,12 +40,13 @@ function editorSaves(): Map<string, number> {
 /** Files above this size are not snapshotted (their changes are listed without Revert). */
 const MAX_SNAPSHOT_BYTES = 5 * 1024 * 1024;
 const UNREADABLE = Symbol('unreadable');
+type Disk = Buffer | null | typeof UNREADABLE;
 
 /**
- * The file's text on disk: null when it does not exist; UNREADABLE when it is not a
+ * The file's bytes on disk: null when it does not exist; UNREADABLE when it is not a
  * regular file (a FIFO, a device — the path comes from the model) or too large.
  */
-function readDisk(file: string): string | null | typeof UNREADABLE {
+function readDisk(file: string): Disk {
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
@@ -43,39 +55,59 @@ function readDisk(file: string): string | null | typeof UNREADABLE {
   }
   if (!st.isFile() || st.size > MAX_SNAPSHOT_BYTES) return UNREADABLE;
   try {
-    return fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file);
   } catch {
     return UNREADABLE;
   }
 }
 
+function same(a: Disk | undefined, b: Disk | undefined): boolean {
+  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
+  return a === b;
+}
+
+const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+/** Bytes that a text editor round-trips exactly (valid UTF-8, no BOM, no CR: editors normalise line endings). */
+function isPlainUtf8(bytes: Buffer): boolean {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return false;
+  if (bytes.includes(0x0d)) return false;
+  return utf8(bytes.toString('utf8')).equals(bytes);
+}
+
+/** Inside .git only hooks and config matter (they run code); the rest is git's own churn. */
+const IGNORED = /[\\/]node_modules[\\/]|[\\/]\.git[\\/](?!hooks[\\/]|config$)/;
+
 /**
  * Every file an agent changed in a session — through fs/write_text_file, through
  * a tool call's diff, or on its own on disk during a turn — with Open Diff,
- * Review All and Revert (to the text before the agent's first change).
+ * Review All and Revert (to the bytes before the agent's first change).
  */
 export class ChangeTracker implements vscode.Disposable {
   private readonly changes = new Map<string, Change>();
   /**
-   * Files a tool call's diff says the agent is changing, with their text when the
+   * Files a tool call's diff says the agent is changing, with their bytes when the
    * diff was first seen (null: missing). A diff is a claim, and its oldText may be
    * only a hunk: a file is listed once its content really differs from that
    * snapshot, and reverting restores the snapshot, never the diff's oldText.
    */
-  private readonly proposed = new Map<string, { snapshot: string | null; oldText: string | null; newText: string }>();
-  private watcher: vscode.FileSystemWatcher | undefined;
+  private readonly proposed = new Map<string, { snapshot: Buffer | null; oldText: string | null; newText: string }>();
+  private watchers: vscode.FileSystemWatcher[] = [];
+  private baseline: TurnBaseline | undefined;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
 
   constructor(
     private readonly openDiff: (file: string, before: string | null, after: string, title: string) => Promise<void>,
     private readonly diffUris: (file: string, before: string | null, after: string) => [vscode.Uri, vscode.Uri],
+    /** The protected-path glob a file falls under, if any. */
+    private readonly sensitive: (file: string) => string | undefined = () => undefined,
   ) {
     editorSaves();
   }
 
-  /** Records the text before a change (the first record for a file wins). */
-  record(file: string, before: string | null | undefined): void {
+  /** Records the bytes before a change (the first known record for a file wins). */
+  record(file: string, before: Buffer | null | undefined): void {
     const existing = this.changes.get(file);
     if (existing && existing.before !== undefined) return;
     if (existing && before === undefined) return;
@@ -92,7 +124,7 @@ export class ChangeTracker implements vscode.Disposable {
     const existing = this.changes.get(file);
     if (existing) {
       // Seen changing on disk before the diff arrived: a whole-file diff tells what it was.
-      if (existing.before === undefined && oldText !== null && readDisk(file) === newText) this.record(file, oldText);
+      if (existing.before === undefined && oldText !== null && same(readDisk(file), utf8(newText))) this.record(file, utf8(oldText));
       return;
     }
     if (this.proposed.has(file)) return;
@@ -105,22 +137,29 @@ export class ChangeTracker implements vscode.Disposable {
   settle(final = false): void {
     for (const [file, p] of [...this.proposed]) {
       const now = readDisk(file);
-      if (now !== UNREADABLE && now !== p.snapshot) {
+      if (now !== UNREADABLE && !same(now, p.snapshot)) {
         this.proposed.delete(file);
         this.record(file, p.snapshot);
       } else if (final) this.proposed.delete(file);
     }
   }
 
-  /** While a turn runs, files created or changed on disk inside the roots are noticed too. */
+  /**
+   * While a turn runs, files created or changed on disk inside the roots are
+   * noticed too. The turn's baseline (what existed, what git had clean) is taken
+   * alongside the turn's start; a file the agent touches before the baseline
+   * reaches it counts as pre-existing, which errs towards "modified" and never
+   * towards deleting on Revert.
+   */
   watch(roots: readonly string[]): void {
     this.unwatch();
     if (roots.length === 0) return;
-    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(roots[0]!), '**/*'));
+    const baseline = new TurnBaseline(roots);
+    this.baseline = baseline;
     const since = Date.now();
-    const seen = (u: vscode.Uri, created: boolean) => {
+    const seen = async (u: vscode.Uri, created: boolean) => {
       const file = u.fsPath;
-      if (/[\\/](\.git|node_modules)[\\/]/.test(file)) return;
+      if (IGNORED.test(file)) return;
       let st: fs.Stats;
       try {
         st = fs.statSync(file);
@@ -132,42 +171,56 @@ export class ChangeTracker implements vscode.Disposable {
       if (!st.isFile() || st.mtimeMs < since - 250) return;
       const saved = editorSaves().get(file);
       if (saved !== undefined && st.mtimeMs <= saved + 50) return;
-      // A late "created" event for a file that existed before the turn: a change, not a new
-      // file (Revert would delete it). Where birth times are coarse or missing, this errs
-      // towards "changed", which Revert never deletes.
-      if (created && !(st.birthtimeMs >= since)) created = false;
+      await baseline.ready;
+      if (this.baseline !== baseline) return;
       const p = this.proposed.get(file);
-      if (!p) return this.record(file, created ? null : undefined);
-      const now = readDisk(file);
-      if (now !== UNREADABLE && now !== p.snapshot) {
-        this.proposed.delete(file);
-        return this.record(file, p.snapshot);
+      if (p) {
+        const now = readDisk(file);
+        if (now !== UNREADABLE && !same(now, p.snapshot)) {
+          this.proposed.delete(file);
+          return this.record(file, p.snapshot);
+        }
+        // Unchanged since the diff was seen: the agent wrote before telling. A whole-file
+        // diff says what the file was; otherwise it is listed without a way back — and a
+        // later change from the snapshot still makes it revertable.
+        if (p.oldText === null && baseline.existed(file) === false && same(now, utf8(p.newText))) {
+          this.proposed.delete(file);
+          return this.record(file, null);
+        }
+        if (p.oldText !== null && same(now, utf8(p.newText))) {
+          this.proposed.delete(file);
+          return this.record(file, utf8(p.oldText));
+        }
+        return this.record(file, undefined);
       }
-      // Unchanged since the diff was seen: the agent wrote before telling. A whole-file
-      // diff says what the file was; otherwise it is listed without a way back — and a
-      // later change from the snapshot still makes it revertable.
-      if (created && p.oldText === null && now === p.newText) {
-        this.proposed.delete(file);
-        this.record(file, null);
-      } else if (!created && p.oldText !== null && now === p.newText) {
-        this.proposed.delete(file);
-        this.record(file, p.oldText);
-      } else {
-        this.record(file, undefined);
+      // No claim from the agent: whether it existed comes from the turn's baseline, never
+      // from the event kind (a rewrite as a new inode arrives as "created").
+      const existed = baseline.existed(file);
+      if (existed === false && created) return this.record(file, null);
+      this.record(file, undefined);
+      if (existed) {
+        const bytes = await baseline.bytesBefore(file);
+        if (bytes && this.changes.get(file)?.before === undefined) this.record(file, bytes);
       }
     };
-    w.onDidCreate((u) => seen(u, true));
-    w.onDidChange((u) => seen(u, false));
-    this.watcher = w;
+    for (const root of roots) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*'));
+      w.onDidCreate((u) => void seen(u, true));
+      w.onDidChange((u) => void seen(u, false));
+      this.watchers.push(w);
+    }
   }
 
   unwatch(): void {
-    this.watcher?.dispose();
-    this.watcher = undefined;
+    for (const w of this.watchers) w.dispose();
+    this.watchers = [];
   }
 
-  list(): { path: string; name: string; added: boolean; canRevert: boolean }[] {
-    return [...this.changes.entries()].map(([file, c]) => ({ path: file, name: path.basename(file), added: c.before === null, canRevert: c.before !== undefined }));
+  list(): ChangeEntry[] {
+    return [...this.changes.entries()].map(([file, c]) => {
+      const glob = this.sensitive(file);
+      return { path: file, name: path.basename(file), added: c.before === null, canRevert: c.before !== undefined, ...(glob !== undefined ? { sensitive: glob } : {}) };
+    });
   }
 
   private current(file: string): string {
@@ -180,10 +233,14 @@ export class ChangeTracker implements vscode.Disposable {
     }
   }
 
+  private beforeText(c: Change): string | null {
+    return c.before ? c.before.toString('utf8') : null;
+  }
+
   async open(file: string): Promise<void> {
     const c = this.changes.get(file);
     if (!c) return;
-    await this.openDiff(file, c.before ?? null, this.current(file), `${path.basename(file)} (changes by the agent)`);
+    await this.openDiff(file, this.beforeText(c), this.current(file), `${path.basename(file)} (changes by the agent)`);
   }
 
   /** A multi-file diff of every change (VS Code's multi-diff editor where available). */
@@ -191,7 +248,7 @@ export class ChangeTracker implements vscode.Disposable {
     const entries = [...this.changes.entries()];
     if (entries.length === 0) return;
     const resources = entries.map(([file, c]) => {
-      const [left, right] = this.diffUris(file, c.before ?? null, this.current(file));
+      const [left, right] = this.diffUris(file, this.beforeText(c), this.current(file));
       return [vscode.Uri.file(file), left, right];
     });
     try {
@@ -202,20 +259,34 @@ export class ChangeTracker implements vscode.Disposable {
     }
   }
 
-  /** Puts the file back as it was before the agent's first change (an undoable edit). */
+  /**
+   * Puts the file back as it was before the agent's first change: an undoable edit
+   * for plain UTF-8 text, the exact bytes otherwise (Latin-1, a BOM, binary).
+   */
   async revert(file: string): Promise<boolean> {
     const c = this.changes.get(file);
     if (!c || c.before === undefined) return false;
     const uri = vscode.Uri.file(file);
-    const edit = new vscode.WorkspaceEdit();
-    if (c.before === null) edit.deleteFile(uri, { ignoreIfNotExists: true });
-    else {
-      const doc = await vscode.workspace.openTextDocument(uri);
-      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), c.before);
+    const before = c.before;
+    const openDoc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+    if (before === null || isPlainUtf8(before)) {
+      const edit = new vscode.WorkspaceEdit();
+      if (before === null) edit.deleteFile(uri, { ignoreIfNotExists: true });
+      else {
+        const doc = await vscode.workspace.openTextDocument(uri);
+        edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), before.toString('utf8'));
+      }
+      if (!(await vscode.workspace.applyEdit(edit))) return false;
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+      if (doc?.isDirty) await doc.save();
+    } else {
+      if (openDoc?.isDirty) {
+        // Unsaved editor changes would fight the bytes on disk: drop them first.
+        await vscode.window.showTextDocument(openDoc, { preview: true, preserveFocus: true });
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+      await vscode.workspace.fs.writeFile(uri, before);
     }
-    if (!(await vscode.workspace.applyEdit(edit))) return false;
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
-    if (doc?.isDirty) await doc.save();
     this.changes.delete(file);
     this.emitter.fire();
     return true;

@@ -1,71 +1,125 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import type { Config } from '../config';
-import { checkPath, sliceLines } from './pathPolicy';
+import type { AccessAction, AccessAnswer, AccessGate, AccessQuestion } from './accessGate';
+import { checkPath, isAbsolutePath, isUncPath, sliceLines } from './pathPolicy';
+import { protectedMatcher } from './protectedPaths';
 
 const INVALID_PARAMS = -32602;
 const INTERNAL = -32603;
+const RESOURCE_NOT_FOUND = -32002;
+/** Largest file `fs/read_text_file` reads from disk. */
+export const MAX_READ_BYTES = 32 * 1024 * 1024;
+
+/** What a session hands the file service for one request. */
+export interface AccessContext {
+  readonly agentName: string;
+  readonly roots: readonly string[];
+  readonly gate: AccessGate;
+}
+
+/** The native question: a modal naming the agent, the action and the path. Escape denies. */
+export async function askAccessNatively(q: AccessQuestion): Promise<AccessAnswer | undefined> {
+  const once = 'Allow Once';
+  const forPath = q.action === 'run a command in' ? 'Allow This Folder for the Session' : 'Allow This File for the Session';
+  const forFolder = 'Allow Its Folder for the Session';
+  const deny = 'Deny';
+  const denyTurn = 'Deny All for This Turn';
+  const message =
+    q.reason === 'outside'
+      ? `${q.agentName} wants to ${q.action} ${q.path}, which is outside the session's folders.`
+      : `${q.agentName} wants to ${q.action} ${q.path}, a protected path (${q.glob ?? 'acpAgents.files.protectedPaths'}).`;
+  const detail =
+    q.reason === 'outside'
+      ? 'Allow only if you expect the agent to need this.'
+      : 'Files like this decide what VS Code, git, CI or your tools run. Allow only if you asked the agent to change it.';
+  const items = [once, forPath, ...(q.folder !== undefined ? [forFolder] : []), deny, denyTurn];
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...items);
+  return choice === once ? 'once' : choice === forPath ? 'session-path' : choice === forFolder ? 'session-folder' : choice === denyTurn ? 'deny-turn' : 'deny';
+}
 
 /**
  * `fs/read_text_file` and `fs/write_text_file` for agents: the open editor's
- * text (unsaved changes included), writes as undoable WorkspaceEdits, and paths
- * outside the session's roots asked about (or refused) per the setting.
+ * text (unsaved changes included), writes as undoable WorkspaceEdits, paths
+ * outside the session's roots asked about (or refused) per the setting, and
+ * writes to protected paths always asked about.
  */
 export class FileService {
-  /** Answers "may the agent touch this path outside its folders?" (replaceable for tests). */
-  askOutside = async (agentName: string, action: string, filePath: string): Promise<boolean> => {
-    const allow = 'Allow';
-    const choice = await vscode.window.showWarningMessage(
-      `${agentName} wants to ${action} ${filePath}, which is outside the session's folders.`,
-      { modal: true, detail: 'Allow only if you expect the agent to need this file.' },
-      allow,
-    );
-    return choice === allow;
-  };
+  /** Asks the user about one access (replaceable for tests). */
+  askAccess: (q: AccessQuestion) => Promise<AccessAnswer | undefined> = askAccessNatively;
 
   constructor(
     private readonly config: Config,
     private readonly log: (message: string) => void,
   ) {}
 
-  /** Resolves an agent's path and holds it to the roots (asking or refusing outside them). */
-  async guard(agentName: string, action: 'read' | 'write' | 'run a command in', p: unknown, roots: readonly string[]): Promise<string> {
-    if (typeof p !== 'string' || !path.isAbsolute(p)) throw new ResponseError(INVALID_PARAMS, `An absolute path is needed (got ${JSON.stringify(p)}).`);
-    const { resolved, inside } = checkPath(p, roots);
-    if (inside) return resolved;
-    const policy = this.config.outsideRootsPolicy();
-    const allowed = policy === 'ask' ? await this.askOutside(agentName, action, resolved) : false;
-    this.log(`${action} ${resolved} outside the session's folders: ${allowed ? 'allowed by the user' : policy === 'deny' ? 'refused (acpAgents.files.outsideRoots is "deny")' : 'refused by the user'}`);
-    if (!allowed) throw new ResponseError(INTERNAL, `Access refused: ${resolved} is outside the session's folders${resolved !== p ? ` (${p} resolves there)` : ''}.`);
+  /** Resolves an agent's path and holds it to the roots (asking or refusing outside them, and for protected writes). */
+  async guard(ctx: AccessContext, action: AccessAction, p: unknown): Promise<string> {
+    if (typeof p !== 'string' || p === '') throw new ResponseError(INVALID_PARAMS, `An absolute path is needed (got ${JSON.stringify(p)}).`);
+    if (isUncPath(p)) throw new ResponseError(INVALID_PARAMS, `Network (UNC) paths are not allowed: ${p}`);
+    if (!isAbsolutePath(p)) throw new ResponseError(INVALID_PARAMS, `An absolute path is needed (got ${JSON.stringify(p)}).`);
+    const { resolved, inside } = checkPath(p, ctx.roots);
+    if (!inside) {
+      const policy = this.config.outsideRootsPolicy();
+      const allowed = policy === 'ask' && (await ctx.gate.ask({ agentName: ctx.agentName, action, path: resolved, reason: 'outside' }));
+      if (policy === 'deny') this.log(`${action} ${resolved} outside the session's folders: refused (acpAgents.files.outsideRoots is "deny")`);
+      if (!allowed) throw new ResponseError(INTERNAL, `Access refused: ${resolved} is outside the session's folders${resolved !== p ? ` (${p} resolves there)` : ''}.`);
+    }
+    if (action === 'write') {
+      const glob = protectedMatcher(this.config.protectedPaths())(resolved, ctx.roots);
+      if (glob !== undefined && !(await ctx.gate.ask({ agentName: ctx.agentName, action, path: resolved, reason: 'protected', glob }))) {
+        throw new ResponseError(INTERNAL, `Access refused: ${resolved} is a protected path (${glob}) and the user did not allow the write.`);
+      }
+    }
     return resolved;
   }
 
-  async read(agentName: string, roots: readonly string[], params: unknown): Promise<{ content: string }> {
+  async read(ctx: AccessContext, params: unknown): Promise<{ content: string }> {
     const p = (params ?? {}) as { path?: unknown; line?: unknown; limit?: unknown };
-    const file = await this.guard(agentName, 'read', p.path, roots);
+    const file = await this.guard(ctx, 'read', p.path);
     const line = typeof p.line === 'number' ? p.line : undefined;
     const limit = typeof p.limit === 'number' ? p.limit : undefined;
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && (d.uri.fsPath === file || d.uri.fsPath === p.path));
     if (open) return { content: sliceLines(open.getText(), line, limit) };
+    let st: fs.Stats;
+    try {
+      st = await fs.promises.stat(file);
+    } catch (err) {
+      throw new ResponseError(RESOURCE_NOT_FOUND, `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+    // A FIFO, socket or device would block or never end: only regular files are read.
+    if (!st.isFile()) throw new ResponseError(INVALID_PARAMS, `Cannot read ${file}: it is not a regular file (${kindOf(st)}).`);
+    if (st.size > MAX_READ_BYTES) throw new ResponseError(INVALID_PARAMS, `Cannot read ${file}: it is ${(st.size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_READ_BYTES / 1024 / 1024} MB limit.`);
     try {
       return { content: sliceLines(await fs.promises.readFile(file, 'utf8'), line, limit) };
     } catch (err) {
-      throw new ResponseError(-32002, `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new ResponseError(RESOURCE_NOT_FOUND, `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
   }
 
-  /** Replaces (or creates) the file as one WorkspaceEdit: open editors update, Undo restores. */
-  async write(agentName: string, roots: readonly string[], params: unknown, onBefore?: (file: string, before: string | null) => void): Promise<Record<string, never>> {
+  /**
+   * Replaces (or creates) the file as one WorkspaceEdit: open editors update, Undo restores.
+   * `onBefore` gets the file's bytes before the write (null: it did not exist).
+   */
+  async write(ctx: AccessContext, params: unknown, onBefore?: (file: string, before: Buffer | null) => void): Promise<Record<string, never>> {
     const p = (params ?? {}) as { path?: unknown; content?: unknown };
     if (typeof p.content !== 'string') throw new ResponseError(INVALID_PARAMS, 'fs/write_text_file needs "content" (a string).');
-    const file = await this.guard(agentName, 'write', p.path, roots);
+    const file = await this.guard(ctx, 'write', p.path);
+    let st: fs.Stats | undefined;
+    try {
+      st = await fs.promises.stat(file);
+    } catch {
+      st = undefined;
+    }
+    if (st && !st.isFile()) throw new ResponseError(INVALID_PARAMS, `Cannot write ${file}: it is not a regular file (${kindOf(st)}).`);
     const uri = vscode.Uri.file(file);
     const edit = new vscode.WorkspaceEdit();
-    const exists = fs.existsSync(file);
+    const exists = st !== undefined;
     const openDoc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
-    onBefore?.(file, exists ? (openDoc?.getText() ?? (await fs.promises.readFile(file, 'utf8').catch(() => ''))) : null);
+    let before: Buffer | null = null;
+    if (exists) before = openDoc?.isDirty ? Buffer.from(openDoc.getText(), 'utf8') : await fs.promises.readFile(file).catch(() => Buffer.alloc(0));
+    onBefore?.(file, before);
     if (!exists) {
       edit.createFile(uri, { ignoreIfExists: true });
       edit.insert(uri, new vscode.Position(0, 0), p.content);
@@ -82,4 +136,14 @@ export class FileService {
     this.log(`wrote ${file} (${p.content.length} characters${exists ? '' : ', new file'})`);
     return {};
   }
+
+  /** Whether a path is protected (for flagging changes and holding back automatic approvals). */
+  protectedGlob(file: string, roots: readonly string[]): string | undefined {
+    return protectedMatcher(this.config.protectedPaths())(file, roots);
+  }
 }
+
+function kindOf(st: fs.Stats): string {
+  return st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a file';
+}
+

@@ -1,14 +1,30 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node';
+import { killTree } from '../agents/agentProcess';
 import { OutputBuffer } from './outputBuffer';
 
-export interface TerminalSnapshot {
+/**
+ * New output of a terminal for the panel: `text` starts at `start` in the
+ * terminal's output stream (positions count delivered characters, plus the bytes
+ * of output skipped when the panel could not keep up: a gap means "drop what you
+ * have").
+ */
+export interface TerminalDelta {
   readonly terminalId: string;
-  readonly output: string;
+  readonly text: string;
+  readonly start: number;
   readonly truncated: boolean;
   readonly exitStatus?: { exitCode: number | null; signal: string | null };
 }
+
+/** How often output goes to the panel and the VS Code terminal, and how much at most each time. */
+const FLUSH_MS = 100;
+const PANEL_FLUSH_BYTES = 32 * 1024;
+const MIRROR_FLUSH_BYTES = 256 * 1024;
+/** The most an agent's `outputByteLimit` may keep in memory. */
+const MAX_LIMIT_BYTES = 64 * 1024 * 1024;
 
 interface AgentTerminal {
   readonly id: string;
@@ -18,6 +34,18 @@ interface AgentTerminal {
   exit?: { exitCode: number | null; signal: string | null };
   readonly exited: Promise<{ exitCode: number | null; signal: string | null }>;
   readonly write: vscode.EventEmitter<string>;
+  /** Output not yet sent to the panel / the VS Code terminal. */
+  pendingPanel: Buffer[];
+  pendingPanelBytes: number;
+  pendingMirror: Buffer[];
+  pendingMirrorBytes: number;
+  /** Bytes dropped from the panel's pending output since the last flush. */
+  panelGap: number;
+  mirrorGap: boolean;
+  flushTimer?: ReturnType<typeof setTimeout>;
+  /** Where the next panel delta starts (see TerminalDelta). */
+  position: number;
+  decoder: StringDecoder;
   readonly rename: vscode.EventEmitter<string>;
   readonly label: string;
   /** The tool call the VS Code terminal is named after, once one shows this terminal. */
@@ -50,8 +78,11 @@ function terminalName(label: string, what: string): string {
  */
 export class TerminalService implements vscode.Disposable {
   private readonly terminals = new Map<string, AgentTerminal>();
-  private readonly changed = new vscode.EventEmitter<TerminalSnapshot>();
+  private readonly changed = new vscode.EventEmitter<TerminalDelta>();
   readonly onDidChange = this.changed.event;
+
+  /** `defaultLimit`: bytes kept when the agent sets no `outputByteLimit`. */
+  constructor(private readonly defaultLimit: () => number = () => 1024 * 1024) {}
 
   async create(owner: string, label: string, cwd: string, params: unknown): Promise<{ terminalId: string }> {
     const p = (params ?? {}) as { command?: unknown; args?: unknown; env?: unknown; outputByteLimit?: unknown };
@@ -59,7 +90,7 @@ export class TerminalService implements vscode.Disposable {
     const args = Array.isArray(p.args) ? p.args.filter((a): a is string => typeof a === 'string') : [];
     const env: Record<string, string> = {};
     if (Array.isArray(p.env)) for (const e of p.env) if (e && typeof e.name === 'string' && typeof e.value === 'string') env[e.name] = e.value;
-    const limit = typeof p.outputByteLimit === 'number' && p.outputByteLimit >= 0 ? p.outputByteLimit : undefined;
+    const limit = typeof p.outputByteLimit === 'number' && p.outputByteLimit >= 0 ? Math.min(Math.floor(p.outputByteLimit), MAX_LIMIT_BYTES) : this.defaultLimit();
     // A whole command line in "command" (some agents send "npm test") needs a shell; otherwise none.
     const shell = args.length === 0 && /\s/.test(p.command.trim());
     const child = spawn(p.command, args, { cwd, env: { ...process.env, ...env }, shell, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
@@ -67,15 +98,35 @@ export class TerminalService implements vscode.Disposable {
     const write = new vscode.EventEmitter<string>();
     const rename = new vscode.EventEmitter<string>();
     let resolveExit!: (e: { exitCode: number | null; signal: string | null }) => void;
-    const t: AgentTerminal = { id, owner, child, buffer: new OutputBuffer(limit), exited: new Promise((r) => (resolveExit = r)), write, rename, label, opened: false, released: false };
+    const t: AgentTerminal = {
+      id,
+      owner,
+      child,
+      buffer: new OutputBuffer(limit),
+      exited: new Promise((r) => (resolveExit = r)),
+      write,
+      rename,
+      label,
+      opened: false,
+      released: false,
+      pendingPanel: [],
+      pendingPanelBytes: 0,
+      pendingMirror: [],
+      pendingMirrorBytes: 0,
+      panelGap: 0,
+      mirrorGap: false,
+      position: 0,
+      decoder: new StringDecoder('utf8'),
+    };
     this.terminals.set(id, t);
     // The VS Code terminal is made a moment later: agents create a terminal first and show
     // it in a tool call right after, and the terminal is named after that tool call.
     t.mirrorTimer = setTimeout(() => this.mirror(t, [p.command, ...args].join(' ')), MIRROR_DELAY_MS);
+    // O(1) per chunk: the buffer keeps the limit; the panel and the mirror get it batched, bounded, every 100 ms.
     const take = (data: Buffer) => {
+      if (t.released || this.terminals.get(t.id) !== t) return;
       t.buffer.append(data);
-      write.fire(data.toString('utf8').replace(/\r?\n/g, '\r\n'));
-      this.emit(t);
+      this.queue(t, data);
     };
     child.stdout?.on('data', take);
     child.stderr?.on('data', take);
@@ -86,9 +137,9 @@ export class TerminalService implements vscode.Disposable {
     const finish = (code: number | null, signal: NodeJS.Signals | null, fallback?: number) => {
       if (t.exit) return;
       t.exit = { exitCode: code ?? fallback ?? null, signal: signal ?? null };
+      this.flush(t);
       write.fire(exitLine(t.exit));
       resolveExit(t.exit);
-      this.emit(t);
     };
     child.on('exit', (code, signal) => finish(code, signal));
     return { terminalId: id };
@@ -115,7 +166,13 @@ export class TerminalService implements vscode.Disposable {
       onDidChangeName: t.rename.event,
       open: () => {
         t.opened = true;
-        t.write.fire(t.buffer.text().replace(/\r?\n/g, '\r\n') + (t.exit ? exitLine(t.exit) : ''));
+        // The buffer holds everything pending too.
+        t.pendingMirror = [];
+        t.pendingMirrorBytes = 0;
+        t.mirrorGap = false;
+        const all = t.buffer.text();
+        const shown = all.length > MIRROR_FLUSH_BYTES ? `[… earlier output skipped …]\r\n${all.slice(-MIRROR_FLUSH_BYTES)}` : all;
+        t.write.fire(shown.replace(/\r?\n/g, '\r\n') + (t.exit ? exitLine(t.exit) : ''));
         // A tool call that showed the terminal after it was made gives it its name now.
         if (t.toolTitle && t.toolTitle !== what) t.rename.fire(terminalName(t.label, t.toolTitle));
       },
@@ -124,12 +181,57 @@ export class TerminalService implements vscode.Disposable {
     vscode.window.createTerminal({ name: terminalName(t.label, what), pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
   }
 
-  private emit(t: AgentTerminal): void {
-    this.changed.fire(this.snapshot(t));
+  private queue(t: AgentTerminal, data: Buffer): void {
+    t.pendingPanel.push(data);
+    t.pendingPanelBytes += data.length;
+    t.pendingMirror.push(data);
+    t.pendingMirrorBytes += data.length;
+    // Flooded: keep only about what one flush sends (whole chunks dropped from the front, counted as a gap).
+    while (t.pendingPanel.length > 1 && t.pendingPanelBytes - t.pendingPanel[0]!.length >= PANEL_FLUSH_BYTES) {
+      const dropped = t.pendingPanel.shift()!.length;
+      t.pendingPanelBytes -= dropped;
+      t.panelGap += dropped;
+    }
+    while (t.pendingMirror.length > 1 && t.pendingMirrorBytes - t.pendingMirror[0]!.length >= MIRROR_FLUSH_BYTES) {
+      t.pendingMirrorBytes -= t.pendingMirror.shift()!.length;
+      t.mirrorGap = true;
+    }
+    t.flushTimer ??= setTimeout(() => this.flush(t), FLUSH_MS);
   }
 
-  private snapshot(t: AgentTerminal): TerminalSnapshot {
-    return { terminalId: t.id, output: t.buffer.text(), truncated: t.buffer.truncated, ...(t.exit ? { exitStatus: t.exit } : {}) };
+  /** Sends the pending output: at most PANEL_FLUSH_BYTES to the panel and MIRROR_FLUSH_BYTES to the VS Code terminal. */
+  private flush(t: AgentTerminal): void {
+    clearTimeout(t.flushTimer);
+    t.flushTimer = undefined;
+    if (t.pendingPanelBytes > 0) {
+      let chunk = Buffer.concat(t.pendingPanel, t.pendingPanelBytes);
+      t.pendingPanel = [];
+      t.pendingPanelBytes = 0;
+      let gap = t.panelGap;
+      t.panelGap = 0;
+      if (chunk.length > PANEL_FLUSH_BYTES) {
+        gap += chunk.length - PANEL_FLUSH_BYTES;
+        chunk = chunk.subarray(chunk.length - PANEL_FLUSH_BYTES);
+      }
+      if (gap > 0) {
+        // The stream is broken here: start again at a character boundary.
+        while (chunk.length && (chunk[0]! & 0xc0) === 0x80) chunk = chunk.subarray(1);
+        t.decoder = new StringDecoder('utf8');
+      }
+      const text = t.decoder.write(chunk);
+      const start = t.position + gap;
+      t.position = start + text.length;
+      this.changed.fire({ terminalId: t.id, text, start, truncated: t.buffer.truncated || gap > 0, ...(t.exit ? { exitStatus: t.exit } : {}) });
+    } else if (t.exit) {
+      this.changed.fire({ terminalId: t.id, text: '', start: t.position, truncated: t.buffer.truncated, exitStatus: t.exit });
+    }
+    if (t.pendingMirrorBytes > 0) {
+      const chunk = Buffer.concat(t.pendingMirror, t.pendingMirrorBytes);
+      t.pendingMirror = [];
+      t.pendingMirrorBytes = 0;
+      t.write.fire(`${t.mirrorGap ? '\r\n[… earlier output skipped …]\r\n' : ''}${chunk.toString('utf8').replace(/\r?\n/g, '\r\n')}`);
+      t.mirrorGap = false;
+    }
   }
 
   private get(owner: string, params: unknown): AgentTerminal {
@@ -168,6 +270,7 @@ export class TerminalService implements vscode.Disposable {
     for (const t of [...this.terminals.values()]) {
       if (t.owner !== owner) continue;
       clearTimeout(t.mirrorTimer);
+      clearTimeout(t.flushTimer);
       t.mirrorTimer = undefined;
       this.killProcess(t);
       this.terminals.delete(t.id);
@@ -176,27 +279,17 @@ export class TerminalService implements vscode.Disposable {
 
   private killProcess(t: AgentTerminal): void {
     if (t.exit || t.child.pid === undefined) return;
-    try {
-      if (process.platform === 'win32') t.child.kill('SIGTERM');
-      else process.kill(-t.child.pid, 'SIGTERM');
-    } catch {
-      // gone
-    }
     const pid = t.child.pid;
+    killTree(pid, 'SIGTERM');
     setTimeout(() => {
-      if (!t.exit) {
-        try {
-          process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
-        } catch {
-          // gone
-        }
-      }
+      if (!t.exit) killTree(pid, 'SIGKILL');
     }, 3000).unref();
   }
 
   dispose(): void {
     for (const t of this.terminals.values()) {
       clearTimeout(t.mirrorTimer);
+      clearTimeout(t.flushTimer);
       this.killProcess(t);
     }
     this.terminals.clear();

@@ -22,7 +22,10 @@ import type { TerminalService } from '../host/terminals';
 import { ChangeTracker } from '../host/changeTracker';
 import type { DiffDocuments } from '../chat/diffDocuments';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
-import { allowOption, autoApproves, permissionKey } from './permissionPolicy';
+import { allowOption, autoApproves, OPTION_KINDS, permissionKey } from './permissionPolicy';
+import { AccessGate } from '../host/accessGate';
+import { checkPath, isAbsolutePath, isUncPath } from '../host/pathPolicy';
+import type { AccessContext } from '../host/fileService';
 
 const CANCEL_GRACE_MS = 10_000;
 
@@ -30,8 +33,10 @@ const CANCEL_GRACE_MS = 10_000;
 export interface SessionStores {
   readonly index: SessionIndex;
   readonly archive: TranscriptArchive;
-  /** The MCP servers to hand this agent (filtered by its capabilities). */
-  mcpServers(rt: AgentRuntime, cwd: string): McpSelection;
+  /** The MCP servers to hand this agent (filtered by its capabilities; workspace ones only once trusted). */
+  mcpServers(rt: AgentRuntime, cwd: string, agentName: string): Promise<McpSelection>;
+  /** An empty folder in global storage: the root of a session when no folder is open. */
+  scratchRoot(): string;
   /** Other workspace folders, sent as additionalDirectories where supported. */
   additionalDirectories(cwd: string): string[];
   /** Opens a new session of the same agent (from an archive-only panel). */
@@ -47,6 +52,8 @@ interface PendingPermission {
   readonly itemId: string;
   readonly options: readonly PermissionOptionView[];
   readonly key: string;
+  /** Whether "allow always" may be remembered: not for a nameless execute/other/fetch call (one "always" on `ls` must not cover `curl … | sh`). */
+  readonly rememberable: boolean;
   readonly resolve: (outcome: acp.RequestPermissionResponse) => void;
   settled: boolean;
 }
@@ -74,6 +81,8 @@ export class AgentSession implements vscode.Disposable, SessionSink {
   private cancelWatchdog: NodeJS.Timeout | undefined;
   private mcpNoticeShown = false;
   private readonly myTerminals = new Set<string>();
+  /** Questions about paths outside the folders or protected ones: one at a time, remembered for the session. */
+  private readonly gate: AccessGate;
   /** Files the agent changed in this session. */
   readonly changes: ChangeTracker;
   /** Set for panels showing an archived transcript that cannot continue. */
@@ -89,9 +98,11 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     readonly cwd: string | undefined,
     private readonly store: SessionStores,
   ) {
+    this.gate = new AccessGate((q) => store.files.askAccess(q), (m) => this.log(`access: ${m}`));
     this.changes = new ChangeTracker(
       (file, before, after, title) => store.diffs.open(file, before, after, title),
       (file, before, after) => store.diffs.uris(file, before, after),
+      (file) => store.files.protectedGlob(file, this.effectiveRoots),
     );
     this.disposables.push(
       this.changes,
@@ -99,12 +110,16 @@ export class AgentSession implements vscode.Disposable, SessionSink {
         this.transcript.header.changes = this.changes.list();
         this.emit([{ c: 'header' }]);
       }),
-      store.terminals.onDidChange((snap) => {
-        if (!this.myTerminals.has(snap.terminalId)) return;
-        this.emit(this.transcript.setTerminal(snap.terminalId, { output: snap.output, truncated: snap.truncated, ...(snap.exitStatus ? { exitStatus: snap.exitStatus } : {}) }));
+      store.terminals.onDidChange((d) => {
+        if (this.myTerminals.has(d.terminalId)) this.emit(this.transcript.appendTerminal(d));
+      }),
+      // Terminals do not outlive the agent that made them (an exit, a crash, a restart).
+      manager.onDidChangeStatus((id) => {
+        if (id === def.id && this.runtime && ['stopped', 'failed'].includes(manager.status(id))) this.killTerminals();
       }),
       manager.onDidExit((e) => {
         if (e.agentId !== def.id || !this.runtime) return;
+        this.killTerminals();
         this.detach();
         this.settleAllPermissions();
         this.setStatus({ text: e.message, busy: false, inputEnabled: false, actions: ['restart', 'showLog'], severity: 'error' });
@@ -184,7 +199,34 @@ export class AgentSession implements vscode.Disposable, SessionSink {
 
   /** The roots, or the cwd before any were sent: the boundary for fs/terminal requests and for change tracking. */
   private get effectiveRoots(): readonly string[] {
-    return this.roots.length ? this.roots : [this.cwd ?? process.cwd()];
+    return this.roots.length ? this.roots : [this.workingFolder];
+  }
+
+  /** The session's folder: the one it was opened for, or (no folder open) an empty scratch folder — never the host's cwd. */
+  get workingFolder(): string {
+    return this.cwd ?? (this.scratch ??= this.store.scratchRoot());
+  }
+  private scratch: string | undefined;
+
+  /**
+   * A path the panel wants to open (a tool call's location, a file link): `..` and
+   * symlinks resolved, inside the session's folders, or else only when the user says so.
+   */
+  async pathToOpen(p: string): Promise<string | undefined> {
+    if (isUncPath(p) || !isAbsolutePath(p)) {
+      this.log(`refused to open ${JSON.stringify(p.slice(0, 300))}: not an absolute local path`);
+      return undefined;
+    }
+    const { resolved, inside } = checkPath(p, this.effectiveRoots);
+    if (inside) return resolved;
+    const allowed = this.config.outsideRootsPolicy() === 'ask' && (await this.gate.ask({ agentName: this.def.name, action: 'open', path: resolved, reason: 'outside' }));
+    return allowed ? resolved : undefined;
+  }
+
+  private killTerminals(): void {
+    if (this.myTerminals.size === 0) return;
+    this.store.terminals.killAll(this.terminalOwner);
+    this.myTerminals.clear();
   }
 
   /** The VS Code terminals a tool call shows are named after it. */
@@ -200,12 +242,13 @@ export class AgentSession implements vscode.Disposable, SessionSink {
 
   async handleRequest(method: string, params: unknown): Promise<unknown> {
     const roots = this.effectiveRoots;
+    const access: AccessContext = { agentName: this.def.name, roots, gate: this.gate };
     const owner = this.terminalOwner;
     const t = this.store.terminals;
     switch (method) {
       case 'terminal/create': {
         const requested = (params as { cwd?: unknown } | null)?.cwd;
-        const cwd = await this.store.files.guard(this.def.name, 'run a command in', requested ?? roots[0], roots);
+        const cwd = await this.store.files.guard(access, 'run a command in', requested ?? roots[0]);
         const r = await t.create(owner, this.def.name, cwd, params);
         this.myTerminals.add(r.terminalId);
         this.log(`terminal ${r.terminalId}: ${JSON.stringify((params as { command?: unknown }).command)} in ${cwd}`);
@@ -220,24 +263,24 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       case 'terminal/release':
         return t.release(owner, params);
       case 'fs/read_text_file':
-        return await this.store.files.read(this.def.name, roots, params);
+        return await this.store.files.read(access, params);
       case 'fs/write_text_file':
-        return await this.store.files.write(this.def.name, roots, params, (file, before) => this.changes.record(file, before));
+        return await this.store.files.write(access, params, (file, before) => this.changes.record(file, before));
       default:
         throw new Error(`Unhandled method ${method}`);
     }
   }
 
   /** The session parameters every new/load/resume carries. */
-  private sessionParams(rt: AgentRuntime): { cwd: string; mcpServers: acp.McpServer[]; additionalDirectories?: string[] } {
-    const cwd = this.cwd ?? process.cwd();
-    const mcp = this.store.mcpServers(rt, cwd);
+  private async sessionParams(rt: AgentRuntime): Promise<{ cwd: string; mcpServers: acp.McpServer[]; additionalDirectories?: string[] }> {
+    const cwd = this.workingFolder;
+    const mcp = await this.store.mcpServers(rt, cwd, this.def.name);
     if (mcp.skipped.length > 0 && !this.mcpNoticeShown) {
       this.mcpNoticeShown = true;
       this.emit(this.transcript.addLocalNotice('info', `Some MCP servers were not handed to ${this.def.name}`, mcp.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n')));
     }
     if (mcp.servers.length) this.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
-    const extra = rt.capabilities.supportsAdditionalDirectories ? this.store.additionalDirectories(cwd) : [];
+    const extra = rt.capabilities.supportsAdditionalDirectories && this.cwd !== undefined ? this.store.additionalDirectories(cwd) : [];
     this.roots = [cwd, ...extra];
     return { cwd, mcpServers: mcp.servers, ...(extra.length ? { additionalDirectories: extra } : {}) };
   }
@@ -246,7 +289,11 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     const p = isObj(params) ? params : {};
     const call = isObj(p.toolCall) ? p.toolCall : {};
     const options: PermissionOptionView[] = Array.isArray(p.options)
-      ? p.options.filter(isObj).filter((o) => typeof o.optionId === 'string').map((o) => ({ optionId: o.optionId as string, name: typeof o.name === 'string' ? o.name : String(o.optionId), kind: typeof o.kind === 'string' ? o.kind : 'allow_once' }))
+      ? p.options
+          .filter(isObj)
+          .filter((o) => typeof o.optionId === 'string')
+          // An option without a known kind is shown, but never taken for an allow.
+          .map((o) => ({ optionId: o.optionId as string, name: typeof o.name === 'string' ? o.name : String(o.optionId), kind: typeof o.kind === 'string' && OPTION_KINDS.has(o.kind) ? o.kind : 'unknown' }))
       : [];
     const toolCallId = typeof call.toolCallId === 'string' ? call.toolCallId : '';
     // The request may carry details of the call: merge them into the transcript.
@@ -257,12 +304,16 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     const tool = toolCallId ? this.transcript.tool(toolCallId) : undefined;
     const toolKind = tool?.toolKind ?? 'other';
     const title = tool?.title ?? (typeof call.title === 'string' ? call.title : 'The agent asks for permission');
-    const key = permissionKey(toolKind, title);
-    const describe = `"${title}" (${toolKind})`;
+    const toolName = tool?.name ?? (typeof call.name === 'string' ? call.name : undefined);
+    const key = permissionKey(this.def.id, this.sessionId ?? '', toolKind, toolName);
+    const describe = `"${title}" (${toolKind}${toolName ? `, tool ${toolName}` : ''})`;
+    // A call that touches a protected path (.vscode/, .git/, .env…) is always asked about.
+    const touched = tool ? [...tool.locations.map((l) => l.path), ...tool.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []))] : [];
+    const protectedHit = touched.map((f) => (path.isAbsolute(f) ? this.store.files.protectedGlob(f, this.effectiveRoots) : undefined)).find((g) => g !== undefined);
 
-    const remembered = this.alwaysAllowed.get(key);
+    const remembered = protectedHit === undefined ? this.alwaysAllowed.get(key) : undefined;
     const rememberedOption = remembered ? options.find((o) => o.optionId === remembered) : undefined;
-    const auto = rememberedOption ?? (autoApproves(this.config.autoApprove(), toolKind) ? allowOption(options) : undefined);
+    const auto = rememberedOption ?? (protectedHit === undefined && autoApproves(this.config.autoApprove(), toolKind) ? allowOption(options) : undefined);
     const { item, changes } = this.transcript.addPermission({ toolCallId, title, options, content: tool?.content ?? [], rawInput: tool?.rawInput });
     this.emit(changes);
     if (auto) {
@@ -270,9 +321,10 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       this.log(`permission ${describe}: answered "${auto.optionId}" automatically (${rememberedOption ? 'allowed always earlier in this session' : `acpAgents.permissions.autoApprove`})`);
       return { outcome: { outcome: 'selected', optionId: auto.optionId } };
     }
-    this.log(`permission ${describe}: asking the user (options ${options.map((o) => o.optionId).join(', ')})`);
+    this.log(`permission ${describe}: asking the user (options ${options.map((o) => o.optionId).join(', ')})${protectedHit ? `; it touches a protected path (${protectedHit})` : ''}`);
     return await new Promise<acp.RequestPermissionResponse>((resolve) => {
-      const pending: PendingPermission = { itemId: item.id, options, key, resolve, settled: false };
+      const rememberable = typeof toolName === 'string' || !['execute', 'other', 'fetch'].includes(toolKind);
+      const pending: PendingPermission = { itemId: item.id, options, key, rememberable, resolve, settled: false };
       this.pendingPermissions.set(item.id, pending);
       const sub = token.onCancellationRequested(() => {
         this.settlePermission(item.id, undefined, 'the agent withdrew the request');
@@ -302,7 +354,7 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     this.pendingPermissions.delete(itemId);
     if (optionId !== undefined) {
       const option = pending.options.find((o) => o.optionId === optionId);
-      if (option?.kind === 'allow_always') this.alwaysAllowed.set(pending.key, optionId);
+      if (option?.kind === 'allow_always' && pending.rememberable) this.alwaysAllowed.set(pending.key, optionId);
       this.emit(this.transcript.settlePermission(itemId, 'answered', optionId));
       this.log(`permission ${itemId}: "${optionId}" (${why})`);
       pending.resolve({ outcome: { outcome: 'selected', optionId } });
@@ -366,11 +418,11 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     try {
       const { rt, r } = await this.auth.withAuth(this.def, this.cwd, async (rt) => {
         attempted = rt;
-        const r = await rt.connection.newSession(this.sessionParams(rt));
+        const r = await rt.connection.newSession(await this.sessionParams(rt));
         return { rt, r };
       });
       this.attach(rt, r.sessionId);
-      this.store.index.touch(this.def.id, r.sessionId, this.cwd ?? process.cwd());
+      this.store.index.touch(this.def.id, r.sessionId, this.workingFolder);
       this.applySessionState(r);
       this.setStatus(this.connectedStatus(rt));
       return true;
@@ -394,10 +446,10 @@ export class AgentSession implements vscode.Disposable, SessionSink {
         this.transcript = new Transcript();
         this.emitReset();
         this.attach(rt, sessionId);
-        const r = await rt.connection.loadSession({ sessionId, ...this.sessionParams(rt) });
+        const r = await rt.connection.loadSession({ sessionId, ...(await this.sessionParams(rt)) });
         await rt.connection.drainSession(sessionId);
         this.applySessionState(r);
-        this.store.index.touch(this.def.id, sessionId, this.cwd ?? process.cwd());
+        this.store.index.touch(this.def.id, sessionId, this.workingFolder);
         return { rt };
       });
       this.setStatus(this.connectedStatus(rt));
@@ -438,10 +490,10 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       try {
         const r = await this.auth.withAuth(this.def, this.cwd, async (x) => {
           this.attach(x, sessionId);
-          return await x.connection.resumeSession({ sessionId, ...this.sessionParams(x) });
+          return await x.connection.resumeSession({ sessionId, ...(await this.sessionParams(x)) });
         });
         this.applySessionState(r);
-        this.store.index.touch(this.def.id, sessionId, this.cwd ?? process.cwd());
+        this.store.index.touch(this.def.id, sessionId, this.workingFolder);
         this.setStatus(this.connectedStatus(rt));
         return true;
       } catch (err) {
@@ -497,9 +549,10 @@ export class AgentSession implements vscode.Disposable, SessionSink {
     this.emit(this.transcript.addUserPrompt(text, parts));
     if (built.dropped.length) this.emit(this.transcript.addLocalNotice('warning', `Not sent to ${this.def.name}`, built.dropped.join('\n')));
     this.store.archive.append(this.def.id, sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
-    this.store.index.touch(this.def.id, sessionId, this.cwd ?? process.cwd());
+    this.store.index.touch(this.def.id, sessionId, this.workingFolder);
     this.store.index.setTitle(this.def.id, sessionId, text, false);
     this.setStatus({ text: '', busy: true, inputEnabled: false, actions: ['stop'] });
+    this.gate.newTurn();
     const turn = rt.connection.prompt({ sessionId, prompt: built.blocks });
     this.turn = turn;
     // Agents that write files themselves: notice changes on disk during the turn.

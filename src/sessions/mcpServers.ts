@@ -3,6 +3,8 @@
  * `acpAgents.mcpServers` and VS Code's own `mcp.json` files (same shape as their
  * `servers` object), filtered by what the agent can take. No `vscode` import.
  */
+import { createHash } from 'node:crypto';
+import { parseJsonc } from '../shared/jsonc';
 import type * as acp from '@agentclientprotocol/sdk';
 import { expandVariables, type ExpandContext } from '../agents/expand';
 import { findExecutable } from '../agents/resolveCommand';
@@ -11,12 +13,38 @@ export interface McpSource {
   /** Where the entries come from, for messages ("settings", ".vscode/mcp.json"…). */
   readonly label: string;
   readonly servers: unknown;
+  /**
+   * `user`: the user's own settings and mcp.json (`${env:…}` expanded, sent as they are).
+   * `workspace`: defined by the opened folders (sent only once the user trusted the exact definition).
+   */
+  readonly origin?: 'user' | 'workspace';
+}
+
+/** A workspace-defined server, as the trust question shows it. */
+export interface WorkspaceMcpServer {
+  readonly name: string;
+  /** Where it is defined. */
+  readonly label: string;
+  /** The command line or URL, as defined (variables other than `${workspaceFolder}` unexpanded). */
+  readonly display: string;
+  /** sha256 of the exact definition (name, type, command, args, env, url, headers). */
+  readonly hash: string;
 }
 
 export interface McpSelection {
   readonly servers: acp.McpServer[];
   /** Entries not sent, with the reason in words. */
   readonly skipped: { readonly name: string; readonly reason: string }[];
+  /** The selected servers that a workspace defined (a subset of `servers`, by name). */
+  readonly fromWorkspace: WorkspaceMcpServer[];
+}
+
+/** A stable hash of a server definition: any change to what runs or where it connects needs trust again. */
+export function definitionHash(name: string, raw: Record<string, unknown>): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canonical) : isObj(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])])) : v;
+  const { type, command, args, env, url, headers } = raw;
+  return createHash('sha256').update(JSON.stringify(canonical({ name, type, command, args, env, url, headers }))).digest('hex');
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -41,16 +69,21 @@ const UNRESOLVABLE = /\$\{input:[^}]*\}/;
 export function selectMcpServers(
   sources: readonly McpSource[],
   caps: { canHttp: boolean; canSse: boolean },
-  ctx: ExpandContext & { pathEnv?: string; cwd: string; isExecutable?: (f: string) => boolean },
+  baseCtx: ExpandContext & { pathEnv?: string; cwd: string; isExecutable?: (f: string) => boolean },
 ): McpSelection {
-  const byName = new Map<string, { label: string; raw: unknown }>();
+  const byName = new Map<string, { label: string; raw: unknown; origin: 'user' | 'workspace' }>();
   for (const src of sources) {
     if (!isObj(src.servers)) continue;
-    for (const [name, raw] of Object.entries(src.servers)) byName.set(name, { label: src.label, raw });
+    for (const [name, raw] of Object.entries(src.servers)) byName.set(name, { label: src.label, raw, origin: src.origin ?? 'user' });
   }
   const servers: acp.McpServer[] = [];
   const skipped: { name: string; reason: string }[] = [];
-  for (const [name, { label, raw }] of byName) {
+  const fromWorkspace: WorkspaceMcpServer[] = [];
+  for (const [name, { label, raw, origin }] of byName) {
+    const ctx = origin === 'workspace' ? { ...baseCtx, keepEnv: true } : baseCtx;
+    const noteWorkspace = (display: string) => {
+      if (origin === 'workspace' && isObj(raw)) fromWorkspace.push({ name, label, display, hash: definitionHash(name, raw) });
+    };
     const skip = (reason: string) => skipped.push({ name, reason: `${reason} (from ${label})` });
     if (!isObj(raw)) {
       skip('not an object');
@@ -84,6 +117,7 @@ export function selectMcpServers(
       }
       // Stdio servers have no "type" field in ACP.
       servers.push({ name, command: resolved, args, env });
+      noteWorkspace([resolved, ...args].join(' '));
     } else if (type === 'http' || type === 'sse') {
       if (typeof raw.url !== 'string' || !/^https?:\/\//i.test(raw.url)) {
         skip('needs an http(s) "url"');
@@ -102,19 +136,29 @@ export function selectMcpServers(
         skip('"headers" must be an object of strings');
         continue;
       }
-      servers.push({ type, name, url: expandVariables(raw.url, ctx), headers } as acp.McpServer);
+      const url = expandVariables(raw.url, ctx);
+      servers.push({ type, name, url, headers } as acp.McpServer);
+      noteWorkspace(`${type.toUpperCase()} ${url}`);
     } else {
       skip(`has the unknown type "${type}"`);
     }
   }
-  return { servers, skipped };
+  return { servers, skipped, fromWorkspace };
+}
+
+/** Only the workspace-defined servers the user trusted stay; the others are listed as skipped. */
+export function withoutUntrusted(sel: McpSelection, trusted: (hash: string) => boolean): McpSelection {
+  const untrusted = new Map(sel.fromWorkspace.filter((w) => !trusted(w.hash)).map((w) => [w.name, w]));
+  if (untrusted.size === 0) return sel;
+  return {
+    servers: sel.servers.filter((s) => !untrusted.has(s.name)),
+    skipped: [...sel.skipped, ...[...untrusted.values()].map((w) => ({ name: w.name, reason: `is defined by the workspace (${w.label}) and you have not trusted it (ACP: Manage Trusted Workspace MCP Servers…)` }))],
+    fromWorkspace: sel.fromWorkspace.filter((w) => !untrusted.has(w.name)),
+  };
 }
 
 /** Reads the `servers` object of an mcp.json text (JSON with comments and trailing commas). */
 export function parseMcpJson(text: string): unknown {
-  const stripped = text
-    .replace(/("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, str: string | undefined) => str ?? '')
-    .replace(/,(\s*[}\]])/g, '$1');
-  const v = JSON.parse(stripped) as unknown;
+  const v = parseJsonc(text);
   return isObj(v) ? v.servers : undefined;
 }

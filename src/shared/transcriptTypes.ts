@@ -26,7 +26,7 @@ export interface MessageItem {
 export type ToolContent =
   | { readonly type: 'content'; readonly content: ContentPart }
   | { readonly type: 'diff'; readonly path: string; readonly oldText: string | null; readonly newText: string }
-  | { readonly type: 'terminal'; readonly terminalId: string; output?: string; truncated?: boolean; exitStatus?: { exitCode: number | null; signal: string | null } };
+  | { readonly type: 'terminal'; readonly terminalId: string; output?: string; truncated?: boolean; end?: number; exitStatus?: { exitCode: number | null; signal: string | null } };
 
 export interface ToolItem {
   readonly kind: 'tool';
@@ -125,7 +125,7 @@ export interface HeaderState {
   configOptions: ConfigOptionView[];
   commands: { name: string; description: string; hint?: string }[];
   /** Files the agent changed in this session (reviewable, revertable where the old text is known). */
-  changes?: { path: string; name: string; added: boolean; canRevert: boolean }[];
+  changes?: { path: string; name: string; added: boolean; canRevert: boolean; sensitive?: string }[];
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
 }
 
@@ -134,4 +134,6 @@ export type TranscriptDelta =
   | { readonly t: 'add'; readonly item: TranscriptItem }
   | { readonly t: 'put'; readonly item: TranscriptItem }
   | { readonly t: 'text'; readonly id: string; readonly text: string }
+  /** New output of a client terminal, for every tool call that shows it (see shared/terminalText). */
+  | { readonly t: 'term'; readonly terminalId: string; readonly text: string; readonly start: number; readonly truncated: boolean }
   | { readonly t: 'header'; readonly header: HeaderState };

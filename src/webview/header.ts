@@ -27,7 +27,14 @@ export class HeaderView {
     for (const c of list) {
       const li = h('li', 'change');
       li.title = c.path;
-      li.append(h('span', 'change-name', c.name), h('span', 'change-kind', c.added ? ' added' : ' modified'));
+      li.append(h('span', 'change-name', c.name));
+      if (c.sensitive !== undefined) {
+        const badge = h('span', 'change-sensitive', 'sensitive');
+        badge.title = `A protected path (${c.sensitive}): check this change before you keep it.`;
+        li.classList.add('is-sensitive');
+        li.append(badge);
+      }
+      li.append(h('span', 'change-kind', c.added ? ' added' : ' modified'));
       const open = h('button', 'link-button change-open', 'Open Diff');
       open.type = 'button';
       open.setAttribute('aria-label', `Open the diff of ${c.name}`);

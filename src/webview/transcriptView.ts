@@ -5,6 +5,7 @@
  * view sticks to the bottom while the user is there.
  */
 import type { MessageItem, TranscriptDelta, TranscriptItem } from '../shared/transcriptTypes';
+import { mergeTerminalText } from '../shared/terminalText';
 import { renderItem, type ItemView, type Post } from './render';
 
 interface Entry {
@@ -113,6 +114,10 @@ export class TranscriptView {
           }
           break;
         }
+        case 'term':
+          flushAdds();
+          this.applyTerminal(d.terminalId, d.text, d.start, d.truncated);
+          break;
         case 'header':
           break;
       }
@@ -120,6 +125,22 @@ export class TranscriptView {
     flushAdds();
     if (this.dirtyText.size > 0) this.schedule();
     if (atBottom) this.scrollToEnd();
+  }
+
+  /** New terminal output: every tool call showing the terminal holds the newest part (and is redrawn if on screen). */
+  private applyTerminal(terminalId: string, text: string, start: number, truncated: boolean): void {
+    for (const e of this.entries.values()) {
+      if (e.item.kind !== 'tool') continue;
+      let hit = false;
+      const content = e.item.content.map((c) => {
+        if (c.type !== 'terminal' || c.terminalId !== terminalId) return c;
+        hit = true;
+        return { ...c, ...mergeTerminalText(c, text, start, truncated) };
+      });
+      if (!hit) continue;
+      e.item = { ...e.item, content };
+      e.view?.update(e.item);
+    }
   }
 
   /** At the end of a turn: streamed messages are rendered once more as a whole. */

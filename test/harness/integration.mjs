@@ -30,6 +30,7 @@ export async function runIntegration({ grep } = {}) {
       ACP_TEST_FIXTURES: path.join(ROOT, 'test', 'fixtures'),
       ACP_TEST_WORKSPACE: folder,
       ...(grep ? { ACP_TEST_GREP: grep } : {}),
+      ...(process.env.ACP_BENCH_OUT ? { ACP_BENCH_OUT: process.env.ACP_BENCH_OUT } : {}),
     },
   });
   const browser = await launchBrowser();

@@ -29,7 +29,7 @@ export function testAgents(nodeBin, recordDir) {
         name: `Fake: ${s}`,
         command: nodeBin,
         args: [FAKE_AGENT, s],
-        env: recordDir ? { ACP_FAKE_RECORD: path.join(recordDir, `${s}.jsonl`) } : {},
+        env: { ...(recordDir ? { ACP_FAKE_RECORD: path.join(recordDir, `${s}.jsonl`) } : {}), ...(s === 'leaky' ? { LEAKY_TOKEN: 'leaky-secret-value-31337' } : {}) },
       })),
   ];
 }

@@ -1,0 +1,103 @@
+/**
+ * One question at a time about an agent's access to a path (outside the
+ * session's folders, or a protected path inside them): questions are queued,
+ * never stacked; the user can allow once, allow that path or folder for the
+ * session, deny, or deny everything else asked in this turn. Escape denies.
+ * No `vscode` import.
+ */
+import * as path from 'node:path';
+import { isInside } from './pathPolicy';
+
+export type AccessAction = 'read' | 'write' | 'run a command in' | 'open';
+export type AccessReason = 'outside' | 'protected';
+export type AccessAnswer = 'once' | 'session-path' | 'session-folder' | 'deny' | 'deny-turn';
+
+export interface AccessQuestion {
+  readonly agentName: string;
+  readonly action: AccessAction;
+  /** The resolved path (symlinks followed). */
+  readonly path: string;
+  readonly reason: AccessReason;
+  /** For protected paths: the glob that protects it. */
+  readonly glob?: string;
+  /** The folder "allow for the session" would cover (undefined when the path is itself that folder). */
+  readonly folder?: string;
+}
+
+/** Asks the user; undefined (Escape, closed) means deny. */
+export type AccessUi = (q: AccessQuestion) => Promise<AccessAnswer | undefined>;
+
+export class AccessGate {
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly allowedPaths = new Set<string>();
+  private readonly allowedFolders = new Map<string, string[]>();
+  private denyRestOfTurn = false;
+
+  constructor(
+    private readonly ui: AccessUi,
+    private readonly log: (message: string) => void = () => {},
+  ) {}
+
+  /** A new turn: "deny all for this turn" ends. */
+  newTurn(): void {
+    this.denyRestOfTurn = false;
+  }
+
+  /** Resolves true when the user allows (now or earlier in the session). Questions run one after another. */
+  ask(q: Omit<AccessQuestion, 'folder'>): Promise<boolean> {
+    // A protected path is allowed by file only: its folder would cover every other protected file in it.
+    const folder = q.action === 'run a command in' || q.reason === 'protected' ? undefined : path.dirname(q.path);
+    const question: AccessQuestion = { ...q, ...(folder !== undefined ? { folder } : {}) };
+    const run = this.queue.then(() => this.decide(question));
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private scope(q: AccessQuestion): string {
+    return `${q.reason}:${q.action === 'read' || q.action === 'open' ? 'read' : q.action}`;
+  }
+
+  private allowedBefore(q: AccessQuestion): boolean {
+    const scope = this.scope(q);
+    if (this.allowedPaths.has(`${scope}\u0000${q.path}`)) return true;
+    return (this.allowedFolders.get(scope) ?? []).some((f) => isInside(q.path, f));
+  }
+
+  private async decide(q: AccessQuestion): Promise<boolean> {
+    const what = `${q.action} ${q.path} (${q.reason === 'outside' ? "outside the session's folders" : `protected by ${q.glob ?? 'acpAgents.files.protectedPaths'}`})`;
+    if (this.allowedBefore(q)) {
+      this.log(`${what}: allowed earlier in this session`);
+      return true;
+    }
+    if (this.denyRestOfTurn) {
+      this.log(`${what}: refused (the user denied everything else in this turn)`);
+      return false;
+    }
+    const answer = (await this.ui(q).catch(() => undefined)) ?? 'deny';
+    const scope = this.scope(q);
+    switch (answer) {
+      case 'once':
+        break;
+      case 'session-path':
+        this.allowedPaths.add(`${scope}\u0000${q.path}`);
+        break;
+      case 'session-folder': {
+        const folders = this.allowedFolders.get(scope) ?? [];
+        folders.push(q.folder ?? q.path);
+        this.allowedFolders.set(scope, folders);
+        break;
+      }
+      case 'deny-turn':
+        this.denyRestOfTurn = true;
+        break;
+      case 'deny':
+        break;
+    }
+    const allowed = answer === 'once' || answer === 'session-path' || answer === 'session-folder';
+    this.log(`${what}: ${allowed ? `allowed by the user (${answer === 'once' ? 'once' : answer === 'session-path' ? 'this path, for the session' : `the folder ${q.folder ?? q.path}, for the session`})` : answer === 'deny-turn' ? 'refused by the user, with the rest of this turn' : 'refused by the user'}`);
+    return allowed;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * What the session's folders held when a turn began, so a file the agent
+ * rewrites as a new inode (`sed -i`, `git checkout`) is known to have existed
+ * ("modified", never "added"), and — for files git had clean — what its bytes
+ * were. Cheap: names only (bounded count and time), one `git status` per
+ * repository. No `vscode` import.
+ */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const MAX_ENTRIES = 200_000;
+const LIST_BUDGET_MS = 2_000;
+const GIT_TIMEOUT_MS = 3_000;
+const MAX_BLOB_BYTES = 5 * 1024 * 1024;
+const SKIP_DIRS = new Set(['.git', 'node_modules']);
+
+interface Repo {
+  readonly top: string;
+  readonly head: string;
+  /** Tracked files that differed from HEAD when the turn began (absolute paths). */
+  readonly dirty: Set<string>;
+}
+
+function git(cwd: string, args: string[], encoding: 'utf8' | 'buffer' = 'utf8'): Promise<string | Buffer | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', ['-C', cwd, ...args], { timeout: GIT_TIMEOUT_MS, maxBuffer: Math.max(MAX_BLOB_BYTES + 1024, 64 * 1024 * 1024), encoding, windowsHide: true }, (err, stdout) => resolve(err ? undefined : stdout));
+  });
+}
+
+/** Paths compared case-insensitively on Windows (git says C:\, VS Code c:\). */
+const key = (p: string): string => (process.platform === 'win32' ? path.resolve(p).toLowerCase() : path.resolve(p));
+
+export class TurnBaseline {
+  private readonly files = new Set<string>();
+  /** False when the listing was cut short (too many files, or too slow): absence then proves nothing. */
+  complete = true;
+  private readonly repos: Repo[] = [];
+  readonly ready: Promise<void>;
+
+  constructor(readonly roots: readonly string[]) {
+    this.ready = Promise.all([this.list(), this.readGit()]).then(() => undefined);
+  }
+
+  private async list(): Promise<void> {
+    const deadline = Date.now() + LIST_BUDGET_MS;
+    const stack = [...this.roots];
+    while (stack.length) {
+      const dir = stack.pop()!;
+      let entries: fs.Dirent[];
+      try {
+        entries = await fs.promises.readdir(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) {
+          if (!SKIP_DIRS.has(e.name)) stack.push(full);
+        } else this.files.add(full);
+      }
+      if (this.files.size > MAX_ENTRIES || Date.now() > deadline) {
+        this.complete = false;
+        return;
+      }
+    }
+  }
+
+  private async readGit(): Promise<void> {
+    const tops = new Set<string>();
+    for (const root of this.roots) {
+      const top = (await git(root, ['rev-parse', '--show-toplevel'])) as string | undefined;
+      if (top?.trim()) tops.add(path.resolve(top.trim()));
+    }
+    for (const top of tops) {
+      const head = ((await git(top, ['rev-parse', '--verify', '-q', 'HEAD'])) as string | undefined)?.trim();
+      const status = (await git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=no'])) as string | undefined;
+      if (!head || status === undefined) continue;
+      const dirty = new Set<string>();
+      const parts = status.split('\0');
+      for (let i = 0; i < parts.length; i++) {
+        const entry = parts[i]!;
+        if (entry.length < 4) continue;
+        dirty.add(key(path.join(top, entry.slice(3))));
+        // Renames and copies carry the original path as the next entry.
+        if (entry[0] === 'R' || entry[0] === 'C') dirty.add(key(path.join(top, parts[++i] ?? '')));
+      }
+      this.repos.push({ top, head, dirty });
+    }
+  }
+
+  /** True: the file existed when the turn began; false: it did not; undefined: unknown. */
+  existed(file: string): boolean | undefined {
+    if (this.files.has(file)) return true;
+    // Not listed there (.git, node_modules): unknown, which never makes Revert delete.
+    if (file.split(/[\\/]/).some((part) => SKIP_DIRS.has(part))) return undefined;
+    return this.complete ? false : undefined;
+  }
+
+  /**
+   * The file's bytes when the turn began, when git can tell: a tracked file that
+   * was clean then is the HEAD of that moment (with the repository's filters applied).
+   */
+  async bytesBefore(file: string): Promise<Buffer | undefined> {
+    await this.ready;
+    const repo = this.repos.find((r) => !path.relative(key(r.top), key(file)).startsWith('..'));
+    if (!repo || repo.dirty.has(key(file)) || !this.files.has(file)) return undefined;
+    const rel = path.relative(repo.top, file).split(path.sep).join('/');
+    const out = (await git(repo.top, ['cat-file', '--filters', `${repo.head}:${rel}`], 'buffer')) as Buffer | undefined;
+    return out && out.length <= MAX_BLOB_BYTES ? out : undefined;
+  }
+}

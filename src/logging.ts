@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import { redact } from './agents/redact';
+
+const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
+const RECENT_LINES = 1000;
+
+/**
+ * Every output channel the extension writes, created in one place: whatever is
+ * written — a log line, an agent's stderr, the protocol trace — passes the
+ * redaction on its way in, so a secret cannot reach a log by a path that forgot
+ * to scrub it. The last lines are kept for the tests.
+ */
+export class Logs {
+  private readonly recent: string[] = [];
+
+  constructor(private readonly secrets: () => readonly string[]) {}
+
+  scrub(text: string): string {
+    return String(redact(text, this.secrets()));
+  }
+
+  /** A structured value with secrets removed (env and header values, secret-named fields, patterns). */
+  redactValue(value: unknown): unknown {
+    return redact(value, this.secrets());
+  }
+
+  channel(name: string): vscode.LogOutputChannel {
+    return this.wrap(name, vscode.window.createOutputChannel(name, { log: true }));
+  }
+
+  private wrap(name: string, ch: vscode.LogOutputChannel): vscode.LogOutputChannel {
+    const scrubArg = (a: unknown): unknown => (a instanceof Error ? this.scrub(a.stack ?? a.message) : typeof a === 'string' ? this.scrub(a) : redact(a, this.secrets()));
+    return new Proxy(ch, {
+      get: (target, prop, receiver) => {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof prop !== 'string' || !LEVELS.has(prop) || typeof v !== 'function') return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        return (...args: unknown[]) => {
+          const clean = args.map(scrubArg);
+          this.recent.push(`[${name}] ${clean.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join(' ')}`);
+          if (this.recent.length > RECENT_LINES) this.recent.splice(0, this.recent.length - RECENT_LINES);
+          return (v as (...a: unknown[]) => unknown).apply(target, clean);
+        };
+      },
+    });
+  }
+
+  /** The last lines written to any channel, as written (redacted). */
+  lines(): readonly string[] {
+    return [...this.recent];
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Which workspace-defined MCP servers the user trusted, per workspace: the
+ * exact definition (hashed) must have been shown and accepted before it is
+ * handed to an agent (which starts it). Declining is remembered until the
+ * window closes, so one "no" is not asked again for every session. No `vscode` import.
+ */
+import type { WorkspaceMcpServer } from './mcpServers';
+
+/** Where trust is kept (VS Code's workspaceState in the extension). */
+export interface TrustMemento {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void> | Promise<void>;
+}
+
+/** Asks about servers not trusted yet; resolves with the hashes the user trusts. */
+export type McpTrustUi = (agentName: string, servers: readonly WorkspaceMcpServer[]) => Promise<readonly string[]>;
+
+const KEY = 'acpAgents.trustedMcpServers';
+
+export class McpTrust {
+  private readonly declined = new Set<string>();
+  /** One question at a time (two panels starting together ask once). */
+  private asking: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly memento: TrustMemento,
+    public ui: McpTrustUi,
+    private readonly log: (message: string) => void = () => {},
+  ) {}
+
+  trusted(): Set<string> {
+    const v = this.memento.get<unknown>(KEY);
+    return new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  }
+
+  isTrusted(hash: string): boolean {
+    return this.trusted().has(hash);
+  }
+
+  async setTrusted(hashes: Iterable<string>): Promise<void> {
+    const list = [...new Set(hashes)];
+    await this.memento.update(KEY, list.length ? list : undefined);
+    for (const h of list) this.declined.delete(h);
+  }
+
+  /** Forgets every trust decision of this workspace (and this window's refusals). */
+  async forgetAll(): Promise<void> {
+    this.declined.clear();
+    await this.memento.update(KEY, undefined);
+  }
+
+  /** Asks about the servers neither trusted nor declined in this window; remembers the answer. */
+  resolve(agentName: string, servers: readonly WorkspaceMcpServer[]): Promise<void> {
+    const run = this.asking.then(async () => {
+      const trusted = this.trusted();
+      const open = servers.filter((s) => !trusted.has(s.hash) && !this.declined.has(s.hash));
+      if (open.length === 0) return;
+      const yes = new Set(await this.ui(agentName, open).catch(() => [] as string[]));
+      for (const s of open) {
+        if (yes.has(s.hash)) trusted.add(s.hash);
+        else this.declined.add(s.hash);
+        this.log(`MCP server "${s.name}" from ${s.label} (${s.display}): ${yes.has(s.hash) ? 'trusted by the user' : 'not trusted; it is not handed to agents'}`);
+      }
+      await this.setTrusted(trusted);
+    });
+    this.asking = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+}
