@@ -6,6 +6,7 @@
  * No `vscode` import.
  */
 import * as path from 'node:path';
+import { OrderedQueue } from '../acp/orderedQueue';
 import { isInside } from './pathPolicy';
 
 export type AccessAction = 'read' | 'write' | 'run a command in' | 'open';
@@ -28,7 +29,7 @@ export interface AccessQuestion {
 export type AccessUi = (q: AccessQuestion) => Promise<AccessAnswer | undefined>;
 
 export class AccessGate {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new OrderedQueue();
   private readonly allowedPaths = new Set<string>();
   private readonly allowedFolders = new Map<string, string[]>();
   private denyRestOfTurn = false;
@@ -44,16 +45,15 @@ export class AccessGate {
   }
 
   /** Resolves true when the user allows (now or earlier in the session). Questions run one after another. */
-  ask(q: Omit<AccessQuestion, 'folder'>): Promise<boolean> {
+  async ask(q: Omit<AccessQuestion, 'folder'>): Promise<boolean> {
     // A protected path is allowed by file only: its folder would cover every other protected file in it.
     const folder = q.action === 'run a command in' || q.reason === 'protected' ? undefined : path.dirname(q.path);
     const question: AccessQuestion = { ...q, ...(folder !== undefined ? { folder } : {}) };
-    const run = this.queue.then(() => this.decide(question));
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+    let allowed = false;
+    await this.queue.enqueue('ask', async () => {
+      allowed = await this.decide(question);
+    });
+    return allowed;
   }
 
   private scope(q: AccessQuestion): string {

@@ -4,7 +4,7 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import type { Config } from '../config';
 import type { AccessAction, AccessAnswer, AccessGate, AccessQuestion } from './accessGate';
 import { checkPath, isAbsolutePath, isUncPath, sliceLines } from './pathPolicy';
-import { protectedMatcher } from './protectedPaths';
+import { protectedMatcher, type ProtectedMatcher } from './protectedPaths';
 
 const INVALID_PARAMS = -32602;
 const INTERNAL = -32603;
@@ -67,7 +67,7 @@ export class FileService {
       if (!allowed) throw new ResponseError(INTERNAL, `Access refused: ${resolved} is outside the session's folders${resolved !== p ? ` (${p} resolves there)` : ''}.`);
     }
     if (action === 'write') {
-      const glob = protectedMatcher(this.config.protectedPaths())(resolved, ctx.roots);
+      const glob = this.protectedMatch()(resolved, ctx.roots);
       if (glob !== undefined && !(await ctx.gate.ask({ agentName: ctx.agentName, action, path: resolved, reason: 'protected', glob }))) {
         throw new ResponseError(INTERNAL, `Access refused: ${resolved} is a protected path (${glob}) and the user did not allow the write.`);
       }
@@ -102,6 +102,16 @@ export class FileService {
    * Replaces (or creates) the file as one WorkspaceEdit: open editors update, Undo restores.
    * `onBefore` gets the file's bytes before the write (null: it did not exist).
    */
+  private matcher: { globs: string; match: ProtectedMatcher } | undefined;
+
+  /** The protected-path matcher for the current setting, compiled once per value of it. */
+  private protectedMatch(): ProtectedMatcher {
+    const globs = this.config.protectedPaths();
+    const key = JSON.stringify(globs);
+    if (this.matcher?.globs !== key) this.matcher = { globs: key, match: protectedMatcher(globs) };
+    return this.matcher.match;
+  }
+
   async write(ctx: AccessContext, params: unknown, onBefore?: (file: string, before: Buffer | null) => void): Promise<Record<string, never>> {
     const p = (params ?? {}) as { path?: unknown; content?: unknown };
     if (typeof p.content !== 'string') throw new ResponseError(INVALID_PARAMS, 'fs/write_text_file needs "content" (a string).');
@@ -139,7 +149,7 @@ export class FileService {
 
   /** Whether a path is protected (for flagging changes and holding back automatic approvals). */
   protectedGlob(file: string, roots: readonly string[]): string | undefined {
-    return protectedMatcher(this.config.protectedPaths())(file, roots);
+    return this.protectedMatch()(file, roots);
   }
 }
 

@@ -124,7 +124,8 @@ export class TerminalService implements vscode.Disposable {
     t.mirrorTimer = setTimeout(() => this.mirror(t, [p.command, ...args].join(' ')), MIRROR_DELAY_MS);
     // O(1) per chunk: the buffer keeps the limit; the panel and the mirror get it batched, bounded, every 100 ms.
     const take = (data: Buffer) => {
-      if (t.released || this.terminals.get(t.id) !== t) return;
+      // Released or killed with its session: removed from the map, its late output goes nowhere.
+      if (this.terminals.get(t.id) !== t) return;
       t.buffer.append(data);
       this.queue(t, data);
     };

@@ -24,7 +24,6 @@ import type { DiffDocuments } from '../chat/diffDocuments';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
 import { allowOption, autoApproves, OPTION_KINDS, permissionKey } from './permissionPolicy';
 import { AccessGate } from '../host/accessGate';
-import { checkPath, isAbsolutePath, isUncPath } from '../host/pathPolicy';
 import type { AccessContext } from '../host/fileService';
 
 const CANCEL_GRACE_MS = 10_000;
@@ -119,7 +118,6 @@ export class AgentSession implements vscode.Disposable, SessionSink {
       }),
       manager.onDidExit((e) => {
         if (e.agentId !== def.id || !this.runtime) return;
-        this.killTerminals();
         this.detach();
         this.settleAllPermissions();
         this.setStatus({ text: e.message, busy: false, inputEnabled: false, actions: ['restart', 'showLog'], severity: 'error' });
@@ -213,14 +211,12 @@ export class AgentSession implements vscode.Disposable, SessionSink {
    * symlinks resolved, inside the session's folders, or else only when the user says so.
    */
   async pathToOpen(p: string): Promise<string | undefined> {
-    if (isUncPath(p) || !isAbsolutePath(p)) {
-      this.log(`refused to open ${JSON.stringify(p.slice(0, 300))}: not an absolute local path`);
+    try {
+      return await this.store.files.guard({ agentName: this.def.name, roots: this.effectiveRoots, gate: this.gate }, 'open', p);
+    } catch (err) {
+      this.log(`refused to open ${JSON.stringify(p.slice(0, 300))}: ${errorText(err)}`);
       return undefined;
     }
-    const { resolved, inside } = checkPath(p, this.effectiveRoots);
-    if (inside) return resolved;
-    const allowed = this.config.outsideRootsPolicy() === 'ask' && (await this.gate.ask({ agentName: this.def.name, action: 'open', path: resolved, reason: 'outside' }));
-    return allowed ? resolved : undefined;
   }
 
   private killTerminals(): void {

@@ -4,6 +4,7 @@
  * handed to an agent (which starts it). Declining is remembered until the
  * window closes, so one "no" is not asked again for every session. No `vscode` import.
  */
+import { OrderedQueue } from '../acp/orderedQueue';
 import type { WorkspaceMcpServer } from './mcpServers';
 
 /** Where trust is kept (VS Code's workspaceState in the extension). */
@@ -20,7 +21,7 @@ const KEY = 'acpAgents.trustedMcpServers';
 export class McpTrust {
   private readonly declined = new Set<string>();
   /** One question at a time (two panels starting together ask once). */
-  private asking: Promise<unknown> = Promise.resolve();
+  private readonly asking = new OrderedQueue((_key, err) => this.log(`MCP trust: ${String(err)}`));
 
   constructor(
     private readonly memento: TrustMemento,
@@ -50,8 +51,8 @@ export class McpTrust {
   }
 
   /** Asks about the servers neither trusted nor declined in this window; remembers the answer. */
-  resolve(agentName: string, servers: readonly WorkspaceMcpServer[]): Promise<void> {
-    const run = this.asking.then(async () => {
+  async resolve(agentName: string, servers: readonly WorkspaceMcpServer[]): Promise<void> {
+    await this.asking.enqueue('trust', async () => {
       const trusted = this.trusted();
       const open = servers.filter((s) => !trusted.has(s.hash) && !this.declined.has(s.hash));
       if (open.length === 0) return;
@@ -63,10 +64,5 @@ export class McpTrust {
       }
       await this.setTrusted(trusted);
     });
-    this.asking = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
   }
 }
