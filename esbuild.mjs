@@ -3,6 +3,8 @@
 //   --production  minify, no sourcemaps (what the .vsix ships)
 //   --watch       rebuild on change
 //   --tests       transpile src/, test/ and bench/ file by file into out/ for mocha
+//   --test-hooks  the extension exports `testing` (the integration tests' hooks);
+//                 never in the .vsix (`npm run package` builds without it)
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import path from 'node:path';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
+const testHooks = process.argv.includes('--test-hooks');
 
 /** @type {import('esbuild').Plugin} */
 const reportProblems = {
@@ -33,7 +36,7 @@ const common = {
   legalComments: production ? 'none' : 'inline',
   logLevel: 'silent',
   plugins: [reportProblems],
-  define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+  define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'), __ACP_TEST_HOOKS__: String(testHooks) },
 };
 
 /** @type {import('esbuild').BuildOptions[]} */
@@ -92,6 +95,7 @@ async function main() {
       target: 'node20',
       sourcemap: 'inline',
       logLevel: 'warning',
+      define: { __ACP_TEST_HOOKS__: 'true' },
     });
     return;
   }

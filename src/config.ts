@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseJsonc } from './shared/jsonc';
 import type { AutoApprove } from './sessions/permissionPolicy';
-import { DEFAULT_PROTECTED_PATHS } from './host/protectedPaths';
+import { DEFAULT_PROTECTED_PATHS } from './platform/protectedPaths';
 import { parseAgentSettings, type AgentDefinition, type AgentSettingsProblem } from './agents/agentDefinition';
 
 export const SECTION = 'acpAgents';

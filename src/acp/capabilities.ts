@@ -35,48 +35,58 @@ function section(caps: acp.AgentCapabilities | undefined, key: string): Record<s
   return isObj(v) ? v : {};
 }
 
-/** Predicates over the agent's capabilities; omitted means unsupported. */
+export type McpTransport = 'stdio' | 'http' | 'sse';
+export type PromptContent = 'image' | 'audio' | 'embeddedContext';
+
+/**
+ * What the agent supports: one accessor per feature, so that no call site
+ * reads the raw capability object. Omitted (or null) means unsupported.
+ */
 export class AgentCapabilityView {
   constructor(private readonly caps: acp.AgentCapabilities | undefined) {}
 
-  get canLoadSession(): boolean {
+  private session(key: string): boolean {
+    return marker(section(this.caps, 'sessionCapabilities')[key]);
+  }
+
+  /** `session/load`: the agent replays a past session. */
+  canLoad(): boolean {
     return flag(isObj(this.caps) ? this.caps.loadSession : undefined);
   }
-  get canListSessions(): boolean {
-    return marker(section(this.caps, 'sessionCapabilities').list);
+  /** `session/list`. */
+  canList(): boolean {
+    return this.session('list');
   }
-  get canResumeSession(): boolean {
-    return marker(section(this.caps, 'sessionCapabilities').resume);
+  /** `session/resume`: continue a past session without a replay. */
+  canResume(): boolean {
+    return this.session('resume');
   }
-  get canCloseSession(): boolean {
-    return marker(section(this.caps, 'sessionCapabilities').close);
+  /** `session/close`. */
+  canClose(): boolean {
+    return this.session('close');
   }
-  get canDeleteSession(): boolean {
-    return marker(section(this.caps, 'sessionCapabilities').delete);
+  /** `session/delete`. */
+  canDelete(): boolean {
+    return this.session('delete');
   }
-  /** UNSTABLE in v1 but implemented by several agents. */
-  get canForkSession(): boolean {
-    return marker(section(this.caps, 'sessionCapabilities').fork);
+  /** `session/fork` (UNSTABLE in v1 but implemented by several agents). */
+  canFork(): boolean {
+    return this.session('fork');
   }
-  get supportsAdditionalDirectories(): boolean {
-    return marker(section(this.caps, 'sessionCapabilities').additionalDirectories);
+  /** `additionalDirectories` on new/load/resume. */
+  supportsAdditionalDirectories(): boolean {
+    return this.session('additionalDirectories');
   }
-  get mcpHttp(): boolean {
-    return flag(section(this.caps, 'mcpCapabilities').http);
+  /** MCP servers over a transport: stdio always, http and sse when advertised. */
+  supportsMcp(transport: McpTransport): boolean {
+    return transport === 'stdio' || flag(section(this.caps, 'mcpCapabilities')[transport]);
   }
-  get mcpSse(): boolean {
-    return flag(section(this.caps, 'mcpCapabilities').sse);
+  /** Prompt content beyond text and resource links. */
+  supportsPrompt(content: PromptContent): boolean {
+    return flag(section(this.caps, 'promptCapabilities')[content]);
   }
-  get promptImage(): boolean {
-    return flag(section(this.caps, 'promptCapabilities').image);
-  }
-  get promptAudio(): boolean {
-    return flag(section(this.caps, 'promptCapabilities').audio);
-  }
-  get promptEmbeddedContext(): boolean {
-    return flag(section(this.caps, 'promptCapabilities').embeddedContext);
-  }
-  get canLogout(): boolean {
+  /** `logout`. */
+  canLogout(): boolean {
     return marker(section(this.caps, 'auth').logout);
   }
 }

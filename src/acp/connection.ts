@@ -18,6 +18,7 @@ import { clientCapabilities } from './capabilities';
 import { decodeInitializeResponse, decodeSessionNotification, decodeStopReason, type DecodedInitialize, type DecodedNotification } from './decode';
 import { OrderedQueue } from './orderedQueue';
 import * as P from './protocol';
+import { AgentError, ConnectionClosedError, errorText } from './errors';
 import { NdjsonMessageReader, NdjsonMessageWriter, type ByteSink, type ByteSource } from './transport';
 
 export interface AcpLogger {
@@ -49,36 +50,6 @@ export class ProtocolVersionError extends Error {
       `The agent speaks ACP protocol version ${JSON.stringify(agentVersion)}, but this extension speaks version ${P.PROTOCOL_VERSION}. Update the agent or the extension.`,
     );
     this.name = 'ProtocolVersionError';
-  }
-}
-
-/** A JSON-RPC error answered by the agent. */
-export class AgentError extends Error {
-  constructor(
-    readonly method: string,
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'AgentError';
-  }
-  get isAuthRequired(): boolean {
-    return this.code === P.ErrorCodes.AuthRequired;
-  }
-  get isNotFound(): boolean {
-    return this.code === P.ErrorCodes.ResourceNotFound;
-  }
-  get isCancelled(): boolean {
-    return this.code === P.ErrorCodes.RequestCancelled;
-  }
-}
-
-/** The connection closed (the agent exited or closed its output) before an answer came. */
-export class ConnectionClosedError extends Error {
-  constructor(readonly method: string) {
-    super(`The agent stopped before it answered ${method}.`);
-    this.name = 'ConnectionClosedError';
   }
 }
 
@@ -329,10 +300,6 @@ export class AcpConnection {
       // already disposed
     }
   }
-}
-
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 function preview(text: string, max = 200): string {

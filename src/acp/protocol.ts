@@ -10,17 +10,7 @@ export type * as schema from '@agentclientprotocol/sdk';
 
 export const PROTOCOL_VERSION = 1;
 
-/** JSON-RPC error codes ACP gives a meaning to. */
-export const ErrorCodes = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  RequestCancelled: -32800,
-  AuthRequired: -32000,
-  ResourceNotFound: -32002,
-} as const;
+export { ErrorCodes } from './errors';
 
 // ---------------------------------------------------------------- client → agent
 export namespace InitializeRequest {

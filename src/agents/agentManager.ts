@@ -1,19 +1,19 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
-import { errorText, type TraceDirection } from '../acp/connection';
+import { type TraceDirection } from '../acp/connection';
+import { errorText } from '../acp/errors';
 import { clientCapabilities } from '../acp/capabilities';
-import type { Config } from '../config';
-import type { UserMessages } from '../userMessages';
 import type { AgentDefinition } from './agentDefinition';
 import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
 import { AgentRuntime, AgentStartError } from './agentRuntime';
 import { CrashPolicy } from './crashPolicy';
 import { expandAll, expandEnv, expandVariables } from './expand';
 import { mergeWithPresets } from './presets';
-import type { Logs } from '../logging';
 import { looksSecret, type SecretValues } from './redact';
+import type { AgentHostUi, AgentSettings, LogChannel, LogFactory, Notifier } from './ports';
+import type { CancelToken } from './sessionRouter';
+import { Emitter, type Disposable } from '../shared/events';
 import { findExecutable, loginShellPath, needsShell, quoteCommandForCmd, quoteForCmd } from './resolveCommand';
 
 export type AgentStatus = 'not-started' | 'starting' | 'running' | 'needs-sign-in' | 'failed' | 'stopped';
@@ -31,19 +31,19 @@ interface Entry {
   runtime?: AgentRuntime;
   starting?: Promise<AgentRuntime>;
   crashes: CrashPolicy;
-  log?: vscode.LogOutputChannel;
-  lastError?: string;
+  log?: LogChannel;
   /** Extra environment (e.g. from env_var sign-in), kept in SecretStorage. */
   extraEnv: Record<string, string>;
 }
 
 export interface AgentManagerDeps {
-  readonly config: Config;
-  readonly log: vscode.LogOutputChannel;
-  readonly messages: UserMessages;
+  readonly config: AgentSettings;
+  readonly log: LogChannel;
+  readonly messages: Notifier;
+  readonly ui: AgentHostUi;
   readonly extensionVersion: string;
   /** Every output channel is made here (redacted on the way in). */
-  readonly logs: Logs;
+  readonly logs: LogFactory;
   /** Values met while starting agents that logs must never show (expanded `${env:…}`, secret env values). */
   readonly secrets: SecretValues;
   /**
@@ -67,14 +67,14 @@ export interface AgentManagerDeps {
  * restarts crashed agents like vscode-languageclient (not after 5 crashes in 3
  * minutes), and leaves nothing running when the extension stops.
  */
-export class AgentManager implements vscode.Disposable {
+export class AgentManager implements Disposable {
   private readonly entries = new Map<string, Entry>();
-  private readonly statusEmitter = new vscode.EventEmitter<string>();
-  private readonly exitEmitter = new vscode.EventEmitter<AgentExitEvent>();
+  private readonly statusEmitter = new Emitter<string>();
+  private readonly exitEmitter = new Emitter<AgentExitEvent>();
   readonly onDidChangeStatus = this.statusEmitter.event;
   /** An agent that was running (or starting) stopped unexpectedly. */
   readonly onDidExit = this.exitEmitter.event;
-  private trace: vscode.LogOutputChannel | undefined;
+  private trace: LogChannel | undefined;
   private readonly recentTrace: string[] = [];
 
   /** Last resort: if the extension host dies without deactivating, no agent outlives it. */
@@ -97,10 +97,6 @@ export class AgentManager implements vscode.Disposable {
 
   status(id: string): AgentStatus {
     return this.entries.get(id)?.status ?? 'not-started';
-  }
-
-  lastError(id: string): string | undefined {
-    return this.entries.get(id)?.lastError;
   }
 
   runtime(id: string): AgentRuntime | undefined {
@@ -131,7 +127,7 @@ export class AgentManager implements vscode.Disposable {
   }
 
   /** The agent's own log channel (its stderr and lifecycle). */
-  agentLog(def: AgentDefinition): vscode.LogOutputChannel {
+  agentLog(def: AgentDefinition): LogChannel {
     const e = this.entry(def);
     e.log ??= this.deps.logs.channel(`ACP: ${def.name}`);
     return e.log;
@@ -156,22 +152,16 @@ export class AgentManager implements vscode.Disposable {
   }
 
   private startWithProgress(e: Entry, cwd: string | undefined): Promise<AgentRuntime> {
-    return Promise.resolve(
-      vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Starting ${e.def.name}…`, cancellable: true },
-        (_progress, token) => this.start(e, cwd, token),
-      ),
-    );
+    return this.deps.ui.withProgress(`Starting ${e.def.name}…`, (token) => this.start(e, cwd, token));
   }
 
-  private async start(e: Entry, cwd: string | undefined, token?: vscode.CancellationToken): Promise<AgentRuntime> {
-    if (!vscode.workspace.isTrusted) {
+  private async start(e: Entry, cwd: string | undefined, token?: CancelToken): Promise<AgentRuntime> {
+    if (!this.deps.ui.isTrusted()) {
       throw new AgentStartError('Agents are not started in an untrusted workspace. Trust the workspace to use ACP agents.', 'error');
     }
     const def = e.def;
     const log = this.agentLog(def);
     this.setStatusOf(e, 'starting');
-    e.lastError = undefined;
     let spec: SpawnSpec;
     try {
       e.extraEnv = { ...(await this.deps.storedEnv(def.id)), ...e.extraEnv };
@@ -212,7 +202,6 @@ export class AgentManager implements vscode.Disposable {
   private failed(e: Entry, err: unknown): never {
     const message = errorText(err);
     const cancelled = err instanceof AgentStartError && err.reason === 'cancelled';
-    e.lastError = cancelled ? undefined : message;
     this.setStatusOf(e, cancelled ? 'not-started' : 'failed');
     this.agentLog(e.def)[cancelled ? 'info' : 'error'](message);
     throw err;
@@ -228,7 +217,6 @@ export class AgentManager implements vscode.Disposable {
     const message = describeExit(e.def.name, info, runtime.process.stderrTail()).replace(/\.\s*$/, '');
     this.agentLog(e.def).error(message);
     const verdict = e.crashes.recordCrash();
-    e.lastError = message;
     this.setStatusOf(e, 'failed');
     const giveUp = verdict === 'give-up';
     const willRestart = !giveUp && this.deps.inUse(e.def.id);
@@ -245,7 +233,7 @@ export class AgentManager implements vscode.Disposable {
   /** One notification per exit, with Restart and Show Log. */
   private async reportExit(def: AgentDefinition, message: string): Promise<void> {
     const choice = await this.deps.messages.show('error', message, 'Restart', 'Show Log');
-    if (choice === 'Restart') await vscode.commands.executeCommand('acpAgents.restartAgent', def.id);
+    if (choice === 'Restart') this.deps.ui.restartRequested(def.id);
     else if (choice === 'Show Log') this.showLog(def.id);
   }
 
@@ -285,7 +273,7 @@ export class AgentManager implements vscode.Disposable {
   }
 
   private async spawnSpec(def: AgentDefinition, cwd: string | undefined): Promise<SpawnSpec> {
-    const folder = cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+    const folder = cwd ?? this.deps.ui.defaultFolder() ?? os.homedir();
     const baseEnv: Record<string, string | undefined> = { ...process.env };
     // Set by Electron for the extension host; an agent built on Electron must not inherit it.
     delete baseEnv.ELECTRON_RUN_AS_NODE;

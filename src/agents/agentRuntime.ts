@@ -5,10 +5,12 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Message } from 'vscode-jsonrpc/node';
-import { AcpConnection, ProtocolVersionError, errorText, type AcpLogger, type TraceDirection } from '../acp/connection';
+import { AcpConnection, ProtocolVersionError, type AcpLogger, type TraceDirection } from '../acp/connection';
+import { errorText } from '../acp/errors';
 import { AgentCapabilityView } from '../acp/capabilities';
 import type { DecodedInitialize } from '../acp/decode';
-import { CreateTerminalRequest, KillTerminalRequest, ReadTextFileRequest, ReleaseTerminalRequest, RequestPermissionRequest, TerminalOutputRequest, WaitForTerminalExitRequest, WriteTextFileRequest } from '../acp/protocol';
+import { RequestPermissionRequest } from '../acp/protocol';
+import { CLIENT_REQUEST_METHODS, decodeClientRequest, decodePermissionRequest } from '../acp/clientRequests';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type ExitInfo, type ShutdownTimings, type SpawnSpec } from './agentProcess';
 import { SessionRouter, UnknownSessionError } from './sessionRouter';
@@ -66,11 +68,21 @@ export class AgentRuntime {
     });
     this.process.onExit(() => this.connection.dispose());
     this.connection.onSessionUpdate((n) => this.sessions.update(n));
-    this.connection.onClientRequest(RequestPermissionRequest.method, (params, token) => this.sessions.permission(params, token));
-    for (const method of [ReadTextFileRequest.method, WriteTextFileRequest.method, CreateTerminalRequest.method, TerminalOutputRequest.method, WaitForTerminalExitRequest.method, KillTerminalRequest.method, ReleaseTerminalRequest.method]) {
+    // Each request is decoded once here; what was dropped goes to the agent's log.
+    const dropped = (method: string, what: readonly string[]) => {
+      if (what.length) options.logger.info(`${method}: dropped ${what.join('; ')}`);
+    };
+    this.connection.onClientRequest(RequestPermissionRequest.method, (params, token) => {
+      const { value, dropped: d } = decodePermissionRequest(params);
+      dropped(RequestPermissionRequest.method, d);
+      return this.sessions.permission(value, token);
+    });
+    for (const method of CLIENT_REQUEST_METHODS) {
       this.connection.onClientRequest(method, async (params, token) => {
         try {
-          return await this.sessions.request(method, params, token);
+          const { value, dropped: d } = decodeClientRequest(method, params);
+          dropped(method, d);
+          return await this.sessions.request(value, token);
         } catch (err) {
           if (err instanceof UnknownSessionError) throw new ResponseError(err.code, err.message);
           throw err;

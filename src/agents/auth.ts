@@ -1,50 +1,16 @@
-import * as vscode from 'vscode';
-import { AgentError, errorText } from '../acp/connection';
+import { AgentError, errorText } from '../acp/errors';
 import type { AuthMethodInfo, EnvVarSpec } from '../acp/decode';
-import type { UserMessages } from '../userMessages';
 import type { AgentDefinition } from './agentDefinition';
 import type { AgentManager } from './agentManager';
 import type { AgentRuntime } from './agentRuntime';
+import type { Notifier, TerminalRunner } from './ports';
+import type { SignInStore } from './signInStore';
 
 /** The questions sign-in asks; replaceable so tests in the real host can answer them. */
 export interface AuthPrompter {
   pickMethod(agentName: string, methods: readonly AuthMethodInfo[], reason: string): Promise<AuthMethodInfo | undefined>;
   askValue(agentName: string, variable: EnvVarSpec, hasStored: boolean): Promise<string | undefined>;
 }
-
-function describeMethod(m: AuthMethodInfo): string {
-  switch (m.type) {
-    case 'agent':
-      return m.terminalAuth ? 'runs a sign-in command in a terminal' : 'the agent signs you in';
-    case 'terminal':
-      return 'runs the agent’s sign-in in a terminal';
-    case 'env_var':
-      return `asks for ${m.vars.map((v) => v.name).join(', ')} (kept in VS Code’s secret storage)`;
-    case 'unknown':
-      return `type "${m.rawType}": this extension cannot run it`;
-  }
-}
-
-export const quickPickPrompter: AuthPrompter = {
-  async pickMethod(agentName, methods, reason) {
-    const picked = await vscode.window.showQuickPick(
-      methods.map((m) => ({ label: m.name, description: describeMethod(m), detail: m.description, method: m })),
-      { title: `Sign in to ${agentName}`, placeHolder: reason, ignoreFocusOut: true },
-    );
-    return picked?.method;
-  },
-  async askValue(agentName, variable, hasStored) {
-    return await vscode.window.showInputBox({
-      title: `${agentName}: ${variable.label ?? variable.name}`,
-      prompt: `Value of ${variable.name}${variable.optional ? ' (optional)' : ''}${hasStored ? '. Leave empty to keep the stored value.' : ''}`,
-      password: variable.secret,
-      ignoreFocusOut: true,
-    });
-  },
-};
-
-const secretKey = (agentId: string, name: string) => `acpAgents.env/${agentId}/${name}`;
-const namesKey = (agentId: string) => `acpAgents.envNames/${agentId}`;
 
 /**
  * Signing in to agents: agent-type methods (`authenticate`), terminal-type
@@ -54,34 +20,14 @@ const namesKey = (agentId: string) => `acpAgents.envNames/${agentId}`;
  * `_meta["terminal-auth"]`. `logout` where advertised.
  */
 export class AuthService {
-  prompter: AuthPrompter = quickPickPrompter;
-  private readonly knownSecrets = new Set<string>();
-
   constructor(
     private readonly manager: AgentManager,
-    private readonly secrets: vscode.SecretStorage,
-    private readonly state: vscode.Memento,
-    private readonly messages: UserMessages,
+    private readonly stored: SignInStore,
+    private readonly messages: Notifier,
+    /** The questions asked; replaceable (tests answer them). */
+    public prompter: AuthPrompter,
+    private readonly runTerminal: TerminalRunner,
   ) {}
-
-  /** Secret values loaded or typed so far (to redact from logs). */
-  secretValues(): string[] {
-    return [...this.knownSecrets];
-  }
-
-  /** The stored environment of an agent (from env_var sign-in). */
-  async storedEnv(agentId: string): Promise<Record<string, string>> {
-    const names = this.state.get<string[]>(namesKey(agentId), []);
-    const env: Record<string, string> = {};
-    for (const n of names) {
-      const v = await this.secrets.get(secretKey(agentId, n));
-      if (v !== undefined) {
-        env[n] = v;
-        this.knownSecrets.add(v);
-      }
-    }
-    return env;
-  }
 
   /**
    * Runs `fn` against the running agent; when the agent answers -32000
@@ -143,7 +89,7 @@ export class AuthService {
         return ok;
       }
       case 'env_var': {
-        const current = await this.storedEnv(def.id);
+        const current = await this.stored.storedEnv(def.id);
         const values: Record<string, string> = {};
         for (const v of method.vars) {
           const typed = await this.prompter.askValue(def.name, v, current[v.name] !== undefined);
@@ -152,8 +98,8 @@ export class AuthService {
           else if (current[v.name] !== undefined) values[v.name] = current[v.name]!;
           else if (!v.optional) return false;
         }
-        await this.store(def.id, values);
-        this.manager.setExtraEnv(def.id, await this.storedEnv(def.id));
+        await this.stored.store(def.id, values);
+        this.manager.setExtraEnv(def.id, await this.stored.storedEnv(def.id));
         const rt = await this.manager.restart(def.id, cwd);
         await rt.connection.authenticate(method.id);
         return true;
@@ -167,35 +113,15 @@ export class AuthService {
     }
   }
 
-  private async store(agentId: string, values: Record<string, string>): Promise<void> {
-    const names = new Set(this.state.get<string[]>(namesKey(agentId), []));
-    for (const [k, v] of Object.entries(values)) {
-      await this.secrets.store(secretKey(agentId, k), v);
-      this.knownSecrets.add(v);
-      names.add(k);
-    }
-    await this.state.update(namesKey(agentId), [...names]);
-  }
-
   /** Runs a sign-in program in a VS Code terminal and waits for it to exit; exit code 0 = signed in. */
   private async runInTerminal(def: AgentDefinition, title: string, command: string, args: string[], env: Record<string, string | undefined>, cwd: string | undefined): Promise<boolean> {
-    const terminal = vscode.window.createTerminal({
+    this.manager.agentLog(def).info(`Sign-in: running ${[command, ...args].join(' ')} in a terminal`);
+    const code = await this.runTerminal({
       name: `${def.name}: ${title}`,
-      shellPath: command,
-      shellArgs: args,
+      command,
+      args,
       env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string')),
       cwd,
-      isTransient: true,
-    });
-    terminal.show();
-    this.manager.agentLog(def).info(`Sign-in: running ${[command, ...args].join(' ')} in a terminal`);
-    const code = await new Promise<number | undefined>((resolve) => {
-      const sub = vscode.window.onDidCloseTerminal((t) => {
-        if (t === terminal) {
-          sub.dispose();
-          resolve(t.exitStatus?.code);
-        }
-      });
     });
     if (code !== 0) {
       await this.messages.show('warning', `Signing in to ${def.name} did not complete (the sign-in program exited with ${code === undefined ? 'no exit code' : `code ${code}`}).`);
@@ -206,16 +132,14 @@ export class AuthService {
 
   /** `logout` where advertised; forgets stored environment values either way. */
   async signOut(def: AgentDefinition, cwd: string | undefined): Promise<void> {
-    const names = this.state.get<string[]>(namesKey(def.id), []);
-    for (const n of names) await this.secrets.delete(secretKey(def.id, n));
-    await this.state.update(namesKey(def.id), []);
+    const forgotten = await this.stored.forget(def.id);
     this.manager.setExtraEnv(def.id, {});
     const rt = this.manager.runtime(def.id);
-    if (rt?.capabilities.canLogout) {
+    if (rt?.capabilities.canLogout()) {
       await rt.connection.logout();
       this.manager.setStatus(def.id, 'needs-sign-in');
       await this.messages.show('info', `Signed out of ${def.name}.`);
-    } else if (names.length > 0) {
+    } else if (forgotten > 0) {
       await this.manager.restart(def.id, cwd);
       await this.messages.show('info', `Forgot the stored sign-in values of ${def.name} and restarted it.`);
     } else {

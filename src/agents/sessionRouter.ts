@@ -4,6 +4,8 @@
  * arrive just before `session/new` answers) are held briefly. No `vscode` import.
  */
 import type { DecodedNotification } from '../acp/decode';
+import type { ClientRequest, PermissionRequest } from '../acp/clientRequests';
+import { ErrorCodes } from '../acp/errors';
 
 export interface CancelToken {
   readonly isCancellationRequested: boolean;
@@ -12,14 +14,14 @@ export interface CancelToken {
 
 export interface SessionSink {
   onUpdate(n: DecodedNotification): void | Promise<void>;
-  requestPermission(params: unknown, token: CancelToken): Promise<unknown>;
-  /** Other requests the agent makes about this session (fs/*, …). */
-  handleRequest?(method: string, params: unknown, token: CancelToken): Promise<unknown>;
+  requestPermission(request: PermissionRequest, token: CancelToken): Promise<unknown>;
+  /** Other requests the agent makes about this session (fs/*, terminal/*), decoded. */
+  handleRequest?(request: ClientRequest, token: CancelToken): Promise<unknown>;
 }
 
 /** Thrown for a request about a session this client does not know. */
 export class UnknownSessionError extends Error {
-  readonly code = -32002;
+  readonly code = ErrorCodes.ResourceNotFound;
 }
 
 const HOLD_LIMIT = 2000;
@@ -40,10 +42,6 @@ export class SessionRouter {
     };
   }
 
-  has(sessionId: string): boolean {
-    return this.sinks.has(sessionId);
-  }
-
   update(n: DecodedNotification): void | Promise<void> {
     const sink = this.sinks.get(n.sessionId);
     if (sink) return sink.onUpdate(n);
@@ -57,18 +55,16 @@ export class SessionRouter {
   }
 
   /** A request about a session (fs/*…), routed to it. */
-  async request(method: string, params: unknown, token: CancelToken): Promise<unknown> {
-    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-    const sink = typeof sessionId === 'string' ? this.sinks.get(sessionId) : undefined;
-    if (!sink?.handleRequest) throw new UnknownSessionError(`No open session ${JSON.stringify(sessionId)} in this client.`);
-    return await sink.handleRequest(method, params, token);
+  async request(request: ClientRequest, token: CancelToken): Promise<unknown> {
+    const sink = this.sinks.get(request.sessionId);
+    if (!sink?.handleRequest) throw new UnknownSessionError(`No open session ${JSON.stringify(request.sessionId)} in this client.`);
+    return await sink.handleRequest(request, token);
   }
 
   /** A permission request for an unknown session is answered `cancelled`. */
-  async permission(params: unknown, token: CancelToken): Promise<unknown> {
-    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-    const sink = typeof sessionId === 'string' ? this.sinks.get(sessionId) : undefined;
+  async permission(request: PermissionRequest, token: CancelToken): Promise<unknown> {
+    const sink = this.sinks.get(request.sessionId);
     if (!sink) return { outcome: { outcome: 'cancelled' } };
-    return await sink.requestPermission(params, token);
+    return await sink.requestPermission(request, token);
   }
 }

@@ -4,7 +4,7 @@
  * replaced within the frame is sent once, in its latest state. No `vscode` import.
  */
 import type { HeaderState, TranscriptDelta, TranscriptItem } from '../shared/transcriptTypes';
-import type { Change } from './transcript';
+import type { Change } from '../sessions/transcript';
 
 type Entry =
   | { kind: 'add' | 'put'; item: TranscriptItem }

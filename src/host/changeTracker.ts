@@ -1,23 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkPath } from './pathPolicy';
+import { checkPath } from '../platform/pathPolicy';
 import { TurnBaseline } from './turnBaseline';
+import type { ChangeEntry, ChangeTracking } from '../sessions/services';
 
 interface Change {
   /** The bytes before the agent first changed it in this session; null: the file did not exist; undefined: unknown. */
   before: Buffer | null | undefined;
 }
 
-/** What the Changes list shows of one file. */
-export interface ChangeEntry {
-  readonly path: string;
-  readonly name: string;
-  readonly added: boolean;
-  readonly canRevert: boolean;
-  /** The protected-path glob the file falls under (`.vscode/**`…), when it does. */
-  readonly sensitive?: string;
-}
 
 /**
  * When VS Code itself last saved each file (the user, a Revert, our own writes):
@@ -83,7 +75,7 @@ const IGNORED = /[\\/]node_modules[\\/]|[\\/]\.git[\\/](?!hooks[\\/]|config$)/;
  * a tool call's diff, or on its own on disk during a turn — with Open Diff,
  * Review All and Revert (to the bytes before the agent's first change).
  */
-export class ChangeTracker implements vscode.Disposable {
+export class ChangeTracker implements ChangeTracking {
   private readonly changes = new Map<string, Change>();
   /**
    * Files a tool call's diff says the agent is changing, with their bytes when the

@@ -1,22 +1,19 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { ResponseError } from 'vscode-jsonrpc/node';
-import type { Config } from '../config';
-import type { AccessAction, AccessAnswer, AccessGate, AccessQuestion } from './accessGate';
-import { checkPath, isAbsolutePath, isUncPath, sliceLines } from './pathPolicy';
-import { protectedMatcher, type ProtectedMatcher } from './protectedPaths';
+import type { ReadTextFile, WriteTextFile } from '../acp/clientRequests';
+import { clientError } from '../acp/errors';
+import type { AccessAction, AccessAnswer, AccessContext, AccessQuestion } from '../sessions/accessGate';
+import { checkPath, isAbsolutePath, isUncPath, sliceLines } from '../platform/pathPolicy';
+import { protectedMatcher, type ProtectedMatcher } from '../platform/protectedPaths';
 
-const INVALID_PARAMS = -32602;
-const INTERNAL = -32603;
-const RESOURCE_NOT_FOUND = -32002;
 /** Largest file `fs/read_text_file` reads from disk. */
 export const MAX_READ_BYTES = 32 * 1024 * 1024;
 
-/** What a session hands the file service for one request. */
-export interface AccessContext {
-  readonly agentName: string;
-  readonly roots: readonly string[];
-  readonly gate: AccessGate;
+/** The settings the file service reads. */
+export interface FileSettings {
+  outsideRootsPolicy(): 'ask' | 'deny';
+  protectedPaths(): readonly string[];
+  saveAfterWrite(): boolean;
 }
 
 /** The native question: a modal naming the agent, the action and the path. Escape denies. */
@@ -50,51 +47,49 @@ export class FileService {
   askAccess: (q: AccessQuestion) => Promise<AccessAnswer | undefined> = askAccessNatively;
 
   constructor(
-    private readonly config: Config,
+    private readonly config: FileSettings,
     private readonly log: (message: string) => void,
   ) {}
 
   /** Resolves an agent's path and holds it to the roots (asking or refusing outside them, and for protected writes). */
   async guard(ctx: AccessContext, action: AccessAction, p: unknown): Promise<string> {
-    if (typeof p !== 'string' || p === '') throw new ResponseError(INVALID_PARAMS, `An absolute path is needed (got ${JSON.stringify(p)}).`);
-    if (isUncPath(p)) throw new ResponseError(INVALID_PARAMS, `Network (UNC) paths are not allowed: ${p}`);
-    if (!isAbsolutePath(p)) throw new ResponseError(INVALID_PARAMS, `An absolute path is needed (got ${JSON.stringify(p)}).`);
+    if (typeof p !== 'string' || p === '') throw clientError.invalidParams(`An absolute path is needed (got ${JSON.stringify(p)}).`);
+    if (isUncPath(p)) throw clientError.invalidParams(`Network (UNC) paths are not allowed: ${p}`);
+    if (!isAbsolutePath(p)) throw clientError.invalidParams(`An absolute path is needed (got ${JSON.stringify(p)}).`);
     const { resolved, inside } = checkPath(p, ctx.roots);
     if (!inside) {
       const policy = this.config.outsideRootsPolicy();
       const allowed = policy === 'ask' && (await ctx.gate.ask({ agentName: ctx.agentName, action, path: resolved, reason: 'outside' }));
       if (policy === 'deny') this.log(`${action} ${resolved} outside the session's folders: refused (acpAgents.files.outsideRoots is "deny")`);
-      if (!allowed) throw new ResponseError(INTERNAL, `Access refused: ${resolved} is outside the session's folders${resolved !== p ? ` (${p} resolves there)` : ''}.`);
+      if (!allowed) throw clientError.internal(`Access refused: ${resolved} is outside the session's folders${resolved !== p ? ` (${p} resolves there)` : ''}.`);
     }
     if (action === 'write') {
       const glob = this.protectedMatch()(resolved, ctx.roots);
       if (glob !== undefined && !(await ctx.gate.ask({ agentName: ctx.agentName, action, path: resolved, reason: 'protected', glob }))) {
-        throw new ResponseError(INTERNAL, `Access refused: ${resolved} is a protected path (${glob}) and the user did not allow the write.`);
+        throw clientError.internal(`Access refused: ${resolved} is a protected path (${glob}) and the user did not allow the write.`);
       }
     }
     return resolved;
   }
 
-  async read(ctx: AccessContext, params: unknown): Promise<{ content: string }> {
-    const p = (params ?? {}) as { path?: unknown; line?: unknown; limit?: unknown };
+  async read(ctx: AccessContext, p: ReadTextFile): Promise<{ content: string }> {
     const file = await this.guard(ctx, 'read', p.path);
-    const line = typeof p.line === 'number' ? p.line : undefined;
-    const limit = typeof p.limit === 'number' ? p.limit : undefined;
+    const { line, limit } = p;
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && (d.uri.fsPath === file || d.uri.fsPath === p.path));
     if (open) return { content: sliceLines(open.getText(), line, limit) };
     let st: fs.Stats;
     try {
       st = await fs.promises.stat(file);
     } catch (err) {
-      throw new ResponseError(RESOURCE_NOT_FOUND, `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw clientError.notFound(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
     // A FIFO, socket or device would block or never end: only regular files are read.
-    if (!st.isFile()) throw new ResponseError(INVALID_PARAMS, `Cannot read ${file}: it is not a regular file (${kindOf(st)}).`);
-    if (st.size > MAX_READ_BYTES) throw new ResponseError(INVALID_PARAMS, `Cannot read ${file}: it is ${(st.size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_READ_BYTES / 1024 / 1024} MB limit.`);
+    if (!st.isFile()) throw clientError.invalidParams(`Cannot read ${file}: it is not a regular file (${kindOf(st)}).`);
+    if (st.size > MAX_READ_BYTES) throw clientError.invalidParams(`Cannot read ${file}: it is ${(st.size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_READ_BYTES / 1024 / 1024} MB limit.`);
     try {
       return { content: sliceLines(await fs.promises.readFile(file, 'utf8'), line, limit) };
     } catch (err) {
-      throw new ResponseError(RESOURCE_NOT_FOUND, `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw clientError.notFound(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
   }
 
@@ -112,9 +107,7 @@ export class FileService {
     return this.matcher.match;
   }
 
-  async write(ctx: AccessContext, params: unknown, onBefore?: (file: string, before: Buffer | null) => void): Promise<Record<string, never>> {
-    const p = (params ?? {}) as { path?: unknown; content?: unknown };
-    if (typeof p.content !== 'string') throw new ResponseError(INVALID_PARAMS, 'fs/write_text_file needs "content" (a string).');
+  async write(ctx: AccessContext, p: WriteTextFile, onBefore?: (file: string, before: Buffer | null) => void): Promise<Record<string, never>> {
     const file = await this.guard(ctx, 'write', p.path);
     let st: fs.Stats | undefined;
     try {
@@ -122,7 +115,7 @@ export class FileService {
     } catch {
       st = undefined;
     }
-    if (st && !st.isFile()) throw new ResponseError(INVALID_PARAMS, `Cannot write ${file}: it is not a regular file (${kindOf(st)}).`);
+    if (st && !st.isFile()) throw clientError.invalidParams(`Cannot write ${file}: it is not a regular file (${kindOf(st)}).`);
     const uri = vscode.Uri.file(file);
     const edit = new vscode.WorkspaceEdit();
     const exists = st !== undefined;
@@ -138,7 +131,7 @@ export class FileService {
       edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), p.content);
     }
     const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: false });
-    if (!ok) throw new ResponseError(INTERNAL, `VS Code could not apply the edit to ${file}.`);
+    if (!ok) throw clientError.internal(`VS Code could not apply the edit to ${file}.`);
     if (this.config.saveAfterWrite()) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
       if (doc?.isDirty) await doc.save();

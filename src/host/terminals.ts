@@ -1,23 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import * as vscode from 'vscode';
-import { ResponseError } from 'vscode-jsonrpc/node';
+import type { CreateTerminal } from '../acp/clientRequests';
+import { clientError } from '../acp/errors';
+import type { SessionTerminals, TerminalDelta } from '../sessions/services';
 import { killTree } from '../agents/agentProcess';
 import { OutputBuffer } from './outputBuffer';
-
-/**
- * New output of a terminal for the panel: `text` starts at `start` in the
- * terminal's output stream (positions count delivered characters, plus the bytes
- * of output skipped when the panel could not keep up: a gap means "drop what you
- * have").
- */
-export interface TerminalDelta {
-  readonly terminalId: string;
-  readonly text: string;
-  readonly start: number;
-  readonly truncated: boolean;
-  readonly exitStatus?: { exitCode: number | null; signal: string | null };
-}
 
 /** How often output goes to the panel and the VS Code terminal, and how much at most each time. */
 const FLUSH_MS = 100;
@@ -76,7 +64,7 @@ function terminalName(label: string, what: string): string {
  * unless the command is a command line), stdout and stderr captured together
  * within `outputByteLimit`, mirrored live into a VS Code terminal and the panel.
  */
-export class TerminalService implements vscode.Disposable {
+export class TerminalService implements SessionTerminals, vscode.Disposable {
   private readonly terminals = new Map<string, AgentTerminal>();
   private readonly changed = new vscode.EventEmitter<TerminalDelta>();
   readonly onDidChange = this.changed.event;
@@ -84,13 +72,9 @@ export class TerminalService implements vscode.Disposable {
   /** `defaultLimit`: bytes kept when the agent sets no `outputByteLimit`. */
   constructor(private readonly defaultLimit: () => number = () => 1024 * 1024) {}
 
-  async create(owner: string, label: string, cwd: string, params: unknown): Promise<{ terminalId: string }> {
-    const p = (params ?? {}) as { command?: unknown; args?: unknown; env?: unknown; outputByteLimit?: unknown };
-    if (typeof p.command !== 'string' || p.command.trim() === '') throw new ResponseError(-32602, 'terminal/create needs a "command".');
-    const args = Array.isArray(p.args) ? p.args.filter((a): a is string => typeof a === 'string') : [];
-    const env: Record<string, string> = {};
-    if (Array.isArray(p.env)) for (const e of p.env) if (e && typeof e.name === 'string' && typeof e.value === 'string') env[e.name] = e.value;
-    const limit = typeof p.outputByteLimit === 'number' && p.outputByteLimit >= 0 ? Math.min(Math.floor(p.outputByteLimit), MAX_LIMIT_BYTES) : this.defaultLimit();
+  async create(owner: string, label: string, cwd: string, p: CreateTerminal): Promise<{ terminalId: string }> {
+    const { args, env } = p;
+    const limit = p.outputByteLimit !== undefined ? Math.min(p.outputByteLimit, MAX_LIMIT_BYTES) : this.defaultLimit();
     // A whole command line in "command" (some agents send "npm test") needs a shell; otherwise none.
     const shell = args.length === 0 && /\s/.test(p.command.trim());
     const child = spawn(p.command, args, { cwd, env: { ...process.env, ...env }, shell, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
@@ -235,31 +219,30 @@ export class TerminalService implements vscode.Disposable {
     }
   }
 
-  private get(owner: string, params: unknown): AgentTerminal {
-    const id = (params as { terminalId?: unknown } | null)?.terminalId;
-    const t = typeof id === 'string' ? this.terminals.get(id) : undefined;
-    if (!t || t.owner !== owner || t.released) throw new ResponseError(-32002, `Unknown terminal ${JSON.stringify(id)} (never created, or released).`);
+  private get(owner: string, id: string): AgentTerminal {
+    const t = this.terminals.get(id);
+    if (!t || t.owner !== owner || t.released) throw clientError.notFound(`Unknown terminal ${JSON.stringify(id)} (never created, or released).`);
     return t;
   }
 
-  output(owner: string, params: unknown): { output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } } {
-    const t = this.get(owner, params);
+  output(owner: string, terminalId: string): { output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } } {
+    const t = this.get(owner, terminalId);
     return { output: t.buffer.text(), truncated: t.buffer.truncated, ...(t.exit ? { exitStatus: t.exit } : {}) };
   }
 
-  async waitForExit(owner: string, params: unknown): Promise<{ exitCode: number | null; signal: string | null }> {
-    return await this.get(owner, params).exited;
+  async waitForExit(owner: string, terminalId: string): Promise<{ exitCode: number | null; signal: string | null }> {
+    return await this.get(owner, terminalId).exited;
   }
 
   /** Kills the command; the terminal stays valid (output, wait_for_exit). */
-  kill(owner: string, params: unknown): Record<string, never> {
-    this.killProcess(this.get(owner, params));
+  kill(owner: string, terminalId: string): Record<string, never> {
+    this.killProcess(this.get(owner, terminalId));
     return {};
   }
 
   /** Kills if running and frees the id; the output stays on screen. */
-  release(owner: string, params: unknown): Record<string, never> {
-    const t = this.get(owner, params);
+  release(owner: string, terminalId: string): Record<string, never> {
+    const t = this.get(owner, terminalId);
     this.killProcess(t);
     t.released = true;
     this.terminals.delete(t.id);

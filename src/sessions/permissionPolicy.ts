@@ -28,8 +28,6 @@ export interface OptionLike {
   readonly kind: string | undefined;
 }
 
-export const OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
-
 /** The option that allows (once, or else always); undefined when the agent offers none. */
 export function allowOption<T extends OptionLike>(options: readonly T[]): T | undefined {
   return options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Disposable } from '../shared/events';
 
 export interface SessionEntry {
   readonly agentId: string;
@@ -25,7 +26,7 @@ export class SessionIndex {
   private readonly entries = new Map<string, SessionEntry>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
-  private readonly listeners: (() => void)[] = [];
+  private listeners: (() => void)[] = [];
 
   constructor(private readonly file: string) {
     try {
@@ -40,8 +41,9 @@ export class SessionIndex {
     }
   }
 
-  onDidChange(listener: () => void): void {
+  onDidChange(listener: () => void): Disposable {
     this.listeners.push(listener);
+    return { dispose: () => void (this.listeners = this.listeners.filter((l) => l !== listener)) };
   }
 
   all(): SessionEntry[] {

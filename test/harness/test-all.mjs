@@ -53,7 +53,8 @@ try {
   step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
   step('lint', 'npm', ['run', '--silent', 'lint']);
   if (selected.includes('e2e')) step('package the .vsix', 'npm', ['run', '--silent', 'package']);
-  else step('build', process.execPath, ['esbuild.mjs', '--production']);
+  // The integration tier runs the extension from dist/ with its test hooks, which the .vsix never has.
+  step('build with test hooks', process.execPath, ['esbuild.mjs', '--production', '--test-hooks']);
   step('build the tests', process.execPath, ['esbuild.mjs', '--tests']);
 
   if (selected.includes('unit')) {

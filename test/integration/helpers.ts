@@ -1,12 +1,18 @@
 import * as vscode from 'vscode';
 import type { AcpAgentsApi } from '../../src/extension';
+import type { TestHooks } from '../../src/testHooks';
 
 export const EXTENSION_ID = 'acp-agents.acp-agents';
 
-export async function api(): Promise<AcpAgentsApi> {
+/** The API with its test hooks, which only the test build (esbuild --test-hooks) has. */
+export type TestApi = AcpAgentsApi & { readonly testing: TestHooks };
+
+export async function api(): Promise<TestApi> {
   const ext = vscode.extensions.getExtension<AcpAgentsApi>(EXTENSION_ID);
   if (!ext) throw new Error(`extension ${EXTENSION_ID} is not installed in this host`);
-  return ext.isActive ? ext.exports : await ext.activate();
+  const a = ext.isActive ? ext.exports : await ext.activate();
+  if (!a.testing) throw new Error('the extension under test has no test hooks: build it with `node esbuild.mjs --test-hooks`');
+  return a as TestApi;
 }
 
 export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {

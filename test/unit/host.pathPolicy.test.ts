@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkPath, sliceLines } from '../../src/host/pathPolicy';
+import { checkPath, sliceLines } from '../../src/platform/pathPolicy';
 
 describe('path boundaries', () => {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'root-')));

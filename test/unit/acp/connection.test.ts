@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node';
-import { AgentError, ConnectionClosedError, ProtocolVersionError } from '../../../src/acp/connection';
+import { ProtocolVersionError } from '../../../src/acp/connection';
+import { AgentError, ConnectionClosedError } from '../../../src/acp/errors';
 import type { DecodedNotification } from '../../../src/acp/decode';
 import { connectPeer } from './peer';
 

@@ -136,7 +136,7 @@ describe('tolerant decoding', () => {
 describe('capability predicates', () => {
   it('treat omitted and null as unsupported, {} as supported', () => {
     const none = new AgentCapabilityView(undefined);
-    assert.equal(none.canLoadSession || none.canListSessions || none.canResumeSession || none.mcpHttp || none.canLogout, false);
+    assert.equal(none.canLoad() || none.canList() || none.canResume() || none.supportsMcp('http') || none.canLogout(), false);
     const some = new AgentCapabilityView({
       loadSession: true,
       sessionCapabilities: { list: {}, resume: null, close: {}, delete: {} },
@@ -144,17 +144,18 @@ describe('capability predicates', () => {
       promptCapabilities: { image: true, embeddedContext: true },
       auth: { logout: {} },
     } as any);
-    assert.equal(some.canLoadSession, true);
-    assert.equal(some.canListSessions, true);
-    assert.equal(some.canResumeSession, false);
-    assert.equal(some.canCloseSession, true);
-    assert.equal(some.canDeleteSession, true);
-    assert.equal(some.canForkSession, false);
-    assert.equal(some.mcpHttp, true);
-    assert.equal(some.mcpSse, false);
-    assert.equal(some.promptImage, true);
-    assert.equal(some.promptAudio, false);
-    assert.equal(some.promptEmbeddedContext, true);
-    assert.equal(some.canLogout, true);
+    assert.equal(some.canLoad(), true);
+    assert.equal(some.canList(), true);
+    assert.equal(some.canResume(), false);
+    assert.equal(some.canClose(), true);
+    assert.equal(some.canDelete(), true);
+    assert.equal(some.canFork(), false);
+    assert.equal(some.supportsMcp('http'), true);
+    assert.equal(some.supportsMcp('sse'), false);
+    assert.equal(some.supportsPrompt('image'), true);
+    assert.equal(some.supportsPrompt('audio'), false);
+    assert.equal(some.supportsPrompt('embeddedContext'), true);
+    assert.equal(some.canLogout(), true);
+    assert.equal(some.supportsMcp('stdio'), true, 'stdio needs no capability');
   });
 });

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { killTree } from '../../../src/agents/agentProcess';
 import { quoteCommandForCmd, quoteForCmd } from '../../../src/agents/resolveCommand';
-import { isUncPath } from '../../../src/host/pathPolicy';
+import { isUncPath } from '../../../src/platform/pathPolicy';
 
 /** cmd.exe phase 1 on a command line: %NAME% of a defined variable is replaced; anything else stays. */
 function cmdPercent(line: string, env: Record<string, string>): string {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { decodeSessionUpdate, type DecodedUpdate } from '../../../src/acp/decode';
 import { DeltaBatcher } from '../../../src/chat/deltaBatcher';
-import { Transcript } from '../../../src/chat/transcript';
+import { Transcript } from '../../../src/sessions/transcript';
 import type { TranscriptDelta } from '../../../src/shared/transcriptTypes';
 
 const u = (raw: unknown): DecodedUpdate => decodeSessionUpdate(raw, []);

@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AccessGate, type AccessAnswer, type AccessQuestion } from '../../../src/host/accessGate';
+import { AccessGate, type AccessAnswer, type AccessQuestion } from '../../../src/sessions/accessGate';
 import { OutputBuffer } from '../../../src/host/outputBuffer';
-import { DEFAULT_PROTECTED_PATHS, protectedMatcher } from '../../../src/host/protectedPaths';
+import { DEFAULT_PROTECTED_PATHS, protectedMatcher } from '../../../src/platform/protectedPaths';
 import { TurnBaseline } from '../../../src/host/turnBaseline';
 import { mergeTerminalText } from '../../../src/shared/terminalText';
 

@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import { OrderedQueue } from '../acp/orderedQueue';
-import { isInside } from './pathPolicy';
+import { isInside } from '../platform/pathPolicy';
 
 export type AccessAction = 'read' | 'write' | 'run a command in' | 'open';
 export type AccessReason = 'outside' | 'protected';
@@ -100,4 +100,11 @@ export class AccessGate {
     this.log(`${what}: ${allowed ? `allowed by the user (${answer === 'once' ? 'once' : answer === 'session-path' ? 'this path, for the session' : `the folder ${q.folder ?? q.path}, for the session`})` : answer === 'deny-turn' ? 'refused by the user, with the rest of this turn' : 'refused by the user'}`);
     return allowed;
   }
+}
+
+/** What a session hands the file service for one request: who asks, the folders it may use, and its gate. */
+export interface AccessContext {
+  readonly agentName: string;
+  readonly roots: readonly string[];
+  readonly gate: AccessGate;
 }

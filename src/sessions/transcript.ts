@@ -228,6 +228,9 @@ export class Transcript {
       case '_unsupported':
         this.add({ kind: 'unsupported', id: this.nextId('x'), variant: update.variant, reason: update.reason, raw: json(update.raw) ?? '' }, out);
         break;
+      // Compaction is rendered once the client opts in to it (issue #14); until then, like any variant it does not render.
+      case 'compaction_summary_chunk':
+      case 'compaction_update':
       default: {
         const raw = update as { sessionUpdate: string };
         this.add({ kind: 'unsupported', id: this.nextId('x'), variant: raw.sessionUpdate, reason: 'not rendered by this client', raw: json(raw) ?? '' }, out);

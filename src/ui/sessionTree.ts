@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentStatus } from '../agents/agentManager';
-import type { SessionEntry, SessionIndex } from './sessionIndex';
+import type { SessionEntry, SessionIndex } from '../sessions/sessionIndex';
 
 const STATUS_TEXT: Record<AgentStatus, string> = {
   'not-started': '',

@@ -1,0 +1,35 @@
+/** Commands about agents: restart, log, sign in and out. */
+import type { CommandFactory } from './index';
+
+const restartAgent: CommandFactory = (ctx) => async (arg?: unknown) => {
+  const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent() ?? (await ctx.pickAgent('ACP: Restart Agent', (a) => ctx.agents.status(a.id) !== 'not-started'));
+  if (!agent) return;
+  try {
+    await ctx.agents.restart(agent.id, ctx.workspaceCwd());
+    for (const p of ctx.panels.all()) if (p.agentId === agent.id && !p.session.id) await p.session.start();
+  } catch (err) {
+    await ctx.showError(agent, err);
+  }
+};
+
+const showLog: CommandFactory = (ctx) => (arg?: unknown) => {
+  const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent();
+  ctx.agents.showLog(agent?.id);
+};
+
+const signIn: CommandFactory = (ctx) => async (arg?: unknown) => {
+  const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent() ?? (await ctx.pickAgent('ACP: Sign In'));
+  if (agent) await ctx.auth.signIn(agent, ctx.workspaceCwd());
+};
+
+const signOut: CommandFactory = (ctx) => async (arg?: unknown) => {
+  const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent() ?? (await ctx.pickAgent('ACP: Sign Out', (a) => ctx.agents.status(a.id) !== 'not-started'));
+  if (agent) await ctx.auth.signOut(agent, ctx.workspaceCwd());
+};
+
+export const agentCommands = {
+  'acpAgents.restartAgent': restartAgent,
+  'acpAgents.showLog': showLog,
+  'acpAgents.signIn': signIn,
+  'acpAgents.signOut': signOut,
+} as const;

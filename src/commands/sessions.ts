@@ -1,0 +1,99 @@
+/** Commands about sessions: new, open, resume, delete, refresh, stop. */
+import * as vscode from 'vscode';
+import type { SessionTreeNode } from '../ui/sessionTree';
+import type { CommandFactory } from './index';
+
+const newSession: CommandFactory = (ctx) => async (arg?: unknown) => {
+  let agent = ctx.agentFromArg(arg);
+  if (!agent) {
+    const preferred = ctx.config.defaultAgent();
+    agent = (preferred && ctx.agents.find(preferred)) || (await ctx.pickAgent('ACP: New Session'));
+  }
+  if (!agent) return;
+  const cwd = await ctx.pickFolder();
+  if (cwd !== null) ctx.panels.open(agent, cwd);
+};
+
+const openSession: CommandFactory = (ctx) => (node?: SessionTreeNode) => {
+  if (node?.kind !== 'session') return;
+  ctx.panels.openPast(node.agent, node.entry.sessionId, node.entry.cwd);
+};
+
+const deleteSession: CommandFactory = (ctx) => async (node?: SessionTreeNode) => {
+  if (node?.kind !== 'session') return;
+  const { agent, entry } = node;
+  if (!(await ctx.confirm(`Delete the session "${entry.title || entry.sessionId}" of ${agent.name}?`, 'Its local history is removed, and the agent is asked to delete it where it supports that.', 'Delete'))) return;
+  ctx.panels.find(agent.id, entry.sessionId)?.panel.dispose();
+  try {
+    const rt = ctx.agents.runtime(agent.id);
+    if (rt?.capabilities.canDelete()) await rt.connection.deleteSession(entry.sessionId);
+  } catch (err) {
+    ctx.log.warn(`session/delete failed: ${String(err)}`);
+  }
+  ctx.index.remove(agent.id, entry.sessionId);
+  await ctx.archive.delete(agent.id, entry.sessionId);
+};
+
+const refreshSessions: CommandFactory = (ctx) => async () => {
+  for (const agent of ctx.agents.definitions()) {
+    if (ctx.agents.runtime(agent.id)) await ctx.listInto(agent).then(undefined, (err: unknown) => ctx.log.warn(`session/list of ${agent.name} failed: ${String(err)}`));
+  }
+  ctx.tree.refresh();
+};
+
+const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
+  const agent = ctx.agentFromArg(arg) ?? (await ctx.pickAgent('ACP: Resume Session — pick the agent'));
+  if (!agent) return;
+  const cwd = ctx.workspaceCwd();
+  let rt;
+  try {
+    rt = await ctx.agents.ensureRunning(agent, cwd);
+  } catch (err) {
+    await ctx.showError(agent, err);
+    return;
+  }
+  if (!rt.capabilities.canList() || !rt.capabilities.canLoad()) {
+    await ctx.messages.show('info', `${agent.name} cannot list and load its past sessions (it does not advertise session/list and session/load).`);
+    return;
+  }
+  const sessions: { sessionId: string; title?: string | null; updatedAt?: string | null; cwd: string }[] = [];
+  let cursor: string | undefined;
+  try {
+    for (let page = 0; page < 50; page++) {
+      const r = await ctx.auth.withAuth(agent, cwd, (x) => x.connection.listSessions({ ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) }));
+      for (const s of Array.isArray(r?.sessions) ? r.sessions : []) if (typeof s?.sessionId === 'string') sessions.push(s);
+      cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
+      if (!cursor) break;
+    }
+  } catch (err) {
+    await ctx.messages.show('error', `Listing the sessions of ${agent.name} failed: ${String((err as Error).message ?? err)}`);
+    return;
+  }
+  if (sessions.length === 0) {
+    await ctx.messages.show('info', `${agent.name} has no past sessions for this folder.`);
+    return;
+  }
+  sessions.sort((a, b) => String(b.updatedAt ?? '').localeCompare(String(a.updatedAt ?? '')));
+  const picked = await vscode.window.showQuickPick(
+    sessions.map((s) => ({ label: s.title || s.sessionId, description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : undefined, detail: s.cwd, session: s })),
+    { title: `ACP: Resume Session — ${agent.name}`, placeHolder: 'Pick a session to open', matchOnDescription: true, matchOnDetail: true },
+  );
+  if (!picked) return;
+  ctx.index.mergeListed(agent.id, sessions);
+  ctx.panels.openPast(agent, picked.session.sessionId, picked.session.cwd);
+};
+
+const cancel: CommandFactory = (ctx) => async () => {
+  const active = ctx.activePanel() ?? ctx.panels.all().find((p) => p.session.isBusy);
+  if (active?.session.isBusy) await active.session.cancel();
+  else vscode.window.setStatusBarMessage('ACP: nothing is running.', 3000);
+};
+
+export const sessionCommands = {
+  'acpAgents.newSession': newSession,
+  'acpAgents.openSession': openSession,
+  'acpAgents.deleteSession': deleteSession,
+  'acpAgents.refreshSessions': refreshSessions,
+  'acpAgents.resumeSession': resumeSession,
+  'acpAgents.cancel': cancel,
+} as const;

@@ -1,0 +1,336 @@
+/**
+ * The composition root: every service of the extension, built once, in
+ * dependency order (nothing refers forward), and the few shell-level helpers
+ * the commands share. extension.ts makes one Ctx and registers the command
+ * table against it (rust-analyzer's editors/code does the same).
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentDefinition } from './agents/agentDefinition';
+import { AgentManager, type AgentStatus } from './agents/agentManager';
+import { AuthService } from './agents/auth';
+import type { AgentHostUi } from './agents/ports';
+import { looksSecret, SecretValues } from './agents/redact';
+import { SignInStore } from './agents/signInStore';
+import { AttachmentSources, readText } from './chat/attachmentSources';
+import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
+import { DiffDocuments } from './chat/diffDocuments';
+import { Config, SECTION } from './config';
+import { ChangeTracker } from './host/changeTracker';
+import { ElicitationService } from './host/elicitation';
+import { FileService } from './host/fileService';
+import { TerminalService } from './host/terminals';
+import { Logs } from './logging';
+import { AgentSession } from './sessions/agentSession';
+import { parseMcpJson, selectMcpServers, withoutUntrusted, type McpSource } from './sessions/mcpServers';
+import { McpTrust } from './sessions/mcpTrust';
+import type { SessionServices } from './sessions/services';
+import { SessionIndex } from './sessions/sessionIndex';
+import { TranscriptArchive } from './sessions/transcriptArchive';
+import { quickPickPrompter, runInTerminal } from './ui/authPrompts';
+import { askMcpTrust } from './ui/mcpTrustPrompt';
+import { SessionTreeProvider } from './ui/sessionTree';
+import { UserMessages } from './ui/userMessages';
+
+/** For the tests: a session opened as if no folder were open. */
+export const NO_FOLDER = '\u0000no-folder';
+
+const STATUS_WORDS: Record<AgentStatus, string> = {
+  'not-started': 'not started',
+  starting: 'starting…',
+  running: 'running',
+  'needs-sign-in': 'needs sign-in',
+  failed: 'failed',
+  stopped: 'stopped',
+};
+
+export class Ctx implements vscode.Disposable {
+  readonly version: string;
+  readonly storage: string;
+  readonly config = new Config();
+  readonly messages = new UserMessages();
+  /** Secrets met at run time; with the stored sign-in values, no output channel ever shows them. */
+  readonly secrets = new SecretValues();
+  readonly signInStore: SignInStore;
+  readonly logs: Logs;
+  readonly log: vscode.LogOutputChannel;
+  readonly elicitation: ElicitationService;
+  /** Sessions open in panels: an agent that crashes is restarted only while one uses it. */
+  private readonly liveSessions = new Set<AgentSession>();
+  readonly agents: AgentManager;
+  readonly auth: AuthService;
+  readonly index: SessionIndex;
+  readonly archive: TranscriptArchive;
+  readonly diffs = new DiffDocuments();
+  readonly files: FileService;
+  readonly terminals: TerminalService;
+  readonly mcpTrust: McpTrust;
+  readonly attachments = new AttachmentSources();
+  readonly panels: ChatPanelManager;
+  readonly tree: SessionTreeProvider;
+  readonly treeView: vscode.TreeView<unknown>;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  /** Replaceable answers (the tests answer them). */
+  confirm = confirmModal;
+  folderPicker = pickWorkspaceFolder;
+
+  constructor(readonly extension: vscode.ExtensionContext) {
+    this.version = String((extension.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+    this.storage = extension.globalStorageUri.fsPath;
+    this.signInStore = new SignInStore(extension.secrets, extension.globalState);
+    this.logs = new Logs(() => [...this.secrets.list(), ...this.signInStore.secretValues()]);
+    this.log = this.logs.channel('ACP Agents');
+    this.elicitation = new ElicitationService((m) => this.log.info(`elicitation: ${m}`));
+    const ui: AgentHostUi = {
+      withProgress: (title, task) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => task(token))),
+      isTrusted: () => vscode.workspace.isTrusted,
+      defaultFolder: () => this.workspaceCwd(),
+      restartRequested: (id) => void vscode.commands.executeCommand('acpAgents.restartAgent', id),
+    };
+    this.agents = new AgentManager({
+      config: this.config,
+      log: this.log,
+      messages: this.messages,
+      ui,
+      extensionVersion: this.version,
+      logs: this.logs,
+      secrets: this.secrets,
+      runDir: path.join(this.storage, 'run'),
+      storedEnv: (id) => this.signInStore.storedEnv(id),
+      agentRequests: { 'elicitation/create': (name, params) => this.elicitation.create(name, params) },
+      agentNotifications: { 'elicitation/complete': (_name, params) => this.elicitation.complete(params) },
+      inUse: (id) => [...this.liveSessions].some((s) => s.def.id === id),
+    });
+    this.auth = new AuthService(this.agents, this.signInStore, this.messages, quickPickPrompter, runInTerminal);
+    this.index = new SessionIndex(path.join(this.storage, 'sessions.json'));
+    this.archive = new TranscriptArchive(path.join(this.storage, 'archive'), () => this.config.archiveMaxBytes());
+    this.files = new FileService(this.config, (m) => this.log.info(`files: ${m}`));
+    this.terminals = new TerminalService(() => this.config.terminalOutputLimitBytes());
+    this.mcpTrust = new McpTrust(extension.workspaceState, askMcpTrust, (m) => this.log.info(m));
+    const services = this.sessionServices();
+    this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments);
+    this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index);
+    this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
+    this.disposables.push(
+      this.log,
+      this.agents,
+      this.terminals,
+      this.attachments,
+      this.diffs,
+      this.panels,
+      this.tree,
+      this.treeView,
+      { dispose: () => void this.index.flush() },
+      { dispose: () => void this.archive.flush() },
+    );
+  }
+
+  /** What every session gets from the editor. */
+  private sessionServices(): SessionServices {
+    return {
+      settings: this.config,
+      index: this.index,
+      archive: this.archive,
+      files: this.files,
+      terminals: this.terminals,
+      changeTracker: (sensitive) =>
+        new ChangeTracker(
+          (file, before, after, title) => this.diffs.open(file, before, after, title),
+          (file, before, after) => this.diffs.uris(file, before, after),
+          sensitive,
+        ),
+      mcpServers: async (rt, cwd, agentName) => {
+        const sel = this.selectMcp(cwd, { canHttp: rt.capabilities.supportsMcp('http'), canSse: rt.capabilities.supportsMcp('sse') });
+        if (sel.fromWorkspace.length) await this.mcpTrust.resolve(agentName, sel.fromWorkspace);
+        return withoutUntrusted(sel, (h) => this.mcpTrust.isTrusted(h));
+      },
+      scratchRoot: () => {
+        const dir = path.join(this.storage, 'scratch', `${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`);
+        fs.mkdirSync(dir, { recursive: true });
+        return dir;
+      },
+      additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),
+      newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
+      readText,
+    };
+  }
+
+  private newSession(def: AgentDefinition, cwd: string | undefined, services: SessionServices): AgentSession {
+    const session = new AgentSession(def, this.agents, this.auth, cwd === NO_FOLDER ? undefined : (cwd ?? this.workspaceCwd()), services);
+    this.liveSessions.add(session);
+    session.onDidDispose(() => this.liveSessions.delete(session));
+    return session;
+  }
+
+  /** The MCP servers for a session in `cwd`, their secrets noted for redaction. */
+  selectMcp(cwd: string, caps: { canHttp: boolean; canSse: boolean }) {
+    const sel = selectMcpServers(mcpSources(this.config, this.storage), caps, {
+      env: process.env,
+      workspaceFolder: cwd,
+      cwd,
+      pathEnv: process.env.PATH,
+      onEnv: (n, v) => (looksSecret(n, v) ? this.secrets.add(v) : undefined),
+    });
+    for (const server of sel.servers) {
+      for (const pair of [...('env' in server ? server.env : []), ...('headers' in server ? server.headers : [])]) if (looksSecret(pair.name, pair.value)) this.secrets.add(pair.value);
+      const userinfo = 'url' in server ? /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]+)@/i.exec(server.url)?.[1] : undefined;
+      // user:password → the password; a lone token → the token.
+      if (userinfo) this.secrets.add(userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo);
+    }
+    return sel;
+  }
+
+  workspaceCwd(): string | undefined {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
+  /** In a multi-root workspace, asks which folder the session works in (null: the user cancelled). */
+  async pickFolder(): Promise<string | undefined | null> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.length <= 1) return folders[0]?.uri.fsPath;
+    const f = await this.folderPicker();
+    return f ? f.uri.fsPath : null;
+  }
+
+  /** The agent a command argument names (an id, or a tree node), if any. */
+  agentFromArg(arg: unknown): AgentDefinition | undefined {
+    if (typeof arg === 'string') return this.agents.find(arg);
+    if (typeof arg === 'object' && arg !== null && 'agent' in arg) return (arg as { agent: AgentDefinition }).agent;
+    return undefined;
+  }
+
+  /** The agent of the active chat panel. */
+  activeAgent(): AgentDefinition | undefined {
+    const active = this.activePanel();
+    return active ? this.agents.find(active.agentId) : undefined;
+  }
+
+  activePanel(): ChatPanel | undefined {
+    return this.panels.all().find((p) => p.panel.active);
+  }
+
+  /** A quick pick of agents: yours first, then the built-in ones. */
+  async pickAgent(title: string, filter: (a: AgentDefinition) => boolean = () => true): Promise<AgentDefinition | undefined> {
+    const all = this.agents.definitions().filter(filter);
+    if (all.length === 0) {
+      await this.messages.show('info', 'No agent is running.');
+      return undefined;
+    }
+    const item = (agent: AgentDefinition) => ({
+      label: agent.name,
+      description: STATUS_WORDS[this.agents.status(agent.id)],
+      detail: agent.description ?? [agent.command, ...agent.args].join(' '),
+      agent,
+    });
+    const configured = all.filter((a) => a.source === 'settings');
+    const presets = all.filter((a) => a.source === 'preset');
+    const items: (vscode.QuickPickItem & { agent?: AgentDefinition })[] = [
+      ...(configured.length ? [{ label: 'Your agents', kind: vscode.QuickPickItemKind.Separator }, ...configured.map(item)] : []),
+      ...(presets.length ? [{ label: 'Built-in', kind: vscode.QuickPickItemKind.Separator }, ...presets.map(item)] : []),
+    ];
+    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick an agent', matchOnDescription: true, matchOnDetail: true });
+    return picked?.agent;
+  }
+
+  /** Sessions an agent lists (started elsewhere too), merged into the index. */
+  async listInto(agent: AgentDefinition): Promise<void> {
+    const rt = this.agents.runtime(agent.id);
+    if (!rt?.capabilities.canList()) return;
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      let cursor: string | undefined;
+      for (let page = 0; page < 50; page++) {
+        const r = await rt.connection.listSessions({ cwd: folder.uri.fsPath, ...(cursor ? { cursor } : {}) });
+        const listed = (Array.isArray(r?.sessions) ? r.sessions : []).filter((x) => typeof x?.sessionId === 'string').map((x) => ({ ...x, cwd: typeof x.cwd === 'string' ? x.cwd : folder.uri.fsPath }));
+        this.index.mergeListed(agent.id, listed);
+        cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
+        if (!cursor) break;
+      }
+    }
+  }
+
+  /** An error with Show Log. */
+  async showError(agent: AgentDefinition, err: unknown): Promise<void> {
+    const choice = await this.messages.show('error', String((err as Error)?.message ?? err), 'Show Log');
+    if (choice) this.agents.showLog(agent.id);
+  }
+
+  /** Settings problems and ignored workspace overrides, each said once. */
+  private readonly reportedOverrides = new Set<string>();
+  reportSettings(which: { agents?: boolean; overrides?: boolean } = { agents: true, overrides: true }): void {
+    if (which.agents) for (const p of this.config.agents().problems) this.log.warn(p.message);
+    if (!which.overrides) return;
+    for (const o of this.config.workspaceOverrides()) {
+      const key = `${o.key}\u0000${o.where}`;
+      if (this.reportedOverrides.has(key)) continue;
+      this.reportedOverrides.add(key);
+      this.log.warn(
+        `${o.where} sets acpAgents.${o.key}; it is ignored: this setting is read from your user settings only, so a repository cannot change what agents may run or do.${o.key === 'mcpServers' ? ' Its servers are offered for your trust instead.' : ''}`,
+      );
+    }
+  }
+
+  /** Keeps the tree and the session list in step with the agents and the settings. */
+  watch(): void {
+    const lastStatus = new Map<string, string>();
+    this.disposables.push(
+      this.index.onDidChange(() => this.tree.refresh()),
+      this.agents.onDidChangeStatus((id) => {
+        this.tree.refresh();
+        const agent = this.agents.find(id);
+        const status = this.agents.status(id);
+        const was = lastStatus.get(id);
+        lastStatus.set(id, status);
+        // Each time an agent (re)starts, merge the sessions it lists.
+        if (agent && status === 'running' && was === 'starting') {
+          void this.listInto(agent).then(undefined, (err: unknown) => this.log.warn(`session/list of ${agent.name} failed: ${String(err)}`));
+        }
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(SECTION)) this.reportSettings({ overrides: true });
+        if (e.affectsConfiguration(`${SECTION}.agents`)) {
+          this.reportSettings({ agents: true });
+          this.tree.refresh();
+        }
+      }),
+    );
+  }
+
+  dispose(): void {
+    while (this.disposables.length) this.disposables.pop()?.dispose();
+  }
+}
+
+async function confirmModal(message: string, detail: string, action: string): Promise<boolean> {
+  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+}
+
+async function pickWorkspaceFolder(): Promise<vscode.WorkspaceFolder | undefined> {
+  return await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Pick the folder the agent works in' });
+}
+
+/**
+ * MCP servers in increasing priority: the user's mcp.json, the workspace's
+ * .vscode/mcp.json and workspace-level acpAgents.mcpServers (both handed over
+ * only once the user trusts each definition), then the user's acpAgents.mcpServers.
+ */
+function mcpSources(config: Config, globalStorage: string): McpSource[] {
+  const sources: McpSource[] = [];
+  const read = (file: string, label: string, origin: 'user' | 'workspace') => {
+    try {
+      if (fs.existsSync(file)) sources.push({ label, servers: parseMcpJson(fs.readFileSync(file, 'utf8')), origin });
+    } catch {
+      sources.push({ label: `${label} (unreadable)`, servers: {}, origin });
+    }
+  };
+  // globalStorage is <user data>/User/globalStorage/<extension>: mcp.json sits in User/.
+  read(path.join(globalStorage, '..', '..', 'mcp.json'), 'user mcp.json', 'user');
+  if (vscode.workspace.isTrusted) {
+    for (const f of vscode.workspace.workspaceFolders ?? []) read(path.join(f.uri.fsPath, '.vscode', 'mcp.json'), `${f.name}/.vscode/mcp.json`, 'workspace');
+    for (const w of config.workspaceMcpServers()) sources.push({ label: w.label, servers: w.servers, origin: 'workspace' });
+  }
+  sources.push({ label: 'acpAgents.mcpServers', servers: config.mcpServers(), origin: 'user' });
+  return sources;
+}

@@ -1,0 +1,116 @@
+/**
+ * Opening a session, one sequence for every way: `new`, `load` (the agent
+ * replays it), `resume` (no replay: the local archive shows the history) and
+ * `archive` (the local copy alone, read-only) — and which of them a past
+ * session gets from what the agent supports. No `vscode` import.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import type { AgentCapabilityView } from '../acp/capabilities';
+import { AgentError } from '../acp/errors';
+import type { AgentRuntime } from '../agents/agentRuntime';
+import type { SessionPhase } from './sessionState';
+
+export type OpenMode =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'load'; readonly sessionId: string }
+  | { readonly kind: 'resume'; readonly sessionId: string };
+
+type SessionParams = { cwd: string; mcpServers: acp.McpServer[]; additionalDirectories?: string[] };
+type Opened = { sessionId: string; modes?: unknown; configOptions?: unknown };
+
+/** How each mode runs: the phase it shows, whether the session is attached before the call (updates arrive during it), the call. */
+interface ModeSpec {
+  readonly phase: SessionPhase;
+  readonly attachFirst: boolean;
+  readonly supported: (caps: AgentCapabilityView) => boolean;
+  readonly missing: string;
+  readonly call: (rt: AgentRuntime, params: SessionParams) => Promise<Opened>;
+}
+
+function spec(mode: OpenMode): ModeSpec {
+  switch (mode.kind) {
+    case 'new':
+      return { phase: { kind: 'starting' }, attachFirst: false, supported: () => true, missing: '', call: async (rt, p) => await rt.connection.newSession(p) };
+    case 'load':
+      return {
+        phase: { kind: 'loading' },
+        attachFirst: true,
+        supported: (c) => c.canLoad(),
+        missing: 'cannot load past sessions (it does not advertise loadSession)',
+        call: async (rt, p) => {
+          const r = await rt.connection.loadSession({ sessionId: mode.sessionId, ...p });
+          // The replay is history: all of it is shown before the session counts as open.
+          await rt.connection.drainSession(mode.sessionId);
+          return { ...(r ?? {}), sessionId: mode.sessionId };
+        },
+      };
+    case 'resume':
+      return {
+        phase: { kind: 'resuming' },
+        attachFirst: true,
+        supported: (c) => c.canResume(),
+        missing: 'cannot resume past sessions (it does not advertise sessionCapabilities.resume)',
+        call: async (rt, p) => ({ ...((await rt.connection.resumeSession({ sessionId: mode.sessionId, ...p })) ?? {}), sessionId: mode.sessionId }),
+      };
+  }
+}
+
+/** What opening needs from its session. */
+export interface OpenHost {
+  readonly agentName: string;
+  setPhase(phase: SessionPhase): void;
+  /** Runs `fn` on the running agent, signing in and retrying once when it asks for that. */
+  withAuth<T>(fn: (rt: AgentRuntime) => Promise<T>): Promise<T>;
+  sessionParams(rt: AgentRuntime): Promise<SessionParams>;
+  /** A fresh transcript (a load must not mix with what was shown before). */
+  resetTranscript(): void;
+  attach(rt: AgentRuntime, sessionId: string): void;
+  detach(): void;
+  /** The session exists now: remember it, show its modes and options. */
+  opened(rt: AgentRuntime, r: Opened): void;
+  /** Words for a failure (how the agent exited, if it did). */
+  explain(err: unknown, rt: AgentRuntime | undefined): Promise<string>;
+  needsSignIn(): boolean;
+}
+
+export type OpenResult = 'opened' | 'not-found' | 'failed';
+
+/** Opens a session in `mode`; the session's phase tells the user how it went. */
+export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenResult> {
+  const s = spec(mode);
+  host.setPhase(s.phase);
+  let attempted: AgentRuntime | undefined;
+  try {
+    const { rt, r } = await host.withAuth(async (rt) => {
+      attempted = rt;
+      if (!s.supported(rt.capabilities)) throw new Error(`${host.agentName} ${s.missing}.`);
+      if (mode.kind === 'load') host.resetTranscript();
+      if (s.attachFirst && mode.kind !== 'new') host.attach(rt, mode.sessionId);
+      const r = await s.call(rt, await host.sessionParams(rt));
+      return { rt, r };
+    });
+    if (!s.attachFirst) host.attach(rt, r.sessionId);
+    host.opened(rt, r);
+    host.setPhase({ kind: 'ready', text: connectedText(rt, host.agentName) });
+    return 'opened';
+  } catch (err) {
+    if (s.attachFirst) host.detach();
+    if (mode.kind !== 'new' && err instanceof AgentError && err.isNotFound) {
+      host.setPhase(mode.kind === 'load' ? { kind: 'notFound' } : { kind: 'readOnly', text: 'This session no longer exists on the agent. The archive above is read-only.', error: true });
+      return 'not-found';
+    }
+    host.setPhase({ kind: 'failed', text: await host.explain(err, attempted), needsAuth: host.needsSignIn() });
+    return 'failed';
+  }
+}
+
+/** How a past session is opened, from what the agent supports. */
+export function pastSessionMode(caps: AgentCapabilityView): 'load' | 'resume' | 'archive' {
+  return caps.canLoad() ? 'load' : caps.canResume() ? 'resume' : 'archive';
+}
+
+/** "Connected to <title> <version>." */
+export function connectedText(rt: AgentRuntime, agentName: string): string {
+  const info = rt.initializeResult?.agentInfo;
+  return `Connected to ${info?.title ?? info?.name ?? agentName}${info?.version ? ` ${info.version}` : ''}.`;
+}

@@ -1,0 +1,121 @@
+/**
+ * A prompt turn: sending it (shown at once, archived), its end (stop reason,
+ * or how it failed), Stop (`session/cancel`, then a watchdog), and a sign-in
+ * when the agent asks for one mid-turn (the prompt offered again after). One
+ * turn at a time. No `vscode` import.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import { AgentError, ConnectionClosedError, errorText } from '../acp/errors';
+import type { AgentRuntime } from '../agents/agentRuntime';
+import type { SessionPhase } from './sessionState';
+import type { Change, Transcript } from './transcript';
+
+/** How long Stop waits for the agent to end the turn before offering Restart. */
+export const CANCEL_GRACE_MS = 10_000;
+
+export interface TurnHost {
+  readonly agentName: string;
+  runtime(): AgentRuntime | undefined;
+  sessionId(): string | undefined;
+  transcript(): Transcript;
+  emit(changes: readonly Change[]): void;
+  phase(): SessionPhase;
+  setPhase(phase: SessionPhase): void;
+  /** The turn began: new answers to access questions, change tracking on. */
+  began(): void;
+  /** The turn ended (either way): permissions withdrawn, change tracking settled. */
+  ended(stopReason: string | undefined): void;
+  /** Pending permission requests answered `cancelled`. */
+  cancelPermissions(): void;
+  explain(err: unknown, rt: AgentRuntime): Promise<string>;
+  detach(): void;
+  /** The agent asked for a sign-in to answer `prompt`: offer it, and the prompt after. */
+  signInToAnswer(reason: string, prompt: string): void;
+  log(message: string): void;
+}
+
+export class PromptTurns {
+  private current: Promise<unknown> | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly host: TurnHost,
+    private readonly graceMs = CANCEL_GRACE_MS,
+  ) {}
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  /**
+   * Sends `blocks` (the user's `text`, already shown) and waits for the turn to
+   * end; resolves with the stop reason, or undefined when it failed.
+   */
+  async send(rt: AgentRuntime, sessionId: string, text: string, blocks: acp.ContentBlock[]): Promise<string | undefined> {
+    const h = this.host;
+    h.setPhase({ kind: 'working' });
+    const turn = rt.connection.prompt({ sessionId, prompt: blocks });
+    this.current = turn;
+    h.began();
+    let stopReason: string | undefined;
+    try {
+      ({ stopReason } = await turn);
+      h.cancelPermissions();
+      h.emit(h.transcript().endTurn(stopReason));
+      h.setPhase({ kind: 'ready', text: '' });
+      return stopReason;
+    } catch (err) {
+      h.cancelPermissions();
+      await this.failed(err, rt, text);
+      return undefined;
+    } finally {
+      if (this.current === turn) this.current = undefined;
+      clearTimeout(this.watchdog);
+      this.watchdog = undefined;
+      h.ended(stopReason);
+    }
+  }
+
+  private async failed(err: unknown, rt: AgentRuntime, text: string): Promise<void> {
+    const h = this.host;
+    if (err instanceof ConnectionClosedError) {
+      // The agent is gone: say how it ended, once (the exit handler may already have).
+      const words = await h.explain(err, rt);
+      const exitAlreadyShown = h.runtime() !== rt && h.phase().kind === 'failed';
+      if (!exitAlreadyShown) {
+        h.detach();
+        h.setPhase({ kind: 'failed', text: words });
+      }
+    } else if (h.runtime() === rt && err instanceof AgentError && err.isAuthRequired) {
+      // The agent wants a sign-in before it answers: offer it; the prompt can be retried after.
+      h.emit(h.transcript().addError(`${h.agentName} needs you to sign in before it answers (${errorText(err)}). Sign in, then retry.`, text));
+      h.setPhase({ kind: 'needsSignIn' });
+      h.signInToAnswer(`${h.agentName} needs you to sign in to answer (${errorText(err)}).`, text);
+    } else if (h.runtime() === rt) {
+      h.emit(h.transcript().addError(`The turn failed: ${errorText(err)}`, text));
+      h.setPhase({ kind: 'ready', text: '' });
+    }
+  }
+
+  /** Stop: `session/cancel`, pending permissions answered `cancelled`, unfinished tools marked cancelled. */
+  async cancel(): Promise<void> {
+    const h = this.host;
+    const rt = h.runtime();
+    const sessionId = h.sessionId();
+    const turn = this.current;
+    if (!rt || !sessionId || !turn) return;
+    h.log('stop requested: sending session/cancel');
+    h.cancelPermissions();
+    h.emit(h.transcript().cancelUnfinishedTools());
+    h.setPhase({ kind: 'stopping' });
+    await rt.connection.cancel(sessionId);
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      if (this.current === turn && h.runtime() === rt) h.setPhase({ kind: 'stuck', seconds: this.graceMs / 1000 });
+    }, this.graceMs);
+  }
+
+  dispose(): void {
+    clearTimeout(this.watchdog);
+  }
+}

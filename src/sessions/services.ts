@@ -1,0 +1,97 @@
+/**
+ * What a session needs from the editor, as interfaces: the shell passes the
+ * VS Code implementations (host/, chat/), unit tests pass plain objects.
+ * Nothing here imports `vscode`.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import type { CreateTerminal, ReadTextFile, WriteTextFile } from '../acp/clientRequests';
+import type { AgentRuntime } from '../agents/agentRuntime';
+import type { AgentDefinition } from '../agents/agentDefinition';
+import type { Disposable, Event } from '../shared/events';
+import type { AccessAction, AccessAnswer, AccessContext, AccessQuestion } from './accessGate';
+import type { McpSelection } from './mcpServers';
+import type { AutoApprove } from './permissionPolicy';
+import type { SessionIndex } from './sessionIndex';
+import type { TranscriptArchive } from './transcriptArchive';
+
+/** `fs/*` for agents, held to the session's folders (host/fileService.ts). */
+export interface SessionFiles {
+  guard(ctx: AccessContext, action: AccessAction, p: unknown): Promise<string>;
+  read(ctx: AccessContext, request: ReadTextFile): Promise<acp.ReadTextFileResponse>;
+  write(ctx: AccessContext, request: WriteTextFile, onBefore?: (file: string, before: Buffer | null) => void): Promise<acp.WriteTextFileResponse>;
+  /** The protected-path glob a file falls under, if any. */
+  protectedGlob(file: string, roots: readonly string[]): string | undefined;
+  askAccess(q: AccessQuestion): Promise<AccessAnswer | undefined>;
+}
+
+/** New output of an agent's terminal, for the panel. */
+export interface TerminalDelta {
+  readonly terminalId: string;
+  readonly text: string;
+  readonly start: number;
+  readonly truncated: boolean;
+  readonly exitStatus?: { exitCode: number | null; signal: string | null };
+}
+
+/** `terminal/*` for agents (host/terminals.ts); `owner` keeps sessions' terminals apart. */
+export interface SessionTerminals {
+  readonly onDidChange: Event<TerminalDelta>;
+  create(owner: string, label: string, cwd: string, request: CreateTerminal): Promise<acp.CreateTerminalResponse>;
+  output(owner: string, terminalId: string): acp.TerminalOutputResponse;
+  waitForExit(owner: string, terminalId: string): Promise<acp.WaitForTerminalExitResponse>;
+  kill(owner: string, terminalId: string): acp.KillTerminalResponse;
+  release(owner: string, terminalId: string): acp.ReleaseTerminalResponse;
+  killAll(owner: string): void;
+  nameAfterToolCall(terminalId: string, title: string): void;
+}
+
+/** What the Changes list shows of one file. */
+export interface ChangeEntry {
+  readonly path: string;
+  readonly name: string;
+  readonly added: boolean;
+  readonly canRevert: boolean;
+  /** The protected-path glob the file falls under (`.vscode/**`…), when it does. */
+  readonly sensitive?: string;
+}
+
+/** The files an agent changed in a session (host/changeTracker.ts). */
+export interface ChangeTracking extends Disposable {
+  readonly onDidChange: Event<void>;
+  record(file: string, before: Buffer | null | undefined): void;
+  noteDiff(file: string, oldText: string | null, newText: string, roots: readonly string[]): void;
+  settle(final?: boolean): void;
+  watch(roots: readonly string[]): void;
+  unwatch(): void;
+  list(): ChangeEntry[];
+  open(file: string): Promise<void>;
+  reviewAll(): Promise<void>;
+  revert(file: string): Promise<boolean>;
+}
+
+/** The settings a session reads. */
+export interface SessionSettings {
+  autoApprove(): AutoApprove;
+  keepSessionsAlive(): boolean;
+}
+
+/** Where sessions are remembered, and what else a session needs from the extension. */
+export interface SessionServices {
+  readonly settings: SessionSettings;
+  readonly index: SessionIndex;
+  readonly archive: TranscriptArchive;
+  readonly files: SessionFiles;
+  readonly terminals: SessionTerminals;
+  /** A change tracker for one session; `sensitive` names the protected glob of a file. */
+  changeTracker(sensitive: (file: string) => string | undefined): ChangeTracking;
+  /** The MCP servers to hand this agent (filtered by its capabilities; workspace ones only once trusted). */
+  mcpServers(rt: AgentRuntime, cwd: string, agentName: string): Promise<McpSelection>;
+  /** An empty folder in global storage: the root of a session when no folder is open. */
+  scratchRoot(): string;
+  /** Other workspace folders, sent as additionalDirectories where supported. */
+  additionalDirectories(cwd: string): string[];
+  /** Opens a new session of the same agent (from an archive-only panel). */
+  newSession(def: AgentDefinition): void;
+  /** A file's text: an open editor's (unsaved changes included), else the disk's. */
+  readText(uri: string): Promise<string | undefined>;
+}

@@ -1,0 +1,116 @@
+/**
+ * The life of a session as its panel shows it: a small state machine of
+ * phases, each with exactly one status line, busy flag, input state and set of
+ * actions. Pure: no `vscode`, no agent — unit-tested in plain Node.
+ */
+import { Emitter } from '../shared/events';
+import type { PanelStatus } from '../shared/webviewProtocol';
+
+export type SessionPhase =
+  /** Nothing yet, or the panel came back after a reload without its agent. */
+  | { readonly kind: 'idle'; readonly text: string }
+  | { readonly kind: 'starting' }
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'resuming' }
+  /** Connected and waiting for a prompt; `text` says to what (after a turn: nothing). */
+  | { readonly kind: 'ready'; readonly text: string }
+  | { readonly kind: 'working' }
+  | { readonly kind: 'stopping' }
+  /** Stop was sent and the agent has not stopped in time. */
+  | { readonly kind: 'stuck'; readonly seconds: number }
+  | { readonly kind: 'needsSignIn' }
+  /** Starting, opening or a turn failed, or the agent exited: `needsAuth` offers Sign In instead of Restart. */
+  | { readonly kind: 'failed'; readonly text: string; readonly needsAuth?: boolean }
+  /** `session/load` answered "not found". */
+  | { readonly kind: 'notFound' }
+  /** An archived transcript that cannot continue. */
+  | { readonly kind: 'readOnly'; readonly text: string; readonly error?: boolean };
+
+export type PhaseKind = SessionPhase['kind'];
+
+/** The one status line each phase shows. */
+export function statusOf(phase: SessionPhase, agentName: string): PanelStatus {
+  switch (phase.kind) {
+    case 'idle':
+      return { text: phase.text, busy: false, inputEnabled: false, actions: phase.text === NOT_STARTED ? [] : ['restart'] };
+    case 'starting':
+      return { text: `Starting ${agentName}…`, busy: true, inputEnabled: false, actions: [] };
+    case 'loading':
+      return { text: `Loading the session from ${agentName}…`, busy: true, inputEnabled: false, actions: [], loading: true };
+    case 'resuming':
+      return { text: `Resuming the session with ${agentName}…`, busy: true, inputEnabled: false, actions: [] };
+    case 'ready':
+      return { text: phase.text, busy: false, inputEnabled: true, actions: [] };
+    case 'working':
+      return { text: '', busy: true, inputEnabled: false, actions: ['stop'] };
+    case 'stopping':
+      return { text: 'Stopping…', busy: true, inputEnabled: false, actions: [] };
+    case 'stuck':
+      return { text: `${agentName} has not stopped ${phase.seconds} s after Stop. Restart it?`, busy: true, inputEnabled: false, actions: ['restart', 'showLog'], severity: 'error' };
+    case 'needsSignIn':
+      return { text: `${agentName} needs you to sign in.`, busy: false, inputEnabled: true, actions: ['signIn', 'showLog'], severity: 'info' };
+    case 'failed':
+      return { text: phase.text, busy: false, inputEnabled: false, actions: phase.needsAuth ? ['signIn', 'showLog'] : ['restart', 'showLog'], severity: 'error' };
+    case 'notFound':
+      return { text: 'This session no longer exists on the agent.', busy: false, inputEnabled: false, actions: ['showLog'], severity: 'error' };
+    case 'readOnly':
+      return { text: phase.text, busy: false, inputEnabled: false, actions: ['newSession'], ...(phase.error ? { severity: 'error' as const } : {}) };
+  }
+}
+
+export const NOT_STARTED = 'Not started.';
+
+/** Which phases may follow which: anything else is a bug, logged and refused. */
+const NEXT: Record<PhaseKind, readonly PhaseKind[]> = {
+  idle: ['starting', 'loading', 'resuming', 'readOnly', 'failed', 'idle'],
+  starting: ['ready', 'failed', 'needsSignIn', 'starting'],
+  loading: ['ready', 'failed', 'notFound', 'loading'],
+  resuming: ['ready', 'failed', 'readOnly', 'resuming'],
+  ready: ['working', 'starting', 'loading', 'resuming', 'failed', 'ready', 'needsSignIn', 'idle'],
+  working: ['ready', 'stopping', 'failed', 'needsSignIn', 'working'],
+  stopping: ['ready', 'stuck', 'failed', 'needsSignIn', 'stopping'],
+  stuck: ['ready', 'failed', 'starting', 'needsSignIn'],
+  needsSignIn: ['ready', 'starting', 'working', 'failed', 'needsSignIn'],
+  failed: ['starting', 'loading', 'resuming', 'ready', 'failed', 'needsSignIn', 'readOnly'],
+  notFound: ['readOnly', 'starting', 'failed'],
+  readOnly: ['resuming', 'starting', 'readOnly', 'failed'],
+};
+
+export class SessionState {
+  private phaseNow: SessionPhase = { kind: 'idle', text: NOT_STARTED };
+  private readonly emitter = new Emitter<PanelStatus>();
+  readonly onDidChange = this.emitter.event;
+
+  constructor(
+    private readonly agentName: string,
+    private readonly log: (message: string) => void = () => undefined,
+  ) {}
+
+  get phase(): SessionPhase {
+    return this.phaseNow;
+  }
+
+  get status(): PanelStatus {
+    return statusOf(this.phaseNow, this.agentName);
+  }
+
+  /** A panel showing an archive that cannot go on. */
+  get readOnly(): boolean {
+    return this.phaseNow.kind === 'readOnly';
+  }
+
+  /** Moves to `next`; returns false (and changes nothing) for a transition the machine does not allow. */
+  set(next: SessionPhase): boolean {
+    if (!NEXT[this.phaseNow.kind].includes(next.kind)) {
+      this.log(`status: refused ${this.phaseNow.kind} → ${next.kind}`);
+      return false;
+    }
+    this.phaseNow = next;
+    this.emitter.fire(this.status);
+    return true;
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Hooks for the integration tests: what the user was shown, and ways to answer
+ * the questions a person would. Bundled only into the test build (esbuild
+ * `--test-hooks`); the .vsix ships without them.
+ */
+import type * as vscode from 'vscode';
+import type { DecodedInitialize } from './acp/decode';
+import type { SpawnSpec } from './agents/agentProcess';
+import type { AuthPrompter } from './agents/auth';
+import type { ChatPanel } from './chat/chatPanel';
+import { NO_FOLDER, type Ctx } from './ctx';
+import type { ElicitationUi } from './host/elicitation';
+import type { AccessAnswer, AccessQuestion } from './sessions/accessGate';
+import type { WorkspaceMcpServer } from './sessions/mcpServers';
+import type { ShownMessage } from './ui/userMessages';
+
+export interface TestHooks {
+  messages(): readonly ShownMessage[];
+  setAuthPrompter(prompter: AuthPrompter | undefined): void;
+  agentPid(agentId: string): number | undefined;
+  initializeResult(agentId: string): DecodedInitialize | undefined;
+  traceLines(): readonly string[];
+  sessions(agentId: string): readonly { sessionId: string; title?: string; cwd: string; source: string }[];
+  /** Writes the session index and archive now. */
+  flushStores(): Promise<void>;
+  /** Answers the folder question of a multi-root workspace. */
+  setFolderPicker(picker: (() => Promise<vscode.WorkspaceFolder | undefined>) | undefined): void;
+  /** Answers confirmations (e.g. Delete). */
+  setConfirm(answer: (() => Promise<boolean>) | undefined): void;
+  setElicitationUi(ui: ElicitationUi | undefined): void;
+  /** Answers "may the agent touch a path outside the session's folders (or a protected one)?" with yes/no. */
+  setOutsideAnswer(answer: ((agent: string, action: string, path: string) => Promise<boolean>) | undefined): void;
+  /** Answers access questions with the full choice (once, for the session, deny, deny for the turn). */
+  setAccessAnswer(answer: ((q: AccessQuestion) => Promise<AccessAnswer | undefined>) | undefined): void;
+  /** Answers "trust these workspace MCP servers?" with the hashes trusted. */
+  setMcpTrustAnswer(answer: ((agent: string, servers: readonly WorkspaceMcpServer[]) => Promise<readonly string[]>) | undefined): void;
+  forgetMcpTrust(): Promise<void>;
+  /** The last lines written to any of the extension's output channels (after redaction). */
+  logLines(): readonly string[];
+  launchSpec(agentId: string): Promise<SpawnSpec>;
+  /** Opens a new session as when no folder is open (the session gets a scratch root). */
+  openChatWithoutFolder(agentId: string): ChatPanel;
+  hasArchive(agentId: string, sessionId: string): boolean;
+  stopAllAgents(): Promise<void>;
+}
+
+export function testHooks(ctx: Ctx): TestHooks {
+  const defaults = { prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker };
+  const agent = (id: string) => {
+    const def = ctx.agents.find(id);
+    if (!def) throw new Error(`No agent with id "${id}".`);
+    return def;
+  };
+  return {
+    messages: () => ctx.messages.history(),
+    setAuthPrompter: (p) => void (ctx.auth.prompter = p ?? defaults.prompter),
+    agentPid: (id) => ctx.agents.runtime(id)?.pid,
+    initializeResult: (id) => ctx.agents.runtime(id)?.initializeResult,
+    traceLines: () => ctx.agents.traceLines(),
+    sessions: (id) => ctx.index.forAgent(id),
+    setOutsideAnswer: (answer) => void (ctx.files.askAccess = answer ? async (q) => ((await answer(q.agentName, q.action, q.path)) ? 'once' : 'deny') : defaults.askAccess),
+    setAccessAnswer: (answer) => void (ctx.files.askAccess = answer ?? defaults.askAccess),
+    setMcpTrustAnswer: (answer) => void (ctx.mcpTrust.ui = answer ?? defaults.mcpUi),
+    forgetMcpTrust: () => ctx.mcpTrust.forgetAll(),
+    logLines: () => ctx.logs.lines(),
+    openChatWithoutFolder: (id) => ctx.panels.open(agent(id), NO_FOLDER),
+    launchSpec: async (id) => await ctx.agents.launchSpec(agent(id), ctx.workspaceCwd()),
+    setElicitationUi: (ui) => void (ctx.elicitation.ui = ui ?? defaults.elicitationUi),
+    setConfirm: (answer) => void (ctx.confirm = answer ? async () => await answer() : defaults.confirm),
+    hasArchive: (agentId, sessionId) => ctx.archive.has(agentId, sessionId),
+    setFolderPicker: (picker) => void (ctx.folderPicker = picker ?? defaults.folderPicker),
+    flushStores: async () => {
+      await ctx.index.flush();
+      await ctx.archive.flush();
+    },
+    stopAllAgents: () => ctx.agents.stopAll(),
+  };
+}
