@@ -1,0 +1,327 @@
+// The session core in plain Node: its state machine, opening in every mode,
+// prompt turns (end, failure, Stop, sign-in) and permissions — with stub
+// runtimes, no VS Code.
+import * as assert from 'node:assert/strict';
+import { AgentCapabilityView } from '../../../src/acp/capabilities';
+import { decodeClientRequest, decodePermissionRequest } from '../../../src/acp/clientRequests';
+import { AgentError, ConnectionClosedError, ErrorCodes } from '../../../src/acp/errors';
+import type { AgentRuntime } from '../../../src/agents/agentRuntime';
+import type { CancelToken } from '../../../src/agents/sessionRouter';
+import { openSession, pastSessionMode, type OpenHost, type OpenMode } from '../../../src/sessions/openSession';
+import { Permissions } from '../../../src/sessions/permissions';
+import type { AutoApprove } from '../../../src/sessions/permissionPolicy';
+import { PromptTurns, type TurnHost } from '../../../src/sessions/promptTurn';
+import { SessionState, statusOf, type SessionPhase } from '../../../src/sessions/sessionState';
+import { Transcript, type Change } from '../../../src/sessions/transcript';
+import { Emitter } from '../../../src/shared/events';
+
+/** A runtime with the given capabilities whose connection methods are the given functions. */
+function stubRuntime(caps: object, connection: Record<string, (...a: any[]) => unknown>): AgentRuntime {
+  return { capabilities: new AgentCapabilityView(caps as any), connection, initializeResult: { agentInfo: { name: 'stub', title: 'Stub Agent', version: '9.9' } } } as unknown as AgentRuntime;
+}
+
+/** Read through a call: TypeScript would narrow a getter across awaits and assertions. */
+const phaseOf = (s: SessionState): SessionPhase['kind'] => s.phase.kind;
+const statusNow = (s: SessionState) => s.status;
+
+const neverCancelled: CancelToken = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
+
+describe('session state machine', () => {
+  it('shows one status per phase, and refuses transitions the machine does not allow', () => {
+    const logged: string[] = [];
+    const s = new SessionState('Agent X', (m) => logged.push(m));
+    const seen: string[] = [];
+    s.onDidChange((st) => seen.push(st.text));
+    assert.equal(s.status.text, 'Not started.');
+    assert.ok(s.set({ kind: 'starting' }));
+    assert.deepEqual(s.status, { text: 'Starting Agent X…', busy: true, inputEnabled: false, actions: [] });
+    // A turn cannot begin before the session is open.
+    assert.equal(s.set({ kind: 'working' }), false);
+    assert.equal(s.phase.kind, 'starting');
+    assert.match(logged[0]!, /refused starting → working/);
+    assert.ok(s.set({ kind: 'ready', text: 'Connected to X.' }));
+    assert.ok(s.set({ kind: 'working' }));
+    assert.deepEqual(s.status.actions, ['stop']);
+    assert.ok(s.set({ kind: 'stopping' }));
+    assert.ok(s.set({ kind: 'stuck', seconds: 10 }));
+    assert.equal(statusNow(s).severity, 'error');
+    assert.deepEqual(statusNow(s).actions, ['restart', 'showLog']);
+    assert.deepEqual(seen, ['Starting Agent X…', 'Connected to X.', '', 'Stopping…', 'Agent X has not stopped 10 s after Stop. Restart it?']);
+  });
+
+  it('offers Sign In instead of Restart when a failure needs it, and read-only archives offer a new session', () => {
+    assert.deepEqual(statusOf({ kind: 'failed', text: 'x', needsAuth: true }, 'A').actions, ['signIn', 'showLog']);
+    assert.deepEqual(statusOf({ kind: 'failed', text: 'x' }, 'A').actions, ['restart', 'showLog']);
+    const ro = statusOf({ kind: 'readOnly', text: 'Read-only.' }, 'A');
+    assert.deepEqual([ro.inputEnabled, ro.actions], [false, ['newSession']]);
+    assert.equal(statusOf({ kind: 'needsSignIn' }, 'A').inputEnabled, true, 'the prompt can be retried after signing in');
+  });
+});
+
+/** An OpenHost that records what happened, in order. */
+function openHost(rt: AgentRuntime, opts: { needsSignIn?: boolean } = {}) {
+  const events: string[] = [];
+  const phases: SessionPhase[] = [];
+  const host: OpenHost = {
+    agentName: 'Stub',
+    setPhase: (p) => void phases.push(p),
+    withAuth: (fn) => fn(rt),
+    sessionParams: async () => {
+      events.push('params');
+      return { cwd: '/ws', mcpServers: [] };
+    },
+    resetTranscript: () => void events.push('reset'),
+    attach: (_rt, id) => void events.push(`attach ${id}`),
+    detach: () => void events.push('detach'),
+    opened: (_rt, r) => void events.push(`opened ${r.sessionId}${r.modes ? ' with modes' : ''}`),
+    explain: async (err) => `explained: ${(err as Error).message}`,
+    needsSignIn: () => opts.needsSignIn ?? false,
+  };
+  return { host, events, phases };
+}
+
+describe('opening a session: one sequence for new, load and resume', () => {
+  const calls: string[] = [];
+  const rt = stubRuntime(
+    { loadSession: true, sessionCapabilities: { resume: {} } },
+    {
+      newSession: async () => ({ sessionId: 's-new', modes: { currentModeId: 'a', availableModes: [] } }),
+      loadSession: async (p: { sessionId: string }) => {
+        calls.push(`load ${p.sessionId}`);
+        if (p.sessionId === 'gone') throw new AgentError('session/load', ErrorCodes.ResourceNotFound, 'no such session');
+        return null;
+      },
+      drainSession: async (id: string) => void calls.push(`drain ${id}`),
+      resumeSession: async (p: { sessionId: string }) => {
+        if (p.sessionId === 'gone') throw new AgentError('session/resume', ErrorCodes.ResourceNotFound, 'no such session');
+        return {};
+      },
+    },
+  );
+
+  it('new: attaches once the agent names the session, then shows what it is connected to', async () => {
+    const { host, events, phases } = openHost(rt);
+    assert.equal(await openSession(host, { kind: 'new' }), 'opened');
+    assert.deepEqual(events, ['params', 'attach s-new', 'opened s-new with modes']);
+    assert.deepEqual(phases, [{ kind: 'starting' }, { kind: 'ready', text: 'Connected to Stub Agent 9.9.' }]);
+  });
+
+  it('load: a fresh transcript, attached before the call (the replay arrives during it), drained before it counts as open', async () => {
+    const { host, events, phases } = openHost(rt);
+    calls.length = 0;
+    assert.equal(await openSession(host, { kind: 'load', sessionId: 's1' }), 'opened');
+    assert.deepEqual(events, ['reset', 'attach s1', 'params', 'opened s1']);
+    assert.deepEqual(calls, ['load s1', 'drain s1']);
+    assert.equal(phases[0]!.kind, 'loading');
+  });
+
+  it('"not found" detaches: a load shows notFound, a resume leaves the archive read-only', async () => {
+    const load = openHost(rt);
+    assert.equal(await openSession(load.host, { kind: 'load', sessionId: 'gone' }), 'not-found');
+    assert.deepEqual(load.events.slice(-1), ['detach']);
+    assert.equal(load.phases.at(-1)!.kind, 'notFound');
+    const resume = openHost(rt);
+    assert.equal(await openSession(resume.host, { kind: 'resume', sessionId: 'gone' }), 'not-found');
+    assert.deepEqual(resume.phases.at(-1), { kind: 'readOnly', text: 'This session no longer exists on the agent. The archive above is read-only.', error: true });
+  });
+
+  it('refuses a mode the agent does not advertise, and says why; a failure that needs sign-in offers it', async () => {
+    const bare = stubRuntime({}, { newSession: async () => ({ sessionId: 'x' }) });
+    const { host, phases, events } = openHost(bare, { needsSignIn: true });
+    assert.equal(await openSession(host, { kind: 'resume', sessionId: 's1' } as OpenMode), 'failed');
+    assert.deepEqual(phases.at(-1), { kind: 'failed', text: 'explained: Stub cannot resume past sessions (it does not advertise sessionCapabilities.resume).', needsAuth: true });
+    assert.ok(!events.some((e) => e.startsWith('attach')), 'nothing was attached');
+  });
+
+  it('a past session is loaded, else resumed, else shown from the archive', () => {
+    assert.equal(pastSessionMode(new AgentCapabilityView({ loadSession: true, sessionCapabilities: { resume: {} } } as any)), 'load');
+    assert.equal(pastSessionMode(new AgentCapabilityView({ sessionCapabilities: { resume: {} } } as any)), 'resume');
+    assert.equal(pastSessionMode(new AgentCapabilityView({ loadSession: false } as any)), 'archive');
+  });
+});
+
+/** A TurnHost over a real Transcript and SessionState. */
+function turnHost(rt: AgentRuntime | undefined) {
+  const state = new SessionState('Stub');
+  state.set({ kind: 'starting' });
+  state.set({ kind: 'ready', text: '' });
+  const transcript = new Transcript();
+  const log: string[] = [];
+  const changes: Change[] = [];
+  let current = rt;
+  const host: TurnHost = {
+    agentName: 'Stub',
+    runtime: () => current,
+    sessionId: () => (current ? 's1' : undefined),
+    transcript: () => transcript,
+    emit: (c) => void changes.push(...c),
+    phase: () => state.phase,
+    setPhase: (p) => void state.set(p),
+    began: () => void log.push('began'),
+    ended: (r) => void log.push(`ended ${r ?? '-'}`),
+    cancelPermissions: () => void log.push('permissions cancelled'),
+    explain: async () => 'Stub exited with code 3.',
+    detach: () => {
+      current = undefined;
+      log.push('detach');
+    },
+    signInToAnswer: (_reason, prompt) => void log.push(`sign in, then "${prompt}"`),
+    log: (m) => void log.push(m),
+  };
+  return { host, state, transcript, log, changes };
+}
+
+describe('prompt turns', () => {
+  it('a turn ends with its stop reason and the composer comes back', async () => {
+    let finish!: (r: { stopReason: string }) => void;
+    const rt = stubRuntime({}, { prompt: () => new Promise((r) => (finish = r)) });
+    const { host, state, log } = turnHost(rt);
+    const turns = new PromptTurns(host);
+    const done = turns.send(rt, 's1', 'hi', [{ type: 'text', text: 'hi' }]);
+    assert.equal(turns.busy, true);
+    assert.equal(phaseOf(state), 'working');
+    finish({ stopReason: 'end_turn' });
+    assert.equal(await done, 'end_turn');
+    assert.equal(turns.busy, false);
+    assert.deepEqual(state.status, { text: '', busy: false, inputEnabled: true, actions: [] });
+    assert.deepEqual(log, ['began', 'permissions cancelled', 'ended end_turn']);
+  });
+
+  it('an agent that exits mid-turn: the session detaches and says how it ended', async () => {
+    const rt = stubRuntime({}, { prompt: async () => Promise.reject(new ConnectionClosedError('session/prompt')) });
+    const { host, state, log } = turnHost(rt);
+    assert.equal(await new PromptTurns(host).send(rt, 's1', 'hi', []), undefined);
+    assert.deepEqual(state.phase, { kind: 'failed', text: 'Stub exited with code 3.' });
+    assert.ok(log.includes('detach'));
+  });
+
+  it('"authentication required" mid-turn offers sign-in, then the same prompt again', async () => {
+    const rt = stubRuntime({}, { prompt: async () => Promise.reject(new AgentError('session/prompt', ErrorCodes.AuthRequired, 'log in first')) });
+    const { host, state, log, transcript } = turnHost(rt);
+    await new PromptTurns(host).send(rt, 's1', 'fix it', []);
+    assert.equal(phaseOf(state), 'needsSignIn');
+    assert.ok(log.includes('sign in, then "fix it"'));
+    const err = transcript.items.find((i) => i.kind === 'error');
+    assert.equal(err?.kind === 'error' ? err.retryPrompt : undefined, 'fix it');
+  });
+
+  it('Stop sends session/cancel once, withdraws permissions, and offers Restart when the agent does not stop in time', async () => {
+    const cancels: string[] = [];
+    let finish!: (r: { stopReason: string }) => void;
+    const rt = stubRuntime({}, { prompt: () => new Promise((r) => (finish = r)), cancel: async (id: string) => void cancels.push(id) });
+    const { host, state, log } = turnHost(rt);
+    const turns = new PromptTurns(host, 30);
+    const done = turns.send(rt, 's1', 'long', []);
+    await turns.cancel();
+    assert.deepEqual(cancels, ['s1']);
+    assert.equal(phaseOf(state), 'stopping');
+    assert.ok(log.includes('permissions cancelled'));
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal(phaseOf(state), 'stuck');
+    finish({ stopReason: 'cancelled' });
+    assert.equal(await done, 'cancelled');
+    assert.equal(phaseOf(state), 'ready');
+  });
+});
+
+function permissionHost(opts: { autoApprove?: AutoApprove; protectedGlob?: (f: string) => string | undefined; sessionId?: string } = {}) {
+  const transcript = new Transcript();
+  const log: string[] = [];
+  const permissions = new Permissions({
+    agentId: 'a1',
+    sessionId: () => opts.sessionId ?? 's1',
+    transcript: () => transcript,
+    emit: () => undefined,
+    autoApprove: () => opts.autoApprove ?? 'never',
+    protectedGlob: opts.protectedGlob ?? (() => undefined),
+    log: (m) => void log.push(m),
+  });
+  return { transcript, permissions, log };
+}
+
+const OPTIONS = [
+  { optionId: 'once', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'always', name: 'Always', kind: 'allow_always' },
+  { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+];
+
+function request(toolCall: object, options: object[] = OPTIONS) {
+  return decodePermissionRequest({ sessionId: 's1', toolCall, options }).value;
+}
+
+describe('permissions: a request is a state of its tool call', () => {
+  it('is shown on its tool call, answered once by the user; a second answer or an unknown option is ignored', async () => {
+    const { transcript, permissions } = permissionHost();
+    transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit a.ts', kind: 'edit', status: 'pending' } as any);
+    const answer = permissions.request(request({ toolCallId: 't1' }), neverCancelled);
+    await Promise.resolve();
+    const item = transcript.items.find((i) => i.kind === 'permission');
+    assert.ok(item && item.kind === 'permission');
+    assert.equal(item.toolCallId, 't1');
+    assert.equal(permissions.answer(item.id, 'made-up'), false);
+    assert.equal(permissions.answer(item.id, 'once'), true);
+    assert.equal(permissions.answer(item.id, 'no'), false);
+    assert.deepEqual(await answer, { outcome: { outcome: 'selected', optionId: 'once' } });
+    assert.equal(permissions.waiting, 0);
+  });
+
+  it('"allow always" covers the same named tool later in the session, never a protected path', async () => {
+    const { transcript, permissions } = permissionHost({ protectedGlob: (f) => (f.includes('/.git/') ? '.git/**' : undefined) });
+    transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'pending', name: 'write' } as any);
+    const first = permissions.request(request({ toolCallId: 't1' }), neverCancelled);
+    await Promise.resolve();
+    permissions.answer(transcript.items.find((i) => i.kind === 'permission')!.id, 'always');
+    await first;
+    transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Edit b', kind: 'edit', status: 'pending', name: 'write' } as any);
+    assert.deepEqual(await permissions.request(request({ toolCallId: 't2' }), neverCancelled), { outcome: { outcome: 'selected', optionId: 'always' } });
+    transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 't3', title: 'Edit hook', kind: 'edit', status: 'pending', name: 'write', locations: [{ path: '/ws/.git/hooks/pre-commit' }] } as any);
+    const third = permissions.request(request({ toolCallId: 't3' }), neverCancelled);
+    await Promise.resolve();
+    assert.equal(permissions.waiting, 1, 'the protected write is asked about');
+    permissions.cancelAll();
+    assert.deepEqual(await third, { outcome: { outcome: 'cancelled' } });
+  });
+
+  it('auto-approval picks an allow option per the setting, and never one of unknown kind', async () => {
+    const { transcript, permissions } = permissionHost({ autoApprove: 'read' });
+    transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'Read', kind: 'read', status: 'pending' } as any);
+    assert.deepEqual(await permissions.request(request({ toolCallId: 'r1' }), neverCancelled), { outcome: { outcome: 'selected', optionId: 'once' } });
+    transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 'r2', title: 'Read', kind: 'read', status: 'pending' } as any);
+    const odd = permissions.request(request({ toolCallId: 'r2' }, [{ optionId: 'yes', name: 'Yes' }]), neverCancelled);
+    await Promise.resolve();
+    assert.equal(permissions.waiting, 1, 'an option without a kind is shown, not taken');
+    permissions.cancelAll();
+    await odd;
+  });
+
+  it('the agent withdrawing the request answers it cancelled', async () => {
+    const { permissions } = permissionHost();
+    const withdraw = new Emitter<void>();
+    const token: CancelToken = { isCancellationRequested: false, onCancellationRequested: (l) => withdraw.event(l) };
+    const pending = permissions.request(request({ toolCallId: 'x', title: 'Run' }), token);
+    await Promise.resolve();
+    withdraw.fire();
+    assert.deepEqual(await pending, { outcome: { outcome: 'cancelled' } });
+  });
+});
+
+describe('client requests are decoded once', () => {
+  it('keeps what it can, names what it dropped, and refuses only what cannot be served', () => {
+    const t = decodeClientRequest('terminal/create', { sessionId: 's', command: 'ls', args: ['-l', 3], env: [{ name: 'A', value: 'b' }, { name: 'B' }], outputByteLimit: -1 });
+    assert.deepEqual(t.value, { method: 'terminal/create', sessionId: 's', command: 'ls', args: ['-l'], env: { A: 'b' }, cwd: undefined, outputByteLimit: undefined });
+    assert.deepEqual(t.dropped, ['args[1]: not a string', 'env[1]: not {name, value}', 'outputByteLimit: ignored -1']);
+    assert.throws(() => decodeClientRequest('fs/write_text_file', { sessionId: 's', path: '/a' }), (e: { code: number; message: string }) => e.code === ErrorCodes.InvalidParams && /needs "content"/.test(e.message));
+    assert.throws(() => decodeClientRequest('terminal/kill', {}), /needs "terminalId"/);
+    const r = decodeClientRequest('fs/read_text_file', { sessionId: 's', path: '/a', line: 0, limit: 5 });
+    assert.deepEqual([r.value, r.dropped], [{ method: 'fs/read_text_file', sessionId: 's', path: '/a', line: undefined, limit: 5 }, ['line: ignored 0']]);
+  });
+
+  it('a permission request keeps options of unknown kind as "unknown"', () => {
+    const p = decodePermissionRequest({ sessionId: 's', toolCall: { toolCallId: 't', title: 'T' }, options: [{ optionId: 'a', name: 'A', kind: 'allow_once' }, { optionId: 'b', kind: 'maybe' }, { name: 'no id' }] });
+    assert.deepEqual(p.value.options, [
+      { optionId: 'a', name: 'A', kind: 'allow_once' },
+      { optionId: 'b', name: 'b', kind: 'unknown' },
+    ]);
+    assert.equal(p.dropped.length, 2);
+  });
+});
