@@ -15,7 +15,7 @@ export type TraceLevel = 'off' | 'messages' | 'verbose';
  * and read from user/machine settings only (`inspect().globalValue`): a cloned
  * repository's workspace settings can never widen what an agent may do.
  */
-export const USER_ONLY_SETTINGS = [
+const USER_ONLY_SETTINGS = [
   'agents',
   'mcpServers',
   'permissions.autoApprove',

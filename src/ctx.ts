@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { CompleteElicitationNotification, CreateElicitationRequest } from './acp/protocol';
 import type { AgentDefinition } from './agents/agentDefinition';
 import { AgentManager, type AgentStatus } from './agents/agentManager';
 import { AuthService } from './agents/auth';
@@ -100,8 +101,8 @@ export class Ctx implements vscode.Disposable {
       secrets: this.secrets,
       runDir: path.join(this.storage, 'run'),
       storedEnv: (id) => this.signInStore.storedEnv(id),
-      agentRequests: { 'elicitation/create': (name, params) => this.elicitation.create(name, params) },
-      agentNotifications: { 'elicitation/complete': (_name, params) => this.elicitation.complete(params) },
+      agentRequests: { [CreateElicitationRequest.method]: (name, params) => this.elicitation.create(name, params) },
+      agentNotifications: { [CompleteElicitationNotification.method]: (_name, params) => this.elicitation.complete(params) },
       inUse: (id) => [...this.liveSessions].some((s) => s.def.id === id),
     });
     this.auth = new AuthService(this.agents, this.signInStore, this.messages, quickPickPrompter, runInTerminal);

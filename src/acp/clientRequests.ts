@@ -6,6 +6,7 @@
  */
 import { clientError } from './errors';
 import { isObj, type Problems } from './decode';
+import { CreateTerminalRequest, KillTerminalRequest, ReadTextFileRequest, ReleaseTerminalRequest, TerminalOutputRequest, WaitForTerminalExitRequest, WriteTextFileRequest } from './protocol';
 
 type Obj = Record<string, unknown>;
 
@@ -32,7 +33,7 @@ export interface CreateTerminal {
   readonly cwd?: string;
   readonly outputByteLimit?: number;
 }
-export interface TerminalCall {
+interface TerminalCall {
   readonly method: 'terminal/output' | 'terminal/wait_for_exit' | 'terminal/kill' | 'terminal/release';
   readonly sessionId: string;
   readonly terminalId: string;
@@ -41,9 +42,17 @@ export interface TerminalCall {
 export type ClientRequest = ReadTextFile | WriteTextFile | CreateTerminal | TerminalCall;
 export type ClientRequestMethod = ClientRequest['method'];
 
-export const CLIENT_REQUEST_METHODS: readonly ClientRequestMethod[] = ['fs/read_text_file', 'fs/write_text_file', 'terminal/create', 'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release'];
+export const CLIENT_REQUEST_METHODS: readonly ClientRequestMethod[] = [
+  ReadTextFileRequest.method,
+  WriteTextFileRequest.method,
+  CreateTerminalRequest.method,
+  TerminalOutputRequest.method,
+  WaitForTerminalExitRequest.method,
+  KillTerminalRequest.method,
+  ReleaseTerminalRequest.method,
+];
 
-export const OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+const OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
 
 export interface PermissionOption {
   readonly optionId: string;

@@ -44,11 +44,11 @@ function oneOf<T extends string>(values: readonly T[]) {
 }
 
 // ---------------------------------------------------------------- enums
-export const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
-export const TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
-export const PLAN_PRIORITIES = ['high', 'medium', 'low'] as const;
-export const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
-export const STOP_REASONS = ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'] as const;
+const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
+const TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
+const PLAN_PRIORITIES = ['high', 'medium', 'low'] as const;
+const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+const STOP_REASONS = ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'] as const;
 
 function enumWithDefault<T extends string>(raw: Obj, key: string, values: readonly T[], fallback: T, problems: Problems, where: string): T {
   const v = raw[key];
@@ -63,7 +63,7 @@ function enumWithDefault<T extends string>(raw: Obj, key: string, values: readon
 
 // ---------------------------------------------------------------- content
 /** Decodes a ContentBlock; an unknown `type` is kept as-is (rendered as unsupported content). */
-export function decodeContentBlock(v: unknown, problems: Problems, where: string): acp.ContentBlock | undefined {
+function decodeContentBlock(v: unknown, problems: Problems, where: string): acp.ContentBlock | undefined {
   if (!isObj(v) || typeof v.type !== 'string') return undefined;
   switch (v.type) {
     case 'text': {
@@ -166,7 +166,7 @@ function decodePlainOption(v: unknown): acp.SessionConfigSelectOption | undefine
   return { value: v.value, name: str(v.name) ?? v.value, description: str(v.description) ?? null };
 }
 
-export function decodeConfigOption(v: unknown, problems: Problems, where: string): acp.SessionConfigOption | undefined {
+function decodeConfigOption(v: unknown, problems: Problems, where: string): acp.SessionConfigOption | undefined {
   if (!isObj(v) || typeof v.id !== 'string' || typeof v.name !== 'string') return undefined;
   const base = { id: v.id, name: v.name, description: str(v.description) ?? null, category: str(v.category) ?? null };
   if (v.type === 'boolean') {
@@ -197,7 +197,7 @@ export function decodeModes(v: unknown, problems: Problems, where: string): acp.
 }
 
 // ---------------------------------------------------------------- session/update
-export interface UnsupportedUpdate {
+interface UnsupportedUpdate {
   readonly sessionUpdate: '_unsupported';
   /** The variant name the agent sent (or a description when it had none). */
   readonly variant: string;
@@ -359,7 +359,7 @@ export interface EnvVarSpec {
 }
 
 /** Zed-era `_meta["terminal-auth"]` on an agent-type method. */
-export interface LegacyTerminalAuth {
+interface LegacyTerminalAuth {
   readonly command: string;
   readonly args: string[];
   readonly label?: string;

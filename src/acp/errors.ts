@@ -24,8 +24,6 @@ export const ErrorCodes = {
   ResourceNotFound: -32002,
 } as const;
 
-export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
-
 /** What a code means, in words for logs and messages. */
 export function describeErrorCode(code: number): string {
   switch (code) {

@@ -10,8 +10,6 @@ export type * as schema from '@agentclientprotocol/sdk';
 
 export const PROTOCOL_VERSION = 1;
 
-export { ErrorCodes } from './errors';
-
 // ---------------------------------------------------------------- client → agent
 export namespace InitializeRequest {
   export const method = 'initialize';
@@ -118,18 +116,3 @@ export namespace CompleteElicitationNotification {
   export const method = 'elicitation/complete';
   export const type = new NotificationType<unknown>(method);
 }
-
-/** Every method an agent may call on the client (requests and notifications). */
-export const CLIENT_METHODS = [
-  SessionUpdateNotification.method,
-  RequestPermissionRequest.method,
-  ReadTextFileRequest.method,
-  WriteTextFileRequest.method,
-  CreateTerminalRequest.method,
-  TerminalOutputRequest.method,
-  WaitForTerminalExitRequest.method,
-  KillTerminalRequest.method,
-  ReleaseTerminalRequest.method,
-  CreateElicitationRequest.method,
-  CompleteElicitationNotification.method,
-] as const;

@@ -11,7 +11,7 @@ import {
   type Message,
 } from 'vscode-jsonrpc/node';
 
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export interface ReaderOptions {
   /** Lines longer than this (in bytes) are dropped with an error instead of buffered. */

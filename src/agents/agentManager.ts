@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type TraceDirection } from '../acp/connection';
-import { errorText } from '../acp/errors';
+import { describeErrorCode, errorText } from '../acp/errors';
 import { clientCapabilities } from '../acp/capabilities';
 import type { AgentDefinition } from './agentDefinition';
 import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
@@ -317,7 +317,7 @@ export class AgentManager implements Disposable {
     this.trace ??= this.deps.logs.channel('ACP Trace');
     const m = msg as { id?: unknown; method?: string; error?: { code: number } };
     const arrow = dir === 'send' ? '→' : '←';
-    const kind = m.method ? (m.id !== undefined ? `request ${m.method} #${String(m.id)}` : `notification ${m.method}`) : `response #${String(m.id)}${m.error ? ` error ${m.error.code}` : ''}`;
+    const kind = m.method ? (m.id !== undefined ? `request ${m.method} #${String(m.id)}` : `notification ${m.method}`) : `response #${String(m.id)}${m.error ? ` error ${m.error.code} (${describeErrorCode(m.error.code)})` : ''}`;
     const line = level === 'messages' ? `${def.name} ${arrow} ${kind}` : `${def.name} ${arrow} ${kind} ${JSON.stringify(this.deps.logs.redactValue(msg))}`;
     this.trace.info(line);
     this.recentTrace.push(line);
@@ -343,7 +343,7 @@ export class AgentManager implements Disposable {
  * Package runners resolve what they run from the current folder (`.npmrc`,
  * `node_modules/.bin`, `pyproject.toml`): they are started outside the workspace.
  */
-export function isPackageRunner(command: string, args: readonly string[]): boolean {
+function isPackageRunner(command: string, args: readonly string[]): boolean {
   const base = path.basename(command).toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '');
   if (['npx', 'uvx', 'bunx', 'pnpx', 'pipx'].includes(base)) return true;
   return ['pnpm', 'yarn', 'bun', 'uv', 'npm'].includes(base) && ['dlx', 'x', 'exec', 'tool'].includes(args[0] ?? '');

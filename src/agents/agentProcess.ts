@@ -29,7 +29,7 @@ export interface ShutdownTimings {
   readonly killAfterMs: number;
 }
 
-export const DEFAULT_SHUTDOWN: ShutdownTimings = { termAfterMs: 2000, killAfterMs: 5000 };
+const DEFAULT_SHUTDOWN: ShutdownTimings = { termAfterMs: 2000, killAfterMs: 5000 };
 const STDERR_LINES = 40;
 
 export class AgentProcess {

@@ -14,7 +14,7 @@ import { DeltaBatcher } from './deltaBatcher';
 import type { AttachmentSources } from './attachmentSources';
 import type { DiffDocuments } from './diffDocuments';
 
-export const CHAT_VIEW_TYPE = 'acpAgents.chat';
+const CHAT_VIEW_TYPE = 'acpAgents.chat';
 
 /** Items in a snapshot's `init`; the rest follows in batches of OLDER_BATCH. */
 const SNAPSHOT_TAIL = 50;

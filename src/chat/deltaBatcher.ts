@@ -129,8 +129,4 @@ export class DeltaBatcher {
     this.terms.clear();
     this.header = false;
   }
-
-  get pending(): number {
-    return this.entries.length;
-  }
 }

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 
-export const DIFF_SCHEME = 'acp-diff';
+const DIFF_SCHEME = 'acp-diff';
 
 /**
  * Read-only documents holding the old and new text of an agent's diff, so that

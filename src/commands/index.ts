@@ -12,7 +12,7 @@ import { trustCommands } from './trust';
 
 export type CommandFactory = (ctx: Ctx) => (...args: any[]) => unknown;
 
-export type CommandId =
+type CommandId =
   | 'acpAgents.newSession'
   | 'acpAgents.resumeSession'
   | 'acpAgents.cancel'
@@ -25,7 +25,7 @@ export type CommandId =
   | 'acpAgents.refreshSessions'
   | 'acpAgents.manageMcpTrust';
 
-export const COMMANDS: Record<CommandId, CommandFactory> = {
+const COMMANDS: Record<CommandId, CommandFactory> = {
   ...sessionCommands,
   ...agentCommands,
   ...trustCommands,

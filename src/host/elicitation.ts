@@ -12,7 +12,7 @@ export interface ElicitationUi {
   url(agentName: string, message: string, url: string, host: string): Promise<'open' | 'decline' | undefined>;
 }
 
-export const nativeElicitationUi: ElicitationUi = {
+const nativeElicitationUi: ElicitationUi = {
   async start(agentName, message, fields) {
     const choice = await vscode.window.showInformationMessage(
       `${agentName} asks: ${message}`,

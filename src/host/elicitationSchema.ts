@@ -4,7 +4,7 @@
  */
 import { testPattern } from './patternCheck';
 
-export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi';
+type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi';
 
 export interface Field {
   readonly key: string;

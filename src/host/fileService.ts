@@ -7,7 +7,7 @@ import { checkPath, isAbsolutePath, isUncPath, sliceLines } from '../platform/pa
 import { protectedMatcher, type ProtectedMatcher } from '../platform/protectedPaths';
 
 /** Largest file `fs/read_text_file` reads from disk. */
-export const MAX_READ_BYTES = 32 * 1024 * 1024;
+const MAX_READ_BYTES = 32 * 1024 * 1024;
 
 /** The settings the file service reads. */
 export interface FileSettings {
@@ -17,7 +17,7 @@ export interface FileSettings {
 }
 
 /** The native question: a modal naming the agent, the action and the path. Escape denies. */
-export async function askAccessNatively(q: AccessQuestion): Promise<AccessAnswer | undefined> {
+async function askAccessNatively(q: AccessQuestion): Promise<AccessAnswer | undefined> {
   const once = 'Allow Once';
   const forPath = q.action === 'run a command in' ? 'Allow This Folder for the Session' : 'Allow This File for the Session';
   const forFolder = 'Allow Its Folder for the Session';

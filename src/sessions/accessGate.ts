@@ -10,7 +10,7 @@ import { OrderedQueue } from '../acp/orderedQueue';
 import { isInside } from '../platform/pathPolicy';
 
 export type AccessAction = 'read' | 'write' | 'run a command in' | 'open';
-export type AccessReason = 'outside' | 'protected';
+type AccessReason = 'outside' | 'protected';
 export type AccessAnswer = 'once' | 'session-path' | 'session-folder' | 'deny' | 'deny-turn';
 
 export interface AccessQuestion {

@@ -11,7 +11,7 @@ import type { SessionPhase } from './sessionState';
 import type { Change, Transcript } from './transcript';
 
 /** How long Stop waits for the agent to end the turn before offering Restart. */
-export const CANCEL_GRACE_MS = 10_000;
+const CANCEL_GRACE_MS = 10_000;
 
 export interface TurnHost {
   readonly agentName: string;

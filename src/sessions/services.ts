@@ -15,7 +15,7 @@ import type { SessionIndex } from './sessionIndex';
 import type { TranscriptArchive } from './transcriptArchive';
 
 /** `fs/*` for agents, held to the session's folders (host/fileService.ts). */
-export interface SessionFiles {
+interface SessionFiles {
   guard(ctx: AccessContext, action: AccessAction, p: unknown): Promise<string>;
   read(ctx: AccessContext, request: ReadTextFile): Promise<acp.ReadTextFileResponse>;
   write(ctx: AccessContext, request: WriteTextFile, onBefore?: (file: string, before: Buffer | null) => void): Promise<acp.WriteTextFileResponse>;
@@ -70,7 +70,7 @@ export interface ChangeTracking extends Disposable {
 }
 
 /** The settings a session reads. */
-export interface SessionSettings {
+interface SessionSettings {
   autoApprove(): AutoApprove;
   keepSessionsAlive(): boolean;
 }

@@ -26,7 +26,7 @@ export type SessionPhase =
   /** An archived transcript that cannot continue. */
   | { readonly kind: 'readOnly'; readonly text: string; readonly error?: boolean };
 
-export type PhaseKind = SessionPhase['kind'];
+type PhaseKind = SessionPhase['kind'];
 
 /** The one status line each phase shows. */
 export function statusOf(phase: SessionPhase, agentName: string): PanelStatus {
@@ -58,7 +58,7 @@ export function statusOf(phase: SessionPhase, agentName: string): PanelStatus {
   }
 }
 
-export const NOT_STARTED = 'Not started.';
+const NOT_STARTED = 'Not started.';
 
 /** Which phases may follow which: anything else is a bug, logged and refused. */
 const NEXT: Record<PhaseKind, readonly PhaseKind[]> = {

@@ -82,7 +82,7 @@ function flattenOptions(o: acp.SessionConfigOption): ConfigOptionView['options']
   return out;
 }
 
-export function configOptionViews(options: readonly acp.SessionConfigOption[]): ConfigOptionView[] {
+function configOptionViews(options: readonly acp.SessionConfigOption[]): ConfigOptionView[] {
   return options.map((o) => ({
     id: o.id,
     name: o.name,

@@ -13,7 +13,7 @@ export interface TerminalText {
 }
 
 /** What a panel keeps of one terminal's output, in characters. */
-export const PANEL_TERMINAL_CHARS = 20_000;
+const PANEL_TERMINAL_CHARS = 20_000;
 
 export function mergeTerminalText(view: TerminalText, text: string, start: number, truncated: boolean, keep = PANEL_TERMINAL_CHARS): Required<TerminalText> {
   const end = view.end ?? 0;

@@ -45,7 +45,7 @@ export interface ToolItem {
   cancelled?: boolean;
 }
 
-export interface PlanEntryView {
+interface PlanEntryView {
   readonly content: string;
   readonly priority: string;
   readonly status: string;
@@ -87,7 +87,7 @@ export interface UnsupportedItem {
   readonly raw: string;
 }
 
-export interface PermissionOptionView {
+interface PermissionOptionView {
   readonly optionId: string;
   readonly name: string;
   readonly kind: string;

@@ -25,7 +25,7 @@ export type SessionTreeNode =
   | { readonly kind: 'agent'; readonly agent: AgentDefinition }
   | { readonly kind: 'session'; readonly agent: AgentDefinition; readonly entry: SessionEntry };
 
-export function relativeTime(ms: number, now = Date.now()): string {
+function relativeTime(ms: number, now = Date.now()): string {
   const s = Math.round((now - ms) / 1000);
   if (s < 45) return 'just now';
   const m = Math.round(s / 60);

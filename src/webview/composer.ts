@@ -27,7 +27,6 @@ export class Composer {
     private readonly list: HTMLUListElement,
     private readonly post: Post,
     private readonly onDraft: (text: string) => void,
-    private readonly onSent: (text: string) => void,
     private readonly chips: HTMLElement,
     attach: HTMLButtonElement,
   ) {
@@ -144,7 +143,6 @@ export class Composer {
     this.input.value = '';
     this.onDraft('');
     this.hideSuggestions();
-    this.onSent(text);
   }
 
   private onKey(e: KeyboardEvent): void {

@@ -43,11 +43,10 @@ function saveState(patch: Partial<ViewState>): void {
 
 const transcript = new TranscriptView(transcriptEl, post);
 const header = new HeaderView(el('session-title'), el('controls'), el('usage'), post);
-const composer = new Composer(input, el('send'), el('stop'), el('commands'), post, (draft) => saveState({ draft }), () => undefined, el('chips'), el('attach'));
+const composer = new Composer(input, el('send'), el('stop'), el('commands'), post, (draft) => saveState({ draft }), el('chips'), el('attach'));
 let info: PanelInfo | undefined;
 let restoredScroll = false;
 let streaming = false;
-let lastHeader: HeaderState = { configOptions: [], commands: [] };
 
 const ACTION_LABELS: Record<PanelAction, string> = { restart: 'Restart', showLog: 'Show Log', signIn: 'Sign In…', stop: 'Stop', newSession: 'New Session' };
 
@@ -79,7 +78,6 @@ function setStatus(s: PanelStatus): void {
 }
 
 function setHeader(h: HeaderState): void {
-  lastHeader = h;
   header.render(h, info?.agentName ?? '');
   header.renderChanges(changesEl, h);
   composer.setCommands(h.commands);
@@ -158,11 +156,5 @@ transcriptEl.addEventListener('pointerover', (e) => {
 });
 
 transcriptEl.addEventListener('scroll', () => saveState({ scrollTop: transcriptEl.scrollTop }), { passive: true });
-
-// For tests and benchmarks: what is on screen, without reaching into internals.
-(window as unknown as { __acp: unknown }).__acp = {
-  items: () => transcript.size,
-  header: () => lastHeader,
-};
 
 post({ type: 'ready' });

@@ -95,11 +95,6 @@ export function renderMarkdown(text: string): string {
   return DOMPurify.sanitize(md.render(text), PURIFY) as unknown as string;
 }
 
-/** Escapes text for textContent-free contexts (we prefer textContent everywhere). */
-export function sanitize(html: string): string {
-  return DOMPurify.sanitize(html, PURIFY) as unknown as string;
-}
-
 /**
  * Renders a growing markdown text without re-rendering what is done: the text
  * up to the last blank line outside a code fence is "frozen" into HTML once;
@@ -146,7 +141,7 @@ export class StreamingMarkdown {
 }
 
 /** The end of the last complete block (a blank line outside a fence) at or after `from`. */
-export function freezePoint(text: string, from: number): number {
+function freezePoint(text: string, from: number): number {
   let inFence = false;
   let fenceMarker = '';
   let best = from;

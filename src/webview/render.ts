@@ -62,7 +62,7 @@ const TOOL_ICONS: Record<string, string> = {
 
 const STATUS_LABEL: Record<string, string> = { pending: 'Pending', in_progress: 'Running', completed: 'Done', failed: 'Failed' };
 
-export const STOP_REASON_TEXT: Record<string, string> = {
+const STOP_REASON_TEXT: Record<string, string> = {
   end_turn: '',
   cancelled: 'Stopped. The agent ended the turn when asked to.',
   refusal: 'The agent refused to continue. This prompt and what follows will not be part of the next prompt.',

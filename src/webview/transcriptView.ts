@@ -208,9 +208,4 @@ export class TranscriptView {
   private scrollToEnd(): void {
     this.root.scrollTop = this.root.scrollHeight;
   }
-
-  /** The text content of the last item (for benchmarks and tests). */
-  lastText(): string {
-    return this.root.lastElementChild?.textContent ?? '';
-  }
 }
