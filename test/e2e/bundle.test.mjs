@@ -1,0 +1,43 @@
+// What ships: the packaged .vsix carries the production bundle without the
+// integration tests' hooks (they are built only with `esbuild.mjs --test-hooks`).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import yauzl from 'yauzl';
+import { ROOT } from '../harness/testEnv.mjs';
+
+/** The text of one entry of a zip file. */
+function readEntry(zipFile, name) {
+  return new Promise((resolve, reject) => {
+    yauzl.open(zipFile, { lazyEntries: true }, (err, zip) => {
+      if (err) return reject(err);
+      let found = false;
+      zip.on('entry', (entry) => {
+        if (entry.fileName !== name) return zip.readEntry();
+        found = true;
+        zip.openReadStream(entry, (e, stream) => {
+          if (e) return reject(e);
+          const chunks = [];
+          stream.on('data', (c) => chunks.push(c));
+          stream.on('end', () => {
+            zip.close();
+            resolve(Buffer.concat(chunks).toString('utf8'));
+          });
+        });
+      });
+      zip.on('end', () => (found ? undefined : reject(new Error(`${name} is not in ${zipFile}`))));
+      zip.readEntry();
+    });
+  });
+}
+
+describe('e2e: the packaged .vsix', function () {
+  it('ships the extension without test hooks', async function () {
+    const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+    const vsix = path.join(ROOT, `acp-agents-${version}.vsix`);
+    const bundle = await readEntry(vsix, 'extension/dist/extension.js');
+    assert.ok(bundle.length > 50_000, `the bundle is there (${bundle.length} bytes)`);
+    assert.match(bundle, /openPastSession/, 'the public API is in it');
+    for (const hook of ['setAccessAnswer', 'setMcpTrustAnswer', 'openChatWithoutFolder', 'stopAllAgents']) assert.doesNotMatch(bundle, new RegExp(hook), `no test hook "${hook}"`);
+  });
+});
