@@ -33,11 +33,16 @@ try {
     },
   });
 } catch (err) {
-  console.error(String(err?.message ?? err));
+  console.error(String(/** @type {Error} */ (err)?.message ?? err));
   code = 1;
 }
 const r = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { passed: 0, failed: 1, skipped: 0, lines: [] };
 if (r.host) console.log(`ran in VS Code: ${r.host}`);
 for (const l of r.lines ?? []) console.log(l);
+// As in the code-server harness: only one whole run in one extension host counts.
+if (fs.existsSync(resultsFile) && (r.done !== true || r.starts?.length !== 1)) {
+  console.log(`harness error: the test run ${r.done !== true ? 'never finished' : 'finished'} and was started ${r.starts?.length ?? 0} time(s): the extension host crashed or was restarted`);
+  r.failed += 1;
+}
 console.log(`${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
 process.exit(code || r.failed > 0 || r.passed === 0 ? 1 : 0);
