@@ -7,14 +7,83 @@ import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewF
 
 const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission'];
 
+/**
+ * What a fake agent received (and sent), one entry per JSON line of its record.
+ * @param {string} tmp
+ * @param {string} scenario
+ * @returns {any[]}
+ */
 function record(tmp, scenario) {
   const f = path.join(tmp, `${scenario}.jsonl`);
   return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
 }
 
+/**
+ * @typedef {{ fg: string, bg: string, contrast: number, bgLuminance: number }} Pair
+ * @typedef {{ body: Pair, agent: Pair, user: Pair, input: Pair, send: Pair, link: Pair }} ThemeColours
+ */
+
+/**
+ * Computed colours in the chat webview: text colour, the opaque colour behind it
+ * (its own and its ancestors' backgrounds composited), and their WCAG contrast ratio.
+ * @param {import('playwright-core').FrameLocator} frame
+ * @returns {Promise<ThemeColours>}
+ */
+async function themeColours(frame) {
+  return await frame.locator('body').evaluate((body) => {
+    /** @param {string} css @returns {number[]} r, g, b (0–255) and alpha (0–1) */
+    const parse = (css) => {
+      const m = /^rgba?\(([^)]+)\)$/.exec(css.trim());
+      if (!m) throw new Error(`not an rgb() colour: ${css}`);
+      const [r, g, b, a = 1] = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      return [r, g, b, a];
+    };
+    /** Over `under` (opaque). @param {number[]} top @param {number[]} under */
+    const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+    /** The opaque colour behind an element's text. @param {Element} el */
+    const backdrop = (el) => {
+      const layers = [];
+      for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) layers.push(parse(getComputedStyle(e).backgroundColor));
+      let colour = [255, 255, 255, 1];
+      for (const layer of layers.reverse()) colour = over(layer, colour);
+      return colour;
+    };
+    /** @param {number[]} c */
+    const luminance = (c) => {
+      const [r, g, b] = c.slice(0, 3).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    /** @param {number[]} c */
+    const hex = (c) => `#${c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+    /** @param {string} selector */
+    const pair = (selector) => {
+      const el = selector === 'body' ? body : document.querySelector(selector);
+      if (!el) throw new Error(`no ${selector} in the panel`);
+      const bg = backdrop(el);
+      const fg = over(parse(getComputedStyle(el).color), bg);
+      const [hi, lo] = [luminance(fg), luminance(bg)].sort((x, y) => y - x);
+      return { fg: hex(fg), bg: hex(bg), contrast: (hi + 0.05) / (lo + 0.05), bgLuminance: luminance(bg) };
+    };
+    return {
+      body: pair('body'),
+      agent: pair('.msg-agent .markdown p'),
+      user: pair('.msg-user .user-text'),
+      input: pair('#input'),
+      send: pair('#send'),
+      link: pair('.open-diff'),
+    };
+  });
+}
+
 describe('e2e: the chat panel', function () {
+  /** @type {import('./workbench.mjs').Workbench} */
   let wb;
+  /** @type {import('./workbench.mjs').Page} */
   let page;
+  /** @type {string} */
   let tmp;
 
   before(async function () {
@@ -26,6 +95,7 @@ describe('e2e: the chat panel', function () {
     await wb?.close();
   });
 
+  /** @param {string} agentLabel */
   async function newSession(agentLabel) {
     await runCommand(page, 'View: Close All Editors');
     await runCommand(page, 'ACP: New Session');
@@ -35,6 +105,10 @@ describe('e2e: the chat panel', function () {
     return frame;
   }
 
+  /**
+   * @param {import('./workbench.mjs').FrameLocator} frame
+   * @param {string} text
+   */
   async function send(frame, text) {
     const input = frame.locator('#input');
     await input.click();
@@ -146,7 +220,7 @@ describe('e2e: the chat panel', function () {
     await frame.locator('.msg-agent', { hasText: 'Callers need no change.' }).waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator('.chip').count(), 0, 'chips are cleared once sent');
     const prompt = record(tmp, 'demo').filter((r) => r.msg?.method === 'session/prompt').at(-1).msg.params.prompt;
-    assert.deepEqual(prompt.map((b) => b.type), ['text', 'resource']);
+    assert.deepEqual(prompt.map((/** @type {{ type: string }} */ b) => b.type), ['text', 'resource']);
     assert.match(prompt[1].resource.uri, /src\/greet\.ts$/);
     assert.match(prompt[1].resource.text, /export function greet/);
     await screenshot(page, 'chat-mention');
@@ -158,6 +232,8 @@ describe('e2e: the chat panel', function () {
     await frame.locator('.permission-option', { hasText: 'Allow' }).first().waitFor({ timeout: 15_000 });
     await frame.locator('.permission-option', { hasText: 'Always allow' }).first().click();
     await frame.locator('.msg-agent', { hasText: 'All done' }).waitFor({ timeout: 15_000 });
+    /** @type {Record<string, ThemeColours>} */
+    const seen = {};
     for (const [name, theme] of [['dark', 'Dark Modern'], ['light', 'Light Modern'], ['high-contrast', 'Dark High Contrast']]) {
       // As a person would: Preferences: Color Theme, type the name, Enter.
       await runCommand(page, 'Preferences: Color Theme');
@@ -165,9 +241,30 @@ describe('e2e: the chat panel', function () {
       await input.fill(theme);
       await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ timeout: 10_000 });
       await page.keyboard.press('Enter');
-      await page.waitForTimeout(1500);
+      // The webview gets the theme's kind as a body class, and its colours as CSS variables.
+      await frame.locator(`body.vscode-${name}`).waitFor({ timeout: 10_000 });
+      await page.waitForTimeout(300);
+      const c = await themeColours(frame);
+      seen[name] = c;
+      const where = `${theme}: ${JSON.stringify(c)}`;
+      // Text against what is really behind it (transparent layers composited), WCAG 2 contrast.
+      const minimum = name === 'high-contrast' ? 7 : 4.5;
+      assert.ok(c.body.contrast >= minimum, `body text contrast ${c.body.contrast.toFixed(2)} < ${minimum} — ${where}`);
+      assert.ok(c.agent.contrast >= minimum, `agent message contrast ${c.agent.contrast.toFixed(2)} < ${minimum} — ${where}`);
+      assert.ok(c.user.contrast >= 4.5, `user message contrast ${c.user.contrast.toFixed(2)} — ${where}`);
+      assert.ok(c.input.contrast >= 4.5, `input contrast ${c.input.contrast.toFixed(2)} — ${where}`);
+      assert.ok(c.send.contrast >= 4.5, `Send button contrast ${c.send.contrast.toFixed(2)} — ${where}`);
+      assert.ok(c.link.contrast >= 4.5, `Open Diff link contrast ${c.link.contrast.toFixed(2)} — ${where}`);
+      // Dark themes are dark, the light one is light.
+      assert.ok(name === 'light' ? c.body.bgLuminance > 0.5 : c.body.bgLuminance < 0.1, `background luminance ${c.body.bgLuminance.toFixed(3)} — ${where}`);
       await screenshot(page, `chat-theme-${name}`);
     }
+    // Each theme really changed the panel's colours.
+    assert.notEqual(seen.dark.agent.fg, seen.light.agent.fg, 'message text: dark ≠ light');
+    assert.notDeepEqual([seen.dark.send.fg, seen.dark.send.bg], [seen.light.send.fg, seen.light.send.bg], 'Send button: dark ≠ light');
+    assert.notDeepEqual([seen.dark.input.fg, seen.dark.input.bg], [seen['high-contrast'].input.fg, seen['high-contrast'].input.bg], 'input: dark ≠ high contrast');
+    assert.equal(new Set(Object.values(seen).map((c) => c.body.bg)).size, 3, 'three different backgrounds');
+    assert.equal(new Set(Object.values(seen).map((c) => c.body.fg)).size, 3, 'three different text colours');
   });
 
   it('a window reload restores the panel, and the session is loaded again from the agent', async function () {

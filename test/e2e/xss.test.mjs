@@ -8,10 +8,26 @@ import { ensureNode } from '../harness/tools.mjs';
 import { FAKE_AGENT, ROOT } from '../harness/testEnv.mjs';
 import { openWorkbench, pick, runCommand, screenshot } from './workbench.mjs';
 
+/** @type {string[]} */
 const PAYLOADS = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'xss', 'payloads.json'), 'utf8'));
 
-/** A fake-agent scenario that puts every payload into every field the panel renders. */
-function xssScenario() {
+/**
+ * The name a payload gets as a file in the Changes list (no "/" in a file name).
+ * @param {string} p
+ * @param {number} i
+ */
+function changeName(p, i) {
+  return `${String(i).padStart(2, '0')} ${p.replaceAll('/', '\u2215').replaceAll('\0', '')}`.slice(0, 120);
+}
+
+/**
+ * A fake-agent scenario that puts every payload into every field the panel renders.
+ * It answers `initialize` only once `goFile` exists, so the test arms its sentinel
+ * before anything from the agent (agentInfo, modes…) reaches the panel.
+ * @param {{ goFile: string, payloadsTxt: string }} files
+ */
+function xssScenario({ goFile, payloadsTxt }) {
+  /** @type {object[]} */
   const steps = [];
   PAYLOADS.forEach((p, i) => {
     steps.push(
@@ -40,9 +56,19 @@ function xssScenario() {
       { update: { sessionUpdate: 'plan', entries: [{ content: p, priority: 'high', status: 'in_progress' }] } },
       { update: { sessionUpdate: 'notice', severity: 'warning', title: p, description: p } },
       { update: { sessionUpdate: `x_${i}`, payload: p } },
+      // The usage meter (the header), with the payload as the cost's currency.
+      { update: { sessionUpdate: 'usage_update', used: 1000 + i, size: 200_000, cost: { amount: 0.5, currency: p } } },
     );
   });
   steps.push(
+    // The Changes list (the header): files the agent writes, named and filled with the payloads (at once: quicker).
+    { parallel: PAYLOADS.map((p, i) => ({ request: 'fs/write_text_file', params: { sessionId: '${sessionId}', path: `\${cwd}/xss-changes/${changeName(p, i)}`, content: `${p}\n` } })) },
+    // Terminal output in a tool call: a command that prints every payload.
+    { update: { sessionUpdate: 'tool_call', toolCallId: 'xss-term', title: 'Print the payloads', kind: 'execute', status: 'in_progress' } },
+    { request: 'terminal/create', params: { sessionId: '${sessionId}', command: '${node}', args: ['-e', "process.stdout.write(require('fs').readFileSync(process.argv[1], 'utf8'))", payloadsTxt] }, as: 'xterm' },
+    { update: { sessionUpdate: 'tool_call_update', toolCallId: 'xss-term', content: [{ type: 'terminal', terminalId: '${xterm.terminalId}' }] } },
+    { request: 'terminal/wait_for_exit', params: { sessionId: '${sessionId}', terminalId: '${xterm.terminalId}' } },
+    { update: { sessionUpdate: 'tool_call_update', toolCallId: 'xss-term', status: 'completed' } },
     { update: { sessionUpdate: 'available_commands_update', availableCommands: PAYLOADS.map((p) => ({ name: p, description: p, input: { hint: p } })) } },
     {
       update: {
@@ -59,23 +85,33 @@ function xssScenario() {
     description: 'Every rendered field carries XSS payloads.',
     agentInfo: { name: PAYLOADS[5], title: PAYLOADS[6], version: '1' },
     on: {
+      initialize: [{ waitForFile: goFile, timeout: 60_000 }],
       'session/new': [{ respond: { sessionId: '${sessionId}', modes: { currentModeId: 'm0', availableModes: PAYLOADS.slice(0, 5).map((p, i) => ({ id: `m${i}`, name: p, description: p })) } } }],
-      'session/prompt': steps,
+      // The first prompt gets everything above; the second fails with the payloads as the error (a turn error entry).
+      'session/prompt': { sequence: [steps, [{ error: { code: -32603, message: `Model failed: ${PAYLOADS.join(' ')}`, data: { detail: PAYLOADS } } }]] },
     },
   };
 }
 
+/** @typedef {Window & { __hits: unknown[], __violations: string[], __xss: (n: unknown) => void, __sentinel?: string }} Sentinel */
+
 describe('e2e: XSS corpus in every rendered field', function () {
+  /** @type {import('./workbench.mjs').Workbench} */
   let wb;
+  /** @type {import('./workbench.mjs').Page} */
   let page;
+  let goFile = '';
 
   before(async function () {
     wb = await openWorkbench({
       prefix: 'acp-xss',
       viewport: { width: 1280, height: 900 },
       agents: (tmp) => {
+        goFile = path.join(tmp, 'xss-go');
+        const payloadsTxt = path.join(tmp, 'xss-payloads.txt');
+        fs.writeFileSync(payloadsTxt, PAYLOADS.join('\n') + '\n');
         const scenarioFile = path.join(tmp, 'xss-scenario.json');
-        fs.writeFileSync(scenarioFile, JSON.stringify(xssScenario()));
+        fs.writeFileSync(scenarioFile, JSON.stringify(xssScenario({ goFile, payloadsTxt })));
         return [{ id: 'xss', name: 'XSS Agent', command: ensureNode(), args: [FAKE_AGENT, scenarioFile], env: { ACP_FAKE_RECORD: path.join(tmp, 'xss.jsonl') } }];
       },
     });
@@ -88,6 +124,7 @@ describe('e2e: XSS corpus in every rendered field', function () {
 
   it(`${PAYLOADS.length} payloads run no script, break no CSP rule and leave no javascript:/data: link`, async function () {
     assert.ok(PAYLOADS.length >= 60);
+    /** @type {string[]} */
     const dialogs = [];
     page.on('dialog', (d) => {
       dialogs.push(d.message());
@@ -95,54 +132,93 @@ describe('e2e: XSS corpus in every rendered field', function () {
     });
     await runCommand(page, 'ACP: New Session');
     await pick(page, 'XSS Agent');
-    // The panel's own frame (the one with the transcript), instrumented before any payload arrives.
+    // The panel's own frame (the one with the transcript), instrumented before any payload arrives:
+    // the agent answers initialize only once goFile exists.
+    /** @type {import('playwright-core').Frame | undefined} */
     let frame;
-    for (let i = 0; i < 100 && !frame; i++) {
+    for (let i = 0; i < 150 && !frame; i++) {
       for (const f of page.frames()) if (await f.$('#transcript').catch(() => null)) frame = f;
       if (!frame) await page.waitForTimeout(200);
     }
     assert.ok(frame, 'found the chat webview frame');
+    const token = `armed-${Date.now()}`;
+    const before = await frame.evaluate((t) => {
+      const w = /** @type {Sentinel} */ (/** @type {unknown} */ (window));
+      w.__hits = [];
+      w.__violations = [];
+      w.__xss = (n) => w.__hits.push(n);
+      w.__sentinel = t;
+      document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      return document.body.innerText;
+    }, token);
+    assert.equal(fs.existsSync(goFile), false, 'the agent has not answered yet');
+    for (const p of PAYLOADS.slice(0, 7)) assert.ok(!before.includes(p), `no payload shown before the sentinel was armed: ${p}`);
+    fs.writeFileSync(goFile, 'go');
     await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
-    await frame.evaluate(() => {
-      window.__hits = [];
-      window.__violations = [];
-      window.__xss = (n) => window.__hits.push(n);
-      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
-    });
+    // agentInfo and the modes (from session/new) rendered under the sentinel.
+    assert.ok((await frame.locator('.status-text').innerText()).includes(PAYLOADS[6]), 'the agent\'s title (a payload) is shown as text');
+
     await frame.locator('#input').fill(`${PAYLOADS[0]} typed by the user`);
     await frame.locator('#input').press('Enter');
     const option = frame.locator('.permission-option').first();
     await option.waitFor({ timeout: 60_000 });
     await option.click();
     await frame.locator('.msg-agent', { hasText: 'XSS corpus done.' }).waitFor({ timeout: 60_000 });
-    // Bring every lazily rendered item into view, and open every <details>.
-    await frame.evaluate(async () => {
-      const t = document.getElementById('transcript');
-      for (let y = t.scrollHeight; y >= 0; y -= 600) {
-        t.scrollTop = y;
-        await new Promise((r) => requestAnimationFrame(() => r()));
+    // The second prompt fails: the agent's error (every payload) becomes a turn error entry.
+    await frame.locator('#input').fill(`${PAYLOADS[1]} again`);
+    await frame.locator('#input').press('Enter');
+    await frame.locator('.turn-error').first().waitFor({ timeout: 30_000 });
+
+    // Bring every lazily rendered item into view (each placeholder left, until none is), and open every <details>.
+    const placeholdersLeft = await frame.evaluate(async () => {
+      const frameDone = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined))));
+      const deadline = Date.now() + 20_000;
+      for (let ph = document.querySelector('#transcript .placeholder'); ph && Date.now() < deadline; ph = document.querySelector('#transcript .placeholder')) {
+        ph.scrollIntoView({ block: 'center' });
+        await frameDone();
       }
       for (const d of document.querySelectorAll('details')) d.open = true;
       await new Promise((r) => setTimeout(r, 500));
+      return document.querySelectorAll('.placeholder').length;
     });
+    assert.equal(placeholdersLeft, 0, 'every item was rendered');
     await frame.locator('#input').fill('/');
     await page.waitForTimeout(300);
-    const result = await frame.evaluate(() => ({
-      hits: window.__hits,
-      violations: window.__violations,
-      placeholders: document.querySelectorAll('.placeholder').length,
-      items: document.querySelectorAll('#transcript > .item').length,
-      links: [...document.querySelectorAll('a')].map((a) => ({ href: a.getAttribute('href'), data: a.getAttribute('data-href') })),
-      srcs: [...document.querySelectorAll('[src]')].map((e) => e.getAttribute('src')),
-      scripts: [...document.querySelectorAll('script')].map((s) => s.getAttribute('src') ?? `inline:${s.textContent.slice(0, 60)}`),
-      handlers: [...document.querySelectorAll('*')].flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName} ${a.name}`)),
-      iframes: [...document.querySelectorAll('iframe, object, embed, form, base, meta[http-equiv]')].filter((e) => e.getAttribute('http-equiv') !== 'Content-Security-Policy').map((e) => e.outerHTML.slice(0, 80)),
-      styles: document.querySelectorAll('[style]:not(.placeholder)').length,
-    }));
+    // The sentinel is still the one armed first, and its CSP listener still hears: a canary violation.
+    const live = await frame.evaluate(async (t) => {
+      const w = /** @type {Sentinel} */ (/** @type {unknown} */ (window));
+      const img = document.createElement('img');
+      img.src = 'https://canary.invalid/csp.png';
+      document.body.append(img);
+      const deadline = Date.now() + 3000;
+      while (!w.__violations.some((v) => v.includes('canary.invalid')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      img.remove();
+      return { armed: w.__sentinel === t, canary: w.__violations.some((v) => v.includes('canary.invalid')) };
+    }, token);
+    assert.deepEqual(live, { armed: true, canary: true }, 'the sentinel armed before the first render is still in place and listening');
+    const result = await frame.evaluate(() => {
+      const w = /** @type {Sentinel} */ (/** @type {unknown} */ (window));
+      return {
+        hits: w.__hits,
+        violations: w.__violations.filter((v) => !v.includes('canary.invalid')),
+        placeholders: document.querySelectorAll('.placeholder').length,
+        items: document.querySelectorAll('#transcript > .item').length,
+        links: [...document.querySelectorAll('a')].map((a) => ({ href: a.getAttribute('href'), data: a.getAttribute('data-href') })),
+        srcs: [...document.querySelectorAll('[src]')].map((e) => e.getAttribute('src')),
+        scripts: [...document.querySelectorAll('script')].map((s) => s.getAttribute('src') ?? `inline:${(s.textContent ?? '').slice(0, 60)}`),
+        handlers: [...document.querySelectorAll('*')].flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName} ${a.name}`)),
+        iframes: [...document.querySelectorAll('iframe, object, embed, form, base, meta[http-equiv]')].filter((e) => e.getAttribute('http-equiv') !== 'Content-Security-Policy').map((e) => e.outerHTML.slice(0, 80)),
+        changes: [...document.querySelectorAll('.change .change-name')].map((e) => e.textContent),
+        usage: document.getElementById('usage')?.textContent ?? '',
+        terminal: [...document.querySelectorAll('.terminal-output')].map((e) => e.textContent ?? '').join('\n'),
+        errors: [...document.querySelectorAll('.turn-error')].map((e) => e.textContent ?? ''),
+      };
+    });
     await screenshot(page, 'xss-corpus');
     assert.deepEqual(result.hits, [], 'no payload ran');
     assert.deepEqual(result.violations, [], 'no CSP violation');
     assert.deepEqual(dialogs, [], 'no dialog');
+    assert.equal(result.placeholders, 0);
     // Only VS Code's own bootstrap (acquireVsCodeApi) and the panel's bundle.
     assert.equal(result.scripts.length, 2, JSON.stringify(result.scripts));
     assert.match(result.scripts[0], /^inline:\s*globalThis\.acquireVsCodeApi/);
@@ -158,5 +234,12 @@ describe('e2e: XSS corpus in every rendered field', function () {
       if (src === null) continue;
       assert.ok(/^data:image\/(png|jpe?g|gif|webp);base64,/i.test(src) || /^https:\/\/.*vscode-cdn\.net\//.test(src), `no foreign src: ${src.slice(0, 80)}`);
     }
+    // The payloads did reach these fields, shown as text: the Changes list, the usage meter,
+    // the terminal output and the turn error.
+    assert.deepEqual([...result.changes].sort(), PAYLOADS.map((p, i) => changeName(p, i)).sort(), 'every file the agent wrote is listed by its (payload) name');
+    assert.ok(result.usage.includes(PAYLOADS.at(-1) ?? '?'), `the usage shows the last cost currency as text: ${result.usage}`);
+    for (const p of PAYLOADS) assert.ok(result.terminal.includes(p), `the terminal output shows ${p} as text`);
+    assert.equal(result.errors.length, 1, JSON.stringify(result.errors));
+    for (const p of PAYLOADS) assert.ok(result.errors[0].includes(p), `the turn error shows ${p} as text`);
   });
 });

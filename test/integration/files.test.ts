@@ -136,6 +136,9 @@ describe('Client file services (fs/*) with boundaries', function () {
 
   it('with acpAgents.files.outsideRoots = "deny", outside paths are refused without asking', async () => {
     const a = await api();
+    // The scenario's second outside write goes through this link (made by the first test; not when run alone).
+    const link = path.join(folder(), 'link-out');
+    if (!fs.existsSync(link)) fs.symlinkSync(outsideDir, link);
     await vscode.workspace.getConfiguration('acpAgents').update('files.outsideRoots', 'deny', vscode.ConfigurationTarget.Global);
     let asked = 0;
     a.testing.setOutsideAnswer(async () => {
@@ -145,9 +148,32 @@ describe('Client file services (fs/*) with boundaries', function () {
     try {
       const panel = a.openChat('fake-fs-ops');
       await waitForStatus(panel, 'connected', connected);
-      await panel.session.prompt('again');
-      assert.equal(asked, 0);
+      const seen = readRecord('fs-ops').length;
+      assert.equal(await panel.session.prompt('again'), 'end_turn');
+      assert.equal(asked, 0, 'nobody was asked');
       assert.equal(fs.readdirSync(outsideDir).length, 0);
+
+      // From the agent's own record: its requests reached the client, and each got an answer.
+      const rec = readRecord('fs-ops').slice(seen);
+      const sent = rec.filter((r) => r.dir === 'out' && r.msg?.method === 'fs/write_text_file');
+      const answerTo = (id: string) => rec.find((r) => r.dir === 'in' && r.msg?.id === id && r.msg.method === undefined)?.msg;
+      const outside = sent.filter((r) => !String(r.msg.params.path).startsWith(`${folder()}${path.sep}`) || String(r.msg.params.path).includes(`${path.sep}link-out${path.sep}`));
+      const inside = sent.filter((r) => !outside.includes(r));
+      assert.deepEqual(
+        outside.map((r) => r.msg.params.path.replace(folder(), '<folder>').replace(/acp-outside-\d+/, 'acp-outside-<pid>')),
+        ['/tmp/acp-outside-<pid>.txt', '<folder>/link-out/escaped.txt'],
+        'both outside writes were sent',
+      );
+      for (const r of outside) {
+        const answer = answerTo(r.msg.id);
+        assert.ok(answer, `an answer to ${r.msg.id} (${r.msg.params.path})`);
+        assert.equal(answer.result, undefined, `${r.msg.params.path} was not written: ${JSON.stringify(answer)}`);
+        assert.match(answer.error?.message ?? '', /^Access refused: .* is outside the session's folders/, `the refusal, for ${r.msg.params.path}`);
+        assert.equal(fs.existsSync(r.msg.params.path), false, `${r.msg.params.path} does not exist`);
+      }
+      // The same turn's writes inside the folder went through: the refusal is the policy's, for outside paths only.
+      assert.equal(inside.length, 2, JSON.stringify(inside.map((r) => r.msg.params.path)));
+      for (const r of inside) assert.deepEqual(answerTo(r.msg.id)?.result, {}, `${r.msg.params.path} was written`);
     } finally {
       await vscode.workspace.getConfiguration('acpAgents').update('files.outsideRoots', undefined, vscode.ConfigurationTarget.Global);
     }
