@@ -12,13 +12,29 @@ import { ensureNode } from '../test/harness/tools.mjs';
 import { ROOT, prepareWorkspace, testAgents } from '../test/harness/testEnv.mjs';
 import { pick, runCommand, vsixPath, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
-const fmt = (n, d = 0) => Number(n).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+/**
+ * What the in-frame instrumentation keeps (see instrument()).
+ * @typedef {{ doneAt: number, longest: number, maxInputDelay: number, maxLag: number }} BenchState
+ * @typedef {Window & { __bench: BenchState }} BenchWindow
+ * @typedef {Performance & { memory?: { usedJSHeapSize: number } }} ChromePerformance (Chromium's non-standard heap size)
+ */
 
+const fmt = (/** @type {number} */ n, d = 0) => Number(n).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+/**
+ * @param {string} tmp
+ * @param {string} scenario
+ * @returns {any[]}
+ */
 function record(tmp, scenario) {
   const f = path.join(tmp, `${scenario}.jsonl`);
   return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
 }
 
+/**
+ * @param {import('playwright-core').Page} page
+ * @param {number} [timeoutMs]
+ */
 async function chatFrame(page, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -30,10 +46,14 @@ async function chatFrame(page, timeoutMs = 30_000) {
   }
 }
 
-/** In-frame: watches for a condition on every animation frame, and measures jank. */
+/**
+ * In-frame: watches for a condition on every animation frame, and measures jank.
+ * @param {import('playwright-core').Frame} frame
+ * @param {string} marker
+ */
 function instrument(frame, marker) {
   return frame.evaluate((m) => {
-    const w = window;
+    const w = /** @type {BenchWindow} */ (/** @type {unknown} */ (window));
     w.__bench = { doneAt: 0, longest: 0, maxInputDelay: 0, maxLag: 0 };
     try {
       new PerformanceObserver((list) => {
@@ -48,14 +68,14 @@ function instrument(frame, marker) {
       w.__bench.maxLag = Math.max(w.__bench.maxLag, now - last - 16);
       last = now;
     }, 16);
-    const input = document.getElementById('input');
+    const input = /** @type {HTMLTextAreaElement} */ (document.getElementById('input'));
     input.addEventListener('keydown', (e) => {
       w.__bench.maxInputDelay = Math.max(w.__bench.maxInputDelay, performance.now() - e.timeStamp);
     });
     const check = () => {
-      const t = document.getElementById('transcript');
+      const t = /** @type {HTMLElement} */ (document.getElementById('transcript'));
       const lastEl = t.lastElementChild;
-      const ready = !document.getElementById('send').disabled;
+      const ready = !(/** @type {HTMLButtonElement} */ (document.getElementById('send')).disabled);
       const text = t.textContent ?? '';
       if (text.includes(m) && (m !== 'REPLAY-END-MARKER' || ready)) {
         w.__bench.doneAt = Date.now();
@@ -69,10 +89,15 @@ function instrument(frame, marker) {
   }, marker);
 }
 
+/**
+ * @param {import('playwright-core').Frame} frame
+ * @param {number} [timeoutMs]
+ * @returns {Promise<BenchState>}
+ */
 async function waitDone(frame, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const b = await frame.evaluate(() => window.__bench);
+    const b = await frame.evaluate(() => /** @type {BenchWindow} */ (/** @type {unknown} */ (window)).__bench);
     if (b.doneAt) return b;
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 20));
@@ -114,23 +139,24 @@ async function main() {
     const scriptAt = (await frame.evaluate(() => performance.timeOrigin)) - t0;
     const replay = await waitDone(frame);
     const replayMs = replay.doneAt - t0;
+    /** @type {{ name: string, at: number, detail: unknown, from?: number }[]} */
     const marks = await frame.evaluate(() => [
-      ...performance.getEntriesByType('resource').map((r) => ({ name: `fetched ${r.name.split('/').pop().split('?')[0]}`, at: performance.timeOrigin + r.responseEnd, detail: null, from: performance.timeOrigin + r.startTime })),
-      ...performance.getEntriesByType('mark').filter((m) => m.name.startsWith('acp:')).map((m) => ({ name: m.name, at: performance.timeOrigin + m.startTime, detail: m.detail })),
+      ...(/** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource'))).map((r) => ({ name: `fetched ${(r.name.split('/').pop() ?? '').split('?')[0]}`, at: performance.timeOrigin + r.responseEnd, detail: null, from: performance.timeOrigin + r.startTime })),
+      ...(/** @type {PerformanceMark[]} */ (performance.getEntriesByType('mark'))).filter((m) => m.name.startsWith('acp:')).map((m) => ({ name: m.name, at: performance.timeOrigin + m.startTime, detail: m.detail })),
     ].sort((a, b) => a.at - b.at));
     const heap = await frame.evaluate(async () => {
       // Retained heap: collect the garbage of the replay first.
       globalThis.gc?.();
       await new Promise((r) => setTimeout(r, 100));
       globalThis.gc?.();
-      return performance.memory?.usedJSHeapSize ?? 0;
+      return (/** @type {ChromePerformance} */ (performance)).memory?.usedJSHeapSize ?? 0;
     });
     const dom = await frame.evaluate(() => ({ nodes: document.getElementsByTagName('*').length, items: document.querySelectorAll('#transcript > .item').length, rendered: document.querySelectorAll('#transcript > .item:not(.placeholder)').length }));
     // Typing right after the replay.
     await frame.locator('#input').click();
     const tType = Date.now();
     await page.keyboard.type('typing works');
-    await frame.waitForFunction(() => document.getElementById('input').value === 'typing works');
+    await frame.waitForFunction(() => (/** @type {HTMLTextAreaElement} */ (document.getElementById('input'))).value === 'typing works');
     const typeMs = Date.now() - tType;
 
     console.log('\nReplay: session/load of 10,000 mixed updates (messages, thoughts, tool calls with diffs, plans)');
@@ -138,7 +164,7 @@ async function main() {
     console.log(`    of which: the webview document started after              ${fmt(scriptAt).padStart(7)} ms (found by the harness at ${fmt(frameAt)} ms)`);
     // The agent's side, from its record: when it started, got session/load, finished writing.
     const rec = fs.readFileSync(path.join(tmp, 'replay-10k.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.t >= t0 - 50);
-    const at = (pred) => rec.find(pred)?.t;
+    const at = (/** @type {(r: any) => boolean} */ pred) => rec.find(pred)?.t;
     for (const [name, t] of [
       ['agent process started', at((r) => r.dir === 'start')],
       ['agent got initialize', at((r) => r.msg?.method === 'initialize')],
@@ -146,7 +172,7 @@ async function main() {
       ['agent wrote the replay', at((r) => r.dir === 'mark' || r.mark === 'replayWritten')],
     ]) if (t) marks.push({ name, at: t, detail: null });
     marks.sort((a, b) => a.at - b.at);
-    for (const m of marks) console.log(`      ${m.name.padEnd(22)} at ${fmt(m.at - t0).padStart(7)} ms${m.from ? ` (requested at ${fmt(m.from - t0)} ms)` : ''}${m.detail != null ? ` (${fmt(m.detail)} items)` : ''}`);
+    for (const m of marks) console.log(`      ${m.name.padEnd(22)} at ${fmt(m.at - t0).padStart(7)} ms${m.from ? ` (requested at ${fmt(m.from - t0)} ms)` : ''}${m.detail != null ? ` (${fmt(Number(m.detail))} items)` : ''}`);
     console.log(`  longest main-thread task in the webview                   ${fmt(replay.longest).padStart(7)} ms`);
     console.log(`  webview JS heap after the replay                          ${fmt(heap / 1e6, 1).padStart(7)} MB   (target ≤ 150)`);
     console.log(`  (the window's first webview, cold, took ${fmt(firstWebviewMs)} ms to open and connect: VS Code's webview start-up)`);
@@ -161,7 +187,7 @@ async function main() {
     await sframe.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
     const emptyHeap = await sframe.evaluate(() => {
       globalThis.gc?.();
-      return performance.memory?.usedJSHeapSize ?? 0;
+      return (/** @type {ChromePerformance} */ (performance)).memory?.usedJSHeapSize ?? 0;
     });
     await instrument(sframe, 'STREAM-END-MARKER');
     await sframe.locator('#input').fill('stream please');
@@ -191,8 +217,9 @@ async function main() {
     console.log(`  (JS heap of a freshly opened, empty panel: ${fmt(emptyHeap / 1e6, 1)} MB)`);
 
     // ---------------------------------------------------------------- activation and sizes
+    /** @type {string[]} */
     const logs = [];
-    const walk = (d) => {
+    const walk = (/** @type {string} */ d) => {
       for (const e of fs.readdirSync(d, { withFileTypes: true })) {
         const p = path.join(d, e.name);
         if (e.isDirectory()) walk(p);

@@ -6,7 +6,12 @@ import path from 'node:path';
 import yauzl from 'yauzl';
 import { ROOT } from '../harness/testEnv.mjs';
 
-/** The text of one entry of a zip file. */
+/**
+ * The text of one entry of a zip file.
+ * @param {string} zipFile
+ * @param {string} name
+ * @returns {Promise<string>}
+ */
 function readEntry(zipFile, name) {
   return new Promise((resolve, reject) => {
     yauzl.open(zipFile, { lazyEntries: true }, (err, zip) => {
@@ -17,6 +22,7 @@ function readEntry(zipFile, name) {
         found = true;
         zip.openReadStream(entry, (e, stream) => {
           if (e) return reject(e);
+          /** @type {Buffer[]} */
           const chunks = [];
           stream.on('data', (c) => chunks.push(c));
           stream.on('end', () => {

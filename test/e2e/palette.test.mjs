@@ -6,8 +6,11 @@ import path from 'node:path';
 import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
 
 describe('e2e: the installed .vsix in the workbench', function () {
+  /** @type {import('./workbench.mjs').Workbench} */
   let wb;
+  /** @type {import('../harness/codeServer.mjs').CodeServer} */
   let server;
+  /** @type {import('./workbench.mjs').Page} */
   let page;
 
   before(async function () {

@@ -6,21 +6,33 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import stubModule from '../../out/test/fixtures/modelStub/anthropic.js';
-import openAiStubModule from '../../out/test/fixtures/modelStub/openai.js';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from '../harness/testEnv.mjs';
 import { claudeWithModelStub, codexWithModelStub, ensureRealAgents } from '../harness/realAgents.mjs';
 import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
 
-const { startAnthropicStub } = stubModule;
-const { startOpenAiStub } = openAiStubModule;
+// The model stubs as `node esbuild.mjs --tests` compiled them into out/ (CommonJS), typed
+// from their sources (a path the type checker does not follow, so out/ need not exist for it).
+/** @param {string} name */
+const compiledStub = async (name) => (await import(pathToFileURL(path.join(ROOT, 'out', 'test', 'fixtures', 'modelStub', `${name}.js`)).href)).default;
+/** @type {typeof import('../fixtures/modelStub/anthropic.js')} */
+const { startAnthropicStub } = await compiledStub('anthropic');
+/** @type {typeof import('../fixtures/modelStub/openai.js')} */
+const { startOpenAiStub } = await compiledStub('openai');
 
 describe('e2e: real agents (claude-agent-acp 0.23.1, codex-acp 0.16.0) do whole turns against loopback model stubs', function () {
   this.timeout(180_000);
+  /** @type {import('../fixtures/modelStub/anthropic.js').AnthropicStub} */
   let stub;
+  /** @type {import('../fixtures/modelStub/openai.js').OpenAiStub} */
   let openai;
+  /** @type {import('./workbench.mjs').Workbench} */
   let wb;
+  /** @type {import('./workbench.mjs').Page} */
   let page;
+  /** @type {import('./workbench.mjs').FrameLocator} */
   let frame;
+  /** @type {string} */
   let folder;
 
   before(async function () {
@@ -43,6 +55,7 @@ describe('e2e: real agents (claude-agent-acp 0.23.1, codex-acp 0.16.0) do whole 
     await openai?.close();
   });
 
+  /** @param {string} text */
   async function send(text) {
     const input = frame.locator('#input');
     await input.click();
@@ -114,7 +127,9 @@ describe('e2e: real agents (claude-agent-acp 0.23.1, codex-acp 0.16.0) do whole 
     await frame.locator('.msg-agent', { hasText: 'Understood, I did not write it.' }).waitFor({ timeout: 60_000 });
     assert.equal(fs.existsSync(target), false);
     const turns = stub.requests.filter((r) => r.kind === 'turn');
-    const result = JSON.stringify(turns.at(-1).body.messages.at(-1));
+    const last = turns.at(-1);
+    assert.ok(last, 'the agent sent the model a turn');
+    const result = JSON.stringify(last.body.messages.at(-1));
     assert.ok(result.includes('tool_result'), result.slice(0, 500));
     assert.equal(await frame.locator('.change', { hasText: 'rejected.txt' }).count(), 0);
   });

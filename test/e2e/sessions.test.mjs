@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 describe('e2e: past sessions from the sidebar', function () {
+  /** @type {import('./workbench.mjs').Workbench} */
   let wb;
+  /** @type {import('./workbench.mjs').Page} */
   let page;
 
   before(async function () {

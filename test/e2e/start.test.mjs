@@ -8,13 +8,16 @@ import { ROOT } from '../harness/testEnv.mjs';
 import { pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 describe('e2e: npm start', function () {
+  /** @type {import('node:child_process').ChildProcess | undefined} */
   let child;
+  /** @type {import('playwright-core').Browser | undefined} */
   let browser;
 
   after(async function () {
     await browser?.close().catch(() => {});
     if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
+      const running = child;
+      const exited = new Promise((r) => running.once('exit', r));
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
     }
@@ -22,15 +25,17 @@ describe('e2e: npm start', function () {
 
   it('serves the workbench on 127.0.0.1 with the Demo Agent selectable', async function () {
     const port = await freePort();
-    child = spawn(process.execPath, [path.join(ROOT, 'test', 'harness', 'start.mjs')], {
+    const started = spawn(process.execPath, [path.join(ROOT, 'test', 'harness', 'start.mjs')], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    child = started;
     let output = '';
+    /** @type {string} */
     const url = await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`npm start printed no URL:\n${output}`)), 90_000);
-      const onData = (d) => {
+      const onData = (/** @type {Buffer} */ d) => {
         output += d;
         const m = /Open: (http:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(output);
         if (m) {
@@ -38,9 +43,9 @@ describe('e2e: npm start', function () {
           resolve(m[1]);
         }
       };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`npm start exited ${code}:\n${output}`)));
+      started.stdout.on('data', onData);
+      started.stderr.on('data', onData);
+      started.once('exit', (code) => reject(new Error(`npm start exited ${code}:\n${output}`)));
     });
     assert.ok(url.startsWith(`http://127.0.0.1:${port}/`), url);
     browser = await launchBrowser();

@@ -8,7 +8,9 @@ import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './wor
 
 describe('e2e: an untrusted workspace spawns no agent', function () {
   this.timeout(180_000);
+  /** @type {import('./workbench.mjs').Workbench} */
   let wb;
+  /** @type {import('./workbench.mjs').Page} */
   let page;
 
   before(async function () {

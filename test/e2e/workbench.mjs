@@ -8,6 +8,11 @@ import { ROOT, prepareWorkspace, testAgents } from '../harness/testEnv.mjs';
 
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {import('playwright-core').Frame} Frame */
+/** @typedef {import('playwright-core').FrameLocator} FrameLocator */
+/** @typedef {Awaited<ReturnType<typeof openWorkbench>>} Workbench */
+
 export function vsixPath() {
   const { name, version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const file = path.join(ROOT, `${name}-${version}.vsix`);
@@ -15,6 +20,7 @@ export function vsixPath() {
   return file;
 }
 
+/** @param {Page} page */
 export async function waitForWorkbench(page) {
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   // The status bar appears once the workbench has restored its parts.
@@ -25,6 +31,9 @@ export async function waitForWorkbench(page) {
  * F1, type a command's title, run it. Contributed commands appear in the palette
  * only once the extension host has registered the extension, so a person who
  * opens the palette too early closes it and tries again: so does this.
+ * @param {Page} page
+ * @param {string} title
+ * @param {number} [timeoutMs]
  */
 export async function runCommand(page, title, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -47,18 +56,30 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
   }
 }
 
-/** Picks an entry in an open QuickPick by its label. */
+/**
+ * Picks an entry in an open QuickPick by its label.
+ * @param {Page} page
+ * @param {string} label
+ */
 export async function pick(page, label) {
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
   await row.waitFor({ timeout: 20_000 });
   await row.click();
 }
 
-/** The frame of the active webview's content. */
+/**
+ * The frame of the active webview's content.
+ * @param {Page} page
+ * @returns {FrameLocator}
+ */
 export function webviewFrame(page) {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
 }
 
+/**
+ * @param {Page} page
+ * @param {string} name the file name, without .png
+ */
 export async function screenshot(page, name) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}.png`);
@@ -70,6 +91,11 @@ export async function screenshot(page, name) {
  * A code-server with the packaged .vsix installed, a copy of the sample
  * workspace, the given agents in user settings, and a page on its workbench.
  * `agents` picks fake agents by id, or is a function of the temp dir giving the settings.
+ * @param {object} options
+ * @param {string} options.prefix of the temporary directory's name
+ * @param {string[] | ((tmp: string) => import('../harness/testEnv.mjs').AgentSetting[])} options.agents
+ * @param {{ width: number, height: number }} [options.viewport]
+ * @param {boolean} [options.workspaceTrust]
  */
 export async function openWorkbench({ prefix, agents, viewport = { width: 1280, height: 850 }, workspaceTrust = false }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));

@@ -10,19 +10,23 @@ import { ensureCodeServer, ensureDebianPackages } from './tools.mjs';
 
 export const CHROMIUM = process.env.ACP_CHROMIUM || '/usr/bin/chromium';
 
+/** @returns {Promise<number>} */
 export async function freePort() {
   return await new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
     srv.on('error', reject);
     srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
       srv.close(() => resolve(port));
     });
   });
 }
 
-/** User settings every test instance starts with. */
+/**
+ * User settings every test instance starts with.
+ * @param {Record<string, unknown>} [extra]
+ */
 export function baseUserSettings(extra = {}) {
   return {
     'chat.disableAIFeatures': true,
@@ -41,10 +45,33 @@ export function baseUserSettings(extra = {}) {
 }
 
 /**
- * Starts code-server. Returns { url, port, dir, userDataDir, extensionsDir, stop(), logTail() }.
- * opts: { userSettings, extensionsDir, env, installVsix, workspaceTrust }
+ * @typedef {object} CodeServerOptions
+ * @property {Record<string, unknown>} [userSettings] merged over baseUserSettings()
+ * @property {string} [extensionsDir]
+ * @property {Record<string, string>} [env] more environment (for the extension host too)
+ * @property {string[]} [installVsix] .vsix files installed first
+ * @property {boolean} [workspaceTrust]
+ * @property {number} [port]
+ */
+
+/**
+ * @typedef {object} CodeServer
+ * @property {string} url
+ * @property {number} port
+ * @property {string} dir the throw-away directory (code-server.log is in it)
+ * @property {string} userDataDir
+ * @property {string} extensionsDir
+ * @property {() => Promise<void>} stop kills its process group
+ * @property {(lines?: number) => string} logTail
+ * @property {number | undefined} pid
+ */
+
+/**
+ * Starts code-server.
  * With `workspaceTrust`, VS Code's workspace trust is on and nothing is trusted
  * up front: a folder opens in Restricted Mode (no startup prompt).
+ * @param {CodeServerOptions} [opts]
+ * @returns {Promise<CodeServer>}
  */
 export async function startCodeServer(opts = {}) {
   const { entry, nodeBin } = ensureCodeServer();
@@ -62,6 +89,7 @@ export async function startCodeServer(opts = {}) {
     fs.writeFileSync(path.join(userDataDir, scope, 'settings.json'), JSON.stringify(baseUserSettings({ ...trust, ...opts.userSettings }), null, 2));
   }
   fs.writeFileSync(path.join(dir, 'config.yaml'), 'auth: none\ncert: false\n');
+  /** @type {NodeJS.ProcessEnv} */
   const env = {
     ...process.env,
     ...opts.env,
@@ -102,6 +130,7 @@ export async function startCodeServer(opts = {}) {
   );
   fs.closeSync(out);
   const url = `http://127.0.0.1:${port}`;
+  /** @type {{ code: number | null, signal: NodeJS.Signals | null } | null} */
   let exited = null;
   child.on('exit', (code, signal) => {
     exited = { code, signal };
@@ -141,6 +170,13 @@ export async function startCodeServer(opts = {}) {
   return { url, port, dir, userDataDir, extensionsDir, stop, logTail, pid: child.pid };
 }
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ * @param {string} logFile
+ * @returns {Promise<void>}
+ */
 function runToEnd(cmd, args, env, logFile) {
   return new Promise((resolve, reject) => {
     const out = fs.openSync(logFile, 'a');
@@ -151,6 +187,10 @@ function runToEnd(cmd, args, env, logFile) {
   });
 }
 
+/**
+ * @param {number} pid
+ * @param {NodeJS.Signals} signal
+ */
 export function killGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
@@ -159,11 +199,16 @@ export function killGroup(pid, signal) {
   }
 }
 
+/**
+ * @param {number} ms
+ * @returns {Promise<void>}
+ */
 export function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
 /** Launches headless Debian Chromium through playwright-core. */
+/** @param {string[]} [extraArgs] */
 export async function launchBrowser(extraArgs = []) {
   if (!process.env.ACP_CHROMIUM && !fs.existsSync(CHROMIUM)) ensureDebianPackages(['chromium']);
   const { chromium } = await import('playwright-core');
@@ -185,6 +230,11 @@ export async function launchBrowser(extraArgs = []) {
 }
 
 /** The workbench URL for a folder (or a .code-workspace file), with optional development payload entries. */
+/**
+ * @param {{ url: string }} server
+ * @param {string} folder
+ * @param {string[][]} [payload]
+ */
 export function workbenchUrl(server, folder, payload) {
   const u = new URL(server.url);
   u.searchParams.set(folder.endsWith('.code-workspace') ? 'workspace' : 'folder', folder);

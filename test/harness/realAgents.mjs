@@ -36,17 +36,22 @@ export function ensureRealAgents() {
  * `acpAgents.agents` entries for the real agents. Each gets its own HOME and a cleared
  * IS_SANDBOX (claude-agent-acp fails session/new when it is set).
  */
+/**
+ * @param {string} dir from ensureRealAgents()
+ * @param {string} runTmp this run's temporary directory
+ * @returns {import('./testEnv.mjs').AgentSetting[]}
+ */
 export function realAgentSettings(dir, runTmp) {
   const bin = path.join(dir, 'node_modules', '.bin');
   // A fresh HOME per run (codex remembers a sign-in in it), except opencode's,
   // which is kept: opencode installs into it on first start.
-  const home = (name) => {
+  const home = (/** @type {string} */ name) => {
     const h = name === 'opencode' ? path.join(CACHE_ROOT, 'homes', name) : path.join(runTmp, 'homes', name);
     fs.mkdirSync(h, { recursive: true });
     return h;
   };
   // ACP_TEST_RUN marks this run's processes, so that the harness can find leftovers.
-  const common = (name) => ({ ACP_TEST_RUN: runTmp, HOME: home(name), IS_SANDBOX: '', XDG_CONFIG_HOME: path.join(home(name), '.config'), XDG_DATA_HOME: path.join(home(name), '.local', 'share') });
+  const common = (/** @type {string} */ name) => ({ ACP_TEST_RUN: runTmp, HOME: home(name), IS_SANDBOX: '', XDG_CONFIG_HOME: path.join(home(name), '.config'), XDG_DATA_HOME: path.join(home(name), '.local', 'share') });
   return [
     { id: 'real-claude', name: 'Claude Agent (real)', command: path.join(bin, 'claude-agent-acp'), args: [], env: { ...common('claude'), ANTHROPIC_API_KEY: '' } },
     { id: 'real-opencode', name: 'opencode (real)', command: path.join(bin, 'opencode'), args: ['acp'], env: common('opencode') },
@@ -57,6 +62,13 @@ export function realAgentSettings(dir, runTmp) {
 /**
  * claude-agent-acp pointed at a loopback model stub (test/fixtures/modelStub):
  * a dummy key, its own HOME, and Claude Code's optional network traffic off.
+ */
+/**
+ * @param {string} dir from ensureRealAgents()
+ * @param {string} runTmp
+ * @param {string} baseUrl the stub's URL
+ * @param {string} [id]
+ * @returns {import('./testEnv.mjs').AgentSetting}
  */
 export function claudeWithModelStub(dir, runTmp, baseUrl, id = 'claude-stub') {
   const bin = path.join(dir, 'node_modules', '.bin');
@@ -84,6 +96,13 @@ export function claudeWithModelStub(dir, runTmp, baseUrl, id = 'claude-stub') {
  * codex-acp pointed at a loopback OpenAI Responses stub: a model provider in its
  * own CODEX_HOME/config.toml (streamed HTTP, no websockets, no retries) whose key
  * is a dummy in the environment, so no sign-in is needed.
+ */
+/**
+ * @param {string} dir from ensureRealAgents()
+ * @param {string} runTmp
+ * @param {string} baseUrl the stub's URL
+ * @param {string} [id]
+ * @returns {import('./testEnv.mjs').AgentSetting}
  */
 export function codexWithModelStub(dir, runTmp, baseUrl, id = 'codex-stub') {
   const bin = path.join(dir, 'node_modules', '.bin');

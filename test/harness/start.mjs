@@ -18,6 +18,10 @@ process.chdir(ROOT);
 const build = spawnSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
+/**
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
 async function portFree(port) {
   return await new Promise((resolve) => {
     const s = net.createServer().once('error', () => resolve(false)).once('listening', () => s.close(() => resolve(true)));
@@ -45,6 +49,7 @@ const payload = [
   ['skipReleaseNotes', 'true'],
 ];
 const url = workbenchUrl(server, workspace, payload);
+/** @type {import('node:child_process').ChildProcess | undefined} */
 let watcher;
 if (watch) watcher = spawn(process.execPath, ['esbuild.mjs', '--watch'], { stdio: 'inherit' });
 

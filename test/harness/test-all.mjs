@@ -20,12 +20,21 @@ for (let i = 0; i < args.length; i++) {
 const selected = tiers.length ? tiers : ['unit', 'integration', 'e2e'];
 process.chdir(ROOT);
 
+/**
+ * @param {string} title
+ * @param {string} cmd
+ * @param {string[]} cmdArgs
+ */
 function step(title, cmd, cmdArgs) {
   console.log(`\n> ${title}`);
   const res = spawnSync(cmd, cmdArgs, { stdio: 'inherit', cwd: ROOT });
   if (res.status !== 0) throw new Error(`${title} failed (exit ${res.status ?? res.signal})`);
 }
 
+/**
+ * @param {string} dir
+ * @param {string} suffix
+ */
 function listFiles(dir, suffix) {
   if (!fs.existsSync(dir)) return [];
   return fs
@@ -36,7 +45,13 @@ function listFiles(dir, suffix) {
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
+/** @type {(Counts & { tier: string })[]} */
 const perTier = [];
+/**
+ * @param {string} tier
+ * @param {Counts} counts
+ */
 function add(tier, counts) {
   totals.passed += counts.passed;
   totals.failed += counts.failed;
@@ -71,7 +86,7 @@ try {
     add('e2e', await runMocha(listFiles(path.join(ROOT, 'test', 'e2e'), '.test.mjs'), { timeout: 120_000, grep }));
   }
 } catch (err) {
-  console.log(`\nharness error: ${err?.stack ?? err}`);
+  console.log(`\nharness error: ${/** @type {Error} */ (err)?.stack ?? err}`);
   totals.failed += 1;
 }
 

@@ -7,14 +7,27 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FAKE_AGENT = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 
-/** Copies test/fixtures/workspace into dir/workspace and returns its absolute path. */
+/**
+ * An entry of `acpAgents.agents`.
+ * @typedef {{ id: string, name: string, command: string, args: string[], env: Record<string, string> }} AgentSetting
+ */
+
+/**
+ * Copies test/fixtures/workspace into dir/workspace and returns its absolute path.
+ * @param {string} dir
+ */
 export function prepareWorkspace(dir) {
   const dest = path.join(dir, 'workspace');
   fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'workspace'), dest, { recursive: true });
   return dest;
 }
 
-/** `acpAgents.agents` for test instances: the Demo Agent plus one agent per scenario. */
+/**
+ * `acpAgents.agents` for test instances: the Demo Agent plus one agent per scenario.
+ * @param {string} nodeBin
+ * @param {string} [recordDir] where the fake agents record what they receive (one <scenario>.jsonl each)
+ * @returns {AgentSetting[]}
+ */
 export function testAgents(nodeBin, recordDir) {
   const scenarios = fs
     .readdirSync(path.join(ROOT, 'test', 'fixtures', 'agents', 'scenarios'))

@@ -13,10 +13,16 @@ export const CACHE_ROOT = process.env.ACP_TEST_CACHE || path.join(os.homedir(), 
 
 const MARKER = '.install-complete';
 
+/** @param {string} msg */
 function log(msg) {
   process.stderr.write(`[tools] ${msg}\n`);
 }
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [opts]
+ */
 function run(cmd, args, opts) {
   const res = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts });
   if (res.status !== 0) {
@@ -29,6 +35,7 @@ function run(cmd, args, opts) {
  * code-server's kerberos module, chromium for the workbench page) when they
  * are missing and this is a Debian machine where we may run apt-get.
  */
+/** @param {string[]} packages */
 export function ensureDebianPackages(packages) {
   const missing = packages.filter((p) => spawnSync('dpkg', ['-s', p], { stdio: 'ignore' }).status !== 0);
   if (missing.length === 0) return;
@@ -38,7 +45,7 @@ export function ensureDebianPackages(packages) {
   const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
   log(`installing Debian packages: ${missing.join(', ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (args) => (sudo.length ? run('sudo', ['apt-get', ...args], { env }) : run('apt-get', args, { env }));
+  const apt = (/** @type {string[]} */ args) => (sudo.length ? run('sudo', ['apt-get', ...args], { env }) : run('apt-get', args, { env }));
   apt(['update', '-qq']);
   apt(['install', '-y', '-qq', ...missing]);
 }
@@ -102,6 +109,10 @@ function findNpmCli() {
   throw new Error('cannot find npm-cli.js');
 }
 
+/**
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {NodeJS.ProcessEnv}
+ */
 function cleanNpmEnv(env) {
   const out = { ...env };
   for (const k of Object.keys(out)) {
