@@ -84,7 +84,7 @@ function needString(p: Obj, key: string, method: string): string {
   return v;
 }
 
-function optionalNumber(p: Obj, key: string, dropped: Problems, min = 0): number | undefined {
+function optionalNumber(p: Obj, key: string, dropped: Problems, min = -Infinity): number | undefined {
   const v = p[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'number' && Number.isFinite(v) && v >= min) return Math.floor(v);
@@ -100,7 +100,8 @@ export function decodeClientRequest(method: ClientRequestMethod, params: unknown
   let value: ClientRequest;
   switch (method) {
     case 'fs/read_text_file':
-      value = { method, sessionId, path: needString(p, 'path', method), line: optionalNumber(p, 'line', dropped, 1), limit: optionalNumber(p, 'limit', dropped) };
+      // Out-of-range numbers go through: the slice clamps them (a negative limit reads nothing, never everything).
+      value = { method, sessionId, path: needString(p, 'path', method), line: optionalNumber(p, 'line', dropped), limit: optionalNumber(p, 'limit', dropped) };
       break;
     case 'fs/write_text_file':
       value = { method, sessionId, path: needString(p, 'path', method), content: needString(p, 'content', method) };
@@ -114,8 +115,9 @@ export function decodeClientRequest(method: ClientRequestMethod, params: unknown
       const env: Record<string, string> = {};
       if (Array.isArray(p.env)) p.env.forEach((e, i) => (isObj(e) && typeof e.name === 'string' && typeof e.value === 'string' ? (env[e.name] = e.value) : dropped.push(`env[${i}]: not {name, value}`)));
       else if (p.env !== undefined && p.env !== null) dropped.push('env: not an array');
-      if (p.cwd !== undefined && p.cwd !== null && typeof p.cwd !== 'string') dropped.push('cwd: not a string');
-      value = { method, sessionId, command, args, env, cwd: typeof p.cwd === 'string' ? p.cwd : undefined, outputByteLimit: optionalNumber(p, 'outputByteLimit', dropped) };
+      // A cwd that is not a path is refused, never replaced by the session's folder.
+      if (p.cwd !== undefined && p.cwd !== null && typeof p.cwd !== 'string') throw clientError.invalidParams(`terminal/create: "cwd" must be an absolute path (got ${JSON.stringify(p.cwd)}).`);
+      value = { method, sessionId, command, args, env, cwd: typeof p.cwd === 'string' ? p.cwd : undefined, outputByteLimit: optionalNumber(p, 'outputByteLimit', dropped, 0) };
       break;
     }
     case 'terminal/output':

@@ -95,8 +95,8 @@ export class AgentSession implements Disposable, SessionSink {
         // Agents that write files themselves: notice changes on disk during the turn.
         this.changes.watch(this.effectiveRoots);
       },
-      ended: (stopReason) => {
-        if (stopReason !== undefined && this.sessionId) services.archive.append(def.id, this.sessionId, { sessionUpdate: '_turn_end', stopReason });
+      ended: (sessionId, stopReason) => {
+        if (stopReason !== undefined) services.archive.append(def.id, sessionId, { sessionUpdate: '_turn_end', stopReason });
         this.changes.settle();
         // Late file events of the turn still count for a moment.
         setTimeout(() => {

@@ -23,8 +23,8 @@ export interface TurnHost {
   setPhase(phase: SessionPhase): void;
   /** The turn began: new answers to access questions, change tracking on. */
   began(): void;
-  /** The turn ended (either way): permissions withdrawn, change tracking settled. */
-  ended(stopReason: string | undefined): void;
+  /** The turn of `sessionId` ended (either way): the archive marks it, change tracking settles. */
+  ended(sessionId: string, stopReason: string | undefined): void;
   /** Pending permission requests answered `cancelled`. */
   cancelPermissions(): void;
   explain(err: unknown, rt: AgentRuntime): Promise<string>;
@@ -72,7 +72,7 @@ export class PromptTurns {
       if (this.current === turn) this.current = undefined;
       clearTimeout(this.watchdog);
       this.watchdog = undefined;
-      h.ended(stopReason);
+      h.ended(sessionId, stopReason);
     }
   }
 

@@ -47,6 +47,7 @@ describe('session state machine', () => {
     assert.equal(statusNow(s).severity, 'error');
     assert.deepEqual(statusNow(s).actions, ['restart', 'showLog']);
     assert.deepEqual(seen, ['Starting Agent X…', 'Connected to X.', '', 'Stopping…', 'Agent X has not stopped 10 s after Stop. Restart it?']);
+    assert.ok(s.set({ kind: 'stopping' }), 'Stop pressed again while stuck says "Stopping…" again');
   });
 
   it('offers Sign In instead of Restart when a failure needs it, and read-only archives offer a new session', () => {
@@ -158,7 +159,7 @@ function turnHost(rt: AgentRuntime | undefined) {
     phase: () => state.phase,
     setPhase: (p) => void state.set(p),
     began: () => void log.push('began'),
-    ended: (r) => void log.push(`ended ${r ?? '-'}`),
+    ended: (id, r) => void log.push(`ended ${id} ${r ?? '-'}`),
     cancelPermissions: () => void log.push('permissions cancelled'),
     explain: async () => 'Stub exited with code 3.',
     detach: () => {
@@ -184,7 +185,7 @@ describe('prompt turns', () => {
     assert.equal(await done, 'end_turn');
     assert.equal(turns.busy, false);
     assert.deepEqual(state.status, { text: '', busy: false, inputEnabled: true, actions: [] });
-    assert.deepEqual(log, ['began', 'permissions cancelled', 'ended end_turn']);
+    assert.deepEqual(log, ['began', 'permissions cancelled', 'ended s1 end_turn']);
   });
 
   it('an agent that exits mid-turn: the session detaches and says how it ended', async () => {
@@ -312,8 +313,12 @@ describe('client requests are decoded once', () => {
     assert.deepEqual(t.dropped, ['args[1]: not a string', 'env[1]: not {name, value}', 'outputByteLimit: ignored -1']);
     assert.throws(() => decodeClientRequest('fs/write_text_file', { sessionId: 's', path: '/a' }), (e: { code: number; message: string }) => e.code === ErrorCodes.InvalidParams && /needs "content"/.test(e.message));
     assert.throws(() => decodeClientRequest('terminal/kill', {}), /needs "terminalId"/);
-    const r = decodeClientRequest('fs/read_text_file', { sessionId: 's', path: '/a', line: 0, limit: 5 });
-    assert.deepEqual([r.value, r.dropped], [{ method: 'fs/read_text_file', sessionId: 's', path: '/a', line: undefined, limit: 5 }, ['line: ignored 0']]);
+    // Out-of-range slices pass through to be clamped (a negative limit must read nothing, not everything).
+    const r = decodeClientRequest('fs/read_text_file', { sessionId: 's', path: '/a', line: 0, limit: -1 });
+    assert.deepEqual([r.value, r.dropped], [{ method: 'fs/read_text_file', sessionId: 's', path: '/a', line: 0, limit: -1 }, []]);
+    assert.deepEqual(decodeClientRequest('fs/read_text_file', { sessionId: 's', path: '/a', limit: 'ten' }).dropped, ['limit: ignored "ten"']);
+    // A cwd that is not a path is refused, never replaced by the session's folder.
+    assert.throws(() => decodeClientRequest('terminal/create', { sessionId: 's', command: 'ls', cwd: 123 }), (e: { code: number; message: string }) => e.code === ErrorCodes.InvalidParams && /"cwd" must be an absolute path \(got 123\)/.test(e.message));
   });
 
   it('a permission request keeps options of unknown kind as "unknown"', () => {
