@@ -196,6 +196,13 @@ export class Ctx implements vscode.Disposable {
     return f ? f.uri.fsPath : null;
   }
 
+  /** The agent with this id; throws when none is configured (or built in). */
+  agent(id: string): AgentDefinition {
+    const def = this.agents.find(id);
+    if (!def) throw new Error(`No agent with id "${id}" is configured in acpAgents.agents.`);
+    return def;
+  }
+
   /** The agent a command argument names (an id, or a tree node), if any. */
   agentFromArg(arg: unknown): AgentDefinition | undefined {
     if (typeof arg === 'string') return this.agents.find(arg);

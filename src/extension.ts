@@ -39,17 +39,12 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   ctx.reportSettings();
   ctx.watch();
   ctx.log.info(`ACP Agents ${ctx.version} activated in ${vscode.env.appName} ${vscode.version} (${(performance.now() - activationStart).toFixed(1)} ms)`);
-  const agent = (id: string) => {
-    const def = ctx.agents.find(id);
-    if (!def) throw new Error(`No agent with id "${id}" is configured in acpAgents.agents.`);
-    return def;
-  };
   return {
     version: ctx.version,
     agents: () => ctx.agents.definitions(),
     agentStatus: (id) => ctx.agents.status(id),
-    openChat: (id) => ctx.panels.open(agent(id)),
-    openPastSession: (agentId, sessionId) => ctx.panels.openPast(agent(agentId), sessionId, ctx.index.get(agentId, sessionId)?.cwd),
+    openChat: (id) => ctx.panels.open(ctx.agent(id)),
+    openPastSession: (agentId, sessionId) => ctx.panels.openPast(ctx.agent(agentId), sessionId, ctx.index.get(agentId, sessionId)?.cwd),
     panels: () => ctx.panels.all(),
     ...(__ACP_TEST_HOOKS__ ? { testing: testHooks(ctx) } : {}),
   };

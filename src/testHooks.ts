@@ -46,11 +46,6 @@ export interface TestHooks {
 
 export function testHooks(ctx: Ctx): TestHooks {
   const defaults = { prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker };
-  const agent = (id: string) => {
-    const def = ctx.agents.find(id);
-    if (!def) throw new Error(`No agent with id "${id}".`);
-    return def;
-  };
   return {
     messages: () => ctx.messages.history(),
     setAuthPrompter: (p) => void (ctx.auth.prompter = p ?? defaults.prompter),
@@ -63,8 +58,8 @@ export function testHooks(ctx: Ctx): TestHooks {
     setMcpTrustAnswer: (answer) => void (ctx.mcpTrust.ui = answer ?? defaults.mcpUi),
     forgetMcpTrust: () => ctx.mcpTrust.forgetAll(),
     logLines: () => ctx.logs.lines(),
-    openChatWithoutFolder: (id) => ctx.panels.open(agent(id), NO_FOLDER),
-    launchSpec: async (id) => await ctx.agents.launchSpec(agent(id), ctx.workspaceCwd()),
+    openChatWithoutFolder: (id) => ctx.panels.open(ctx.agent(id), NO_FOLDER),
+    launchSpec: async (id) => await ctx.agents.launchSpec(ctx.agent(id), ctx.workspaceCwd()),
     setElicitationUi: (ui) => void (ctx.elicitation.ui = ui ?? defaults.elicitationUi),
     setConfirm: (answer) => void (ctx.confirm = answer ? async () => await answer() : defaults.confirm),
     hasArchive: (agentId, sessionId) => ctx.archive.has(agentId, sessionId),

@@ -5,6 +5,7 @@
  * (an InvalidParams error naming it). No `vscode` import.
  */
 import { clientError } from './errors';
+import type { PermissionOptionView } from '../shared/transcriptTypes';
 import { isObj, type Problems } from './decode';
 import { CreateTerminalRequest, KillTerminalRequest, ReadTextFileRequest, ReleaseTerminalRequest, TerminalOutputRequest, WaitForTerminalExitRequest, WriteTextFileRequest } from './protocol';
 
@@ -54,12 +55,8 @@ export const CLIENT_REQUEST_METHODS: readonly ClientRequestMethod[] = [
 
 const OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
 
-export interface PermissionOption {
-  readonly optionId: string;
-  readonly name: string;
-  /** An ACP option kind; `unknown` when missing or not one of them (never taken for an allow). */
-  readonly kind: string;
-}
+/** A permission option as the panel shows it. */
+export type PermissionOption = PermissionOptionView;
 
 /** `session/request_permission`: the tool call it is about (as sent, to merge into the transcript) and the options. */
 export interface PermissionRequest {

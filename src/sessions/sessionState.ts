@@ -94,11 +94,6 @@ export class SessionState {
     return statusOf(this.phaseNow, this.agentName);
   }
 
-  /** A panel showing an archive that cannot go on. */
-  get readOnly(): boolean {
-    return this.phaseNow.kind === 'readOnly';
-  }
-
   /** Moves to `next`; returns false (and changes nothing) for a transition the machine does not allow. */
   set(next: SessionPhase): boolean {
     if (!NEXT[this.phaseNow.kind].includes(next.kind)) {

@@ -87,9 +87,10 @@ export interface UnsupportedItem {
   readonly raw: string;
 }
 
-interface PermissionOptionView {
+export interface PermissionOptionView {
   readonly optionId: string;
   readonly name: string;
+  /** An ACP option kind; `unknown` when missing or not one of them (never taken for an allow). */
   readonly kind: string;
 }
 
