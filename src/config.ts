@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { parseJsonc } from './shared/jsonc';
 import type { AutoApprove } from './sessions/permissionPolicy';
 import { DEFAULT_PROTECTED_PATHS } from './platform/protectedPaths';
+import { DEFAULT_REGISTRY_URL } from './agents/registry/registrySource';
 import { parseAgentSettings, type AgentDefinition, type AgentSettingsProblem } from './agents/agentDefinition';
 
 export const SECTION = 'acpAgents';
@@ -23,6 +24,7 @@ const USER_ONLY_SETTINGS = [
   'files.protectedPaths',
   'initializeTimeout',
   'terminals.outputLimitMB',
+  'registry.url',
 ] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
@@ -95,6 +97,12 @@ export class Config {
   autoApprove(): AutoApprove {
     const v = this.userValue('permissions.autoApprove');
     return v === 'read' || v === 'edits' || v === 'all' ? v : 'never';
+  }
+
+  /** The ACP Registry index to install agents from (https, or http on this machine). */
+  registryUrl(): string {
+    const v = this.userValue('registry.url');
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : DEFAULT_REGISTRY_URL;
   }
 
   keepSessionsAlive(): boolean {

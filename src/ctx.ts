@@ -11,6 +11,10 @@ import * as vscode from 'vscode';
 import { CompleteElicitationNotification, CreateElicitationRequest } from './acp/protocol';
 import type { AgentDefinition } from './agents/agentDefinition';
 import { AgentManager, type AgentStatus } from './agents/agentManager';
+import { AgentRegistry, type RegistryEntry } from './agents/registry/agentRegistry';
+import { HttpError } from './agents/registry/http';
+import { AgentInstaller } from './agents/registry/installer';
+import { RegistrySource } from './agents/registry/registrySource';
 import { AuthService } from './agents/auth';
 import type { AgentHostUi } from './agents/ports';
 import { looksSecret, SecretValues } from './agents/redact';
@@ -32,8 +36,12 @@ import { SessionIndex } from './sessions/sessionIndex';
 import { TranscriptArchive } from './sessions/transcriptArchive';
 import { quickPickPrompter, runInTerminal } from './ui/authPrompts';
 import { askMcpTrust } from './ui/mcpTrustPrompt';
+import { pickFromRegistry, type RegistryPickItem } from './ui/registryPicker';
 import { SessionTreeProvider } from './ui/sessionTree';
 import { UserMessages } from './ui/userMessages';
+
+const UPDATE_CHECK_KEY = 'registry.lastUpdateCheck';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** For the tests: a session opened as if no folder were open. */
 export const NO_FOLDER = '\u0000no-folder';
@@ -60,6 +68,8 @@ export class Ctx implements vscode.Disposable {
   readonly elicitation: ElicitationService;
   /** Sessions open in panels: an agent that crashes is restarted only while one uses it. */
   private readonly liveSessions = new Set<AgentSession>();
+  /** Agents from the ACP Registry: the list, and those installed. */
+  readonly registry: AgentRegistry;
   readonly agents: AgentManager;
   readonly auth: AuthService;
   readonly index: SessionIndex;
@@ -77,6 +87,8 @@ export class Ctx implements vscode.Disposable {
   /** Replaceable answers (the tests answer them). */
   confirm = confirmModal;
   folderPicker = pickWorkspaceFolder;
+  /** Sees every registry quick pick as it opens (the tests drive it). */
+  registryPickCreated: ((qp: vscode.QuickPick<RegistryPickItem>) => void) | undefined;
 
   constructor(readonly extension: vscode.ExtensionContext) {
     this.version = String((extension.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
@@ -91,6 +103,18 @@ export class Ctx implements vscode.Disposable {
       defaultFolder: () => this.workspaceCwd(),
       restartRequested: (id) => void vscode.commands.executeCommand('acpAgents.restartAgent', id),
     };
+    const registryLog = (m: string) => this.log.info(`registry: ${m}`);
+    this.registry = new AgentRegistry(
+      new RegistrySource({
+        url: () => this.config.registryUrl(),
+        cacheFile: path.join(this.storage, 'registry', 'registry.json'),
+        snapshotFile: vscode.Uri.joinPath(extension.extensionUri, 'media', 'registry-snapshot.json').fsPath,
+        log: registryLog,
+      }),
+      new AgentInstaller(path.join(this.storage, 'agents'), registryLog),
+      path.join(this.storage, 'registry', 'icons'),
+      registryLog,
+    );
     this.agents = new AgentManager({
       config: this.config,
       log: this.log,
@@ -103,7 +127,8 @@ export class Ctx implements vscode.Disposable {
       storedEnv: (id) => this.signInStore.storedEnv(id),
       agentRequests: { [CreateElicitationRequest.method]: (name, params) => this.elicitation.create(name, params) },
       agentNotifications: { [CompleteElicitationNotification.method]: (_name, params) => this.elicitation.complete(params) },
-      inUse: (id) => [...this.liveSessions].some((s) => s.def.id === id),
+      inUse: (id) => this.inUse(id),
+      installed: () => this.registry.definitions(),
     });
     this.auth = new AuthService(this.agents, this.signInStore, this.messages, quickPickPrompter, runInTerminal);
     this.index = new SessionIndex(path.join(this.storage, 'sessions.json'));
@@ -117,6 +142,7 @@ export class Ctx implements vscode.Disposable {
     this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
     this.disposables.push(
       this.log,
+      this.registry,
       this.agents,
       this.terminals,
       this.attachments,
@@ -127,6 +153,11 @@ export class Ctx implements vscode.Disposable {
       { dispose: () => void this.index.flush() },
       { dispose: () => void this.archive.flush() },
     );
+  }
+
+  /** Whether an open panel uses the agent. */
+  inUse(agentId: string): boolean {
+    return [...this.liveSessions].some((s) => s.def.id === agentId);
   }
 
   /** What every session gets from the editor. */
@@ -220,27 +251,107 @@ export class Ctx implements vscode.Disposable {
     return this.panels.all().find((p) => p.panel.active);
   }
 
-  /** A quick pick of agents: yours first, then the built-in ones. */
-  async pickAgent(title: string, filter: (a: AgentDefinition) => boolean = () => true): Promise<AgentDefinition | undefined> {
+  /**
+   * A quick pick of agents: yours, those installed from the ACP Registry, and —
+   * with `registry` — the registry's others, installed when picked.
+   */
+  async pickAgent(title: string, filter: (a: AgentDefinition) => boolean = () => true, opts: { registry?: boolean } = {}): Promise<AgentDefinition | undefined> {
     const all = this.agents.definitions().filter(filter);
-    if (all.length === 0) {
+    const ids = new Set(this.agents.definitions().map((a) => a.id));
+    const fromRegistry = opts.registry ? (await this.registry.entries()).filter((e) => !ids.has(e.agent.id) && !('unavailable' in e.dist)) : [];
+    if (all.length === 0 && fromRegistry.length === 0) {
       await this.messages.show('info', 'No agent is running.');
       return undefined;
     }
-    const item = (agent: AgentDefinition) => ({
+    type Item = vscode.QuickPickItem & { agent?: AgentDefinition; entry?: RegistryEntry };
+    const item = (agent: AgentDefinition): Item => ({
       label: agent.name,
-      description: STATUS_WORDS[this.agents.status(agent.id)],
+      description: `${agent.version ? `${agent.version} · ` : ''}${STATUS_WORDS[this.agents.status(agent.id)]}`,
       detail: agent.description ?? [agent.command, ...agent.args].join(' '),
       agent,
     });
-    const configured = all.filter((a) => a.source === 'settings');
-    const presets = all.filter((a) => a.source === 'preset');
-    const items: (vscode.QuickPickItem & { agent?: AgentDefinition })[] = [
-      ...(configured.length ? [{ label: 'Your agents', kind: vscode.QuickPickItemKind.Separator }, ...configured.map(item)] : []),
-      ...(presets.length ? [{ label: 'Built-in', kind: vscode.QuickPickItemKind.Separator }, ...presets.map(item)] : []),
+    const group = (label: string, list: Item[]): Item[] => (list.length ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...list] : []);
+    const items: Item[] = [
+      ...group('Your agents', all.filter((a) => a.source === 'settings').map(item)),
+      ...group('Installed from the ACP Registry', all.filter((a) => a.source === 'registry').map(item)),
+      ...group(
+        'ACP Registry — installed when picked',
+        fromRegistry.map((entry) => ({
+          label: entry.agent.name,
+          description: `${entry.agent.version} · install`,
+          detail: `${entry.agent.description}${entry.agent.authors.length ? ` — by ${entry.agent.authors.join(', ')}` : ''}`,
+          entry,
+        })),
+      ),
     ];
     const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick an agent', matchOnDescription: true, matchOnDetail: true });
+    if (picked?.entry) return await this.installFromRegistry(picked.entry);
     return picked?.agent;
+  }
+
+  /** Installs (or updates) a registry agent with a cancellable progress notification; undefined when it failed or was cancelled. */
+  async installFromRegistry(entry: RegistryEntry): Promise<AgentDefinition | undefined> {
+    const a = entry.agent;
+    const mb = (n: number) => `${(n / 1024 ** 2).toFixed(1)} MB`;
+    try {
+      const def = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Installing ${a.name} ${a.version}`, cancellable: true },
+        async (progress, token) => {
+          let shown = 0;
+          return await this.registry.install(
+            entry,
+            (received, total) => {
+              if (received - shown < 256 * 1024 && received !== total) return;
+              const increment = total ? ((received - shown) / total) * 100 : undefined;
+              shown = received;
+              progress.report({ message: total ? `${mb(received)} of ${mb(total)}` : mb(received), ...(increment !== undefined ? { increment } : {}) });
+            },
+            token,
+          );
+        },
+      );
+      this.tree.refresh();
+      return def;
+    } catch (err) {
+      const message = (err as Error)?.message ?? String(err);
+      if (err instanceof HttpError && err.reason === 'cancelled') {
+        this.log.info(`registry: the install of ${a.name} was cancelled.`);
+        return undefined;
+      }
+      this.log.error(`registry: ${message}`);
+      void this.messages.show('error', /was not installed|cannot be installed/.test(message) ? message : `${a.name} ${a.version} could not be installed: ${message}`, 'Show Log').then((c) => c && this.log.show(true));
+      return undefined;
+    }
+  }
+
+  /**
+   * Says when the registry has newer versions of installed agents — at most
+   * once a day (the time of the last check is kept in global state).
+   */
+  async checkForUpdates(now = Date.now()): Promise<string[]> {
+    if (this.registry.installer.installed().length === 0) return [];
+    const last = this.extension.globalState.get<number>(UPDATE_CHECK_KEY, 0);
+    if (now - last < DAY_MS) return [];
+    await this.extension.globalState.update(UPDATE_CHECK_KEY, now);
+    const list = await this.registry.source.refresh();
+    if (list.from !== 'registry') return [];
+    const names = (await this.registry.updates(list)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
+    if (names.length) {
+      void this.messages.show('info', `Updates from the ACP Registry: ${names.join(', ')}.`, 'Update').then((c) => c && vscode.commands.executeCommand('acpAgents.updateAgents'));
+    }
+    return names;
+  }
+
+  /** The daily update check, a little after start-up (nothing is fetched when no agent is installed). */
+  scheduleUpdateCheck(delayMs = 20_000): void {
+    const timer = setTimeout(() => void this.checkForUpdates().catch((err: unknown) => this.log.warn(`registry: the update check failed: ${String(err)}`)), delayMs);
+    this.disposables.push({ dispose: () => clearTimeout(timer) });
+  }
+
+  /** The registry quick pick (installed / available / cannot run here). */
+  pickFromRegistry(title: string): Promise<RegistryEntry | undefined> {
+    const configured = new Set(this.config.agents().agents.map((a) => a.id));
+    return pickFromRegistry(this.registry, configured, { title, created: (qp) => this.registryPickCreated?.(qp), log: (m) => this.log.warn(m) });
   }
 
   /** Sessions an agent lists (started elsewhere too), merged into the index. */
@@ -285,6 +396,7 @@ export class Ctx implements vscode.Disposable {
     const lastStatus = new Map<string, string>();
     this.disposables.push(
       this.index.onDidChange(() => this.tree.refresh()),
+      this.registry.onDidChangeInstalled(() => this.tree.refresh()),
       this.agents.onDidChangeStatus((id) => {
         this.tree.refresh();
         const agent = this.agents.find(id);

@@ -17,7 +17,7 @@ declare const __ACP_TEST_HOOKS__: boolean;
 /** What the extension exports: used by other extensions and by the integration tests. */
 export interface AcpAgentsApi {
   readonly version: string;
-  /** Configured agents and built-in presets. */
+  /** Configured agents and those installed from the ACP Registry. */
   agents(): readonly AgentDefinition[];
   agentStatus(agentId: string): AgentStatus;
   /** Opens a chat panel with a new session of an agent, as "ACP: New Session…" does after the pick. */
@@ -38,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   context.subscriptions.push(ctx, ...registerCommands(ctx));
   ctx.reportSettings();
   ctx.watch();
+  ctx.scheduleUpdateCheck();
   ctx.log.info(`ACP Agents ${ctx.version} activated in ${vscode.env.appName} ${vscode.version} (${(performance.now() - activationStart).toFixed(1)} ms)`);
   return {
     version: ctx.version,

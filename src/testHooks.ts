@@ -12,6 +12,7 @@ import { NO_FOLDER, type Ctx } from './ctx';
 import type { ElicitationUi } from './host/elicitation';
 import type { AccessAnswer, AccessQuestion } from './sessions/accessGate';
 import type { WorkspaceMcpServer } from './sessions/mcpServers';
+import type { RegistryPickItem } from './ui/registryPicker';
 import type { ShownMessage } from './ui/userMessages';
 
 export interface TestHooks {
@@ -42,6 +43,14 @@ export interface TestHooks {
   openChatWithoutFolder(agentId: string): ChatPanel;
   hasArchive(agentId: string, sessionId: string): boolean;
   stopAllAgents(): Promise<void>;
+  /** The extension's global storage folder (installed agents live in agents/, the registry cache in registry/). */
+  storagePath(): string;
+  /** Sees every registry quick pick as it opens. */
+  watchRegistryPicks(watch: ((qp: vscode.QuickPick<RegistryPickItem>) => void) | undefined): void;
+  /** Asks the registry again: where the list came from and its ids. */
+  refreshRegistry(): Promise<{ from: string; ids: string[]; error?: string }>;
+  /** Runs the daily update check as if at `now`; the updates it announced. */
+  checkForUpdates(now: number): Promise<string[]>;
 }
 
 export function testHooks(ctx: Ctx): TestHooks {
@@ -69,5 +78,12 @@ export function testHooks(ctx: Ctx): TestHooks {
       await ctx.archive.flush();
     },
     stopAllAgents: () => ctx.agents.stopAll(),
+    storagePath: () => ctx.storage,
+    watchRegistryPicks: (watch) => void (ctx.registryPickCreated = watch),
+    checkForUpdates: (now) => ctx.checkForUpdates(now),
+    refreshRegistry: async () => {
+      const list = await ctx.registry.source.refresh();
+      return { from: list.from, ids: list.agents.map((a) => a.id), ...(list.error ? { error: list.error } : {}) };
+    },
   };
 }

@@ -1,6 +1,6 @@
 /** An agent the user can start: a program spoken to over stdio with ACP. No `vscode` import. */
 export interface AgentDefinition {
-  /** Stable identifier, unique among configured agents and presets. */
+  /** Stable identifier, unique among configured and installed agents. */
   readonly id: string;
   /** The name shown in pickers, panels and the sidebar. */
   readonly name: string;
@@ -8,8 +8,10 @@ export interface AgentDefinition {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
-  /** Where the definition came from. */
-  readonly source: 'settings' | 'preset';
+  /** Where the definition came from: the acpAgents.agents setting, or an install from the ACP Registry. */
+  readonly source: 'settings' | 'registry';
+  /** The installed version (registry agents). */
+  readonly version?: string;
   /** A short description for pickers. */
   readonly description?: string;
 }
@@ -80,4 +82,10 @@ export function parseAgentSettings(raw: unknown): { agents: AgentDefinition[]; p
     agents.push({ id: e.id, name, command: e.command, args, env, source: 'settings' });
   });
   return { agents, problems };
+}
+
+/** Configured agents first; an installed agent is hidden when a configured agent has its id. */
+export function mergeAgents(configured: readonly AgentDefinition[], installed: readonly AgentDefinition[]): AgentDefinition[] {
+  const ids = new Set(configured.map((a) => a.id));
+  return [...configured, ...installed.filter((p) => !ids.has(p.id))];
 }

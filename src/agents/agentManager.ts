@@ -4,12 +4,11 @@ import * as path from 'node:path';
 import { type TraceDirection } from '../acp/connection';
 import { describeErrorCode, errorText } from '../acp/errors';
 import { clientCapabilities } from '../acp/capabilities';
-import type { AgentDefinition } from './agentDefinition';
+import { mergeAgents, type AgentDefinition } from './agentDefinition';
 import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
 import { AgentRuntime, AgentStartError } from './agentRuntime';
 import { CrashPolicy } from './crashPolicy';
 import { expandAll, expandEnv, expandVariables } from './expand';
-import { mergeWithPresets } from './presets';
 import { looksSecret, type SecretValues } from './redact';
 import type { AgentHostUi, AgentSettings, LogChannel, LogFactory, Notifier } from './ports';
 import type { CancelToken } from './sessionRouter';
@@ -57,6 +56,8 @@ export interface AgentManagerDeps {
   /** Requests from agents not tied to a session's panel (elicitation). */
   readonly agentRequests?: Record<string, (agentName: string, params: unknown) => Promise<unknown>>;
   readonly agentNotifications?: Record<string, (agentName: string, params: unknown) => void>;
+  /** Agents installed from the ACP Registry. */
+  readonly installed: () => readonly AgentDefinition[];
   /** Whether any open panel uses the agent (a crashed agent is restarted only then). */
   readonly inUse: (agentId: string) => boolean;
 }
@@ -86,9 +87,9 @@ export class AgentManager implements Disposable {
     process.on('exit', this.killOnExit);
   }
 
-  /** Configured agents and the built-in presets. */
+  /** Configured agents, then those installed from the ACP Registry (a configured id wins). */
   definitions(): AgentDefinition[] {
-    return mergeWithPresets(this.deps.config.agents().agents);
+    return mergeAgents(this.deps.config.agents().agents, this.deps.installed());
   }
 
   find(id: string): AgentDefinition | undefined {
@@ -279,9 +280,11 @@ export class AgentManager implements Disposable {
     delete baseEnv.ELECTRON_RUN_AS_NODE;
     const secrets = this.deps.secrets;
     const ctx = { env: baseEnv, workspaceFolder: folder, onEnv: (name: string, value: string) => (looksSecret(name, value) ? secrets.add(value) : undefined) };
-    const command = expandVariables(def.command, ctx);
-    const args = expandAll(def.args, ctx);
-    const ownEnv = { ...expandEnv(def.env, ctx), ...this.entry(def).extraEnv };
+    // ${…} is the user's own notation: a registry entry's strings are taken as they are.
+    const own = def.source === 'settings';
+    const command = own ? expandVariables(def.command, ctx) : def.command;
+    const args = own ? expandAll(def.args, ctx) : [...def.args];
+    const ownEnv = { ...(own ? expandEnv(def.env, ctx) : def.env), ...this.entry(def).extraEnv };
     for (const [k, v] of Object.entries(ownEnv)) if (looksSecret(k, v)) secrets.add(v);
     const env: Record<string, string | undefined> = { ...baseEnv, ...ownEnv };
     let resolved = findExecutable(command, { pathEnv: env.PATH ?? env.Path, cwd: folder, pathExt: env.PATHEXT });

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { agentCommands } from './agents';
+import { registryCommands } from './registry';
 import { sessionCommands } from './sessions';
 import { trustCommands } from './trust';
 
@@ -23,12 +24,16 @@ type CommandId =
   | 'acpAgents.openSession'
   | 'acpAgents.deleteSession'
   | 'acpAgents.refreshSessions'
-  | 'acpAgents.manageMcpTrust';
+  | 'acpAgents.manageMcpTrust'
+  | 'acpAgents.installAgent'
+  | 'acpAgents.updateAgents'
+  | 'acpAgents.uninstallAgent';
 
 const COMMANDS: Record<CommandId, CommandFactory> = {
   ...sessionCommands,
   ...agentCommands,
   ...trustCommands,
+  ...registryCommands,
 };
 
 /** Registers every command of the table. */

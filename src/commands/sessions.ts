@@ -2,12 +2,18 @@
 import * as vscode from 'vscode';
 import type { SessionTreeNode } from '../ui/sessionTree';
 import type { CommandFactory } from './index';
+import { installFromRegistry } from './registry';
 
 const newSession: CommandFactory = (ctx) => async (arg?: unknown) => {
   let agent = ctx.agentFromArg(arg);
+  // An id of the ACP Registry not installed yet: installed first.
+  if (!agent && typeof arg === 'string') {
+    agent = await installFromRegistry(ctx, arg, { offerSession: false });
+    if (!agent) return;
+  }
   if (!agent) {
     const preferred = ctx.config.defaultAgent();
-    agent = (preferred && ctx.agents.find(preferred)) || (await ctx.pickAgent('ACP: New Session'));
+    agent = (preferred && ctx.agents.find(preferred)) || (await ctx.pickAgent('ACP: New Session', undefined, { registry: true }));
   }
   if (!agent) return;
   const cwd = await ctx.pickFolder();

@@ -61,10 +61,11 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
       const item = new vscode.TreeItem(node.agent.name, sessions ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
       item.id = `agent:${node.agent.id}`;
       const status = this.status(node.agent.id);
-      item.description = STATUS_TEXT[status];
+      const version = node.agent.source === 'registry' && node.agent.version ? `${node.agent.version} ` : '';
+      item.description = `${version}${STATUS_TEXT[status]}`.trim();
       item.tooltip = new vscode.MarkdownString(`**${node.agent.name}** — ${STATUS_TEXT[status] || 'not started'}\n\n\`${[node.agent.command, ...node.agent.args].join(' ')}\``);
       item.iconPath = new vscode.ThemeIcon(STATUS_ICON[status]);
-      item.contextValue = 'acpAgent';
+      item.contextValue = node.agent.source === 'registry' ? 'acpRegistryAgent' : 'acpAgent';
       item.accessibilityInformation = { label: `Agent ${node.agent.name}, ${STATUS_TEXT[status] || 'not started'}, ${sessions} sessions` };
       return item;
     }
@@ -85,10 +86,8 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
 
   getChildren(node?: SessionTreeNode): SessionTreeNode[] {
     if (!node) {
-      // Your agents always; built-in presets once they have been used.
-      return this.agents()
-        .filter((agent) => agent.source === 'settings' || this.status(agent.id) !== 'not-started' || this.index.forAgent(agent.id).length > 0)
-        .map((agent) => ({ kind: 'agent', agent }));
+      // Your agents and those installed from the ACP Registry.
+      return this.agents().map((agent) => ({ kind: 'agent', agent }));
     }
     if (node.kind === 'agent') return this.index.forAgent(node.agent.id).map((entry) => ({ kind: 'session', agent: node.agent, entry }));
     return [];

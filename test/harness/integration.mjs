@@ -93,7 +93,8 @@ export async function runIntegration({ grep, testsPath, env = {}, realAgents = t
   fs.writeFileSync(workspace, JSON.stringify({ folders: [{ path: folder }, { path: second }] }));
   const agents = [...testAgents(nodeBin, tmp), ...(realAgents ? realAgentSettings(ensureRealAgents(), tmp) : [])];
   const server = await startCodeServer({
-    userSettings: { 'acpAgents.agents': agents },
+    // No test reaches the real registry: a closed port on this machine.
+    userSettings: { 'acpAgents.agents': agents, 'acpAgents.registry.url': 'http://127.0.0.1:9/registry.json' },
     env: {
       ACP_TEST_RESULTS: resultsFile,
       ACP_TEST_TMP: tmp,

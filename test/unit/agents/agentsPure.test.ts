@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { describeExit } from '../../../src/agents/agentProcess';
 import { CrashPolicy } from '../../../src/agents/crashPolicy';
 import { expandVariables } from '../../../src/agents/expand';
-import { AGENT_PRESETS, mergeWithPresets } from '../../../src/agents/presets';
+import { mergeAgents } from '../../../src/agents/agentDefinition';
 import { REDACTED, redact } from '../../../src/agents/redact';
 import { findExecutable, needsShell, quoteForCmd } from '../../../src/agents/resolveCommand';
 
@@ -21,13 +21,19 @@ describe('agents: pure parts', () => {
     assert.equal(expandVariables('${userHome}/.x', ctx), '/home/u/.x');
   });
 
-  it('has presets for the well-known agents, and configured agents win on id', () => {
-    const names = AGENT_PRESETS.map((p) => p.name);
-    for (const n of ['Claude Code', 'Codex', 'Gemini CLI', 'opencode', 'Qwen Code', 'GitHub Copilot', 'Goose', 'Augment (Auggie)']) assert.ok(names.includes(n), n);
-    const merged = mergeWithPresets([{ id: 'codex', name: 'My Codex', command: 'codex-acp', args: [], env: {}, source: 'settings' }]);
-    assert.equal(merged.filter((a) => a.id === 'codex').length, 1);
-    assert.equal(merged[0]!.name, 'My Codex');
-    assert.equal(merged.length, AGENT_PRESETS.length);
+  it('lists configured agents first, and a configured id hides the installed agent', () => {
+    const installed = [
+      { id: 'codex-acp', name: 'Codex CLI', command: '/g/agents/codex-acp/0.9.2/codex-acp', args: [], env: {}, source: 'registry' as const, version: '0.9.2' },
+      { id: 'gemini', name: 'Gemini CLI', command: 'npx', args: ['--yes', 'gemini@1'], env: {}, source: 'registry' as const },
+    ];
+    const merged = mergeAgents([{ id: 'codex-acp', name: 'My Codex', command: 'codex-acp', args: [], env: {}, source: 'settings' }], installed);
+    assert.deepEqual(
+      merged.map((a) => [a.id, a.source]),
+      [
+        ['codex-acp', 'settings'],
+        ['gemini', 'registry'],
+      ],
+    );
   });
 
   it('finds programs on PATH, honours PATHEXT on Windows, and reports missing ones', () => {

@@ -1,0 +1,126 @@
+/**
+ * The ACP Registry as the extension uses it: the list (registrySource.ts), what
+ * of it runs on this machine (format.ts), what is installed (installer.ts), the
+ * icons, and which installed agents have a newer version. No `vscode` import.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Emitter } from '../../shared/events';
+import type { AgentDefinition } from '../agentDefinition';
+import { findExecutable, loginShellPath } from '../resolveCommand';
+import type { CancelToken } from '../sessionRouter';
+import { chooseDistribution, compareVersions, platformKey, type Distribution, type MachineTools, type RegistryAgent } from './format';
+import { getText } from './http';
+import { AgentInstaller, type InstallProgress, type InstalledAgent } from './installer';
+import type { RegistryList, RegistrySource } from './registrySource';
+
+export interface RegistryEntry {
+  readonly agent: RegistryAgent;
+  /** How it would be installed here, or why it cannot be. */
+  readonly dist: Distribution | { readonly unavailable: string };
+  readonly installed?: InstalledAgent;
+  /** The registry has a newer version than the installed one. */
+  readonly update: boolean;
+  /** A cached copy of its icon (an SVG file), once fetched. */
+  readonly iconFile?: string;
+}
+
+const MAX_ICON_BYTES = 64 * 1024;
+
+export class AgentRegistry {
+  private readonly changed = new Emitter<void>();
+  /** Installed agents changed (install, update, uninstall). */
+  readonly onDidChangeInstalled = this.changed.event;
+  private tools: Promise<MachineTools> | undefined;
+
+  constructor(
+    readonly source: RegistrySource,
+    readonly installer: AgentInstaller,
+    private readonly iconsDir: string,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Installed agents as agent definitions. */
+  definitions(): AgentDefinition[] {
+    return this.installer.installed().map((a) => AgentInstaller.definition(a));
+  }
+
+  /** What can run here: npx and uvx looked up on PATH, then on the login shell's PATH. */
+  machine(): Promise<MachineTools> {
+    this.tools ??= (async () => {
+      const has = async (cmd: string) => {
+        if (findExecutable(cmd, { pathEnv: process.env.PATH ?? process.env.Path, cwd: process.cwd(), pathExt: process.env.PATHEXT })) return true;
+        const shellPath = await loginShellPath();
+        return !!shellPath && !!findExecutable(cmd, { pathEnv: shellPath, cwd: process.cwd() });
+      };
+      const [hasNpx, hasUvx] = await Promise.all([has('npx'), has('uvx')]);
+      return { platform: platformKey(), hasNpx, hasUvx };
+    })();
+    return this.tools;
+  }
+
+  /** Every registry agent with how it runs here and whether it is installed. */
+  async entries(list: RegistryList = this.source.current()): Promise<RegistryEntry[]> {
+    const machine = await this.machine();
+    return list.agents.map((agent) => {
+      const installed = this.installer.get(agent.id);
+      const icon = this.iconFile(agent.id);
+      return {
+        agent,
+        dist: chooseDistribution(agent, machine),
+        ...(installed ? { installed } : {}),
+        update: !!installed && compareVersions(agent.version, installed.version) > 0,
+        ...(fs.existsSync(icon) ? { iconFile: icon } : {}),
+      };
+    });
+  }
+
+  async install(entry: RegistryEntry, progress?: InstallProgress, token?: CancelToken): Promise<AgentDefinition> {
+    if ('unavailable' in entry.dist) throw new Error(`${entry.agent.name} cannot be installed here: it ${entry.dist.unavailable}.`);
+    const record = await this.installer.install(entry.agent, entry.dist, progress, token);
+    this.changed.fire();
+    return AgentInstaller.definition(record);
+  }
+
+  uninstall(id: string): boolean {
+    const had = this.installer.uninstall(id);
+    this.changed.fire();
+    return had;
+  }
+
+  /** Installed agents the list has a newer version of. */
+  async updates(list: RegistryList): Promise<RegistryEntry[]> {
+    return (await this.entries(list)).filter((e) => e.update);
+  }
+
+  private iconFile(id: string): string {
+    return path.join(this.iconsDir, `${id}.svg`);
+  }
+
+  /** Fetches the icons not cached yet (small SVGs, four at a time); calls `onIcon` as each arrives. */
+  async fetchIcons(list: RegistryList, onIcon: () => void, token?: CancelToken): Promise<void> {
+    const todo = list.agents.filter((a) => a.icon && !fs.existsSync(this.iconFile(a.id)));
+    const next = async (): Promise<void> => {
+      const agent = todo.shift();
+      if (!agent?.icon || token?.isCancellationRequested) return;
+      try {
+        const r = await getText(agent.icon, { idleTimeoutMs: 10_000, maxBytes: MAX_ICON_BYTES, token });
+        const svg = r.text ?? '';
+        // Shown as an image by VS Code (never as a document), so scripts in it cannot run; still, only an SVG is kept.
+        if (/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(svg)) {
+          fs.mkdirSync(this.iconsDir, { recursive: true });
+          fs.writeFileSync(this.iconFile(agent.id), svg);
+          onIcon();
+        }
+      } catch (err) {
+        this.log(`The icon of ${agent.name} could not be fetched: ${(err as Error).message}`);
+      }
+      return next();
+    };
+    await Promise.all([next(), next(), next(), next()]);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * Unpacks an agent's archive (.zip, .tar.gz/.tgz, .tar.bz2/.tbz2, or a raw
+ * executable) into a fresh folder, refusing the whole archive when any entry
+ * would land outside it: `..` segments, absolute paths, links that point out
+ * (checked on the names, then again on the disk once unpacked), device files.
+ * Sizes and entry counts are bounded. node-tar, yauzl and unbzip2-stream do the
+ * formats. No `vscode` import.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { extract as tarExtract } from 'tar/extract';
+import type { ReadEntry } from 'tar/read-entry';
+import bz2 from 'unbzip2-stream';
+import * as yauzl from 'yauzl';
+
+export type ArchiveKind = 'zip' | 'tar.gz' | 'tar.bz2' | 'raw';
+
+export interface ExtractLimits {
+  /** Bytes all entries may add up to once unpacked. */
+  readonly maxBytes: number;
+  readonly maxEntries: number;
+}
+
+const DEFAULT_LIMITS: ExtractLimits = { maxBytes: 2 * 1024 ** 3, maxEntries: 100_000 };
+
+/** The archive is refused: what it holds would not stay inside its folder, or it is too big. */
+export class UnsafeArchiveError extends Error {}
+
+/** The format, from the URL's path (query and fragment ignored). */
+export function archiveKind(url: string): ArchiveKind {
+  let p = url;
+  try {
+    p = new URL(url).pathname;
+  } catch {
+    // not a URL: use it as it is
+  }
+  p = p.toLowerCase();
+  if (p.endsWith('.zip')) return 'zip';
+  if (p.endsWith('.tar.gz') || p.endsWith('.tgz')) return 'tar.gz';
+  if (p.endsWith('.tar.bz2') || p.endsWith('.tbz2')) return 'tar.bz2';
+  return 'raw';
+}
+
+const inside = (root: string, p: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
+/** Where an entry named `name` goes under `root`; throws when it would go anywhere else. */
+export function entryPath(root: string, name: string): string {
+  const n = name.replace(/\\/g, '/');
+  if (n.startsWith('/') || /^[A-Za-z]:/.test(n)) throw new UnsafeArchiveError(`the entry "${name}" has an absolute path`);
+  const parts = n.split('/').filter((s) => s !== '' && s !== '.');
+  if (parts.includes('..')) throw new UnsafeArchiveError(`the entry "${name}" points outside the agent's folder`);
+  return path.join(root, ...parts);
+}
+
+/** Throws when a link at `at` with target `target` would lead outside `root` (judged on the names). */
+function checkLink(root: string, at: string, target: string, name: string): void {
+  const t = target.replace(/\\/g, '/');
+  if (t.startsWith('/') || /^[A-Za-z]:/.test(t)) throw new UnsafeArchiveError(`the link "${name}" points to the absolute path "${target}"`);
+  if (!inside(root, path.resolve(path.dirname(at), t))) throw new UnsafeArchiveError(`the link "${name}" points outside the agent's folder ("${target}")`);
+}
+
+/**
+ * On the disk, every link must resolve inside `root`: a chain of links that
+ * each look fine can still lead out. The native realpath resolves as the kernel
+ * does (Node's own one folds `link/..` by name first).
+ */
+function checkLinksOnDisk(root: string): void {
+  const realRoot = fs.realpathSync.native(root);
+  const walk = (dir: string) => {
+    for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, d.name);
+      if (d.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = fs.realpathSync.native(p);
+        } catch {
+          throw new UnsafeArchiveError(`the link "${path.relative(root, p)}" leads nowhere`);
+        }
+        if (!inside(realRoot, real)) throw new UnsafeArchiveError(`the link "${path.relative(root, p)}" leads outside the agent's folder`);
+      } else if (d.isDirectory()) {
+        walk(p);
+      }
+    }
+  };
+  walk(root);
+}
+
+/**
+ * Unpacks `file` into `dest` (which must not exist yet). On any refusal or error
+ * `dest` is removed again before the error is thrown.
+ */
+export async function extractArchive(file: string, kind: ArchiveKind, dest: string, rawName: string, limits: ExtractLimits = DEFAULT_LIMITS): Promise<void> {
+  fs.mkdirSync(dest, { recursive: false });
+  const root = fs.realpathSync(dest);
+  try {
+    if (kind === 'raw') {
+      const target = entryPath(root, rawName);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(file, target);
+    } else if (kind === 'zip') {
+      await extractZip(file, root, limits);
+    } else {
+      await extractTar(file, kind, root, limits);
+    }
+    checkLinksOnDisk(root);
+  } catch (err) {
+    fs.rmSync(dest, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+const PLAIN_TYPES = new Set<string>(['File', 'OldFile', 'ContiguousFile', 'Directory', 'GNUDumpDir']);
+
+async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2', root: string, limits: ExtractLimits): Promise<void> {
+  let refusal: UnsafeArchiveError | undefined;
+  let entries = 0;
+  let bytes = 0;
+  const refuse = (err: unknown) => {
+    refusal ??= err instanceof UnsafeArchiveError ? err : new UnsafeArchiveError(String(err));
+    return false;
+  };
+  const unpack = tarExtract({
+    cwd: root,
+    preservePaths: false,
+    preserveOwner: false,
+    strict: false,
+    filter: (name: string, entry) => {
+      if (refusal) return false;
+      const e = entry as ReadEntry;
+      try {
+        if (++entries > limits.maxEntries) throw new UnsafeArchiveError(`it has more than ${limits.maxEntries} entries`);
+        bytes += e.size ?? 0;
+        if (bytes > limits.maxBytes) throw new UnsafeArchiveError(`it unpacks to more than ${Math.round(limits.maxBytes / 1024 ** 2)} MB`);
+        const at = entryPath(root, name);
+        if (PLAIN_TYPES.has(e.type)) return true;
+        if (e.type === 'SymbolicLink') {
+          checkLink(root, at, e.linkpath ?? '', name);
+          return true;
+        }
+        if (e.type === 'Link') {
+          // A hard link's target is named from the archive's root.
+          entryPath(root, e.linkpath ?? '');
+          return true;
+        }
+        // pax/GNU headers never reach the filter; anything else (devices, FIFOs) has no place here.
+        throw new UnsafeArchiveError(`the entry "${name}" is a ${e.type}`);
+      } catch (err) {
+        return refuse(err);
+      }
+    },
+    onwarn: (code: string, message: string) => {
+      // node-tar's own refusals (a path through a link, a stripped absolute path) refuse the archive too.
+      if (code === 'TAR_ENTRY_ERROR' || code === 'TAR_ENTRY_UNSUPPORTED') refuse(new UnsafeArchiveError(message));
+    },
+  });
+  const source = fs.createReadStream(file);
+  await (kind === 'tar.bz2' ? pipeline(source, bz2(), unpack) : pipeline(source, unpack));
+  if (refusal) throw refusal;
+}
+
+function extractZip(file: string, root: string, limits: ExtractLimits): Promise<void> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true, autoClose: true, strictFileNames: false, validateEntrySizes: true }, (openErr, zip) => {
+      if (openErr) return reject(new UnsafeArchiveError(`the archive cannot be read: ${openErr.message}`));
+      let entries = 0;
+      let bytes = 0;
+      let failed = false;
+      const links: { at: string; target: string; name: string }[] = [];
+      const fail = (err: unknown) => {
+        if (failed) return;
+        failed = true;
+        zip.close();
+        reject(err instanceof Error ? err : new Error(String(err)));
+      };
+      zip.on('error', (err: Error) => fail(new UnsafeArchiveError(`the archive cannot be read: ${err.message}`)));
+      zip.on('end', () => {
+        if (failed) return;
+        // Links last, so no file is ever written through one.
+        try {
+          for (const l of links) {
+            fs.mkdirSync(path.dirname(l.at), { recursive: true });
+            fs.symlinkSync(l.target, l.at);
+          }
+          resolve();
+        } catch (err) {
+          fail(err);
+        }
+      });
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (failed) return;
+        try {
+          if (++entries > limits.maxEntries) throw new UnsafeArchiveError(`it has more than ${limits.maxEntries} entries`);
+          bytes += entry.uncompressedSize;
+          if (bytes > limits.maxBytes) throw new UnsafeArchiveError(`it unpacks to more than ${Math.round(limits.maxBytes / 1024 ** 2)} MB`);
+          const at = entryPath(root, entry.fileName);
+          const mode = (entry.externalFileAttributes >>> 16) & 0o177777;
+          const type = mode & 0o170000;
+          if (entry.fileName.endsWith('/') || type === 0o040000) {
+            fs.mkdirSync(at, { recursive: true });
+            zip.readEntry();
+            return;
+          }
+          if (type !== 0 && type !== 0o100000 && type !== 0o120000) throw new UnsafeArchiveError(`the entry "${entry.fileName}" is not a file, folder or link`);
+          zip.openReadStream(entry, (err, stream) => {
+            if (err) return fail(new UnsafeArchiveError(`the entry "${entry.fileName}" cannot be read: ${err.message}`));
+            if (type === 0o120000) {
+              const chunks: Buffer[] = [];
+              let size = 0;
+              stream.on('data', (c: Buffer) => {
+                size += c.length;
+                if (size > 4096) stream.destroy(new UnsafeArchiveError(`the link "${entry.fileName}" is too long`));
+                else chunks.push(c);
+              });
+              stream.on('error', fail);
+              stream.on('end', () => {
+                try {
+                  const target = Buffer.concat(chunks).toString('utf8');
+                  checkLink(root, at, target, entry.fileName);
+                  links.push({ at, target, name: entry.fileName });
+                  zip.readEntry();
+                } catch (e) {
+                  fail(e);
+                }
+              });
+              return;
+            }
+            fs.mkdirSync(path.dirname(at), { recursive: true });
+            // 'wx': never through something already there (a link, a second entry of the same name).
+            const out = fs.createWriteStream(at, { flags: 'wx', mode: (mode & 0o777) | 0o600 });
+            pipeline(stream, out).then(() => zip.readEntry(), fail);
+          });
+        } catch (err) {
+          fail(err);
+        }
+      });
+      zip.readEntry();
+    });
+  });
+}

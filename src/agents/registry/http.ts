@@ -1,0 +1,178 @@
+/**
+ * GET over https (plain http only to a loopback address: tests and local
+ * mirrors), with a limit on redirects and bytes, an idle time-out and
+ * cancellation. Used for the registry index, icons and agent archives. No
+ * `vscode` import.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { isIP } from 'node:net';
+import type { CancelToken } from '../sessionRouter';
+
+export interface GetOptions {
+  /** Give up when no byte arrives for this long. */
+  readonly idleTimeoutMs: number;
+  /** Refuse bodies larger than this. */
+  readonly maxBytes: number;
+  readonly maxRedirects?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly token?: CancelToken;
+  readonly onProgress?: (received: number, total: number | undefined) => void;
+}
+
+export class HttpError extends Error {
+  constructor(
+    message: string,
+    /** Why: 'offline' (could not connect, timed out), 'status', 'refused' (policy, size), 'cancelled'. */
+    readonly reason: 'offline' | 'status' | 'refused' | 'cancelled',
+  ) {
+    super(message);
+  }
+}
+
+function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '');
+  if (h === 'localhost') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  return h === '::1';
+}
+
+/** Throws unless `url` is https, or http to a loopback address. */
+export function checkUrl(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new HttpError(`"${url}" is not a URL.`, 'refused');
+  }
+  if (u.protocol === 'https:') return u;
+  if (u.protocol === 'http:' && isLoopback(u.hostname)) return u;
+  throw new HttpError(`${u.protocol}//${u.host} is refused: agents and the registry are fetched over https only (plain http only from this machine).`, 'refused');
+}
+
+interface Opened {
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly response: http.IncomingMessage;
+  readonly url: string;
+}
+
+function open(url: string, opts: GetOptions, redirects = 0): Promise<Opened> {
+  const u = checkUrl(url);
+  return new Promise((resolve, reject) => {
+    if (opts.token?.isCancellationRequested) return reject(new HttpError('Cancelled.', 'cancelled'));
+    const lib = u.protocol === 'https:' ? https : http;
+    const req = lib.get(u, { headers: { 'user-agent': 'acp-agents-vscode', ...opts.headers } }, (res) => {
+      const status = res.statusCode ?? 0;
+      const location = res.headers.location;
+      if (status >= 300 && status < 400 && status !== 304 && location) {
+        res.resume();
+        cancelSub?.dispose();
+        if (redirects >= (opts.maxRedirects ?? 5)) return reject(new HttpError(`Too many redirects fetching ${u.origin}${u.pathname}.`, 'refused'));
+        let next: string;
+        try {
+          next = new URL(location, u).toString();
+        } catch {
+          return reject(new HttpError(`A bad redirect from ${u.origin}${u.pathname}.`, 'refused'));
+        }
+        return open(next, opts, redirects + 1).then(resolve, reject);
+      }
+      cancelSub?.dispose();
+      resolve({ status, headers: res.headers, response: res, url: u.toString() });
+    });
+    req.setTimeout(opts.idleTimeoutMs, () => req.destroy(new HttpError(`No answer from ${u.host} in ${Math.round(opts.idleTimeoutMs / 1000)} s.`, 'offline')));
+    req.on('error', (err) => reject(err instanceof HttpError ? err : new HttpError(`Could not reach ${u.host}: ${err.message}`, 'offline')));
+    const cancelSub = opts.token?.onCancellationRequested(() => req.destroy(new HttpError('Cancelled.', 'cancelled')));
+  });
+}
+
+/** Streams the body to `sink`, enforcing the size limit, the idle time-out and cancellation. */
+function drain(o: Opened, opts: GetOptions, sink: (chunk: Buffer) => boolean | void): Promise<number> {
+  const res = o.response;
+  const declared = Number(res.headers['content-length']);
+  const total = Number.isFinite(declared) && declared >= 0 ? declared : undefined;
+  return new Promise((resolve, reject) => {
+    if (total !== undefined && total > opts.maxBytes) {
+      res.destroy();
+      return reject(new HttpError(`${o.url} is ${total} bytes, over the limit of ${opts.maxBytes}.`, 'refused'));
+    }
+    let received = 0;
+    const fail = (err: HttpError) => {
+      sub?.dispose();
+      res.destroy();
+      reject(err);
+    };
+    const sub = opts.token?.onCancellationRequested(() => fail(new HttpError('Cancelled.', 'cancelled')));
+    res.setTimeout(opts.idleTimeoutMs, () => fail(new HttpError(`The download from ${new URL(o.url).host} stalled for ${Math.round(opts.idleTimeoutMs / 1000)} s.`, 'offline')));
+    res.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > opts.maxBytes) return fail(new HttpError(`${o.url} is over the limit of ${opts.maxBytes} bytes.`, 'refused'));
+      // A slow sink (the disk) pauses the download instead of buffering it.
+      if (sink(chunk) === false) res.pause();
+      opts.onProgress?.(received, total);
+    });
+    res.on('error', (err) => fail(new HttpError(`The download failed: ${err.message}`, 'offline')));
+    res.on('end', () => {
+      sub?.dispose();
+      if (total !== undefined && received < total) return reject(new HttpError(`The download from ${new URL(o.url).host} ended early (${received} of ${total} bytes).`, 'offline'));
+      resolve(received);
+    });
+  });
+}
+
+export interface TextResult {
+  /** 304: the cached copy is current. */
+  readonly status: number;
+  readonly text?: string;
+  readonly etag?: string;
+  readonly lastModified?: string;
+}
+
+/** A small text document (the registry index), conditional on a cached ETag / Last-Modified. */
+export async function getText(url: string, opts: GetOptions & { readonly etag?: string; readonly lastModified?: string }): Promise<TextResult> {
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  if (opts.etag) headers['if-none-match'] = opts.etag;
+  if (opts.lastModified) headers['if-modified-since'] = opts.lastModified;
+  const o = await open(url, { ...opts, headers });
+  const etag = typeof o.headers.etag === 'string' ? o.headers.etag : undefined;
+  const lastModified = typeof o.headers['last-modified'] === 'string' ? o.headers['last-modified'] : undefined;
+  if (o.status === 304) {
+    o.response.resume();
+    return { status: 304, etag, lastModified };
+  }
+  if (o.status !== 200) {
+    o.response.resume();
+    throw new HttpError(`${o.url} answered HTTP ${o.status}.`, 'status');
+  }
+  const chunks: Buffer[] = [];
+  await drain(o, opts, (c) => void chunks.push(c));
+  return { status: 200, text: Buffer.concat(chunks).toString('utf8'), etag, lastModified };
+}
+
+/** Downloads to `file`, hashing as it goes; returns the lower-case hex SHA-256 and the size. */
+export async function download(url: string, file: string, opts: GetOptions): Promise<{ sha256: string; bytes: number }> {
+  const o = await open(url, opts);
+  if (o.status !== 200) {
+    o.response.resume();
+    throw new HttpError(`${o.url} answered HTTP ${o.status}.`, 'status');
+  }
+  const hash = createHash('sha256');
+  const out = fs.createWriteStream(file, { mode: 0o600 });
+  let writeError: Error | undefined;
+  out.on('error', (err) => (writeError = err));
+  out.on('drain', () => o.response.resume());
+  try {
+    const bytes = await drain(o, opts, (c) => {
+      hash.update(c);
+      return out.write(c);
+    });
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    if (writeError) throw writeError;
+    return { sha256: hash.digest('hex'), bytes };
+  } catch (err) {
+    out.destroy();
+    throw err;
+  }
+}

@@ -1,0 +1,106 @@
+/** Commands about the ACP Registry: install, update, uninstall. */
+import * as vscode from 'vscode';
+import type { AgentDefinition } from '../agents/agentDefinition';
+import type { RegistryEntry } from '../agents/registry/agentRegistry';
+import type { Ctx } from '../ctx';
+import type { CommandFactory } from './index';
+
+/** Offers a New Session with a freshly installed agent (not awaited: the command is done). */
+function offerNewSession(ctx: Ctx, def: AgentDefinition, what: string): void {
+  void ctx.messages.show('info', what, 'New Session').then((c) => c && vscode.commands.executeCommand('acpAgents.newSession', def.id));
+}
+
+/** The registry entry an argument names (an id), refreshing the list when it is not known yet. */
+async function entryFor(ctx: Ctx, id: string): Promise<RegistryEntry | undefined> {
+  const find = async () => (await ctx.registry.entries()).find((e) => e.agent.id === id);
+  return (await find()) ?? (await ctx.registry.source.refresh(), await find());
+}
+
+/**
+ * Installs the registry agent `id` (or the one picked when there is no id);
+ * resolves with the installed agent, or undefined.
+ */
+export async function installFromRegistry(ctx: Ctx, id: string | undefined, opts: { offerSession: boolean }): Promise<AgentDefinition | undefined> {
+  const entry = id !== undefined ? await entryFor(ctx, id) : await ctx.pickFromRegistry('ACP: Install Agent');
+  if (!entry) {
+    if (id !== undefined) void ctx.messages.show('error', `No agent "${id}" is configured, installed, or listed in the ACP Registry.`);
+    return undefined;
+  }
+  const a = entry.agent;
+  if ('unavailable' in entry.dist) {
+    void ctx.messages.show('warning', `${a.name} cannot be installed on this machine: it ${entry.dist.unavailable}.`);
+    return undefined;
+  }
+  if (entry.installed && !entry.update) {
+    const def = ctx.agents.find(a.id);
+    if (def && opts.offerSession) offerNewSession(ctx, def, `${a.name} ${entry.installed.version} is already installed.`);
+    return def;
+  }
+  const def = await ctx.installFromRegistry(entry);
+  if (!def) return undefined;
+  const shadowed = ctx.agents.find(a.id)?.source === 'settings';
+  const what = `Installed ${a.name} ${a.version}.${shadowed ? ` Your acpAgents.agents setting also defines "${a.id}"; that one is used.` : ''}`;
+  if (opts.offerSession) offerNewSession(ctx, def, what);
+  else void ctx.messages.show('info', what);
+  return def;
+}
+
+/** ACP: Install Agent… — resolves with the installed agent (for callers and tests). */
+const installAgent: CommandFactory = (ctx) => (arg?: unknown) => installFromRegistry(ctx, typeof arg === 'string' ? arg : undefined, { offerSession: true });
+
+/** ACP: Update Agents — installs the registry's newer versions; resolves with the ids updated. */
+const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
+  const list = await ctx.registry.source.refresh();
+  if (list.error) void ctx.messages.show('warning', `${list.error}. Updates are checked against the ${list.from === 'cache' ? 'cached copy' : 'list shipped with the extension'}.`);
+  const updates = await ctx.registry.updates(list);
+  if (updates.length === 0) {
+    void ctx.messages.show('info', ctx.registry.installer.installed().length ? 'Every agent installed from the ACP Registry is up to date.' : 'No agent is installed from the ACP Registry.');
+    return [];
+  }
+  const done: string[] = [];
+  for (const entry of updates) {
+    const def = await ctx.installFromRegistry(entry);
+    if (!def) continue;
+    done.push(def.id);
+    // The new version runs from the next start: now, unless a session is using the old one.
+    if (!ctx.inUse(def.id)) await ctx.agents.stop(def.id);
+  }
+  if (done.length) {
+    const names = updates.filter((e) => done.includes(e.agent.id)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
+    const busy = done.filter((id) => ctx.inUse(id));
+    void ctx.messages.show('info', `Updated ${names.join(', ')}.${busy.length ? ' Open sessions keep the old version until the agent restarts (ACP: Restart Agent).' : ''}`);
+  }
+  return done;
+};
+
+/** ACP: Uninstall Agent… — resolves with the id removed. */
+const uninstallAgent: CommandFactory = (ctx) => async (arg?: unknown): Promise<string | undefined> => {
+  const installed = ctx.registry.installer.installed();
+  const fromArg = typeof arg === 'string' ? arg : ctx.agentFromArg(arg)?.id;
+  let target = fromArg ? installed.find((a) => a.id === fromArg) : undefined;
+  if (!target && fromArg === undefined) {
+    if (installed.length === 0) {
+      void ctx.messages.show('info', 'No agent is installed from the ACP Registry.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      installed.map((a) => ({ label: a.name, description: `${a.version} · ${a.kind}`, detail: a.description, a })),
+      { title: 'ACP: Uninstall Agent', placeHolder: 'Pick the agent to uninstall' },
+    );
+    target = picked?.a;
+  }
+  if (!target) return undefined;
+  const sessions = ctx.index.forAgent(target.id).length;
+  if (!(await ctx.confirm(`Uninstall ${target.name} ${target.version}?`, `Its files are removed${ctx.inUse(target.id) ? ' and its open sessions end' : ''}.${sessions ? ` Your ${sessions} past sessions stay in the list.` : ''}`, 'Uninstall'))) return undefined;
+  for (const p of ctx.panels.all()) if (p.agentId === target.id) p.panel.dispose();
+  await ctx.agents.stop(target.id);
+  ctx.registry.uninstall(target.id);
+  void ctx.messages.show('info', `Uninstalled ${target.name}.`);
+  return target.id;
+};
+
+export const registryCommands = {
+  'acpAgents.installAgent': installAgent,
+  'acpAgents.updateAgents': updateAgents,
+  'acpAgents.uninstallAgent': uninstallAgent,
+} as const;

@@ -1,0 +1,120 @@
+/**
+ * The ACP Registry in a quick pick: every agent with its version, description,
+ * publisher and icon, marked installed / update available / cannot run here
+ * (and why). It opens at once with what is known offline and fills in as the
+ * registry answers and the icons arrive.
+ */
+import * as vscode from 'vscode';
+import type { AgentRegistry, RegistryEntry } from '../agents/registry/agentRegistry';
+import type { RegistryList } from '../agents/registry/registrySource';
+
+export interface RegistryPickItem extends vscode.QuickPickItem {
+  readonly entry?: RegistryEntry;
+}
+
+const KIND_WORDS = { binary: 'download', npx: 'npx', uvx: 'uvx' } as const;
+
+function item(e: RegistryEntry, configured: ReadonlySet<string>): RegistryPickItem {
+  const a = e.agent;
+  const unavailable = 'unavailable' in e.dist ? e.dist.unavailable : undefined;
+  const state = e.installed
+    ? e.update
+      ? `installed ${e.installed.version} · update to ${a.version}`
+      : `installed ${e.installed.version}`
+    : unavailable
+      ? `${a.version} · ${unavailable}`
+      : `${a.version} · ${'kind' in e.dist ? KIND_WORDS[e.dist.kind] : ''}`;
+  const by = a.authors.length ? ` — by ${a.authors.join(', ')}` : a.repository ? ` — ${a.repository}` : '';
+  return {
+    label: a.name,
+    description: `${state}${configured.has(a.id) ? ' · your settings define this id' : ''}`,
+    detail: `${a.description}${by}`,
+    iconPath: unavailable ? new vscode.ThemeIcon('circle-slash') : e.iconFile ? vscode.Uri.file(e.iconFile) : new vscode.ThemeIcon(e.installed ? 'pass' : 'hubot'),
+    entry: e,
+  };
+}
+
+/** The items, grouped: installed, available, cannot run here. */
+function registryItems(entries: readonly RegistryEntry[], configured: ReadonlySet<string>): RegistryPickItem[] {
+  const byName = (x: RegistryEntry, y: RegistryEntry) => x.agent.name.localeCompare(y.agent.name);
+  const groups: [string, RegistryEntry[]][] = [
+    ['Installed', entries.filter((e) => e.installed).sort(byName)],
+    ['Available', entries.filter((e) => !e.installed && !('unavailable' in e.dist)).sort(byName)],
+    ['Cannot run here', entries.filter((e) => !e.installed && 'unavailable' in e.dist).sort(byName)],
+  ];
+  return groups.flatMap(([label, list]) => (list.length ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...list.map((e) => item(e, configured))] : []));
+}
+
+function sourceWords(list: RegistryList): string {
+  if (list.from === 'registry') return `${list.agents.length} agents`;
+  const when = list.fetchedAt ? ` of ${new Date(list.fetchedAt).toLocaleString()}` : '';
+  return `${list.agents.length} agents · offline: ${list.from === 'cache' ? `the copy${when}` : 'the list shipped with the extension'}`;
+}
+
+/**
+ * Shows the picker; resolves with the entry picked (undefined when dismissed).
+ * `created` sees the quick pick (the tests drive it).
+ */
+export function pickFromRegistry(
+  registry: AgentRegistry,
+  configured: ReadonlySet<string>,
+  opts: { title: string; created?: (qp: vscode.QuickPick<RegistryPickItem>) => void; log: (m: string) => void },
+): Promise<RegistryEntry | undefined> {
+  const qp = vscode.window.createQuickPick<RegistryPickItem>();
+  qp.title = opts.title;
+  qp.placeholder = 'Pick an agent to install from the ACP Registry';
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  qp.busy = true;
+  const cts = new vscode.CancellationTokenSource();
+  let list = registry.source.current();
+  let disposed = false;
+  const show = async () => {
+    const entries = await registry.entries(list);
+    if (disposed) return;
+    const active = qp.activeItems[0]?.entry?.agent.id;
+    qp.items = registryItems(entries, configured);
+    const again = active ? qp.items.find((i) => i.entry?.agent.id === active) : undefined;
+    if (again) qp.activeItems = [again];
+    qp.placeholder = `Pick an agent to install from the ACP Registry (${sourceWords(list)})`;
+  };
+  const refresh = async () => {
+    await show();
+    list = await registry.source.refresh(cts.token);
+    if (disposed) return;
+    await show();
+    qp.busy = false;
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    await registry.fetchIcons(
+      list,
+      () => {
+        pending ??= setTimeout(() => {
+          pending = undefined;
+          void show();
+        }, 100);
+      },
+      cts.token,
+    );
+  };
+  return new Promise((resolve) => {
+    qp.onDidAccept(() => {
+      const picked = qp.selectedItems[0]?.entry ?? qp.activeItems[0]?.entry;
+      if (!picked) return;
+      resolve(picked);
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      disposed = true;
+      cts.cancel();
+      cts.dispose();
+      qp.dispose();
+      resolve(undefined);
+    });
+    qp.show();
+    opts.created?.(qp);
+    void refresh().catch((err: unknown) => {
+      opts.log(`The registry picker could not be filled: ${String(err)}`);
+      qp.busy = false;
+    });
+  });
+}

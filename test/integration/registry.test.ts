@@ -1,0 +1,217 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentDefinition } from '../../src/agents/agentDefinition';
+import type { RegistryPickItem } from '../../src/ui/registryPicker';
+import { binaryEntry, fakeAgentEntries, sha256, startLocalRegistry, tarGz, zip, type LocalRegistry } from '../support/registryFixture';
+import { api, connected, readRecord, recordFile, waitFor, waitForStatus, type TestApi } from './helpers';
+
+const cfg = () => vscode.workspace.getConfiguration('acpAgents');
+const fixtures = () => process.env.ACP_TEST_FIXTURES!;
+const REPLY = 'Hello from an agent installed from the registry';
+const SCENARIO = {
+  description: 'The registry test agent: one reply per prompt.',
+  on: { 'session/prompt': [{ update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: REPLY } } }, { respond: { stopReason: 'end_turn' } }] },
+};
+const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="6" fill="currentColor"/></svg>';
+/** A platform key that is not this machine's. */
+const ELSEWHERE = process.platform === 'win32' ? 'linux-aarch64' : 'windows-aarch64';
+
+describe('ACP Registry (a local registry on 127.0.0.1)', function () {
+  this.timeout(60_000);
+  let reg: LocalRegistry;
+  let a: TestApi;
+  let agentsDir: string;
+  let v1Hash: string;
+  let priorUrl: unknown;
+  const env = () => ({ ACP_FAKE_RECORD: recordFile('registry-fake') });
+
+  function publish(fakeVersion: string, archive: string, archiveBytes: Buffer) {
+    reg.put(
+      'registry.json',
+      JSON.stringify({
+        version: '1.0.0',
+        agents: [
+          binaryEntry(reg, { id: 'fake-registry', name: 'Fake Registry Agent', version: fakeVersion, archive, sha256: sha256(archiveBytes), env: env(), args: ['default'] }),
+          binaryEntry(reg, { id: 'elsewhere', name: 'Elsewhere Agent', version: '1.0.0', archive: 'none.tar.gz', platforms: [ELSEWHERE] }),
+          binaryEntry(reg, { id: 'tampered', name: 'Tampered Agent', version: '1.0.0', archive: 'tampered.tar.gz', sha256: 'ab'.repeat(32) }),
+          binaryEntry(reg, { id: 'dots', name: 'Dots Agent', version: '1.0.0', archive: 'dots.tar.gz' }),
+          binaryEntry(reg, { id: 'link-out', name: 'Link Agent', version: '1.0.0', archive: 'link-out.zip' }),
+          { id: 'Broken!', name: 'Broken', version: '1', description: 'x', distribution: {} },
+          binaryEntry(reg, { id: 'fresh', name: 'Fresh Agent', version: '2.0.0', archive: 'fresh.tar.gz', env: env(), args: ['default'] }),
+        ],
+      }),
+    );
+  }
+
+  before(async function () {
+    if (process.platform === 'win32') this.skip(); // the archived agent is a shell script
+    a = await api();
+    agentsDir = path.join(a.testing.storagePath(), 'agents');
+    reg = await startLocalRegistry();
+    const v1 = await tarGz(fakeAgentEntries(fixtures(), SCENARIO));
+    reg.put('fake-1.0.0.tar.gz', v1);
+    v1Hash = sha256(v1);
+    reg.put('fresh.tar.gz', await tarGz(fakeAgentEntries(fixtures(), SCENARIO)));
+    reg.put('tampered.tar.gz', v1);
+    reg.put('dots.tar.gz', await tarGz([...fakeAgentEntries(fixtures()), { name: '../escaped.txt', content: 'outside' }]));
+    reg.put('link-out.zip', await zip([...fakeAgentEntries(fixtures()), { name: 'lib/up', link: '../../../../outside' }]));
+    reg.put('fake-registry.svg', ICON);
+    publish('1.0.0', 'fake-1.0.0.tar.gz', v1);
+    priorUrl = cfg().inspect('registry.url')?.globalValue;
+    await cfg().update('registry.url', reg.url, vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    a?.testing.watchRegistryPicks(undefined);
+    a?.testing.setConfirm(undefined);
+    await cfg().update('registry.url', priorUrl, vscode.ConfigurationTarget.Global);
+    await reg?.close();
+  });
+
+  const lastMessage = (re: RegExp) => a.testing.messages().filter((m) => re.test(m.message)).at(-1);
+
+  it('installs from the quick pick (icon, version, unavailable platform, malformed entry skipped), then runs a whole turn', async () => {
+    let qp: vscode.QuickPick<RegistryPickItem> | undefined;
+    a.testing.watchRegistryPicks((p) => (qp = p));
+    const installing = vscode.commands.executeCommand<AgentDefinition | undefined>('acpAgents.installAgent');
+    const item = (label: string) => qp?.items.find((i) => i.label === label);
+    // Filled from the local registry, the icon fetched and cached.
+    const fake = await waitFor('the registry in the quick pick, with its icon', () => (qp && !qp.busy && item('Fake Registry Agent')?.iconPath instanceof vscode.Uri ? item('Fake Registry Agent') : undefined));
+    assert.match(fake.description ?? '', /^1\.0\.0 · download/);
+    assert.match(fake.detail ?? '', /a fake agent from a local registry — by The ACP Agents tests/);
+    assert.equal(fs.readFileSync((fake.iconPath as vscode.Uri).fsPath, 'utf8'), ICON);
+    const elsewhere = item('Elsewhere Agent');
+    assert.match(elsewhere?.description ?? '', /no build for this platform/);
+    const labels = qp!.items.map((i) => i.label);
+    assert.ok(labels.indexOf('Cannot run here') < labels.indexOf('Elsewhere Agent') && labels.indexOf('Available') < labels.indexOf('Fake Registry Agent'), labels.join(', '));
+    assert.ok(!labels.includes('Broken'), 'the malformed entry is skipped');
+    assert.ok(labels.includes('Tampered Agent'), 'the rest load');
+    assert.ok(a.testing.logLines().some((l) => /registry entry "Broken!" skipped/.test(l)), 'and it is logged');
+
+    // As a person would: type to filter, then Enter on the one match.
+    qp!.value = 'Fake Registry';
+    qp!.activeItems = [fake];
+    await new Promise((r) => setTimeout(r, 300));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const def = await installing;
+    assert.deepEqual([def?.id, def?.source, def?.version], ['fake-registry', 'registry', '1.0.0'], JSON.stringify(a.testing.messages().slice(-2)));
+    assert.ok(fs.statSync(path.join(agentsDir, 'fake-registry', '1.0.0', 'agent')).isFile());
+    assert.deepEqual(lastMessage(/^Installed Fake Registry Agent 1\.0\.0\./)?.actions, ['New Session']);
+    assert.ok(a.agents().some((x) => x.id === 'fake-registry' && x.source === 'registry'), 'a first-class agent');
+
+    const spec = await a.testing.launchSpec('fake-registry');
+    assert.equal(spec.command, path.join(agentsDir, 'fake-registry', '1.0.0', 'agent'));
+    assert.equal(spec.env.ACP_FAKE_RECORD, recordFile('registry-fake'), "the entry's env is applied");
+    const panel = a.openChat('fake-registry');
+    await waitForStatus(panel, 'connected', connected);
+    assert.equal(await panel.session.prompt('hello'), 'end_turn');
+    assert.ok(panel.session.transcript.items.some((i) => i.kind === 'agent' && i.text.includes(REPLY)), 'the reply is in the transcript');
+    const start = readRecord('registry-fake').filter((r) => r.dir === 'start').at(-1);
+    assert.ok(start, 'the installed agent recorded its start');
+    const sessionNew = readRecord('registry-fake').filter((r) => r.msg?.method === 'session/new').at(-1);
+    assert.equal(sessionNew.msg.params.cwd, vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'the session works in the workspace folder');
+    panel.panel.dispose();
+  });
+
+  it('refuses a download with the wrong SHA-256, naming both hashes, and leaves nothing', async () => {
+    const def = await vscode.commands.executeCommand('acpAgents.installAgent', 'tampered');
+    assert.equal(def, undefined);
+    const msg = lastMessage(/Tampered Agent 1\.0\.0 was not installed/);
+    assert.ok(msg, JSON.stringify(a.testing.messages().slice(-3)));
+    assert.ok(msg.message.includes(`expected SHA-256 ${'ab'.repeat(32)}, got ${v1Hash}`), msg.message);
+    assert.equal(fs.existsSync(path.join(agentsDir, 'tampered')), false);
+    assert.ok(!a.agents().some((x) => x.id === 'tampered'));
+  });
+
+  it('refuses an archive with a ../ entry and one with a link out', async () => {
+    for (const [id, why] of [
+      ['dots', /"\.\.\/escaped\.txt" points outside/],
+      ['link-out', /"lib\/up" points outside/],
+    ] as const) {
+      assert.equal(await vscode.commands.executeCommand('acpAgents.installAgent', id), undefined, id);
+      assert.ok(a.testing.messages().some((m) => m.severity === 'error' && why.test(m.message)), `${id}: ${JSON.stringify(a.testing.messages().slice(-2))}`);
+      assert.equal(fs.existsSync(path.join(agentsDir, id)), false, id);
+    }
+    assert.equal(fs.existsSync(path.join(agentsDir, 'escaped.txt')), false);
+    assert.equal(fs.existsSync(path.join(path.dirname(agentsDir), 'escaped.txt')), false);
+  });
+
+  it('shows an unavailable platform as such when installing by id', async () => {
+    assert.equal(await vscode.commands.executeCommand('acpAgents.installAgent', 'elsewhere'), undefined);
+    assert.match(lastMessage(/Elsewhere Agent cannot be installed/)?.message ?? '', /no build for this platform/);
+  });
+
+  it('New Session with a registry id installs it first', async () => {
+    a.testing.setFolderPicker(async () => vscode.workspace.workspaceFolders![0]);
+    await vscode.commands.executeCommand('acpAgents.newSession', 'fresh');
+    a.testing.setFolderPicker(undefined);
+    const panel = await waitFor('a panel for the fresh agent', () => a.panels().find((p) => p.agentId === 'fresh')).catch((err: Error) => {
+      throw new Error(`${err.message}; messages: ${JSON.stringify(a.testing.messages().slice(-2))}`);
+    });
+    await waitForStatus(panel, 'connected', connected);
+    assert.ok(fs.existsSync(path.join(agentsDir, 'fresh', '2.0.0', 'agent')));
+    panel.panel.dispose();
+  });
+
+  it('updates to a new version, replacing the old folder', async () => {
+    const v2 = await zip(fakeAgentEntries(fixtures(), SCENARIO).map((e) => (e.name === 'agent' ? { ...e, mode: 0o100755 } : e)));
+    reg.put('fake-1.1.0.zip', v2);
+    publish('1.1.0', 'fake-1.1.0.zip', v2);
+    // The daily check announces it, once a day.
+    const day = 24 * 60 * 60 * 1000;
+    const first = Date.now() + 2 * day;
+    assert.deepEqual(await a.testing.checkForUpdates(first), ['Fake Registry Agent 1.0.0 → 1.1.0']);
+    assert.deepEqual(lastMessage(/^Updates from the ACP Registry/)?.actions, ['Update']);
+    assert.deepEqual(await a.testing.checkForUpdates(first + day / 2), [], 'not twice in a day');
+    const updated = await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents');
+    assert.deepEqual(updated, ['fake-registry'], JSON.stringify(a.testing.messages().slice(-2)));
+    assert.deepEqual(fs.readdirSync(path.join(agentsDir, 'fake-registry')), ['1.1.0']);
+    assert.match(lastMessage(/^Updated /)?.message ?? '', /Fake Registry Agent 1\.0\.0 → 1\.1\.0/);
+    assert.equal((await a.testing.launchSpec('fake-registry')).command, path.join(agentsDir, 'fake-registry', '1.1.0', 'agent'));
+    const panel = a.openChat('fake-registry');
+    await waitForStatus(panel, 'connected with 1.1.0', connected);
+    panel.panel.dispose();
+    assert.deepEqual(await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents'), [], 'nothing newer the second time');
+  });
+
+  it('a configured agent with the same id wins', async () => {
+    const agents = cfg().inspect<unknown[]>('agents')!.globalValue ?? [];
+    await cfg().update('agents', [...agents, { id: 'fake-registry', name: 'Mine', command: 'node', args: [] }], vscode.ConfigurationTarget.Global);
+    try {
+      const mine = a.agents().filter((x) => x.id === 'fake-registry');
+      assert.deepEqual(
+        mine.map((x) => [x.name, x.source]),
+        [['Mine', 'settings']],
+      );
+    } finally {
+      await cfg().update('agents', agents, vscode.ConfigurationTarget.Global);
+    }
+    assert.equal(a.agents().find((x) => x.id === 'fake-registry')?.source, 'registry');
+  });
+
+  it('offline: the cached copy, then the snapshot shipped in the extension', async () => {
+    const online = await a.testing.refreshRegistry();
+    assert.equal(online.from, 'registry');
+    await reg.close();
+    const cached = await a.testing.refreshRegistry();
+    assert.equal(cached.from, 'cache');
+    assert.match(cached.error ?? '', /could not be read/);
+    assert.ok(cached.ids.includes('fake-registry') && cached.ids.includes('tampered'));
+    fs.rmSync(path.join(a.testing.storagePath(), 'registry', 'registry.json'));
+    const snapshot = await a.testing.refreshRegistry();
+    assert.equal(snapshot.from, 'snapshot');
+    assert.ok(snapshot.ids.includes('gemini') && snapshot.ids.includes('codex-acp'), snapshot.ids.join(', '));
+    reg = await startLocalRegistry();
+  });
+
+  it('uninstalls: the files and the entry go', async () => {
+    a.testing.setConfirm(async () => true);
+    for (const id of ['fake-registry', 'fresh']) {
+      assert.equal(await vscode.commands.executeCommand('acpAgents.uninstallAgent', id), id);
+      assert.equal(fs.existsSync(path.join(agentsDir, id)), false);
+      assert.ok(!a.agents().some((x) => x.id === id));
+    }
+  });
+});

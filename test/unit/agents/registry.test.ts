@@ -1,0 +1,286 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { archiveKind, extractArchive, UnsafeArchiveError } from '../../../src/agents/registry/archive';
+import { chooseDistribution, compareVersions, parseRegistry, platformKey, type RegistryAgent } from '../../../src/agents/registry/format';
+import { checkUrl, HttpError } from '../../../src/agents/registry/http';
+import { AgentInstaller, ChecksumError } from '../../../src/agents/registry/installer';
+import { RegistrySource } from '../../../src/agents/registry/registrySource';
+import { binaryEntry, fakeAgentEntries, sha256, startLocalRegistry, tarGz, zip, type ArchiveEntry, type LocalRegistry } from '../../support/registryFixture';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+const SAMPLE = path.join(ROOT, '..', 'shared', 'acp', 'registry.sample.json');
+const SNAPSHOT = path.join(ROOT, 'media', 'registry-snapshot.json');
+const FIXTURES = path.join(ROOT, 'test', 'fixtures');
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'acp-reg-'));
+
+function parsedOne(entry: unknown): RegistryAgent {
+  const r = parseRegistry(JSON.stringify({ version: '1.0.0', agents: [entry] }));
+  assert.deepEqual(r.problems, []);
+  return r.agents[0]!;
+}
+
+describe('registry: format', () => {
+  it('parses the real sample and the shipped snapshot without a problem', () => {
+    for (const file of [SAMPLE, SNAPSHOT].filter((f) => fs.existsSync(f))) {
+      const r = parseRegistry(fs.readFileSync(file, 'utf8'));
+      assert.deepEqual(r.problems, [], file);
+      assert.ok(r.agents.length >= 11, `${file}: ${r.agents.length}`);
+      const codex = r.agents.find((a) => a.id === 'codex-acp');
+      assert.equal(codex?.binary?.['linux-x86_64']?.cmd, './codex-acp');
+      assert.match(r.agents.find((a) => a.id === 'gemini')?.npx?.package ?? '', /^@google\/gemini-cli@\d/);
+    }
+    assert.ok(fs.existsSync(SNAPSHOT), 'the snapshot ships in media/');
+  });
+
+  it('skips each malformed entry with a reason and keeps the rest', () => {
+    const good = { id: 'good', name: 'Good', version: '1.0.0', description: 'd', distribution: { npx: { package: 'good@1.0.0' } } };
+    const r = parseRegistry(
+      JSON.stringify({
+        version: '1.0.0',
+        agents: [
+          { ...good, id: 'Bad_Id' },
+          { ...good, id: 'no-dist', distribution: {} },
+          { ...good, id: 'flag', distribution: { npx: { package: '--registry=http://evil' } } },
+          { ...good, id: 'bad-sha', distribution: { binary: { 'linux-x86_64': { archive: 'https://x/a.tgz', cmd: './a', sha256: 'xyz' } } } },
+          { ...good, id: 'bad-env', distribution: { npx: { package: 'p@1', env: { X: 1 } } } },
+          { ...good, id: 'no-name', name: undefined },
+          'not an object',
+          good,
+          { ...good, name: 'Twice' },
+          { ...good, id: 'extra', preview: { whatever: true }, distribution: { npx: { package: 'extra@2.0.0', args: ['--acp'] }, futureKind: {} } },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      r.agents.map((a) => a.id),
+      ['good', 'extra'],
+    );
+    assert.equal(r.problems.length, 8);
+    for (const id of ['"Bad_Id"', '"no-dist"', '"flag"', '"bad-sha"', '"bad-env"', '"no-name"', '#6']) assert.ok(r.problems.some((p) => p.includes(id)), id);
+    assert.ok(r.problems.some((p) => /listed twice/.test(p)));
+    assert.throws(() => parseRegistry('{"agents": 3}'), /no "agents" list/);
+    assert.throws(() => parseRegistry('<html>'), /not JSON/);
+  });
+
+  it('maps this machine to a platform key and picks binary, then npx, then uvx', () => {
+    assert.equal(platformKey('linux', 'x64'), 'linux-x86_64');
+    assert.equal(platformKey('darwin', 'arm64'), 'darwin-aarch64');
+    assert.equal(platformKey('win32', 'arm64'), 'windows-aarch64');
+    assert.equal(platformKey('freebsd', 'x64'), undefined);
+    const t = { archive: 'https://x/a.tgz', cmd: './a' };
+    const both = parsedOne({ id: 'a', name: 'A', version: '1.0.0', description: '', distribution: { binary: { 'darwin-x86_64': t, 'linux-x86_64': t }, npx: { package: 'a@1.0.0' } } });
+    const on = (platform: ReturnType<typeof platformKey>, hasNpx = true, hasUvx = true) => chooseDistribution(both, { platform, hasNpx, hasUvx });
+    assert.equal((on('linux-x86_64') as { kind: string }).kind, 'binary');
+    const rosetta = on('darwin-aarch64') as { kind: string; platform: string };
+    assert.deepEqual([rosetta.kind, rosetta.platform], ['binary', 'darwin-x86_64']);
+    assert.equal((on('linux-aarch64') as { kind: string }).kind, 'npx');
+    assert.deepEqual(on('linux-aarch64', false), { unavailable: 'needs Node.js (npx)' });
+    const uv = parsedOne({ id: 'u', name: 'U', version: '0.6.12', description: '', distribution: { uvx: { package: 'fast-agent-acp==0.6.12' } } });
+    assert.deepEqual(chooseDistribution(uv, { platform: 'linux-x86_64', hasNpx: true, hasUvx: false }), { unavailable: 'needs uv' });
+    const binOnly = parsedOne({ id: 'b', name: 'B', version: '1.0.0', description: '', distribution: { binary: { 'darwin-aarch64': t } } });
+    assert.deepEqual(chooseDistribution(binOnly, { platform: 'linux-x86_64', hasNpx: true, hasUvx: true }), { unavailable: 'no build for this platform (linux-x86_64)' });
+  });
+
+  it('compares versions numerically', () => {
+    assert.ok(compareVersions('1.10.0', '1.9.2') > 0);
+    assert.ok(compareVersions('0.9.2', '0.10.0') < 0);
+    assert.equal(compareVersions('2.0.0', '2.0.0'), 0);
+  });
+
+  it('fetches over https only, or http from this machine', () => {
+    assert.ok(checkUrl('https://cdn.example/registry.json'));
+    assert.ok(checkUrl('http://127.0.0.1:9/registry.json'));
+    assert.ok(checkUrl('http://[::1]:9/x'));
+    for (const bad of ['http://example.com/registry.json', 'http://127.0.0.1.evil.com/x', 'file:///etc/passwd', 'ftp://x/y', 'nonsense']) {
+      assert.throws(() => checkUrl(bad), (e: unknown) => e instanceof HttpError && e.reason === 'refused', bad);
+    }
+  });
+});
+
+describe('registry: archives', () => {
+  const extract = async (name: string, buf: Buffer, rawName = 'agent') => {
+    const dir = tmp();
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, buf);
+    const dest = path.join(dir, 'out');
+    await extractArchive(file, archiveKind(name), dest, rawName);
+    return dest;
+  };
+  const refused = async (name: string, buf: Buffer, why: RegExp) => {
+    const dir = tmp();
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, buf);
+    const dest = path.join(dir, 'out');
+    await assert.rejects(extractArchive(file, archiveKind(name), dest, 'agent'), (e: unknown) => e instanceof UnsafeArchiveError && why.test((e as Error).message));
+    assert.equal(fs.existsSync(dest), false, 'nothing is left of a refused archive');
+    assert.deepEqual(fs.readdirSync(dir), [name], 'nothing was written beside it');
+  };
+  const honest: ArchiveEntry[] = [{ name: 'bin/', dir: true }, { name: 'bin/agent', content: '#!/bin/sh\n', mode: 0o755 }, { name: 'lib/data.txt', content: 'x' }, { name: 'bin/alias', link: 'agent' }, { name: 'lib/up', link: '../bin/agent' }];
+
+  it('names the format from the URL', () => {
+    assert.equal(archiveKind('https://x/a-1.0.tar.gz?sig=1'), 'tar.gz');
+    assert.equal(archiveKind('https://x/a.TGZ'), 'tar.gz');
+    assert.equal(archiveKind('https://x/a.tar.bz2'), 'tar.bz2');
+    assert.equal(archiveKind('https://x/a.tbz2'), 'tar.bz2');
+    assert.equal(archiveKind('https://x/a.zip'), 'zip');
+    assert.equal(archiveKind('https://x/agent-linux-x64'), 'raw');
+  });
+
+  it('unpacks .tar.gz and .zip with files, folders, modes and inner links', async () => {
+    for (const [name, buf] of [
+      ['a.tar.gz', await tarGz(honest)],
+      ['a.zip', await zip(honest.filter((e) => !e.dir).map((e) => (e.mode ? { ...e, mode: 0o100755 } : e)))],
+    ] as const) {
+      const out = await extract(name, buf);
+      assert.equal(fs.readFileSync(path.join(out, 'bin', 'agent'), 'utf8'), '#!/bin/sh\n', name);
+      assert.equal(fs.statSync(path.join(out, 'bin', 'agent')).mode & 0o100, 0o100, `${name}: executable bit kept`);
+      assert.equal(fs.readlinkSync(path.join(out, 'bin', 'alias')), 'agent', name);
+      assert.equal(fs.readFileSync(path.join(out, 'lib', 'up'), 'utf8'), '#!/bin/sh\n', name);
+    }
+  });
+
+  it('copies a raw executable under the name of its cmd', async () => {
+    const out = await extract('agent-linux', Buffer.from('\x7fELF'), 'my-agent');
+    assert.deepEqual(fs.readdirSync(out), ['my-agent']);
+  });
+
+  it('refuses `../` entries, absolute paths and links out, leaving nothing behind', async () => {
+    await refused('a.tar.gz', await tarGz([{ name: 'ok', content: '1' }, { name: '../evil', content: 'x' }]), /outside/);
+    await refused('a.tar.gz', await tarGz([{ name: 'a/../../evil', content: 'x' }]), /outside/);
+    await refused('a.tar.gz', await tarGz([{ name: '/tmp/evil', content: 'x' }]), /absolute|outside|stripping/i);
+    await refused('a.tar.gz', await tarGz([{ name: 'link', link: '/etc/passwd' }]), /absolute/);
+    await refused('a.tar.gz', await tarGz([{ name: 'link', link: '../../outside' }]), /outside/);
+    // Each link looks inside by its name; together they lead out.
+    await refused('a.tar.gz', await tarGz([{ name: 'here', link: '.' }, { name: 'up', link: 'here/..' }]), /outside/);
+    await refused('a.zip', await zip([{ name: 'link', link: '../../etc' }]), /outside/);
+    await refused('a.zip', await zip([{ name: 'link', link: '/etc' }]), /absolute/);
+  });
+
+  it('refuses a zip with a `../` entry (crafted past the zip writer)', async () => {
+    const good = await zip([{ name: 'xxevil', content: 'x' }]);
+    // Same length name, patched in both the local header and the central directory.
+    const crafted = Buffer.from(good.toString('latin1').split('xxevil').join('../evl'), 'latin1');
+    await refused('a.zip', crafted, /outside|invalid relative path|cannot be read/);
+  });
+});
+
+describe('registry: installs', () => {
+  let reg: LocalRegistry;
+  before(async () => (reg = await startLocalRegistry()));
+  after(async () => await reg.close());
+
+  const agentFrom = (entry: unknown) => parsedOne(entry);
+  const dist = (a: RegistryAgent) => {
+    const d = chooseDistribution(a, { platform: platformKey(), hasNpx: true, hasUvx: true });
+    assert.ok(!('unavailable' in d), JSON.stringify(d));
+    return d;
+  };
+
+  it('installs a checked binary, switches versions, removes the old one, and uninstalls', async function () {
+    if (process.platform === 'win32') this.skip();
+    const v1 = await tarGz(fakeAgentEntries(FIXTURES));
+    const v2 = await zip(fakeAgentEntries(FIXTURES));
+    reg.put('v1.tar.gz', v1);
+    reg.put('v2.zip', v2);
+    const root = tmp();
+    const lines: string[] = [];
+    const inst = new AgentInstaller(root, (m) => lines.push(m));
+    const progress: number[] = [];
+    const a1 = agentFrom(binaryEntry(reg, { id: 'fake', version: '1.0.0', archive: 'v1.tar.gz', sha256: sha256(v1).toUpperCase(), env: { A: '1' }, args: ['default'] }));
+    const r1 = await inst.install(a1, dist(a1), (n) => progress.push(n));
+    assert.equal(r1.command, path.join(root, 'fake', '1.0.0', 'agent'));
+    assert.equal(fs.statSync(r1.command).mode & 0o111, 0o111, 'cmd is executable');
+    assert.deepEqual([r1.args, r1.env], [['default'], { A: '1' }]);
+    assert.equal(progress.at(-1), v1.length);
+    const def = AgentInstaller.definition(r1);
+    assert.deepEqual([def.source, def.version], ['registry', '1.0.0']);
+
+    const a2 = agentFrom(binaryEntry(reg, { id: 'fake', version: '1.1.0', archive: 'v2.zip', sha256: sha256(v2) }));
+    const r2 = await inst.install(a2, dist(a2));
+    assert.deepEqual(fs.readdirSync(path.join(root, 'fake')), ['1.1.0'], 'the old version is gone');
+    assert.equal(new AgentInstaller(root, () => {}).get('fake')?.version, '1.1.0', 'installed.json says so');
+    assert.ok(fs.existsSync(r2.command));
+
+    assert.equal(inst.uninstall('fake'), true);
+    assert.equal(fs.existsSync(path.join(root, 'fake')), false);
+    assert.deepEqual(new AgentInstaller(root, () => {}).installed(), []);
+  });
+
+  it('refuses a download whose SHA-256 differs, naming both hashes, and leaves nothing', async () => {
+    const buf = await tarGz(fakeAgentEntries(FIXTURES));
+    reg.put('tampered.tar.gz', buf);
+    const wrong = 'ab'.repeat(32);
+    const a = agentFrom(binaryEntry(reg, { id: 'tampered', version: '1.0.0', archive: 'tampered.tar.gz', sha256: wrong }));
+    const root = tmp();
+    const inst = new AgentInstaller(root, () => {});
+    await assert.rejects(inst.install(a, dist(a)), (e: unknown) => e instanceof ChecksumError && (e as Error).message.includes(wrong) && (e as Error).message.includes(sha256(buf)));
+    assert.deepEqual(fs.readdirSync(root), [], 'no folder, no download, no installed.json');
+  });
+
+  it('refuses an archive without its cmd, and a 404, keeping the installed version', async () => {
+    const root = tmp();
+    const inst = new AgentInstaller(root, () => {});
+    const good = await tarGz(fakeAgentEntries(FIXTURES));
+    reg.put('good.tar.gz', good);
+    const a1 = agentFrom(binaryEntry(reg, { id: 'keep', version: '1.0.0', archive: 'good.tar.gz' }));
+    await inst.install(a1, dist(a1));
+    reg.put('nocmd.tar.gz', await tarGz([{ name: 'other', content: 'x' }]));
+    const a2 = agentFrom(binaryEntry(reg, { id: 'keep', version: '2.0.0', archive: 'nocmd.tar.gz' }));
+    await assert.rejects(inst.install(a2, dist(a2)), /has no "\.\/agent" to run/);
+    const a3 = agentFrom(binaryEntry(reg, { id: 'keep', version: '3.0.0', archive: 'missing.tar.gz' }));
+    await assert.rejects(inst.install(a3, dist(a3)), /HTTP 404/);
+    assert.deepEqual(fs.readdirSync(path.join(root, 'keep')), ['1.0.0']);
+    assert.equal(inst.get('keep')?.version, '1.0.0');
+  });
+
+  it('records npx and uvx agents as pinned package runs with their own npm prefix', async () => {
+    const root = tmp();
+    const inst = new AgentInstaller(root, () => {});
+    const n = agentFrom({ id: 'n', name: 'N', version: '0.15.0', description: '', distribution: { npx: { package: '@x/n@0.15.0', args: ['--acp'], env: { NO_UPDATE: '1' } } } });
+    const r = await inst.install(n, { kind: 'npx', target: n.npx! });
+    assert.deepEqual([r.command, r.args, r.env], ['npx', ['--yes', '--prefix', path.join(root, 'n', 'npm'), '@x/n@0.15.0', '--acp'], { NO_UPDATE: '1' }]);
+    assert.ok(fs.statSync(path.join(root, 'n', 'npm')).isDirectory());
+    const u = agentFrom({ id: 'u', name: 'U', version: '0.6.12', description: '', distribution: { uvx: { package: 'fast-agent-acp==0.6.12', args: ['-x'] } } });
+    const ru = await inst.install(u, { kind: 'uvx', target: u.uvx! });
+    assert.deepEqual([ru.command, ru.args], ['uvx', ['fast-agent-acp==0.6.12', '-x']]);
+  });
+});
+
+describe('registry: the list', () => {
+  let reg: LocalRegistry;
+  before(async () => (reg = await startLocalRegistry()));
+  after(async () => await reg.close());
+
+  it('fetches, caches with the ETag, and falls back to the cache, then the snapshot', async () => {
+    const dir = tmp();
+    const cacheFile = path.join(dir, 'registry', 'registry.json');
+    let url = reg.url;
+    const logs: string[] = [];
+    const src = () => new RegistrySource({ url: () => url, cacheFile, snapshotFile: SNAPSHOT, log: (m) => logs.push(m), timeoutMs: 2000 });
+    reg.put('registry.json', JSON.stringify({ version: '1.0.0', agents: [binaryEntry(reg, { id: 'one', version: '1.0.0', archive: 'x.tgz' }), { id: 'Broken' }] }));
+    const s1 = src();
+    assert.equal(s1.current().from, 'snapshot', 'before any fetch: the snapshot');
+    const l1 = await s1.refresh();
+    assert.deepEqual([l1.from, l1.agents.map((a) => a.id)], ['registry', ['one']]);
+    assert.ok(logs.some((l) => /"Broken" skipped/.test(l)), 'the malformed entry is logged');
+    const l2 = await src().refresh();
+    assert.equal(l2.from, 'registry');
+    assert.ok(reg.requests.at(-1)?.ifNoneMatch, 'the second fetch is conditional');
+    assert.deepEqual(l2.agents.map((a) => a.id), ['one'], '304: the cached copy');
+    // Offline: the cache.
+    const s3 = new RegistrySource({ url: () => reg.url.replace(/:\d+\//, ':9/'), cacheFile, snapshotFile: SNAPSHOT, log: () => {}, timeoutMs: 2000 });
+    assert.equal((await s3.refresh()).from, 'snapshot', 'a cache of another URL is not used');
+    await reg.close();
+    url = reg.url;
+    const l4 = await src().refresh();
+    assert.deepEqual([l4.from, l4.agents.map((a) => a.id)], ['cache', ['one']]);
+    assert.match(l4.error ?? '', /could not be read/);
+    fs.rmSync(cacheFile);
+    const l5 = await src().refresh();
+    assert.equal(l5.from, 'snapshot');
+    assert.ok(l5.agents.some((a) => a.id === 'gemini'));
+    reg = await startLocalRegistry();
+  });
+});
