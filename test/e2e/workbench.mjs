@@ -96,12 +96,13 @@ export async function screenshot(page, name) {
  * @param {string[] | ((tmp: string) => import('../harness/testEnv.mjs').AgentSetting[])} options.agents
  * @param {{ width: number, height: number }} [options.viewport]
  * @param {boolean} [options.workspaceTrust]
+ * @param {Record<string, unknown>} [options.settings] more user settings
  */
-export async function openWorkbench({ prefix, agents, viewport = { width: 1280, height: 850 }, workspaceTrust = false }) {
+export async function openWorkbench({ prefix, agents, viewport = { width: 1280, height: 850 }, workspaceTrust = false, settings = {} }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   const workspace = prepareWorkspace(tmp);
-  const settings = typeof agents === 'function' ? agents(tmp) : testAgents(ensureNode(), tmp).filter((a) => agents.includes(a.id));
-  const server = await startCodeServer({ installVsix: [vsixPath()], userSettings: { 'acpAgents.agents': settings }, workspaceTrust });
+  const agentSettings = typeof agents === 'function' ? agents(tmp) : testAgents(ensureNode(), tmp).filter((a) => agents.includes(a.id));
+  const server = await startCodeServer({ installVsix: [vsixPath()], userSettings: { 'acpAgents.agents': agentSettings, ...settings }, workspaceTrust });
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport });
   await page.goto(workbenchUrl(server, workspace));
