@@ -52,6 +52,16 @@ const bundles = [
     mainFields: ['module', 'main'],
   },
   {
+    // bzip2 is unpacked in a child process (a bomb costs that process, never the extension host).
+    ...common,
+    entryPoints: ['src/agents/registry/bz2Worker.ts'],
+    outfile: 'dist/bz2Worker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+  },
+  {
     ...common,
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',

@@ -115,6 +115,7 @@ export class Ctx implements vscode.Disposable {
       path.join(this.storage, 'registry', 'icons'),
       registryLog,
     );
+    this.registry.installer.sweep();
     this.agents = new AgentManager({
       config: this.config,
       log: this.log,
@@ -290,8 +291,13 @@ export class Ctx implements vscode.Disposable {
   }
 
   /** Installs (or updates) a registry agent with a cancellable progress notification; undefined when it failed or was cancelled. */
-  async installFromRegistry(entry: RegistryEntry): Promise<AgentDefinition | undefined> {
+  async installFromRegistry(picked: RegistryEntry): Promise<AgentDefinition | undefined> {
+    // The registry's current pin, not the cached or shipped one the pick may have come from.
+    const fresh = (await this.registry.entries(await this.registry.source.refresh())).find((e) => e.agent.id === picked.agent.id);
+    const entry = fresh && !('unavailable' in fresh.dist) ? fresh : picked;
     const a = entry.agent;
+    // A running agent keeps its files until the next start.
+    const keepVersion = this.agents.runtime(a.id) ? this.registry.installer.get(a.id)?.version : undefined;
     const mb = (n: number) => `${(n / 1024 ** 2).toFixed(1)} MB`;
     try {
       const def = await vscode.window.withProgress(
@@ -307,6 +313,7 @@ export class Ctx implements vscode.Disposable {
               progress.report({ message: total ? `${mb(received)} of ${mb(total)}` : mb(received), ...(increment !== undefined ? { increment } : {}) });
             },
             token,
+            keepVersion ? { keepVersion } : {},
           );
         },
       );
@@ -314,7 +321,7 @@ export class Ctx implements vscode.Disposable {
       return def;
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
-      if (err instanceof HttpError && err.reason === 'cancelled') {
+      if ((err instanceof HttpError && err.reason === 'cancelled') || message === 'Cancelled.') {
         this.log.info(`registry: the install of ${a.name} was cancelled.`);
         return undefined;
       }
@@ -332,9 +339,9 @@ export class Ctx implements vscode.Disposable {
     if (this.registry.installer.installed().length === 0) return [];
     const last = this.extension.globalState.get<number>(UPDATE_CHECK_KEY, 0);
     if (now - last < DAY_MS) return [];
-    await this.extension.globalState.update(UPDATE_CHECK_KEY, now);
     const list = await this.registry.source.refresh();
-    if (list.from !== 'registry') return [];
+    if (list.from !== 'registry') return []; // offline: try again next start
+    await this.extension.globalState.update(UPDATE_CHECK_KEY, now);
     const names = (await this.registry.updates(list)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
     if (names.length) {
       void this.messages.show('info', `Updates from the ACP Registry: ${names.join(', ')}.`, 'Update').then((c) => c && vscode.commands.executeCommand('acpAgents.updateAgents'));

@@ -228,7 +228,8 @@ export class AgentManager implements Disposable {
     void this.reportExit(e.def, full);
     // Like vscode-languageclient: restart a crashed agent that is in use, until it
     // crashes 5 times within 3 minutes. Its sessions were lost with the process.
-    if (willRestart) void this.ensureRunning(e.def, runtime.process.spec.cwd).then(undefined, () => undefined);
+    // The definition as it is now (an update may have moved the agent's program).
+    if (willRestart) void this.ensureRunning(this.find(e.def.id) ?? e.def, runtime.process.spec.cwd).then(undefined, () => undefined);
   }
 
   /** One notification per exit, with Restart and Show Log. */

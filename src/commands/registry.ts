@@ -59,11 +59,10 @@ const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
   }
   const done: string[] = [];
   for (const entry of updates) {
+    // An agent no panel uses is stopped first: its next start runs the new version. One in use keeps running the old one.
+    if (!ctx.inUse(entry.agent.id)) await ctx.agents.stop(entry.agent.id);
     const def = await ctx.installFromRegistry(entry);
-    if (!def) continue;
-    done.push(def.id);
-    // The new version runs from the next start: now, unless a session is using the old one.
-    if (!ctx.inUse(def.id)) await ctx.agents.stop(def.id);
+    if (def) done.push(def.id);
   }
   if (done.length) {
     const names = updates.filter((e) => done.includes(e.agent.id)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
@@ -92,8 +91,11 @@ const uninstallAgent: CommandFactory = (ctx) => async (arg?: unknown): Promise<s
   if (!target) return undefined;
   const sessions = ctx.index.forAgent(target.id).length;
   if (!(await ctx.confirm(`Uninstall ${target.name} ${target.version}?`, `Its files are removed${ctx.inUse(target.id) ? ' and its open sessions end' : ''}.${sessions ? ` Your ${sessions} past sessions stay in the list.` : ''}`, 'Uninstall'))) return undefined;
-  for (const p of ctx.panels.all()) if (p.agentId === target.id) p.panel.dispose();
-  await ctx.agents.stop(target.id);
+  // Only when the installed one is what runs (an agent of your settings with the same id wins).
+  if (ctx.agents.find(target.id)?.source === 'registry') {
+    for (const p of ctx.panels.all()) if (p.agentId === target.id) p.panel.dispose();
+    await ctx.agents.stop(target.id);
+  }
   ctx.registry.uninstall(target.id);
   void ctx.messages.show('info', `Uninstalled ${target.name}.`);
   return target.id;

@@ -67,6 +67,7 @@ export function pickFromRegistry(
   qp.matchOnDetail = true;
   qp.busy = true;
   const cts = new vscode.CancellationTokenSource();
+  registry.rescanMachine();
   let list = registry.source.current();
   let disposed = false;
   const show = async () => {
@@ -80,7 +81,7 @@ export function pickFromRegistry(
   };
   const refresh = async () => {
     await show();
-    list = await registry.source.refresh(cts.token);
+    list = await registry.source.refresh();
     if (disposed) return;
     await show();
     qp.busy = false;

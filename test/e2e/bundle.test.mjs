@@ -44,6 +44,16 @@ describe('e2e: the packaged .vsix', function () {
     const bundle = await readEntry(vsix, 'extension/dist/extension.js');
     assert.ok(bundle.length > 50_000, `the bundle is there (${bundle.length} bytes)`);
     assert.match(bundle, /openPastSession/, 'the public API is in it');
-    for (const hook of ['setAccessAnswer', 'setMcpTrustAnswer', 'openChatWithoutFolder', 'stopAllAgents']) assert.doesNotMatch(bundle, new RegExp(hook), `no test hook "${hook}"`);
+    for (const hook of ['setAccessAnswer', 'setMcpTrustAnswer', 'openChatWithoutFolder', 'stopAllAgents', 'watchRegistryPicks']) assert.doesNotMatch(bundle, new RegExp(hook), `no test hook "${hook}"`);
+  });
+
+  it('stays under 1 MB with the registry snapshot and the bzip2 decoder inside', async function () {
+    const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+    const vsix = path.join(ROOT, `acp-agents-${version}.vsix`);
+    const size = fs.statSync(vsix).size;
+    assert.ok(size < 1024 * 1024, `${size} bytes`);
+    const snapshot = JSON.parse(await readEntry(vsix, 'extension/media/registry-snapshot.json'));
+    assert.ok(snapshot.agents.length >= 10, 'the snapshot is a registry');
+    assert.match(await readEntry(vsix, 'extension/dist/bz2Worker.js'), /bzip2|unbzip2|bz2/i);
   });
 });

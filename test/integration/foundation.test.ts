@@ -32,6 +32,7 @@ describe('Foundation: the extension in a real VS Code host', () => {
     assert.deepEqual(ids.sort(), [
       'acpAgents.cancel',
       'acpAgents.deleteSession',
+      'acpAgents.installAgent',
       'acpAgents.manageMcpTrust',
       'acpAgents.newSession',
       'acpAgents.openSession',
@@ -41,6 +42,8 @@ describe('Foundation: the extension in a real VS Code host', () => {
       'acpAgents.showLog',
       'acpAgents.signIn',
       'acpAgents.signOut',
+      'acpAgents.uninstallAgent',
+      'acpAgents.updateAgents',
     ]);
     for (const id of ids) assert.ok(registered.has(id), `${id} is registered`);
     for (const c of contributes.commands) assert.equal(c.category, 'ACP');

@@ -40,6 +40,7 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
           binaryEntry(reg, { id: 'link-out', name: 'Link Agent', version: '1.0.0', archive: 'link-out.zip' }),
           { id: 'Broken!', name: 'Broken', version: '1', description: 'x', distribution: {} },
           binaryEntry(reg, { id: 'fresh', name: 'Fresh Agent', version: '2.0.0', archive: 'fresh.tar.gz', env: env(), args: ['default'] }),
+          { id: 'npx-agent', name: 'Npx Agent', version: '3.1.4', description: 'through npx', distribution: { npx: { package: '@acme/some-acp-agent@3.1.4', args: ['--acp'], env: { ACME_NO_UPDATE: '1' } } } },
         ],
       }),
     );
@@ -155,6 +156,17 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
     panel.panel.dispose();
   });
 
+  it('an npx agent runs its pinned package with its own prefix, outside the workspace', async () => {
+    const def = await vscode.commands.executeCommand<AgentDefinition | undefined>('acpAgents.installAgent', 'npx-agent');
+    assert.equal(def?.source, 'registry', JSON.stringify(a.testing.messages().slice(-2)));
+    const spec = await a.testing.launchSpec('npx-agent');
+    assert.match(path.basename(spec.command), /^npx(\.cmd)?$/);
+    assert.deepEqual(spec.args, ['--yes', '--prefix', path.join(agentsDir, 'npx-agent', '.npm-prefix'), '@acme/some-acp-agent@3.1.4', '--acp']);
+    assert.equal(spec.env.ACME_NO_UPDATE, '1');
+    assert.match(spec.cwd, /acp-agents[\\/]run$/, 'started outside the workspace');
+    for (const f of vscode.workspace.workspaceFolders ?? []) assert.ok(!spec.cwd.startsWith(f.uri.fsPath));
+  });
+
   it('updates to a new version, replacing the old folder', async () => {
     const v2 = await zip(fakeAgentEntries(fixtures(), SCENARIO).map((e) => (e.name === 'agent' ? { ...e, mode: 0o100755 } : e)));
     reg.put('fake-1.1.0.zip', v2);
@@ -208,7 +220,7 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
 
   it('uninstalls: the files and the entry go', async () => {
     a.testing.setConfirm(async () => true);
-    for (const id of ['fake-registry', 'fresh']) {
+    for (const id of ['fake-registry', 'fresh', 'npx-agent']) {
       assert.equal(await vscode.commands.executeCommand('acpAgents.uninstallAgent', id), id);
       assert.equal(fs.existsSync(path.join(agentsDir, id)), false);
       assert.ok(!a.agents().some((x) => x.id === id));

@@ -32,6 +32,7 @@ export class AgentRegistry {
   /** Installed agents changed (install, update, uninstall). */
   readonly onDidChangeInstalled = this.changed.event;
   private tools: Promise<MachineTools> | undefined;
+  private readonly installing = new Set<string>();
 
   constructor(
     readonly source: RegistrySource,
@@ -75,17 +76,38 @@ export class AgentRegistry {
     });
   }
 
-  async install(entry: RegistryEntry, progress?: InstallProgress, token?: CancelToken): Promise<AgentDefinition> {
-    if ('unavailable' in entry.dist) throw new Error(`${entry.agent.name} cannot be installed here: it ${entry.dist.unavailable}.`);
-    const record = await this.installer.install(entry.agent, entry.dist, progress, token);
-    this.changed.fire();
-    return AgentInstaller.definition(record);
+  /**
+   * Installs (or updates) an entry; one install per agent at a time. `keepVersion`:
+   * a version a running process uses, left on the disk until the next start.
+   */
+  install(entry: RegistryEntry, progress?: InstallProgress, token?: CancelToken, opts: { keepVersion?: string } = {}): Promise<AgentDefinition> {
+    const dist = entry.dist;
+    if ('unavailable' in dist) return Promise.reject(new Error(`${entry.agent.name} cannot be installed here: it ${dist.unavailable}.`));
+    if (this.installing.has(entry.agent.id)) return Promise.reject(new Error(`${entry.agent.name} is being installed already.`));
+    const run = (async () => {
+      try {
+        const record = await this.installer.install(entry.agent, dist, progress, token, opts);
+        return AgentInstaller.definition(record);
+      } finally {
+        this.installing.delete(entry.agent.id);
+        this.changed.fire();
+      }
+    })();
+    this.installing.add(entry.agent.id);
+    return run;
   }
 
   uninstall(id: string): boolean {
-    const had = this.installer.uninstall(id);
-    this.changed.fire();
-    return had;
+    try {
+      return this.installer.uninstall(id);
+    } finally {
+      this.changed.fire();
+    }
+  }
+
+  /** Forgets what was found on PATH (the user may have installed uv or Node since). */
+  rescanMachine(): void {
+    this.tools = undefined;
   }
 
   /** Installed agents the list has a newer version of. */
@@ -104,7 +126,7 @@ export class AgentRegistry {
       const agent = todo.shift();
       if (!agent?.icon || token?.isCancellationRequested) return;
       try {
-        const r = await getText(agent.icon, { idleTimeoutMs: 10_000, maxBytes: MAX_ICON_BYTES, token });
+        const r = await getText(agent.icon, { idleTimeoutMs: 10_000, deadlineMs: 15_000, maxBytes: MAX_ICON_BYTES, token });
         const svg = r.text ?? '';
         // Shown as an image by VS Code (never as a document), so scripts in it cannot run; still, only an SVG is kept.
         if (/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(svg)) {

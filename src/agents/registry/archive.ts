@@ -3,18 +3,20 @@
  * executable) into a fresh folder, refusing the whole archive when any entry
  * would land outside it: `..` segments, absolute paths, links that point out
  * (checked on the names, then again on the disk once unpacked), device files.
- * Sizes and entry counts are bounded. node-tar, yauzl and unbzip2-stream do the
- * formats. No `vscode` import.
+ * Sizes, entry counts and the unpacked/packed ratio are bounded. node-tar,
+ * yauzl and unbzip2-stream (in a child process: bz2Worker.ts) do the formats. No
+ * `vscode` import.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fork } from 'node:child_process';
+import { PassThrough, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract as tarExtract } from 'tar/extract';
 import type { ReadEntry } from 'tar/read-entry';
-import bz2 from 'unbzip2-stream';
 import * as yauzl from 'yauzl';
 
-export type ArchiveKind = 'zip' | 'tar.gz' | 'tar.bz2' | 'raw';
+export type ArchiveKind = 'zip' | 'tar.gz' | 'tar.bz2' | 'raw' | 'unsupported';
 
 export interface ExtractLimits {
   /** Bytes all entries may add up to once unpacked. */
@@ -39,6 +41,8 @@ export function archiveKind(url: string): ArchiveKind {
   if (p.endsWith('.zip')) return 'zip';
   if (p.endsWith('.tar.gz') || p.endsWith('.tgz')) return 'tar.gz';
   if (p.endsWith('.tar.bz2') || p.endsWith('.tbz2')) return 'tar.bz2';
+  // Installers and formats the registry does not allow are never taken for an executable.
+  if (/\.(dmg|pkg|deb|rpm|msi|appimage|7z|rar|xz|txz|zst|gz|bz2|tar|lz|lzma)$/.test(p)) return 'unsupported';
   return 'raw';
 }
 
@@ -94,7 +98,9 @@ export async function extractArchive(file: string, kind: ArchiveKind, dest: stri
   fs.mkdirSync(dest, { recursive: false });
   const root = fs.realpathSync(dest);
   try {
-    if (kind === 'raw') {
+    if (kind === 'unsupported') {
+      throw new UnsafeArchiveError('it is an installer or an archive format agents are not shipped in (zip, tar.gz, tar.bz2 or a plain executable)');
+    } else if (kind === 'raw') {
       const target = entryPath(root, rawName);
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.copyFileSync(file, target);
@@ -111,13 +117,17 @@ export async function extractArchive(file: string, kind: ArchiveKind, dest: stri
 }
 
 const PLAIN_TYPES = new Set<string>(['File', 'OldFile', 'ContiguousFile', 'Directory', 'GNUDumpDir']);
+/** Like node-tar's own guard for gzip: more than this many bytes out per byte in is a bomb. */
+const MAX_RATIO = 1000;
 
 async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2', root: string, limits: ExtractLimits): Promise<void> {
   let refusal: UnsafeArchiveError | undefined;
   let entries = 0;
   let bytes = 0;
+  const source = kind === 'tar.bz2' ? bunzipInChild(file) : fs.createReadStream(file);
   const refuse = (err: unknown) => {
     refusal ??= err instanceof UnsafeArchiveError ? err : new UnsafeArchiveError(String(err));
+    source.destroy(refusal); // stop reading: nothing more of a refused archive is unpacked
     return false;
   };
   const unpack = tarExtract({
@@ -154,9 +164,55 @@ async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2', root: string
       if (code === 'TAR_ENTRY_ERROR' || code === 'TAR_ENTRY_UNSUPPORTED') refuse(new UnsafeArchiveError(message));
     },
   });
-  const source = fs.createReadStream(file);
-  await (kind === 'tar.bz2' ? pipeline(source, bz2(), unpack) : pipeline(source, unpack));
+  // What came in, for the ratio: the file's bytes (bz2: all of it, the child reads it) or those read so far.
+  let consumed = kind === 'tar.bz2' ? fs.statSync(file).size : 0;
+  let produced = 0;
+  if (kind !== 'tar.bz2') source.on('data', (c: Buffer) => (consumed += c.length));
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      produced += chunk.length;
+      if (produced > limits.maxBytes) return done(new UnsafeArchiveError(`it unpacks to more than ${Math.round(limits.maxBytes / 1024 ** 2)} MB`));
+      if (produced > consumed * MAX_RATIO + 1024 ** 2) return done(new UnsafeArchiveError(`it unpacks to over ${MAX_RATIO} times its size (an archive bomb)`));
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, meter, unpack);
+  } catch (err) {
+    throw refusal ?? (err instanceof UnsafeArchiveError ? err : new UnsafeArchiveError(`the archive cannot be read: ${(err as Error).message}`));
+  }
   if (refusal) throw refusal;
+}
+
+/**
+ * The decompressed bytes of a .bz2 file, from a child process (bz2Worker.ts):
+ * a bomb costs that process, never the extension host. Destroying the stream
+ * (the meter refusing) kills it; a child that fails makes the stream fail.
+ */
+function bunzipInChild(file: string): Readable {
+  const child = fork(path.join(__dirname, 'bz2Worker.js'), [file], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: ['--max-old-space-size=1024'] });
+  // The decoder is plain JavaScript: slow, but a real agent's archive is done in well under this.
+  const deadline = setTimeout(() => out.destroy(new UnsafeArchiveError('its bzip2 data took over 10 minutes to unpack')), 10 * 60_000);
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-500)));
+  const out = new PassThrough({
+    destroy(err, done) {
+      clearTimeout(deadline);
+      child.kill('SIGKILL');
+      done(err);
+    },
+  });
+  child.stdout?.pipe(out, { end: false });
+  child.on('error', (err) => out.destroy(new UnsafeArchiveError(`the bzip2 data cannot be read: ${err.message}`)));
+  child.on('close', (code, signal) => {
+    clearTimeout(deadline);
+    if (out.destroyed) return;
+    if (code === 0) out.end();
+    else if (code === 2) out.destroy(new UnsafeArchiveError(`the bzip2 data cannot be read: ${stderr.trim()}`));
+    else if (code === 3) out.destroy(new UnsafeArchiveError(stderr.trim()));
+    else out.destroy(new UnsafeArchiveError(`its bzip2 decoder ran out of memory or crashed (${signal ?? `exit code ${code}`}): an archive bomb, or a broken archive`));
+  });
+  return out;
 }
 
 function extractZip(file: string, root: string, limits: ExtractLimits): Promise<void> {

@@ -73,6 +73,14 @@ function strings(o: Obj, key: string): string[] {
   return v as string[];
 }
 
+/**
+ * Environment an entry may not set: what decides which program or package
+ * actually runs (PATH, package indexes), code injected into every process
+ * (NODE_OPTIONS, LD_PRELOAD…), or the extension host's own switches. The user
+ * trusted a pinned package or a checked download, not these.
+ */
+const FORBIDDEN_ENV = /^(PATH|PATHEXT|NODE_OPTIONS|NODE_PATH|ELECTRON_RUN_AS_NODE|PYTHONPATH|PYTHONSTARTUP|LD_.*|DYLD_.*|NPM_CONFIG_.*|UV_.*|PIP_.*)$/i;
+
 function env(o: Obj, where: string): Record<string, string> {
   const v = o.env;
   if (v === undefined) return {};
@@ -81,6 +89,7 @@ function env(o: Obj, where: string): Record<string, string> {
   for (const [k, val] of Object.entries(v)) {
     if (typeof val !== 'string') return bad(`"${where}.env.${k}" must be a string`);
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) return bad(`"${where}.env" has an invalid name "${k}"`);
+    if (FORBIDDEN_ENV.test(k)) return bad(`"${where}.env" may not set ${k}`);
     out[k] = val;
   }
   return out;
@@ -92,11 +101,16 @@ function link(o: Obj, key: string): string | undefined {
   return typeof v === 'string' && /^https?:\/\//i.test(v) && v.length <= 2000 ? v : undefined;
 }
 
-function packageTarget(v: unknown, kind: 'npx' | 'uvx'): PackageTarget {
+const NPX_SPEC = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*@([0-9A-Za-z][0-9A-Za-z.+-]*)$/;
+const UVX_SPEC = /^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?==([0-9A-Za-z][0-9A-Za-z.+!-]*)$/;
+
+function packageTarget(v: unknown, kind: 'npx' | 'uvx', version: string): PackageTarget {
   if (!isObj(v)) return bad(`"distribution.${kind}" must be an object`);
   const pkg = text(v, 'package', true);
-  // A package spec, never an option or a path: npx/uvx must not read it as a flag.
-  if (pkg.startsWith('-') || /\s/.test(pkg)) bad(`"distribution.${kind}.package" is not a package name`);
+  // A registry package pinned to the entry's version: never a range, a tag, a path, a URL or a flag.
+  const pinned = (kind === 'npx' ? NPX_SPEC : UVX_SPEC).exec(pkg)?.[kind === 'npx' ? 2 : 2];
+  if (pinned === undefined) bad(`"distribution.${kind}.package" "${pkg}" is not a registry package pinned to a version`);
+  if (pinned !== version) bad(`"distribution.${kind}.package" pins ${pinned}, not the entry's version ${version}`);
   if (v.cmd !== undefined) bad(`"distribution.${kind}.cmd" is not supported`);
   return { package: pkg, args: strings(v, 'args'), env: env(v, `distribution.${kind}`) };
 }
@@ -124,10 +138,11 @@ function parseAgent(v: unknown): RegistryAgent {
   const dist = v.distribution;
   if (!isObj(dist)) return bad('"distribution" is missing');
   const authors = v.authors === undefined ? [] : strings(v, 'authors');
+  const version = text(v, 'version', true);
   const agent: RegistryAgent = {
     id,
     name: text(v, 'name', true),
-    version: text(v, 'version', true),
+    version,
     description: text(v, 'description') ?? '',
     authors,
     ...(link(v, 'repository') ? { repository: link(v, 'repository') } : {}),
@@ -135,8 +150,8 @@ function parseAgent(v: unknown): RegistryAgent {
     ...(typeof v.license === 'string' ? { license: v.license.slice(0, 100) } : {}),
     ...(link(v, 'icon') ? { icon: link(v, 'icon') } : {}),
     ...(dist.binary !== undefined ? { binary: binaryTargets(dist.binary) } : {}),
-    ...(dist.npx !== undefined ? { npx: packageTarget(dist.npx, 'npx') } : {}),
-    ...(dist.uvx !== undefined ? { uvx: packageTarget(dist.uvx, 'uvx') } : {}),
+    ...(dist.npx !== undefined ? { npx: packageTarget(dist.npx, 'npx', version) } : {}),
+    ...(dist.uvx !== undefined ? { uvx: packageTarget(dist.uvx, 'uvx', version) } : {}),
   };
   if (!/^[0-9A-Za-z][0-9A-Za-z.+-]*$/.test(agent.version)) bad(`"version" "${agent.version}" is not a version`);
   if (!agent.binary && !agent.npx && !agent.uvx) bad('"distribution" has none of binary, npx, uvx');
@@ -208,19 +223,24 @@ export function chooseDistribution(agent: RegistryAgent, machine: MachineTools):
   return { unavailable: `no build for this platform${p ? ` (${p})` : ''}` };
 }
 
-/** Compares dotted versions numerically where they are numbers ("1.10.0" > "1.9.2"). */
+/** Compares versions: numeric parts as numbers ("1.10.0" > "1.9.2"), a pre-release below its release. */
 export function compareVersions(a: string, b: string): number {
-  const parts = (v: string) => v.split(/[.+-]/);
-  const pa = parts(a);
-  const pb = parts(b);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i] ?? '';
-    const y = pb[i] ?? '';
-    if (x === y) continue;
-    const nx = /^\d+$/.test(x) ? Number(x) : NaN;
-    const ny = /^\d+$/.test(y) ? Number(y) : NaN;
-    if (!Number.isNaN(nx) && !Number.isNaN(ny)) return nx - ny;
-    return x < y ? -1 : 1;
-  }
-  return 0;
+  const [ra = '', pa] = a.split(/-(.*)/s);
+  const [rb = '', pb] = b.split(/-(.*)/s);
+  const byParts = (x: string, y: string) => {
+    const xs = x.split(/[.+]/);
+    const ys = y.split(/[.+]/);
+    for (let i = 0; i < Math.max(xs.length, ys.length); i++) {
+      const p = xs[i] ?? '';
+      const q = ys[i] ?? '';
+      if (p === q) continue;
+      if (/^\d+$/.test(p) && /^\d+$/.test(q)) return Number(p) - Number(q);
+      return p < q ? -1 : 1;
+    }
+    return 0;
+  };
+  const release = byParts(ra, rb);
+  if (release !== 0) return release;
+  if (pa === undefined || pb === undefined) return pa === pb ? 0 : pa === undefined ? 1 : -1;
+  return byParts(pa, pb);
 }

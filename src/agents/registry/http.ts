@@ -17,6 +17,8 @@ export interface GetOptions {
   /** Refuse bodies larger than this. */
   readonly maxBytes: number;
   readonly maxRedirects?: number;
+  /** Give up when the whole transfer takes longer than this. */
+  readonly deadlineMs?: number;
   readonly headers?: Readonly<Record<string, string>>;
   readonly token?: CancelToken;
   readonly onProgress?: (received: number, total: number | undefined) => void;
@@ -32,6 +34,40 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The caller's cancellation and the deadline as one token: `error` says which
+ * (a deadline reads as offline, a cancel as cancelled).
+ */
+class Stop implements CancelToken {
+  private readonly listeners = new Set<() => void>();
+  private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly sub: { dispose(): void } | undefined;
+  error: HttpError | undefined;
+
+  constructor(opts: GetOptions, what: string) {
+    this.sub = opts.token?.onCancellationRequested(() => this.fire(new HttpError('Cancelled.', 'cancelled')));
+    if (opts.token?.isCancellationRequested) this.error = new HttpError('Cancelled.', 'cancelled');
+    if (opts.deadlineMs) this.timer = setTimeout(() => this.fire(new HttpError(`${what} took longer than ${Math.round(opts.deadlineMs! / 1000)} s.`, 'offline')), opts.deadlineMs);
+  }
+  get isCancellationRequested(): boolean {
+    return this.error !== undefined;
+  }
+  onCancellationRequested(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+  private fire(err: HttpError): void {
+    if (this.error) return;
+    this.error = err;
+    for (const l of [...this.listeners]) l();
+  }
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.sub?.dispose();
+    this.listeners.clear();
+  }
+}
+
 function isLoopback(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '');
   if (h === 'localhost') return true;
@@ -39,8 +75,11 @@ function isLoopback(hostname: string): boolean {
   return h === '::1';
 }
 
-/** Throws unless `url` is https, or http to a loopback address. */
-export function checkUrl(url: string): URL {
+/**
+ * Throws unless `url` is https, or http to a loopback address — and the
+ * latter only when `from` (where a redirect came from) is itself loopback http.
+ */
+export function checkUrl(url: string, from?: URL): URL {
   let u: URL;
   try {
     u = new URL(url);
@@ -48,21 +87,29 @@ export function checkUrl(url: string): URL {
     throw new HttpError(`"${url}" is not a URL.`, 'refused');
   }
   if (u.protocol === 'https:') return u;
-  if (u.protocol === 'http:' && isLoopback(u.hostname)) return u;
+  if (u.protocol === 'http:' && isLoopback(u.hostname) && (!from || (from.protocol === 'http:' && isLoopback(from.hostname)))) return u;
   throw new HttpError(`${u.protocol}//${u.host} is refused: agents and the registry are fetched over https only (plain http only from this machine).`, 'refused');
 }
 
 interface Opened {
+  /** Set by drain: a failed write (disk full) ends the transfer. */
+  writeFailed?: (err: Error) => void;
   readonly status: number;
   readonly headers: http.IncomingHttpHeaders;
   readonly response: http.IncomingMessage;
   readonly url: string;
 }
 
-function open(url: string, opts: GetOptions, redirects = 0): Promise<Opened> {
-  const u = checkUrl(url);
+function open(url: string, opts: GetOptions, stop: Stop, redirects = 0, from?: URL): Promise<Opened> {
+  let u: URL;
+  try {
+    u = checkUrl(url, from);
+  } catch (err) {
+    // Also for a redirect: thrown inside the response callback it would escape every handler.
+    return Promise.reject(err);
+  }
   return new Promise((resolve, reject) => {
-    if (opts.token?.isCancellationRequested) return reject(new HttpError('Cancelled.', 'cancelled'));
+    if (stop.error) return reject(stop.error);
     const lib = u.protocol === 'https:' ? https : http;
     const req = lib.get(u, { headers: { 'user-agent': 'acp-agents-vscode', ...opts.headers } }, (res) => {
       const status = res.statusCode ?? 0;
@@ -77,19 +124,19 @@ function open(url: string, opts: GetOptions, redirects = 0): Promise<Opened> {
         } catch {
           return reject(new HttpError(`A bad redirect from ${u.origin}${u.pathname}.`, 'refused'));
         }
-        return open(next, opts, redirects + 1).then(resolve, reject);
+        return open(next, opts, stop, redirects + 1, u).then(resolve, reject);
       }
       cancelSub?.dispose();
       resolve({ status, headers: res.headers, response: res, url: u.toString() });
     });
     req.setTimeout(opts.idleTimeoutMs, () => req.destroy(new HttpError(`No answer from ${u.host} in ${Math.round(opts.idleTimeoutMs / 1000)} s.`, 'offline')));
     req.on('error', (err) => reject(err instanceof HttpError ? err : new HttpError(`Could not reach ${u.host}: ${err.message}`, 'offline')));
-    const cancelSub = opts.token?.onCancellationRequested(() => req.destroy(new HttpError('Cancelled.', 'cancelled')));
+    const cancelSub = stop.onCancellationRequested(() => req.destroy(stop.error));
   });
 }
 
 /** Streams the body to `sink`, enforcing the size limit, the idle time-out and cancellation. */
-function drain(o: Opened, opts: GetOptions, sink: (chunk: Buffer) => boolean | void): Promise<number> {
+function drain(o: Opened, opts: GetOptions, stop: Stop, sink: (chunk: Buffer) => boolean | void): Promise<number> {
   const res = o.response;
   const declared = Number(res.headers['content-length']);
   const total = Number.isFinite(declared) && declared >= 0 ? declared : undefined;
@@ -104,7 +151,8 @@ function drain(o: Opened, opts: GetOptions, sink: (chunk: Buffer) => boolean | v
       res.destroy();
       reject(err);
     };
-    const sub = opts.token?.onCancellationRequested(() => fail(new HttpError('Cancelled.', 'cancelled')));
+    const sub = stop.onCancellationRequested(() => fail(stop.error ?? new HttpError('Cancelled.', 'cancelled')));
+    if (stop.error) return fail(stop.error);
     res.setTimeout(opts.idleTimeoutMs, () => fail(new HttpError(`The download from ${new URL(o.url).host} stalled for ${Math.round(opts.idleTimeoutMs / 1000)} s.`, 'offline')));
     res.on('data', (chunk: Buffer) => {
       received += chunk.length;
@@ -114,6 +162,7 @@ function drain(o: Opened, opts: GetOptions, sink: (chunk: Buffer) => boolean | v
       opts.onProgress?.(received, total);
     });
     res.on('error', (err) => fail(new HttpError(`The download failed: ${err.message}`, 'offline')));
+    o.writeFailed = (err) => fail(new HttpError(`The download could not be written: ${err.message}`, 'refused'));
     res.on('end', () => {
       sub?.dispose();
       if (total !== undefined && received < total) return reject(new HttpError(`The download from ${new URL(o.url).host} ended early (${received} of ${total} bytes).`, 'offline'));
@@ -135,7 +184,16 @@ export async function getText(url: string, opts: GetOptions & { readonly etag?: 
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.etag) headers['if-none-match'] = opts.etag;
   if (opts.lastModified) headers['if-modified-since'] = opts.lastModified;
-  const o = await open(url, { ...opts, headers });
+  const stop = new Stop(opts, `Fetching ${new URL(url).host}`);
+  try {
+    return await getTextWith(url, { ...opts, headers }, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function getTextWith(url: string, opts: GetOptions, stop: Stop): Promise<TextResult> {
+  const o = await open(url, opts, stop);
   const etag = typeof o.headers.etag === 'string' ? o.headers.etag : undefined;
   const lastModified = typeof o.headers['last-modified'] === 'string' ? o.headers['last-modified'] : undefined;
   if (o.status === 304) {
@@ -147,13 +205,22 @@ export async function getText(url: string, opts: GetOptions & { readonly etag?: 
     throw new HttpError(`${o.url} answered HTTP ${o.status}.`, 'status');
   }
   const chunks: Buffer[] = [];
-  await drain(o, opts, (c) => void chunks.push(c));
+  await drain(o, opts, stop, (c) => void chunks.push(c));
   return { status: 200, text: Buffer.concat(chunks).toString('utf8'), etag, lastModified };
 }
 
 /** Downloads to `file`, hashing as it goes; returns the lower-case hex SHA-256 and the size. */
 export async function download(url: string, file: string, opts: GetOptions): Promise<{ sha256: string; bytes: number }> {
-  const o = await open(url, opts);
+  const stop = new Stop(opts, 'The download');
+  try {
+    return await downloadWith(url, file, opts, stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function downloadWith(url: string, file: string, opts: GetOptions, stop: Stop): Promise<{ sha256: string; bytes: number }> {
+  const o = await open(url, opts, stop);
   if (o.status !== 200) {
     o.response.resume();
     throw new HttpError(`${o.url} answered HTTP ${o.status}.`, 'status');
@@ -161,10 +228,13 @@ export async function download(url: string, file: string, opts: GetOptions): Pro
   const hash = createHash('sha256');
   const out = fs.createWriteStream(file, { mode: 0o600 });
   let writeError: Error | undefined;
-  out.on('error', (err) => (writeError = err));
+  out.on('error', (err) => {
+    writeError = err;
+    o.writeFailed?.(err);
+  });
   out.on('drain', () => o.response.resume());
   try {
-    const bytes = await drain(o, opts, (c) => {
+    const bytes = await drain(o, opts, stop, (c) => {
       hash.update(c);
       return out.write(c);
     });

@@ -43,11 +43,34 @@ export interface InstallProgress {
 export class ChecksumError extends Error {}
 
 const MAX_DOWNLOAD_BYTES = 1024 ** 3;
+/** The npm prefix of an npx agent: a name no version folder can have. */
+const NPM_PREFIX = '.npm-prefix';
+
+const strs = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+function isRecord(r: unknown): r is InstalledAgent {
+  if (typeof r !== 'object' || r === null) return false;
+  const o = r as Record<string, unknown>;
+  return (
+    typeof o.id === 'string' &&
+    typeof o.name === 'string' &&
+    typeof o.version === 'string' &&
+    typeof o.description === 'string' &&
+    typeof o.command === 'string' &&
+    (o.kind === 'binary' || o.kind === 'npx' || o.kind === 'uvx') &&
+    strs(o.args) &&
+    strs(o.authors) &&
+    typeof o.env === 'object' &&
+    o.env !== null &&
+    Object.values(o.env).every((v) => typeof v === 'string')
+  );
+}
 const SAFE_NAME = /^[0-9A-Za-z][0-9A-Za-z.+_-]*$/;
 
 export class AgentInstaller {
   private readonly stateFile: string;
   private state: StateFile | undefined;
+  /** The state file's mtime when read: another window may have changed it since. */
+  private stateStamp = -1;
 
   constructor(
     /** `<globalStorage>/agents` */
@@ -75,7 +98,7 @@ export class AgentInstaller {
    * Installs `agent` with `dist` (from chooseDistribution) and makes it the
    * current version. Nothing of a failed install is left behind.
    */
-  async install(agent: RegistryAgent, dist: Distribution, progress?: InstallProgress, token?: CancelToken): Promise<InstalledAgent> {
+  async install(agent: RegistryAgent, dist: Distribution, progress?: InstallProgress, token?: CancelToken, opts: { keepVersion?: string } = {}): Promise<InstalledAgent> {
     if (!SAFE_NAME.test(agent.version)) throw new Error(`"${agent.version}" is not a version ${agent.name} can be installed as.`);
     const dir = this.agentDir(agent.id);
     const hadDir = fs.existsSync(dir);
@@ -85,7 +108,7 @@ export class AgentInstaller {
       if (dist.kind === 'binary') {
         record = { ...base, ...(await this.installBinary(agent, dist.target, dir, progress, token)) };
       } else if (dist.kind === 'npx') {
-        const prefix = path.join(dir, 'npm');
+        const prefix = path.join(dir, NPM_PREFIX);
         fs.mkdirSync(prefix, { recursive: true });
         record = { ...base, command: 'npx', args: ['--yes', '--prefix', prefix, dist.target.package, ...dist.target.args], env: dist.target.env };
       } else {
@@ -96,10 +119,15 @@ export class AgentInstaller {
       if (!hadDir) fs.rmSync(dir, { recursive: true, force: true });
       throw err;
     }
+    if (token?.isCancellationRequested) {
+      if (!hadDir) fs.rmSync(dir, { recursive: true, force: true });
+      throw new Error('Cancelled.');
+    }
     const state = this.read();
     state.agents[agent.id] = record;
     this.write(state);
-    this.removeOldVersions(agent.id, record.kind === 'binary' ? agent.version : 'npm');
+    // A version a running process still uses stays until the next sweep (see sweep()).
+    this.removeOldVersions(agent.id, [record.kind === 'binary' ? agent.version : NPM_PREFIX, ...(opts.keepVersion ? [opts.keepVersion] : [])]);
     this.log(`Installed ${agent.name} ${agent.version} (${dist.kind}) from the ACP Registry.`);
     return record;
   }
@@ -144,11 +172,11 @@ export class AgentInstaller {
     }
   }
 
-  /** After a switch: every other version folder of the agent goes (a locked one is retried next time). */
-  private removeOldVersions(id: string, keep: string): void {
+  /** After a switch: every other version folder of the agent goes (a locked one is retried by sweep()). */
+  private removeOldVersions(id: string, keep: readonly string[]): void {
     const dir = this.agentDir(id);
     for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
-      if (name === keep) continue;
+      if (keep.includes(name)) continue;
       try {
         fs.rmSync(path.join(dir, name), { recursive: true, force: true });
       } catch (err) {
@@ -157,15 +185,40 @@ export class AgentInstaller {
     }
   }
 
-  /** Removes the agent's files and its entry. */
+  /** Removes the agent's files and its entry (files a process still holds are swept later). */
   uninstall(id: string): boolean {
     const state = this.read();
     const had = id in state.agents;
     delete state.agents[id];
     this.write(state);
-    fs.rmSync(this.agentDir(id), { recursive: true, force: true });
+    try {
+      fs.rmSync(this.agentDir(id), { recursive: true, force: true });
+    } catch (err) {
+      this.log(`Could not remove all of ${this.agentDir(id)} yet (${(err as Error).message}); it is removed at a later start.`);
+    }
     if (had) this.log(`Uninstalled ${id}.`);
     return had;
+  }
+
+  /**
+   * At start-up (no agent of this window runs yet): removes what failed or
+   * interrupted installs left (downloads, staging folders), versions no longer
+   * current, and folders of agents no longer installed.
+   */
+  sweep(): void {
+    if (!fs.existsSync(this.root)) return;
+    const state = this.read();
+    for (const name of fs.readdirSync(this.root)) {
+      const p = path.join(this.root, name);
+      if (name === 'installed.json' || !fs.statSync(p, { throwIfNoEntry: false })?.isDirectory()) continue;
+      const current = state.agents[name];
+      try {
+        if (!current) fs.rmSync(p, { recursive: true, force: true });
+        else this.removeOldVersions(name, [current.kind === 'binary' ? current.version : NPM_PREFIX]);
+      } catch (err) {
+        this.log(`Could not clean ${p}: ${(err as Error).message}`);
+      }
+    }
   }
 
   /** An installed agent as the rest of the extension sees agents. */
@@ -174,22 +227,31 @@ export class AgentInstaller {
     return { id: a.id, name: a.name, command: a.command, args: a.args, env: a.env, source: 'registry', version: a.version, description: `${a.description}${by} (ACP Registry, ${a.version})` };
   }
 
+  /** The state, re-read when another window changed the file; records that do not hold together are dropped. */
   private read(): StateFile {
-    if (this.state) return this.state;
+    const stamp = fs.statSync(this.stateFile, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    if (this.state && stamp === this.stateStamp) return this.state;
+    const agents: Record<string, InstalledAgent> = {};
     try {
-      const s = JSON.parse(fs.readFileSync(this.stateFile, 'utf8')) as StateFile;
-      this.state = s?.version === 1 && typeof s.agents === 'object' && s.agents !== null ? s : { version: 1, agents: {} };
+      const s = JSON.parse(fs.readFileSync(this.stateFile, 'utf8')) as { version?: unknown; agents?: Record<string, unknown> };
+      for (const [id, r] of Object.entries(s?.version === 1 && typeof s.agents === 'object' && s.agents !== null ? s.agents : {})) {
+        if (isRecord(r) && r.id === id && SAFE_NAME.test(id)) agents[id] = r;
+        else this.log(`installed.json: the entry "${id}" is damaged and ignored.`);
+      }
     } catch {
-      this.state = { version: 1, agents: {} };
+      // missing or unreadable: nothing installed
     }
+    this.state = { version: 1, agents };
+    this.stateStamp = stamp;
     return this.state;
   }
 
   private write(state: StateFile): void {
-    this.state = state;
     fs.mkdirSync(this.root, { recursive: true });
     const tmp = `${this.stateFile}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(state, null, 1));
     fs.renameSync(tmp, this.stateFile);
+    this.state = state;
+    this.stateStamp = fs.statSync(this.stateFile).mtimeMs;
   }
 }

@@ -5,7 +5,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CancelToken } from '../sessionRouter';
 import { parseRegistry, type RegistryAgent } from './format';
 import { getText } from './http';
 
@@ -56,17 +55,21 @@ export class RegistrySource {
     return this.last;
   }
 
-  /** Asks the registry (once at a time); falls back to the cache, then the snapshot. */
-  refresh(token?: CancelToken): Promise<RegistryList> {
-    this.inFlight ??= this.fetch(token).finally(() => (this.inFlight = undefined));
+  /**
+   * Asks the registry (one fetch at a time, shared by every caller, so no
+   * caller's cancel ends another's); falls back to the cache, then the snapshot.
+   */
+  refresh(): Promise<RegistryList> {
+    this.inFlight ??= this.fetch().finally(() => (this.inFlight = undefined));
     return this.inFlight;
   }
 
-  private async fetch(token?: CancelToken): Promise<RegistryList> {
+  private async fetch(): Promise<RegistryList> {
     const url = this.o.url();
     const cache = this.readCache(url);
     try {
-      const r = await getText(url, { idleTimeoutMs: this.o.timeoutMs ?? 15_000, maxBytes: MAX_INDEX_BYTES, token, etag: cache?.etag, lastModified: cache?.lastModified });
+      const idle = this.o.timeoutMs ?? 15_000;
+      const r = await getText(url, { idleTimeoutMs: idle, deadlineMs: 2 * idle, maxBytes: MAX_INDEX_BYTES, etag: cache?.etag, lastModified: cache?.lastModified });
       let text = r.text;
       if (r.status === 304) {
         if (!cache) throw new Error('the registry answered 304 Not Modified to a request without a cached copy');

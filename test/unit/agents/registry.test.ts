@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { archiveKind, extractArchive, UnsafeArchiveError } from '../../../src/agents/registry/archive';
 import { chooseDistribution, compareVersions, parseRegistry, platformKey, type RegistryAgent } from '../../../src/agents/registry/format';
-import { checkUrl, HttpError } from '../../../src/agents/registry/http';
+import { checkUrl, download, getText, HttpError } from '../../../src/agents/registry/http';
 import { AgentInstaller, ChecksumError } from '../../../src/agents/registry/installer';
 import { RegistrySource } from '../../../src/agents/registry/registrySource';
 import { binaryEntry, fakeAgentEntries, sha256, startLocalRegistry, tarGz, zip, type ArchiveEntry, type LocalRegistry } from '../../support/registryFixture';
@@ -49,7 +51,7 @@ describe('registry: format', () => {
           'not an object',
           good,
           { ...good, name: 'Twice' },
-          { ...good, id: 'extra', preview: { whatever: true }, distribution: { npx: { package: 'extra@2.0.0', args: ['--acp'] }, futureKind: {} } },
+          { ...good, id: 'extra', preview: { whatever: true }, distribution: { npx: { package: 'extra@1.0.0', args: ['--acp'] }, futureKind: {} } },
         ],
       }),
     );
@@ -61,6 +63,21 @@ describe('registry: format', () => {
     for (const id of ['"Bad_Id"', '"no-dist"', '"flag"', '"bad-sha"', '"bad-env"', '"no-name"', '#6']) assert.ok(r.problems.some((p) => p.includes(id)), id);
     assert.ok(r.problems.some((p) => /listed twice/.test(p)));
     assert.throws(() => parseRegistry('{"agents": 3}'), /no "agents" list/);
+    // What decides which program or package runs is not the entry's to set; packages are pinned to the entry's version.
+    const refused = parseRegistry(
+      JSON.stringify({
+        agents: [
+          ...['PATH', 'NODE_OPTIONS', 'LD_PRELOAD', 'DYLD_INSERT_LIBRARIES', 'npm_config_registry', 'UV_INDEX_URL', 'PIP_INDEX_URL'].map((k, i) => ({ ...good, id: `env-${i}`, distribution: { npx: { package: 'good@1.0.0', env: { [k]: 'x' } } } })),
+          ...['good', 'good@latest', 'good@^1.0.0', 'file:../x', 'github:a/b', 'https://x/y.tgz', 'good@2.0.0'].map((p, i) => ({ ...good, id: `pkg-${i}`, distribution: { npx: { package: p } } })),
+          { ...good, id: 'uv-unpinned', distribution: { uvx: { package: 'fast-agent-acp>=1.0.0' } } },
+          { ...good, id: 'uv-ok', distribution: { uvx: { package: 'fast-agent-acp[extra]==1.0.0' } } },
+          { ...good, id: 'scoped-ok', distribution: { npx: { package: '@scope/good@1.0.0' } } },
+        ],
+      }),
+    );
+    assert.deepEqual(refused.agents.map((a) => a.id), ['uv-ok', 'scoped-ok']);
+    assert.ok(refused.problems.some((p) => /may not set NODE_OPTIONS/.test(p)));
+    assert.ok(refused.problems.some((p) => /pins 2\.0\.0, not the entry's version 1\.0\.0/.test(p)));
     assert.throws(() => parseRegistry('<html>'), /not JSON/);
   });
 
@@ -87,12 +104,17 @@ describe('registry: format', () => {
     assert.ok(compareVersions('1.10.0', '1.9.2') > 0);
     assert.ok(compareVersions('0.9.2', '0.10.0') < 0);
     assert.equal(compareVersions('2.0.0', '2.0.0'), 0);
+    assert.ok(compareVersions('1.0.0-rc.1', '1.0.0') < 0, 'a pre-release is below its release');
+    assert.ok(compareVersions('1.0.0-rc.2', '1.0.0-rc.10') < 0);
   });
 
   it('fetches over https only, or http from this machine', () => {
     assert.ok(checkUrl('https://cdn.example/registry.json'));
     assert.ok(checkUrl('http://127.0.0.1:9/registry.json'));
     assert.ok(checkUrl('http://[::1]:9/x'));
+    // A redirect may not turn https into plain http, not even to this machine.
+    assert.throws(() => checkUrl('http://127.0.0.1:9/x', new URL('https://cdn.example/registry.json')), /refused/);
+    assert.ok(checkUrl('http://127.0.0.1:9/x', new URL('http://localhost:8/registry.json')));
     for (const bad of ['http://example.com/registry.json', 'http://127.0.0.1.evil.com/x', 'file:///etc/passwd', 'ftp://x/y', 'nonsense']) {
       assert.throws(() => checkUrl(bad), (e: unknown) => e instanceof HttpError && e.reason === 'refused', bad);
     }
@@ -126,6 +148,8 @@ describe('registry: archives', () => {
     assert.equal(archiveKind('https://x/a.tbz2'), 'tar.bz2');
     assert.equal(archiveKind('https://x/a.zip'), 'zip');
     assert.equal(archiveKind('https://x/agent-linux-x64'), 'raw');
+    assert.equal(archiveKind('https://x/agent.exe'), 'raw');
+    for (const installer of ['a.dmg', 'a.pkg', 'a.deb', 'a.rpm', 'a.msi', 'a.tar.xz', 'a.gz', 'a.7z']) assert.equal(archiveKind(`https://x/${installer}`), 'unsupported', installer);
   });
 
   it('unpacks .tar.gz and .zip with files, folders, modes and inner links', async () => {
@@ -156,6 +180,30 @@ describe('registry: archives', () => {
     await refused('a.tar.gz', await tarGz([{ name: 'here', link: '.' }, { name: 'up', link: 'here/..' }]), /outside/);
     await refused('a.zip', await zip([{ name: 'link', link: '../../etc' }]), /outside/);
     await refused('a.zip', await zip([{ name: 'link', link: '/etc' }]), /absolute/);
+  });
+
+  it('unpacks .tar.bz2 in a child process; a bzip2 bomb costs that process, not this one', async function () {
+    this.timeout(60_000);
+    const archives = path.join(FIXTURES, 'archives');
+    const out = await extract('a.tar.bz2', fs.readFileSync(path.join(archives, 'honest.tar.bz2')));
+    assert.equal(fs.readFileSync(path.join(out, 'bin', 'agent'), 'utf8'), '#!/bin/sh\necho bz2\n');
+    // 320 bytes that unpack to 300 MB of zeros.
+    let lag = 0;
+    let last = Date.now();
+    const timer = setInterval(() => {
+      lag = Math.max(lag, Date.now() - last - 20);
+      last = Date.now();
+    }, 20);
+    try {
+      await refused('a.tar.bz2', fs.readFileSync(path.join(archives, 'bomb.tar.bz2')), /bomb/);
+    } finally {
+      clearInterval(timer);
+    }
+    assert.ok(lag < 2000, `this process stayed responsive (longest stall ${lag} ms)`);
+  });
+
+  it('refuses installers and formats agents are not shipped in', async () => {
+    await refused('a.dmg', Buffer.from('x'), /installer or an archive format/);
   });
 
   it('refuses a zip with a `../` entry (crafted past the zip writer)', async () => {
@@ -235,16 +283,71 @@ describe('registry: installs', () => {
     assert.equal(inst.get('keep')?.version, '1.0.0');
   });
 
+  it('re-reads installed.json written by another window, ignores damaged records, and sweeps leftovers', async () => {
+    const root = tmp();
+    const a = new AgentInstaller(root, () => {});
+    const b = new AgentInstaller(root, () => {});
+    const n = agentFrom({ id: 'n', name: 'N', version: '1.0.0', description: '', distribution: { npx: { package: 'n@1.0.0' } } });
+    assert.deepEqual(a.installed(), []);
+    await b.install(n, { kind: 'npx', target: n.npx! });
+    assert.deepEqual(a.installed().map((x) => x.id), ['n'], 'window A sees what window B installed');
+    const state = JSON.parse(fs.readFileSync(path.join(root, 'installed.json'), 'utf8'));
+    state.agents.broken = { id: 'broken', name: 7 };
+    fs.writeFileSync(path.join(root, 'installed.json'), JSON.stringify(state));
+    const lines: string[] = [];
+    const c = new AgentInstaller(root, (m) => lines.push(m));
+    assert.deepEqual(c.installed().map((x) => x.id), ['n']);
+    assert.ok(lines.some((l) => /"broken" is damaged/.test(l)));
+    for (const left of ['.downloads/x', 'n/.staging-1234', 'n/0.9.0', 'gone/1.0.0']) fs.mkdirSync(path.join(root, left), { recursive: true });
+    c.sweep();
+    assert.deepEqual(fs.readdirSync(root).sort(), ['installed.json', 'n']);
+    assert.deepEqual(fs.readdirSync(path.join(root, 'n')), ['.npm-prefix']);
+  });
+
   it('records npx and uvx agents as pinned package runs with their own npm prefix', async () => {
     const root = tmp();
     const inst = new AgentInstaller(root, () => {});
     const n = agentFrom({ id: 'n', name: 'N', version: '0.15.0', description: '', distribution: { npx: { package: '@x/n@0.15.0', args: ['--acp'], env: { NO_UPDATE: '1' } } } });
     const r = await inst.install(n, { kind: 'npx', target: n.npx! });
-    assert.deepEqual([r.command, r.args, r.env], ['npx', ['--yes', '--prefix', path.join(root, 'n', 'npm'), '@x/n@0.15.0', '--acp'], { NO_UPDATE: '1' }]);
-    assert.ok(fs.statSync(path.join(root, 'n', 'npm')).isDirectory());
+    assert.deepEqual([r.command, r.args, r.env], ['npx', ['--yes', '--prefix', path.join(root, 'n', '.npm-prefix'), '@x/n@0.15.0', '--acp'], { NO_UPDATE: '1' }]);
+    assert.ok(fs.statSync(path.join(root, 'n', '.npm-prefix')).isDirectory());
     const u = agentFrom({ id: 'u', name: 'U', version: '0.6.12', description: '', distribution: { uvx: { package: 'fast-agent-acp==0.6.12', args: ['-x'] } } });
     const ru = await inst.install(u, { kind: 'uvx', target: u.uvx! });
     assert.deepEqual([ru.command, ru.args], ['uvx', ['fast-agent-acp==0.6.12', '-x']]);
+  });
+});
+
+describe('registry: http', () => {
+  it('limits size, redirects and time, and refuses a redirect to plain http', async () => {
+    const server = http.createServer((req, res) => {
+      if (req.url === '/big') return void res.writeHead(200, { 'content-length': 5000 }).end(Buffer.alloc(5000));
+      if (req.url === '/loop') return void res.writeHead(302, { location: '/loop' }).end();
+      if (req.url === '/drip') {
+        res.writeHead(200);
+        const t = setInterval(() => res.write('x'), 50);
+        res.on('close', () => clearInterval(t));
+        return;
+      }
+      if (req.url === '/to-remote') return void res.writeHead(302, { location: 'http://example.com/x' }).end();
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dir = tmp();
+    try {
+      await assert.rejects(download(`${base}/big`, path.join(dir, 'f'), { idleTimeoutMs: 2000, maxBytes: 1000 }), /over the limit/);
+      await assert.rejects(getText(`${base}/loop`, { idleTimeoutMs: 2000, maxBytes: 1000 }), /Too many redirects/);
+      await assert.rejects(getText(`${base}/to-remote`, { idleTimeoutMs: 2000, maxBytes: 1000 }), /refused/);
+      await assert.rejects(getText(`${base}/drip`, { idleTimeoutMs: 2000, deadlineMs: 400, maxBytes: 1e6 }), /took longer than/);
+      let cancel: (() => void) | undefined;
+      const token = { isCancellationRequested: false, onCancellationRequested: (l: () => void) => ((cancel = l), { dispose() {} }) };
+      const p = download(`${base}/drip`, path.join(dir, 'g'), { idleTimeoutMs: 2000, maxBytes: 1e6, token });
+      setTimeout(() => cancel?.(), 200);
+      await assert.rejects(p, /Cancelled/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 
