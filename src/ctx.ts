@@ -87,6 +87,9 @@ export class Ctx implements vscode.Disposable {
   /** Replaceable answers (the tests answer them). */
   confirm = confirmModal;
   folderPicker = pickWorkspaceFolder;
+  /** Picks one of an agent's past sessions (the tests answer it). */
+  sessionPicker: <T extends vscode.QuickPickItem>(items: T[], title: string) => Promise<T | undefined> = async (items, title) =>
+    await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick a session to open', matchOnDescription: true, matchOnDetail: true });
   /** Sees every registry quick pick as it opens (the tests drive it). */
   registryPickCreated: ((qp: vscode.QuickPick<RegistryPickItem>) => void) | undefined;
 
@@ -377,6 +380,47 @@ export class Ctx implements vscode.Disposable {
     }
   }
 
+  /**
+   * Asks the agent to delete the sessions deleted here (`session/delete`),
+   * starting it when `start` and it is not running. Where it cannot delete, the
+   * request is settled: the tombstone alone keeps the session hidden.
+   */
+  flushDeletes(agent: AgentDefinition, opts: { start?: boolean } = {}): Promise<void> {
+    // One at a time per agent (a start also flushes): each session/delete is sent once.
+    const next = (this.deleting.get(agent.id) ?? Promise.resolve()).then(() => this.flushDeletesNow(agent, opts));
+    this.deleting.set(agent.id, next.catch(() => undefined));
+    return next;
+  }
+
+  private readonly deleting = new Map<string, Promise<void>>();
+
+  private async flushDeletesNow(agent: AgentDefinition, opts: { start?: boolean }): Promise<void> {
+    const pending = this.index.pendingDeletes(agent.id);
+    if (pending.length === 0) return;
+    let rt = this.agents.runtime(agent.id);
+    if (!rt && opts.start) {
+      try {
+        rt = await this.agents.ensureRunning(agent, this.workspaceCwd());
+      } catch (err) {
+        this.log.warn(`session/delete waits for ${agent.name} to start: ${String((err as Error)?.message ?? err)}`);
+        return;
+      }
+    }
+    if (!rt) return;
+    for (const sessionId of pending) {
+      if (rt.capabilities.canDelete()) {
+        try {
+          await rt.connection.deleteSession(sessionId);
+        } catch (err) {
+          // An answer (even an error: unknown session) settles it; a lost connection leaves it for the next start.
+          if (rt.connection.isClosed) return;
+          this.log.warn(`session/delete of ${sessionId} failed: ${String((err as Error)?.message ?? err)}`);
+        }
+      }
+      this.index.deleteSettled(agent.id, sessionId);
+    }
+  }
+
   /** An error with Show Log. */
   async showError(agent: AgentDefinition, err: unknown): Promise<void> {
     const choice = await this.messages.show('error', String((err as Error)?.message ?? err), 'Show Log');
@@ -410,9 +454,11 @@ export class Ctx implements vscode.Disposable {
         const status = this.agents.status(id);
         const was = lastStatus.get(id);
         lastStatus.set(id, status);
-        // Each time an agent (re)starts, merge the sessions it lists.
+        // Each time an agent (re)starts: the deletes it missed, then merge the sessions it lists.
         if (agent && status === 'running' && was === 'starting') {
-          void this.listInto(agent).then(undefined, (err: unknown) => this.log.warn(`session/list of ${agent.name} failed: ${String(err)}`));
+          void this.flushDeletes(agent)
+            .then(() => this.listInto(agent))
+            .then(undefined, (err: unknown) => this.log.warn(`session/list of ${agent.name} failed: ${String(err)}`));
         }
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {

@@ -42,6 +42,8 @@ export interface TestHooks {
   /** Opens a new session as when no folder is open (the session gets a scratch root). */
   openChatWithoutFolder(agentId: string): ChatPanel;
   hasArchive(agentId: string, sessionId: string): boolean;
+  /** How many updates the local archive of a session holds. */
+  archiveLength(agentId: string, sessionId: string): Promise<number>;
   stopAllAgents(): Promise<void>;
   /** The extension's global storage folder (installed agents live in agents/, the registry cache in registry/). */
   storagePath(): string;
@@ -49,12 +51,14 @@ export interface TestHooks {
   watchRegistryPicks(watch: ((qp: vscode.QuickPick<RegistryPickItem>) => void) | undefined): void;
   /** Asks the registry again: where the list came from and its ids. */
   refreshRegistry(): Promise<{ from: string; ids: string[]; error?: string }>;
+  /** Answers the Resume Session picker: given the sessions offered, the id picked. */
+  setSessionPicker(pick: ((offered: readonly { label: string; sessionId: string }[]) => Promise<string | undefined>) | undefined): void;
   /** Runs the daily update check as if at `now`; the updates it announced. */
   checkForUpdates(now: number): Promise<string[]>;
 }
 
 export function testHooks(ctx: Ctx): TestHooks {
-  const defaults = { prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker };
+  const defaults = { sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker };
   return {
     messages: () => ctx.messages.history(),
     setAuthPrompter: (p) => void (ctx.auth.prompter = p ?? defaults.prompter),
@@ -72,6 +76,7 @@ export function testHooks(ctx: Ctx): TestHooks {
     setElicitationUi: (ui) => void (ctx.elicitation.ui = ui ?? defaults.elicitationUi),
     setConfirm: (answer) => void (ctx.confirm = answer ? async () => await answer() : defaults.confirm),
     hasArchive: (agentId, sessionId) => ctx.archive.has(agentId, sessionId),
+    archiveLength: async (agentId, sessionId) => (await ctx.archive.read(agentId, sessionId)).length,
     setFolderPicker: (picker) => void (ctx.folderPicker = picker ?? defaults.folderPicker),
     flushStores: async () => {
       await ctx.index.flush();
@@ -81,6 +86,14 @@ export function testHooks(ctx: Ctx): TestHooks {
     storagePath: () => ctx.storage,
     watchRegistryPicks: (watch) => void (ctx.registryPickCreated = watch),
     checkForUpdates: (now) => ctx.checkForUpdates(now),
+    setSessionPicker: (pick) =>
+      void (ctx.sessionPicker = pick
+        ? async (items) => {
+            const offered = items.map((i) => ({ label: i.label, sessionId: (i as unknown as { session: { sessionId: string } }).session.sessionId }));
+            const id = await pick(offered);
+            return items.find((_i, n) => offered[n]?.sessionId === id);
+          }
+        : defaults.sessionPicker),
     refreshRegistry: async () => {
       const list = await ctx.registry.source.refresh();
       return { from: list.from, ids: list.agents.map((a) => a.id), ...(list.error ? { error: list.error } : {}) };

@@ -30,14 +30,11 @@ const deleteSession: CommandFactory = (ctx) => async (node?: SessionTreeNode) =>
   const { agent, entry } = node;
   if (!(await ctx.confirm(`Delete the session "${entry.title || entry.sessionId}" of ${agent.name}?`, 'Its local history is removed, and the agent is asked to delete it where it supports that.', 'Delete'))) return;
   ctx.panels.find(agent.id, entry.sessionId)?.panel.dispose();
-  try {
-    const rt = ctx.agents.runtime(agent.id);
-    if (rt?.capabilities.canDelete()) await rt.connection.deleteSession(entry.sessionId);
-  } catch (err) {
-    ctx.log.warn(`session/delete failed: ${String(err)}`);
-  }
-  ctx.index.remove(agent.id, entry.sessionId);
+  // Remembered first: even if the agent cannot be reached now, a later session/list never brings it back.
+  ctx.index.remove(agent.id, entry.sessionId, { agentPending: true });
   await ctx.archive.delete(agent.id, entry.sessionId);
+  // The agent is asked to delete it too, started for that when it is not running.
+  await ctx.flushDeletes(agent, { start: true });
 };
 
 const refreshSessions: CommandFactory = (ctx) => async () => {
@@ -58,34 +55,42 @@ const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
     await ctx.showError(agent, err);
     return;
   }
-  if (!rt.capabilities.canList() || !rt.capabilities.canLoad()) {
-    await ctx.messages.show('info', `${agent.name} cannot list and load its past sessions (it does not advertise session/list and session/load).`);
+  const caps = rt.capabilities;
+  if (!caps.canLoad() && !caps.canResume()) {
+    await ctx.messages.show('info', `${agent.name} cannot reopen past sessions (it advertises neither session/load nor session/resume). Its sessions in the sidebar open from the local archive.`);
     return;
   }
   const sessions: { sessionId: string; title?: string | null; updatedAt?: string | null; cwd: string }[] = [];
-  let cursor: string | undefined;
-  try {
-    for (let page = 0; page < 50; page++) {
-      const r = await ctx.auth.withAuth(agent, cwd, (x) => x.connection.listSessions({ ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) }));
-      for (const s of Array.isArray(r?.sessions) ? r.sessions : []) if (typeof s?.sessionId === 'string') sessions.push(s);
-      cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
-      if (!cursor) break;
+  if (caps.canList()) {
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < 50; page++) {
+        const r = await ctx.auth.withAuth(agent, cwd, (x) => x.connection.listSessions({ ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) }));
+        for (const s of Array.isArray(r?.sessions) ? r.sessions : []) if (typeof s?.sessionId === 'string') sessions.push(s);
+        cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
+        if (!cursor) break;
+      }
+    } catch (err) {
+      await ctx.messages.show('error', `Listing the sessions of ${agent.name} failed: ${String((err as Error).message ?? err)}`);
+      return;
     }
-  } catch (err) {
-    await ctx.messages.show('error', `Listing the sessions of ${agent.name} failed: ${String((err as Error).message ?? err)}`);
-    return;
+  } else {
+    // It cannot list: the sessions opened here with it (for this folder) are the ones it can resume.
+    for (const e of ctx.index.forAgent(agent.id)) if (!cwd || e.cwd === cwd) sessions.push({ sessionId: e.sessionId, title: e.title ?? null, updatedAt: new Date(e.updatedAt).toISOString(), cwd: e.cwd });
   }
-  if (sessions.length === 0) {
+  // Deleted here: never offered again, whatever the agent lists.
+  const offered = sessions.filter((s) => !ctx.index.isDeleted(agent.id, s.sessionId));
+  if (offered.length === 0) {
     await ctx.messages.show('info', `${agent.name} has no past sessions for this folder.`);
     return;
   }
-  sessions.sort((a, b) => String(b.updatedAt ?? '').localeCompare(String(a.updatedAt ?? '')));
-  const picked = await vscode.window.showQuickPick(
-    sessions.map((s) => ({ label: s.title || s.sessionId, description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : undefined, detail: s.cwd, session: s })),
-    { title: `ACP: Resume Session — ${agent.name}`, placeHolder: 'Pick a session to open', matchOnDescription: true, matchOnDetail: true },
+  offered.sort((a, b) => String(b.updatedAt ?? '').localeCompare(String(a.updatedAt ?? '')));
+  const picked = await ctx.sessionPicker(
+    offered.map((s) => ({ label: s.title || s.sessionId, description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : undefined, detail: s.cwd, session: s })),
+    `ACP: Resume Session — ${agent.name}`,
   );
   if (!picked) return;
-  ctx.index.mergeListed(agent.id, sessions);
+  ctx.index.mergeListed(agent.id, offered);
   ctx.panels.openPast(agent, picked.session.sessionId, picked.session.cwd);
 };
 

@@ -33,6 +33,8 @@ export class AgentSession implements Disposable, SessionSink {
   private runtime: AgentRuntime | undefined;
   private sessionId: string | undefined;
   private registration: Disposable | undefined;
+  /** Set while a load replays a session whose archive already has it. */
+  private replayArchived = false;
   private readonly disposables: Disposable[] = [];
   private readonly changeEmitter = new Emitter<readonly Change[]>();
   private readonly resetEmitter = new Emitter<void>();
@@ -179,6 +181,8 @@ export class AgentSession implements Disposable, SessionSink {
   }
 
   private attach(rt: AgentRuntime, sessionId: string): void {
+    // A load replays history the archive already holds: it is shown, not archived twice.
+    this.replayArchived = this.state.phase.kind === 'loading' && this.services.archive.has(this.def.id, sessionId);
     this.registration?.dispose();
     this.runtime = rt;
     this.sessionId = sessionId;
@@ -200,6 +204,8 @@ export class AgentSession implements Disposable, SessionSink {
   // ---------------------------------------------------------------- what the agent sends
   onUpdate(n: DecodedNotification): void {
     const u = n.update;
+    // The agent echoing the prompt the panel already shows: neither shown nor archived again.
+    if (this.transcript.consumeEcho(u)) return;
     this.emit(this.transcript.apply(u));
     if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.myTerminals.size) this.nameTerminals(u.toolCallId);
     // A tool call's diff (in a live turn, not in replayed history) names a file the agent changes.
@@ -209,7 +215,7 @@ export class AgentSession implements Disposable, SessionSink {
       }
       if (u.status === 'completed' || u.status === 'failed') this.changes.settle();
     }
-    this.services.archive.append(this.def.id, n.sessionId, u);
+    if (!(this.replayArchived && this.state.phase.kind === 'loading')) this.services.archive.append(this.def.id, n.sessionId, u);
     if (u.sessionUpdate === 'session_info_update' && u.title !== undefined) this.services.index.setTitle(this.def.id, n.sessionId, u.title ?? undefined, true);
   }
 

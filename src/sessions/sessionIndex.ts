@@ -18,7 +18,15 @@ export interface SessionEntry {
   source: 'local' | 'agent';
   /** Set once a title came from session_info_update (a prompt text never replaces it then). */
   titleFromAgent?: boolean;
+  /**
+   * A tombstone: the user deleted the session. It stays hidden even when the
+   * agent lists it again; `agentPending` until the agent was asked to delete it.
+   */
+  deleted?: { at: number; agentPending: boolean };
 }
+
+/** Tombstones kept (the oldest go first). */
+const MAX_TOMBSTONES = 2000;
 
 const key = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
 
@@ -47,7 +55,7 @@ export class SessionIndex {
   }
 
   all(): SessionEntry[] {
-    return [...this.entries.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+    return [...this.entries.values()].filter((e) => !e.deleted).sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
   forAgent(agentId: string): SessionEntry[] {
@@ -55,7 +63,8 @@ export class SessionIndex {
   }
 
   get(agentId: string, sessionId: string): SessionEntry | undefined {
-    return this.entries.get(key(agentId, sessionId));
+    const e = this.entries.get(key(agentId, sessionId));
+    return e?.deleted ? undefined : e;
   }
 
   /** Records a session the user opened here (or updates it). */
@@ -67,6 +76,7 @@ export class SessionIndex {
     } else {
       e.updatedAt = now;
       e.source = 'local';
+      delete e.deleted; // used again here: it is back
     }
     this.changed();
     return e;
@@ -90,6 +100,7 @@ export class SessionIndex {
     for (const s of listed) {
       const updatedAt = s.updatedAt ? Date.parse(s.updatedAt) || 0 : 0;
       const existing = this.entries.get(key(agentId, s.sessionId));
+      if (existing?.deleted) continue; // deleted here: it never comes back from a list
       if (!existing) {
         this.entries.set(key(agentId, s.sessionId), { agentId, sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? undefined, titleFromAgent: !!s.title, createdAt: updatedAt, updatedAt, source: 'agent' });
         changed = true;
@@ -108,8 +119,33 @@ export class SessionIndex {
     if (changed) this.changed();
   }
 
-  remove(agentId: string, sessionId: string): void {
-    if (this.entries.delete(key(agentId, sessionId))) this.changed();
+  /** Deletes a session: hidden from now on, and remembered so a list cannot bring it back. */
+  remove(agentId: string, sessionId: string, opts: { agentPending?: boolean } = {}, now = Date.now()): void {
+    const k = key(agentId, sessionId);
+    const e = this.entries.get(k) ?? { agentId, sessionId, cwd: '', createdAt: now, updatedAt: now, source: 'agent' as const };
+    e.deleted = { at: now, agentPending: opts.agentPending ?? false };
+    delete e.title; // nothing of it is kept but the ids
+    this.entries.set(k, e);
+    const tombs = [...this.entries.values()].filter((x) => x.deleted).sort((a, b) => a.deleted!.at - b.deleted!.at);
+    for (const old of tombs.slice(0, Math.max(0, tombs.length - MAX_TOMBSTONES))) this.entries.delete(key(old.agentId, old.sessionId));
+    this.changed();
+  }
+
+  isDeleted(agentId: string, sessionId: string): boolean {
+    return !!this.entries.get(key(agentId, sessionId))?.deleted;
+  }
+
+  /** Deleted sessions the agent has not been asked to delete yet. */
+  pendingDeletes(agentId: string): string[] {
+    return [...this.entries.values()].filter((e) => e.agentId === agentId && e.deleted?.agentPending).map((e) => e.sessionId);
+  }
+
+  /** The agent was asked (or cannot be asked): the tombstone stays, the request is done. */
+  deleteSettled(agentId: string, sessionId: string): void {
+    const e = this.entries.get(key(agentId, sessionId));
+    if (!e?.deleted?.agentPending) return;
+    e.deleted.agentPending = false;
+    this.changed();
   }
 
   private changed(): void {
@@ -122,7 +158,7 @@ export class SessionIndex {
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const data = JSON.stringify(this.all());
+    const data = JSON.stringify([...this.entries.values()]);
     this.writing = this.writing.then(async () => {
       await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;

@@ -103,6 +103,8 @@ export class Transcript {
   private readonly terminals = new Map<string, TerminalView>();
   /** The plan item of the current turn (replaced in place on each plan update). */
   private plan: TranscriptItem | undefined;
+  /** What of the prompt just sent the agent may still echo back. */
+  private pendingEcho: string | undefined;
 
   private nextId(prefix: string): string {
     return `${prefix}${++this.seq}`;
@@ -269,16 +271,35 @@ export class Transcript {
     }
   }
 
+  /**
+   * Whether `update` is the agent echoing the prompt just sent (shown at once by
+   * addUserPrompt): text chunks that spell it, from its start, before anything
+   * else of the turn. Anything else ends the echo window.
+   */
+  consumeEcho(update: DecodedUpdate): boolean {
+    if (this.pendingEcho === undefined) return false;
+    if (update.sessionUpdate === 'user_message_chunk' && update.content.type === 'text' && update.content.text !== '' && this.pendingEcho.startsWith(update.content.text)) {
+      this.pendingEcho = this.pendingEcho.slice(update.content.text.length);
+      if (this.pendingEcho === '') this.pendingEcho = undefined;
+      return true;
+    }
+    if (update.sessionUpdate === 'user_message_chunk' && update.content.type !== 'text') return true; // an echoed attachment
+    this.pendingEcho = undefined;
+    return false;
+  }
+
   /** The prompt the user sent, shown at once (before the agent echoes anything). */
   addUserPrompt(text: string, parts: ContentPart[] = []): Change[] {
     const out: Change[] = [];
     this.plan = undefined;
+    this.pendingEcho = text === '' ? undefined : text;
     this.add({ kind: 'user', id: this.nextId('m'), text, parts }, out);
     return out;
   }
 
   endTurn(stopReason: string): Change[] {
     const out: Change[] = [];
+    this.pendingEcho = undefined;
     if (stopReason === 'cancelled') out.push(...this.cancelUnfinishedTools());
     this.add({ kind: 'turn-end', id: this.nextId('e'), stopReason }, out);
     this.plan = undefined;

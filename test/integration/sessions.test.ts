@@ -113,6 +113,56 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     assert.equal(a.testing.hasArchive('fake-resume-only', id), false);
   });
 
+  it('Delete of a session whose agent is not running starts it for session/delete, and a later list never brings it back', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-delete-list');
+    await waitForStatus(panel, 'connected', connected);
+    await waitFor('the listed session', () => a.testing.sessions('fake-delete-list').find((s) => s.sessionId === 'listed-gone'));
+    panel.panel.dispose();
+    await a.testing.stopAllAgents();
+    assert.equal(a.agentStatus('fake-delete-list') === 'running', false);
+    const agent = a.agents().find((x) => x.id === 'fake-delete-list')!;
+    const entry = a.testing.sessions('fake-delete-list').find((s) => s.sessionId === 'listed-gone')!;
+    a.testing.setConfirm(async () => true);
+    try {
+      await vscode.commands.executeCommand('acpAgents.deleteSession', { kind: 'session', agent, entry });
+    } finally {
+      a.testing.setConfirm(undefined);
+    }
+    const deletes = () => readRecord('delete-list').filter((r) => r.msg?.method === 'session/delete');
+    await waitFor('session/delete sent to the restarted agent', () => deletes().length === 1);
+    assert.equal(deletes()[0].msg.params.sessionId, 'listed-gone');
+    assert.equal(a.testing.sessions('fake-delete-list').some((s) => s.sessionId === 'listed-gone'), false);
+    // The agent lists it again (it still does): it stays deleted here.
+    const lists = readRecord('delete-list').filter((r) => r.msg?.method === 'session/list').length;
+    await vscode.commands.executeCommand('acpAgents.refreshSessions');
+    await waitFor('another session/list', () => readRecord('delete-list').filter((r) => r.msg?.method === 'session/list').length > lists);
+    await a.testing.flushStores();
+    assert.equal(a.testing.sessions('fake-delete-list').some((s) => s.sessionId === 'listed-gone'), false);
+  });
+
+  it('Resume Session works for an agent that can resume but neither load nor list', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-resume-only');
+    await waitForStatus(panel, 'connected', connected);
+    const id = panel.session.id!;
+    await panel.session.prompt('resume me later');
+    panel.panel.dispose();
+    let offered: readonly { label: string; sessionId: string }[] = [];
+    a.testing.setSessionPicker(async (o) => ((offered = o), id));
+    try {
+      await vscode.commands.executeCommand('acpAgents.resumeSession', 'fake-resume-only');
+    } finally {
+      a.testing.setSessionPicker(undefined);
+    }
+    assert.ok(offered.some((o) => o.sessionId === id && o.label === 'resume me later'), JSON.stringify(offered));
+    const reopened = await waitFor('a panel resuming it', () => a.panels().find((p) => p.agentId === 'fake-resume-only' && p.session.id === id));
+    await waitForStatus(reopened, 'connected', connected);
+    const resumes = readRecord('resume-only').filter((r) => r.msg?.method === 'session/resume');
+    assert.equal(resumes.at(-1)?.msg.params.sessionId, id);
+    reopened.panel.dispose();
+  });
+
   it('session/list paging (cursor) fills the sidebar with sessions started elsewhere', async () => {
     const a = await api();
     const panel = a.openChat('fake-list-paged');
@@ -139,6 +189,15 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     assert.ok(items.length > 40, `${items.length} items replayed`);
     assert.match((items.at(-1) as any).text, /LOADED-HISTORY-END/);
     assert.equal(readRecord('list-paged').filter((r) => r.msg?.method === 'session/load' && r.msg.params.sessionId === 'cli-a').length, 1);
+    // The replay filled the empty archive; loading it again does not add it twice.
+    const archived = await a.testing.archiveLength('fake-list-paged', 'cli-a');
+    assert.ok(archived >= 40, `${archived} updates archived`);
+    p1.panel.dispose();
+    const again = a.openPastSession('fake-list-paged', 'cli-a');
+    await waitForStatus(again, 'connected after the second load', connected);
+    assert.equal(readRecord('list-paged').filter((r) => r.msg?.method === 'session/load' && r.msg.params.sessionId === 'cli-a').length, 2);
+    assert.equal(await a.testing.archiveLength('fake-list-paged', 'cli-a'), archived, 'no duplicate entries in the archive');
+    again.panel.dispose();
   });
 
   it('an agent without loadSession never receives session/load: the archive is shown, read-only', async () => {

@@ -8,6 +8,27 @@ import { TranscriptArchive, coalesceChunks } from '../../src/sessions/transcript
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'acp-store-'));
 
 describe('SessionIndex', () => {
+  it('keeps a tombstone for a deleted session: hidden, never brought back by a list, pending for the agent, persisted', async () => {
+    const file = path.join(tmp(), 'sessions.json');
+    const idx = new SessionIndex(file);
+    idx.touch('a', 's1', '/w');
+    idx.mergeListed('a', [{ sessionId: 's2', cwd: '/w', title: 'Listed' }]);
+    idx.remove('a', 's2', { agentPending: true });
+    assert.deepEqual(idx.forAgent('a').map((e) => e.sessionId), ['s1']);
+    assert.equal(idx.get('a', 's2'), undefined);
+    assert.equal(idx.isDeleted('a', 's2'), true);
+    idx.mergeListed('a', [{ sessionId: 's2', cwd: '/w', title: 'Listed again' }]);
+    assert.deepEqual(idx.forAgent('a').map((e) => e.sessionId), ['s1'], 'a list does not bring it back');
+    assert.deepEqual(idx.pendingDeletes('a'), ['s2']);
+    await idx.flush();
+    const again = new SessionIndex(file);
+    assert.deepEqual(again.pendingDeletes('a'), ['s2'], 'the pending delete survives a restart');
+    again.deleteSettled('a', 's2');
+    assert.deepEqual(again.pendingDeletes('a'), []);
+    assert.equal(again.isDeleted('a', 's2'), true, 'the tombstone stays');
+    assert.deepEqual(again.forAgent('a').map((e) => e.sessionId), ['s1']);
+  });
+
   it('persists entries, newest first, and reloads them', async () => {
     const file = path.join(tmp(), 'sessions.json');
     const idx = new SessionIndex(file);

@@ -8,6 +8,25 @@ const u = (raw: unknown): DecodedUpdate => decodeSessionUpdate(raw, []);
 const text = (sessionUpdate: string, t: string, messageId?: string) => u({ sessionUpdate, content: { type: 'text', text: t }, ...(messageId ? { messageId } : {}) });
 
 describe('Transcript reducer', () => {
+  it('an echo of the prompt just sent is consumed, not appended to it (nor to the next one)', () => {
+    const tr = new Transcript();
+    tr.addUserPrompt('fix the bug');
+    // The agent echoes it in two chunks: both consumed, nothing shown twice.
+    for (const chunk of ['fix the ', 'bug']) {
+      const e = text('user_message_chunk', chunk);
+      assert.equal(tr.consumeEcho(e), true, chunk);
+    }
+    tr.apply(text('agent_message_chunk', 'done'));
+    tr.endTurn('end_turn');
+    tr.addUserPrompt('second');
+    assert.equal(tr.consumeEcho(text('agent_message_chunk', 'x')), false, 'anything else ends the echo window');
+    assert.equal(tr.consumeEcho(text('user_message_chunk', 'second')), false, 'and a later user chunk is shown');
+    const users = tr.items.filter((i) => i.kind === 'user').map((i: any) => i.text);
+    assert.deepEqual(users, ['fix the bug', 'second']);
+    // No prompt sent: user chunks (a replay) are never taken for an echo.
+    assert.equal(new Transcript().consumeEcho(text('user_message_chunk', 'q')), false);
+  });
+
   it('appends agent chunks to one message; 1-char chunks add up', () => {
     const tr = new Transcript();
     for (const ch of 'Hello, world') tr.apply(text('agent_message_chunk', ch));
