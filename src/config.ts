@@ -25,6 +25,7 @@ const USER_ONLY_SETTINGS = [
   'initializeTimeout',
   'terminals.outputLimitMB',
   'registry.url',
+  'instructions',
 ] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
@@ -103,6 +104,12 @@ export class Config {
   registryUrl(): string {
     const v = this.userValue('registry.url');
     return typeof v === 'string' && v.trim() !== '' ? v.trim() : DEFAULT_REGISTRY_URL;
+  }
+
+  /** Instructions sent to agents that take a system prompt; from user settings only (a repository's AGENTS.md is the agent's to read). */
+  instructions(): string {
+    const v = this.userValue('instructions');
+    return typeof v === 'string' ? v.trim().slice(0, 100_000) : '';
   }
 
   keepSessionsAlive(): boolean {

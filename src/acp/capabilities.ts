@@ -73,6 +73,10 @@ export class AgentCapabilityView {
   canFork(): boolean {
     return this.session('fork');
   }
+  /** A client-provided system prompt (`systemPrompt`, mode append) on new/load/resume (stable since 1.30). */
+  supportsSystemPrompt(): boolean {
+    return this.session('systemPrompt');
+  }
   /** `additionalDirectories` on new/load/resume. */
   supportsAdditionalDirectories(): boolean {
     return this.session('additionalDirectories');

@@ -21,7 +21,7 @@ import { Emitter, type Disposable } from '../shared/events';
 import type { ContentPart } from '../shared/transcriptTypes';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
 import { AccessGate, type AccessContext } from './accessGate';
-import { connectedText, openSession, pastSessionMode, type OpenHost, type OpenMode } from './openSession';
+import { connectedText, openSession, pastSessionMode, type OpenHost, type OpenMode, type SessionParams } from './openSession';
 import { Permissions } from './permissions';
 import { buildPrompt } from './promptBuilder';
 import { PromptTurns } from './promptTurn';
@@ -283,7 +283,7 @@ export class AgentSession implements Disposable, SessionSink {
 
   // ---------------------------------------------------------------- opening
   /** The session parameters every new/load/resume carries. */
-  private async sessionParams(rt: AgentRuntime): Promise<{ cwd: string; mcpServers: acp.McpServer[]; additionalDirectories?: string[] }> {
+  private async sessionParams(rt: AgentRuntime): Promise<SessionParams> {
     const cwd = this.workingFolder;
     const mcp = await this.services.mcpServers(rt, cwd, this.def.name);
     if (mcp.skipped.length > 0 && !this.mcpNoticeShown) {
@@ -293,7 +293,14 @@ export class AgentSession implements Disposable, SessionSink {
     if (mcp.servers.length) this.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
     const extra = rt.capabilities.supportsAdditionalDirectories() && this.cwd !== undefined ? this.services.additionalDirectories(cwd) : [];
     this.roots = [cwd, ...extra];
-    return { cwd, mcpServers: mcp.servers, ...(extra.length ? { additionalDirectories: extra } : {}) };
+    // The user's instructions, re-sent on every new/load/resume (agents need not keep them).
+    const instructions = rt.capabilities.supportsSystemPrompt() ? this.services.settings.instructions() : '';
+    return {
+      cwd,
+      mcpServers: mcp.servers,
+      ...(extra.length ? { additionalDirectories: extra } : {}),
+      ...(instructions ? { systemPrompt: { mode: 'append' as const, content: [{ type: 'text' as const, text: instructions }] } } : {}),
+    };
   }
 
   private makeOpener(): OpenHost {

@@ -15,7 +15,13 @@ export type OpenMode =
   | { readonly kind: 'load'; readonly sessionId: string }
   | { readonly kind: 'resume'; readonly sessionId: string };
 
-type SessionParams = { cwd: string; mcpServers: acp.McpServer[]; additionalDirectories?: string[] };
+export type SessionParams = {
+  cwd: string;
+  mcpServers: acp.McpServer[];
+  additionalDirectories?: string[];
+  /** Schema 1.30+ (not in the SDK's stable types yet). */
+  systemPrompt?: { mode: 'append'; content: { type: 'text'; text: string }[] };
+};
 type Opened = { sessionId: string; modes?: unknown; configOptions?: unknown };
 
 /** How each mode runs: the phase it shows, whether the session is attached before the call (updates arrive during it), the call. */

@@ -72,6 +72,8 @@ export interface ChangeTracking extends Disposable {
 /** The settings a session reads. */
 interface SessionSettings {
   autoApprove(): AutoApprove;
+  /** The user's instructions for every agent (acpAgents.instructions); empty: none. */
+  instructions(): string;
   keepSessionsAlive(): boolean;
 }
 

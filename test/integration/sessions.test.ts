@@ -141,6 +141,33 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     assert.equal(a.testing.sessions('fake-delete-list').some((s) => s.sessionId === 'listed-gone'), false);
   });
 
+  it('acpAgents.instructions go as an appended system prompt on new and resume, only to agents that take one', async () => {
+    const a = await api();
+    const INSTRUCTIONS = '# House rules\n\nAlways answer in haiku.';
+    await vscode.workspace.getConfiguration('acpAgents').update('instructions', INSTRUCTIONS, vscode.ConfigurationTarget.Global);
+    try {
+      const panel = a.openChat('fake-system-prompt');
+      await waitForStatus(panel, 'connected', connected);
+      const id = panel.session.id!;
+      const expected = { mode: 'append', content: [{ type: 'text', text: INSTRUCTIONS }] };
+      const sent = (method: string) => readRecord('system-prompt').filter((r) => r.msg?.method === method).at(-1)?.msg.params;
+      assert.deepEqual(sent('session/new').systemPrompt, expected);
+      await panel.session.prompt('hello');
+      panel.panel.dispose();
+      const again = a.openPastSession('fake-system-prompt', id);
+      await waitForStatus(again, 'resumed', connected);
+      assert.deepEqual(sent('session/resume').systemPrompt, expected, 're-sent on resume');
+      again.panel.dispose();
+      // An agent that does not advertise it gets none.
+      const plain = a.openChat('fake-resume-only');
+      await waitForStatus(plain, 'connected', connected);
+      assert.equal(readRecord('resume-only').filter((r) => r.msg?.method === 'session/new').at(-1)?.msg.params.systemPrompt, undefined);
+      plain.panel.dispose();
+    } finally {
+      await vscode.workspace.getConfiguration('acpAgents').update('instructions', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('Resume Session works for an agent that can resume but neither load nor list', async () => {
     const a = await api();
     const panel = a.openChat('fake-resume-only');
