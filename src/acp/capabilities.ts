@@ -20,8 +20,8 @@ export function clientCapabilities(): acp.ClientCapabilities {
     auth: { terminal: true },
     // elicitation/create: form mode (each field asked with validation) and URL mode (consent first).
     elicitation: { form: {}, url: {} },
-    // The chat panel renders notices and boolean config options.
-    session: { configOptions: { boolean: {} }, notices: {} },
+    // The chat panel renders notices, boolean config options, and compaction (a divider with its summary).
+    session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
     // Legacy (Zed-era) opt-in for `_meta["terminal-auth"]` on agent-type methods.
     _meta: { 'terminal-auth': true },
   };

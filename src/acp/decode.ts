@@ -331,6 +331,20 @@ export function decodeSessionUpdate(u: unknown, problems: Problems): DecodedUpda
         description: optional(u, 'description', str, problems, where) ?? null,
       } as acp.SessionUpdate;
     }
+    case 'compaction_update': {
+      const compactionId = str(u.compactionId);
+      if (!compactionId) return unsupported(kind, 'it has no compactionId', u);
+      const status = str(u.status) ?? 'in_progress';
+      const summary = u.summary === undefined || u.summary === null ? undefined : arrayOf(u.summary, decodeContentBlock, problems, `${where}.summary`);
+      const error = optional(u, 'error', str, problems, where);
+      return { sessionUpdate: 'compaction_update', compactionId, status, ...(summary ? { summary } : {}), ...(error ? { error } : {}) } as acp.SessionUpdate;
+    }
+    case 'compaction_summary_chunk': {
+      const compactionId = str(u.compactionId);
+      const content = decodeContentBlock(u.content, problems, `${where}.content`);
+      if (!compactionId || !content) return unsupported(kind, 'it has no compactionId or content', u);
+      return { sessionUpdate: 'compaction_summary_chunk', compactionId, content } as acp.SessionUpdate;
+    }
     default:
       return unsupported(kind, `this client does not know the "${kind}" update`, u);
   }

@@ -35,6 +35,8 @@ export class AgentSession implements Disposable, SessionSink {
   private registration: Disposable | undefined;
   /** Set while a load replays a session whose archive already has it. */
   private replayArchived = false;
+  /** Update kinds already noted as not shown. */
+  private readonly unknownKinds = new Set<string>();
   private readonly disposables: Disposable[] = [];
   private readonly changeEmitter = new Emitter<readonly Change[]>();
   private readonly resetEmitter = new Emitter<void>();
@@ -206,6 +208,11 @@ export class AgentSession implements Disposable, SessionSink {
     const u = n.update;
     // The agent echoing the prompt the panel already shows: neither shown nor archived again.
     if (this.transcript.consumeEcho(u)) return;
+    // What this client cannot show is not a box in the transcript: one line in the agent's log per kind (the trace has it whole).
+    if (u.sessionUpdate === '_unsupported' && !this.unknownKinds.has(u.variant)) {
+      this.unknownKinds.add(u.variant);
+      this.log(`session/update "${u.variant}" is not shown: ${u.reason}`);
+    }
     this.emit(this.transcript.apply(u));
     if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.myTerminals.size) this.nameTerminals(u.toolCallId);
     // A tool call's diff (in a live turn, not in replayed history) names a file the agent changes.

@@ -7,6 +7,7 @@ import { mergeTerminalText } from '../shared/terminalText';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { DecodedUpdate } from '../acp/decode';
 import type {
+  CompactionItem,
   ConfigOptionView,
   ContentPart,
   HeaderState,
@@ -105,6 +106,7 @@ export class Transcript {
   private plan: TranscriptItem | undefined;
   /** What of the prompt just sent the agent may still echo back. */
   private pendingEcho: string | undefined;
+  private readonly compactions = new Map<string, CompactionItem>();
 
   private nextId(prefix: string): string {
     return `${prefix}${++this.seq}`;
@@ -227,18 +229,40 @@ export class Transcript {
         this.add({ kind: 'notice', id: this.nextId('n'), severity: n.severity, title: n.title, ...(n.description ? { description: n.description } : {}) }, out);
         break;
       }
-      case '_unsupported':
-        this.add({ kind: 'unsupported', id: this.nextId('x'), variant: update.variant, reason: update.reason, raw: json(update.raw) ?? '' }, out);
+      case 'compaction_update': {
+        const c = update as { compactionId: string; status: string; summary?: acp.ContentBlock[]; error?: string };
+        const item = this.compaction(c.compactionId, out);
+        item.status = c.status;
+        // A summary given whole replaces what the chunks built.
+        if (c.summary) item.summary = c.summary.map((b) => (b.type === 'text' ? b.text : '')).join('');
+        if (c.error) item.error = c.error;
+        out.push({ c: 'put', item });
         break;
-      // Compaction is rendered once the client opts in to it (issue #14); until then, like any variant it does not render.
-      case 'compaction_summary_chunk':
-      case 'compaction_update':
-      default: {
-        const raw = update as { sessionUpdate: string };
-        this.add({ kind: 'unsupported', id: this.nextId('x'), variant: raw.sessionUpdate, reason: 'not rendered by this client', raw: json(raw) ?? '' }, out);
       }
+      case 'compaction_summary_chunk': {
+        const c = update as { compactionId: string; content: acp.ContentBlock };
+        const item = this.compaction(c.compactionId, out);
+        if (c.content.type === 'text') item.summary += c.content.text;
+        out.push({ c: 'put', item });
+        break;
+      }
+      // What this client does not know (or could not decode) goes to the log, never into the transcript.
+      case '_unsupported':
+      default:
+        break;
     }
     return out;
+  }
+
+  /** The item of a compaction, made at its place in the timeline on first sight (upserted by id). */
+  private compaction(compactionId: string, out: Change[]): CompactionItem {
+    let item = this.compactions.get(compactionId);
+    if (!item) {
+      item = { kind: 'compaction', id: this.nextId('c'), compactionId, status: 'in_progress', summary: '' };
+      this.compactions.set(compactionId, item);
+      this.add(item, out);
+    }
+    return item;
   }
 
   private chunk(kind: MessageItem['kind'], block: acp.ContentBlock, messageId: string | undefined, out: Change[]): void {

@@ -79,12 +79,16 @@ export interface ErrorItem {
   readonly retryPrompt?: string;
 }
 
-export interface UnsupportedItem {
-  readonly kind: 'unsupported';
+/** The agent compacted its context here: earlier messages stay, a summary may follow. */
+export interface CompactionItem {
+  readonly kind: 'compaction';
   readonly id: string;
-  readonly variant: string;
-  readonly reason: string;
-  readonly raw: string;
+  readonly compactionId: string;
+  /** in_progress | completed | failed | cancelled (or a newer status, shown as it is). */
+  status: string;
+  /** The summary as Markdown (text blocks), growing with compaction_summary_chunk. */
+  summary: string;
+  error?: string;
 }
 
 export interface PermissionOptionView {
@@ -107,7 +111,7 @@ export interface PermissionItem {
   rawInput?: string;
 }
 
-export type TranscriptItem = MessageItem | ToolItem | PlanItem | NoticeItem | TurnEndItem | ErrorItem | UnsupportedItem | PermissionItem;
+export type TranscriptItem = MessageItem | ToolItem | PlanItem | NoticeItem | TurnEndItem | ErrorItem | CompactionItem | PermissionItem;
 
 export interface ConfigOptionView {
   readonly id: string;

@@ -9,13 +9,13 @@ import type {
   ErrorItem,
   MessageItem,
   NoticeItem,
+  CompactionItem,
   PermissionItem,
   PlanItem,
   ToolContent,
   ToolItem,
   TranscriptItem,
   TurnEndItem,
-  UnsupportedItem,
 } from '../shared/transcriptTypes';
 import type { WebviewToHost } from '../shared/webviewProtocol';
 import { renderMarkdown, StreamingMarkdown } from './markdown';
@@ -339,11 +339,44 @@ function errorView(item: ErrorItem, post: Post): ItemView {
   return { el, update: () => {} };
 }
 
-function unsupportedView(item: UnsupportedItem): ItemView {
-  const el = h('details', 'item unsupported');
+const COMPACTION_TEXT: Record<string, string> = {
+  in_progress: 'Compacting the context…',
+  completed: 'Context compacted',
+  failed: 'Context compaction failed',
+  cancelled: 'Context compaction cancelled',
+};
+
+/** A divider at the compaction's place: earlier messages stay above it; the summary folds open. */
+function compactionView(item: CompactionItem): ItemView {
+  const el = h('div', 'item compaction');
   el.dataset.id = item.id;
-  el.append(h('summary', undefined, `Unsupported update "${item.variant}" (${item.reason})`), h('pre', undefined, item.raw));
-  return { el, update: () => {} };
+  const fill = (c: CompactionItem) => {
+    el.replaceChildren();
+    el.dataset.status = c.status;
+    const label = h('span', 'compaction-label', `${COMPACTION_TEXT[c.status] ?? `Context compaction: ${c.status}`}${c.error ? ` — ${c.error}` : ''}`);
+    label.setAttribute('role', 'status');
+    const line = h('div', 'compaction-line');
+    line.append(icon(c.status === 'in_progress' ? 'loading' : c.status === 'failed' ? 'warning' : 'fold'), label);
+    el.append(line);
+    if (c.summary) {
+      const details = h('details', 'compaction-summary');
+      const md = h('div', 'markdown');
+      md.innerHTML = renderMarkdown(c.summary);
+      details.append(h('summary', undefined, 'Summary'), md);
+      el.append(details);
+    }
+  };
+  fill(item);
+  return {
+    el,
+    update: (it) => {
+      // Keep the summary open while it streams, if the user opened it.
+      const open = el.querySelector('details')?.open ?? false;
+      fill(it as CompactionItem);
+      const d = el.querySelector('details');
+      if (d && open) d.open = true;
+    },
+  };
 }
 
 function permissionView(item: PermissionItem, post: Post): ItemView {
@@ -407,8 +440,8 @@ export function renderItem(item: TranscriptItem, post: Post, streaming: boolean)
       return turnEndView(item);
     case 'error':
       return errorView(item, post);
-    case 'unsupported':
-      return unsupportedView(item);
+    case 'compaction':
+      return compactionView(item);
     case 'permission':
       return permissionView(item, post);
   }

@@ -146,10 +146,14 @@ describe('e2e: the chat panel', function () {
       'Explain the change',
       'Rate limit soon',
       'You have used 90% of your quota.',
-      'Unsupported update "hologram_update"',
+      'Context compacted',
       'You chose: Allow',
       'maximum number of tokens',
     ]) assert.ok(text.includes(expected), `transcript shows "${expected}"`);
+    assert.ok(!text.includes('hologram'), 'an update kind this client does not know is not shown (it goes to the log)');
+    // The compaction summary folds open, rendered as Markdown.
+    await frame.locator('.compaction-summary summary').click();
+    assert.equal(await frame.locator('.compaction-summary strong', { hasText: 'greet.ts' }).count(), 1);
     assert.equal(await frame.locator('.thought[open]').count(), 0, 'thoughts are collapsed');
     assert.equal(await frame.locator('img.part-image').count(), 1);
     assert.equal(await frame.locator('.msg-agent a', { hasText: 'the docs' }).getAttribute('href'), '#');

@@ -29,6 +29,8 @@ describe('Agents: start, handshake and failures (fake agents in the real host)',
     assert.deepEqual(init.params.clientCapabilities.fs, { readTextFile: true, writeTextFile: true });
     assert.equal(init.params.clientCapabilities.terminal, true);
     assert.equal(init.params.clientCapabilities.auth.terminal, true);
+    // Opt-ins for what the panel renders (schema 1.25: notices and compaction).
+    assert.deepEqual(init.params.clientCapabilities.session, { configOptions: { boolean: {} }, notices: {}, compaction: {} });
     const created = readRecord('default').filter((r) => r.msg?.method === 'session/new').at(-1)?.msg;
     assert.equal(created.params.cwd, vscode.workspace.workspaceFolders![0]!.uri.fsPath);
     assert.ok(created.params.cwd.startsWith('/'));

@@ -120,12 +120,34 @@ describe('Transcript reducer', () => {
     assert.equal(h.title, undefined);
   });
 
-  it('notices and unknown variants become items; the unknown one keeps its raw JSON', () => {
+  it('notices become items; unknown variants do not (they go to the log)', () => {
     const tr = new Transcript();
     tr.apply(u({ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited', description: 'Slow down' }));
-    tr.apply(u({ sessionUpdate: 'teleport', where: 'mars' }));
-    assert.deepEqual(tr.items.map((i) => i.kind), ['notice', 'unsupported']);
-    assert.match((tr.items[1] as any).raw, /"where": "mars"/);
+    assert.deepEqual(tr.apply(u({ sessionUpdate: 'teleport', where: 'mars' })), []);
+    assert.deepEqual(tr.items.map((i) => i.kind), ['notice']);
+  });
+
+  it('compaction: one divider per id at its place, summary from chunks or whole, status live, earlier messages kept', () => {
+    const tr = new Transcript();
+    tr.apply(text('user_message_chunk', 'long session'));
+    tr.apply(text('agent_message_chunk', 'reply'));
+    tr.apply(u({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'in_progress' }));
+    tr.apply(u({ sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: { type: 'text', text: '## Summary\n' } }));
+    tr.apply(u({ sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: { type: 'text', text: '- fixed the bug' } }));
+    tr.apply(text('agent_message_chunk', 'after'));
+    tr.apply(u({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'completed' }));
+    assert.deepEqual(tr.items.map((i) => i.kind), ['user', 'agent', 'compaction', 'agent']);
+    assert.deepEqual(
+      (({ status, summary }) => ({ status, summary }))(tr.items[2] as any),
+      { status: 'completed', summary: '## Summary\n- fixed the bug' },
+    );
+    // A single completed update with the whole summary is legal; a failure keeps its error.
+    tr.apply(u({ sessionUpdate: 'compaction_update', compactionId: 'c2', status: 'completed', summary: [{ type: 'text', text: 'whole' }] }));
+    tr.apply(u({ sessionUpdate: 'compaction_update', compactionId: 'c3', status: 'failed', error: 'context too large' }));
+    assert.deepEqual(tr.items.slice(4).map((i: any) => [i.kind, i.status, i.summary, i.error]), [
+      ['compaction', 'completed', 'whole', undefined],
+      ['compaction', 'failed', '', 'context too large'],
+    ]);
   });
 
   it('Stop: unfinished tool calls are marked cancelled, finished ones are not', () => {
