@@ -12,6 +12,7 @@ import { CompleteElicitationNotification, CreateElicitationRequest } from './acp
 import type { AgentDefinition } from './agents/agentDefinition';
 import { AgentManager, type AgentStatus } from './agents/agentManager';
 import { AgentRegistry, type RegistryEntry } from './agents/registry/agentRegistry';
+import { byline } from './agents/registry/format';
 import { HttpError } from './agents/registry/http';
 import { AgentInstaller } from './agents/registry/installer';
 import { RegistrySource } from './agents/registry/registrySource';
@@ -68,6 +69,8 @@ export class Ctx implements vscode.Disposable {
   readonly elicitation: ElicitationService;
   /** Sessions open in panels: an agent that crashes is restarted only while one uses it. */
   private readonly liveSessions = new Set<AgentSession>();
+  /** Per agent, the session/delete flush under way (see flushDeletes). */
+  private readonly deleting = new Map<string, Promise<void>>();
   /** Agents from the ACP Registry: the list, and those installed. */
   readonly registry: AgentRegistry;
   readonly agents: AgentManager;
@@ -283,7 +286,7 @@ export class Ctx implements vscode.Disposable {
         fromRegistry.map((entry) => ({
           label: entry.agent.name,
           description: `${entry.agent.version} · install`,
-          detail: `${entry.agent.description}${entry.agent.authors.length ? ` — by ${entry.agent.authors.join(', ')}` : ''}`,
+          detail: `${entry.agent.description}${byline(entry.agent.authors)}`,
           entry,
         })),
       ),
@@ -295,8 +298,9 @@ export class Ctx implements vscode.Disposable {
 
   /** Installs (or updates) a registry agent with a cancellable progress notification; undefined when it failed or was cancelled. */
   async installFromRegistry(picked: RegistryEntry): Promise<AgentDefinition | undefined> {
-    // The registry's current pin, not the cached or shipped one the pick may have come from.
-    const fresh = (await this.registry.entries(await this.registry.source.refresh())).find((e) => e.agent.id === picked.agent.id);
+    // The registry's current pin, not the cached or shipped one the pick may have come from
+    // (a list the picker or Update Agents fetched a moment ago is current enough).
+    const fresh = (await this.registry.entries(await this.registry.source.refresh({ maxAgeMs: 60_000 }))).find((e) => e.agent.id === picked.agent.id);
     const entry = fresh && !('unavailable' in fresh.dist) ? fresh : picked;
     const a = entry.agent;
     // A running agent keeps its files until the next start.
@@ -324,7 +328,7 @@ export class Ctx implements vscode.Disposable {
       return def;
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
-      if ((err instanceof HttpError && err.reason === 'cancelled') || message === 'Cancelled.') {
+      if (err instanceof HttpError && err.reason === 'cancelled') {
         this.log.info(`registry: the install of ${a.name} was cancelled.`);
         return undefined;
       }
@@ -391,8 +395,6 @@ export class Ctx implements vscode.Disposable {
     this.deleting.set(agent.id, next.catch(() => undefined));
     return next;
   }
-
-  private readonly deleting = new Map<string, Promise<void>>();
 
   private async flushDeletesNow(agent: AgentDefinition, opts: { start?: boolean }): Promise<void> {
     const pending = this.index.pendingDeletes(agent.id);

@@ -13,7 +13,7 @@ import { looksSecret, type SecretValues } from './redact';
 import type { AgentHostUi, AgentSettings, LogChannel, LogFactory, Notifier } from './ports';
 import type { CancelToken } from './sessionRouter';
 import { Emitter, type Disposable } from '../shared/events';
-import { findExecutable, loginShellPath, needsShell, quoteCommandForCmd, quoteForCmd } from './resolveCommand';
+import { findProgram, needsShell, quoteCommandForCmd, quoteForCmd } from './resolveCommand';
 
 export type AgentStatus = 'not-started' | 'starting' | 'running' | 'needs-sign-in' | 'failed' | 'stopped';
 
@@ -288,15 +288,10 @@ export class AgentManager implements Disposable {
     const ownEnv = { ...(own ? expandEnv(def.env, ctx) : def.env), ...this.entry(def).extraEnv };
     for (const [k, v] of Object.entries(ownEnv)) if (looksSecret(k, v)) secrets.add(v);
     const env: Record<string, string | undefined> = { ...baseEnv, ...ownEnv };
-    let resolved = findExecutable(command, { pathEnv: env.PATH ?? env.Path, cwd: folder, pathExt: env.PATHEXT });
-    if (!resolved && process.platform !== 'win32') {
-      const shellPath = await loginShellPath();
-      if (shellPath) {
-        resolved = findExecutable(command, { pathEnv: shellPath, cwd: folder });
-        // The agent (npx, node…) needs that PATH too.
-        if (resolved) env.PATH = `${env.PATH ? `${env.PATH}:` : ''}${shellPath}`;
-      }
-    }
+    const found = await findProgram(command, { pathEnv: env.PATH ?? env.Path, cwd: folder, pathExt: env.PATHEXT });
+    const resolved = found?.file;
+    // Found on the login shell's PATH: the agent (npx, node…) needs that PATH too.
+    if (found?.shellPath) env.PATH = `${env.PATH ? `${env.PATH}:` : ''}${found.shellPath}`;
     if (!resolved) {
       throw new AgentStartError(
         `Agent '${def.name}' could not be started: the program '${command}' was not found on PATH${process.platform === 'win32' ? '' : " (nor on your login shell's PATH)"}. Install it, or give its absolute path in the acpAgents.agents setting.`,

@@ -78,10 +78,22 @@ export function needsShell(resolved: string, platform: NodeJS.Platform = process
   return platform === 'win32' && /\.(cmd|bat)$/i.test(resolved);
 }
 
+/**
+ * `command` on the given PATH, else (a GUI-started editor) on the login
+ * shell's PATH — then `shellPath` is that PATH, which the program needs too.
+ */
+export async function findProgram(command: string, opts: ResolveOptions): Promise<{ file: string; shellPath?: string } | undefined> {
+  const file = findExecutable(command, opts);
+  if (file) return { file };
+  const shellPath = await loginShellPath();
+  const viaShell = shellPath ? findExecutable(command, { pathEnv: shellPath, cwd: opts.cwd }) : undefined;
+  return viaShell && shellPath ? { file: viaShell, shellPath } : undefined;
+}
+
 let loginShellPathCache: Promise<string | undefined> | undefined;
 
 /** The PATH of the user's login shell (macOS/Linux), read once and cached. */
-export function loginShellPath(shell = process.env.SHELL, timeoutMs = 5000): Promise<string | undefined> {
+function loginShellPath(shell = process.env.SHELL, timeoutMs = 5000): Promise<string | undefined> {
   if (process.platform === 'win32' || !shell) return Promise.resolve(undefined);
   loginShellPathCache ??= new Promise((resolve) => {
     const marker = '__ACP_AGENTS_PATH__';

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { AgentRegistry, RegistryEntry } from '../agents/registry/agentRegistry';
+import { byline } from '../agents/registry/format';
 import type { RegistryList } from '../agents/registry/registrySource';
 
 export interface RegistryPickItem extends vscode.QuickPickItem {
@@ -24,7 +25,7 @@ function item(e: RegistryEntry, configured: ReadonlySet<string>): RegistryPickIt
     : unavailable
       ? `${a.version} · ${unavailable}`
       : `${a.version} · ${'kind' in e.dist ? KIND_WORDS[e.dist.kind] : ''}`;
-  const by = a.authors.length ? ` — by ${a.authors.join(', ')}` : a.repository ? ` — ${a.repository}` : '';
+  const by = byline(a.authors) || (a.repository ? ` — ${a.repository}` : '');
   return {
     label: a.name,
     description: `${state}${configured.has(a.id) ? ' · your settings define this id' : ''}`,

@@ -15,6 +15,18 @@ function lastParams(scenario: string, method: string): any {
   return readRecord(scenario).filter((r) => r.msg?.method === method).at(-1)?.msg.params;
 }
 
+/** Delete on a session's node in the sidebar, confirmed. */
+async function deleteFromSidebar(a: Awaited<ReturnType<typeof api>>, agentId: string, sessionId: string): Promise<void> {
+  const agent = a.agents().find((x) => x.id === agentId)!;
+  const entry = a.testing.sessions(agentId).find((s) => s.sessionId === sessionId)!;
+  a.testing.setConfirm(async () => true);
+  try {
+    await vscode.commands.executeCommand('acpAgents.deleteSession', { kind: 'session', agent, entry });
+  } finally {
+    a.testing.setConfirm(undefined);
+  }
+}
+
 describe('Sessions: new, MCP servers, list, load, resume, archive', function () {
   this.timeout(60_000);
 
@@ -101,14 +113,7 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     await panel.session.prompt('to be deleted');
     await a.testing.flushStores();
     assert.ok(a.testing.sessions('fake-resume-only').some((s) => s.sessionId === id));
-    a.testing.setConfirm(async () => true);
-    try {
-      const agent = a.agents().find((x) => x.id === 'fake-resume-only')!;
-      const entry = a.testing.sessions('fake-resume-only').find((s) => s.sessionId === id)!;
-      await vscode.commands.executeCommand('acpAgents.deleteSession', { kind: 'session', agent, entry });
-    } finally {
-      a.testing.setConfirm(undefined);
-    }
+    await deleteFromSidebar(a, 'fake-resume-only', id);
     assert.equal(a.testing.sessions('fake-resume-only').some((s) => s.sessionId === id), false);
     assert.equal(a.testing.hasArchive('fake-resume-only', id), false);
   });
@@ -121,14 +126,7 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     panel.panel.dispose();
     await a.testing.stopAllAgents();
     assert.equal(a.agentStatus('fake-delete-list') === 'running', false);
-    const agent = a.agents().find((x) => x.id === 'fake-delete-list')!;
-    const entry = a.testing.sessions('fake-delete-list').find((s) => s.sessionId === 'listed-gone')!;
-    a.testing.setConfirm(async () => true);
-    try {
-      await vscode.commands.executeCommand('acpAgents.deleteSession', { kind: 'session', agent, entry });
-    } finally {
-      a.testing.setConfirm(undefined);
-    }
+    await deleteFromSidebar(a, 'fake-delete-list', 'listed-gone');
     const deletes = () => readRecord('delete-list').filter((r) => r.msg?.method === 'session/delete');
     await waitFor('session/delete sent to the restarted agent', () => deletes().length === 1);
     assert.equal(deletes()[0].msg.params.sessionId, 'listed-gone');

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Emitter } from '../../shared/events';
 import type { AgentDefinition } from '../agentDefinition';
-import { findExecutable, loginShellPath } from '../resolveCommand';
+import { findProgram } from '../resolveCommand';
 import type { CancelToken } from '../sessionRouter';
 import { chooseDistribution, compareVersions, platformKey, type Distribution, type MachineTools, type RegistryAgent } from './format';
 import { getText } from './http';
@@ -49,11 +49,7 @@ export class AgentRegistry {
   /** What can run here: npx and uvx looked up on PATH, then on the login shell's PATH. */
   machine(): Promise<MachineTools> {
     this.tools ??= (async () => {
-      const has = async (cmd: string) => {
-        if (findExecutable(cmd, { pathEnv: process.env.PATH ?? process.env.Path, cwd: process.cwd(), pathExt: process.env.PATHEXT })) return true;
-        const shellPath = await loginShellPath();
-        return !!shellPath && !!findExecutable(cmd, { pathEnv: shellPath, cwd: process.cwd() });
-      };
+      const has = async (cmd: string) => !!(await findProgram(cmd, { pathEnv: process.env.PATH ?? process.env.Path, cwd: process.cwd(), pathExt: process.env.PATHEXT }));
       const [hasNpx, hasUvx] = await Promise.all([has('npx'), has('uvx')]);
       return { platform: platformKey(), hasNpx, hasUvx };
     })();
@@ -63,15 +59,17 @@ export class AgentRegistry {
   /** Every registry agent with how it runs here and whether it is installed. */
   async entries(list: RegistryList = this.source.current()): Promise<RegistryEntry[]> {
     const machine = await this.machine();
+    // Read once per call, not once per agent (the picker asks again as icons arrive).
+    const installedById = new Map(this.installer.installed().map((a) => [a.id, a]));
+    const icons = new Set(fs.existsSync(this.iconsDir) ? fs.readdirSync(this.iconsDir) : []);
     return list.agents.map((agent) => {
-      const installed = this.installer.get(agent.id);
-      const icon = this.iconFile(agent.id);
+      const installed = installedById.get(agent.id);
       return {
         agent,
         dist: chooseDistribution(agent, machine),
         ...(installed ? { installed } : {}),
         update: !!installed && compareVersions(agent.version, installed.version) > 0,
-        ...(fs.existsSync(icon) ? { iconFile: icon } : {}),
+        ...(icons.has(`${agent.id}.svg`) ? { iconFile: this.iconFile(agent.id) } : {}),
       };
     });
   }

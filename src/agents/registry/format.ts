@@ -158,6 +158,11 @@ function parseAgent(v: unknown): RegistryAgent {
   return agent;
 }
 
+/** " — by A, B" for pickers and descriptions; empty without authors. */
+export function byline(authors: readonly string[]): string {
+  return authors.length ? ` — by ${authors.join(', ')}` : '';
+}
+
 /** Parses registry.json text. Throws only when the file as a whole is not a registry. */
 export function parseRegistry(json: string): ParsedRegistry {
   let doc: unknown;

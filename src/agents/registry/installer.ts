@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import type { AgentDefinition } from '../agentDefinition';
 import type { CancelToken } from '../sessionRouter';
 import { archiveKind, entryPath, extractArchive } from './archive';
-import type { Distribution, RegistryAgent } from './format';
-import { download } from './http';
+import { byline, type Distribution, type RegistryAgent } from './format';
+import { download, HttpError } from './http';
 
 export interface InstalledAgent {
   readonly id: string;
@@ -121,7 +121,7 @@ export class AgentInstaller {
     }
     if (token?.isCancellationRequested) {
       if (!hadDir) fs.rmSync(dir, { recursive: true, force: true });
-      throw new Error('Cancelled.');
+      throw new HttpError('Cancelled.', 'cancelled');
     }
     const state = this.read();
     state.agents[agent.id] = record;
@@ -223,8 +223,7 @@ export class AgentInstaller {
 
   /** An installed agent as the rest of the extension sees agents. */
   static definition(a: InstalledAgent): AgentDefinition {
-    const by = a.authors.length ? ` — by ${a.authors.join(', ')}` : '';
-    return { id: a.id, name: a.name, command: a.command, args: a.args, env: a.env, source: 'registry', version: a.version, description: `${a.description}${by} (ACP Registry, ${a.version})` };
+    return { id: a.id, name: a.name, command: a.command, args: a.args, env: a.env, source: 'registry', version: a.version, description: `${a.description}${byline(a.authors)} (ACP Registry, ${a.version})` };
   }
 
   /** The state, re-read when another window changed the file; records that do not hold together are dropped. */

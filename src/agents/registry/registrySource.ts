@@ -58,8 +58,11 @@ export class RegistrySource {
   /**
    * Asks the registry (one fetch at a time, shared by every caller, so no
    * caller's cancel ends another's); falls back to the cache, then the snapshot.
+   * With `maxAgeMs`, a list fetched from the registry that recently is used as it is.
    */
-  refresh(): Promise<RegistryList> {
+  refresh(opts: { maxAgeMs?: number } = {}): Promise<RegistryList> {
+    const last = this.last;
+    if (opts.maxAgeMs !== undefined && last?.from === 'registry' && last.fetchedAt !== undefined && Date.now() - last.fetchedAt < opts.maxAgeMs) return Promise.resolve(last);
     this.inFlight ??= this.fetch().finally(() => (this.inFlight = undefined));
     return this.inFlight;
   }
