@@ -276,7 +276,7 @@ describe('e2e: the chat panel', function () {
     await page.reload();
     await waitForWorkbench(page);
     const frame = webviewFrame(page);
-    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 60_000 });
     const rec = record(tmp, 'all-updates');
     const created = rec.filter((r) => r.msg?.method === 'session/new');
     const loads = rec.filter((r) => r.msg?.method === 'session/load');

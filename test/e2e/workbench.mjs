@@ -87,6 +87,45 @@ export async function screenshot(page, name) {
   return file;
 }
 
+/** Workbenches open now: a failed test reports what they show. */
+const open = new Set();
+
+/**
+ * The newest lines of the extension's logs (its own and its agents') in a code-server's user data.
+ * @param {string} userDataDir
+ * @param {number} lines
+ */
+function extensionLogTail(userDataDir, lines = 40) {
+  /** @type {string[]} */
+  const found = [];
+  /** @param {string} dir */
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.includes('acp-agents.acp-agents') && e.name.endsWith('.log')) found.push(p);
+    }
+  };
+  try {
+    walk(path.join(userDataDir, 'logs'));
+  } catch {
+    return '(no logs folder)';
+  }
+  return found.map((f) => `--- ${path.relative(userDataDir, f)}\n${fs.readFileSync(f, 'utf8').split('\n').slice(-lines).join('\n')}`).join('\n') || '(no extension log)';
+}
+
+// When a test fails, say what the workbench showed: a screenshot, the chat
+// panel's status line, and the tail of the extension's log (CI keeps only the output).
+afterEach(async function () {
+  if (this.currentTest?.state !== 'failed') return;
+  const name = `failed-${(this.currentTest.fullTitle() ?? 'test').replace(/[^\w-]+/g, '-').slice(0, 80)}`;
+  for (const w of open) {
+    const shot = await screenshot(w.page, name).catch((e) => `(no screenshot: ${e.message})`);
+    const status = await webviewFrame(w.page).locator('.status-text').last().textContent({ timeout: 2000 }).catch(() => '(no chat panel)');
+    console.log(`    [diagnostics] screenshot ${shot}\n    [diagnostics] chat status: ${status}\n${extensionLogTail(w.server.userDataDir)}`);
+  }
+});
+
 /**
  * A code-server with the packaged .vsix installed, a copy of the sample
  * workspace, the given agents in user settings, and a page on its workbench.
@@ -107,15 +146,18 @@ export async function openWorkbench({ prefix, agents, viewport = { width: 1280, 
   const page = await browser.newPage({ viewport });
   await page.goto(workbenchUrl(server, workspace));
   await waitForWorkbench(page);
-  return {
+  const workbench = {
     server,
     browser,
     page,
     tmp,
     async close() {
+      open.delete(workbench);
       await browser.close().catch(() => {});
       await server.stop();
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
+  open.add(workbench);
+  return workbench;
 }
