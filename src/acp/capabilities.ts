@@ -4,13 +4,15 @@
  * objects (`{}` = supported) except a few legacy booleans. No `vscode` import.
  */
 import type * as acp from '@agentclientprotocol/sdk';
+// Subagents and plan operations are stable since schema 1.34; SDK 2.4.0 still has them in /unstable only.
+import type * as acpNext from '@agentclientprotocol/sdk/unstable';
 import { isObj } from './decode';
 
 /**
  * The client capabilities sent in `initialize`. Each entry is advertised only
  * once the extension implements it (see the tests that pin this object).
  */
-export function clientCapabilities(): acp.ClientCapabilities {
+export function clientCapabilities(): acpNext.ClientCapabilities {
   return {
     // fs/read_text_file (open editors' unsaved text) and fs/write_text_file (undoable edits).
     fs: { readTextFile: true, writeTextFile: true },
@@ -22,6 +24,10 @@ export function clientCapabilities(): acp.ClientCapabilities {
     elicitation: { form: {}, url: {} },
     // The chat panel renders notices, boolean config options, and compaction (a divider with its summary).
     session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+    // subagent_update, session_message(_chunk) and the child sessions' own traffic: cards nested under the parent turn.
+    subagents: {},
+    // plan_update / plan_removed: several plans per session by planId, checklists and Markdown.
+    plan: {},
     // Legacy (Zed-era) opt-in for `_meta["terminal-auth"]` on agent-type methods.
     _meta: { 'terminal-auth': true },
   };

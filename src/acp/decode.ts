@@ -108,7 +108,10 @@ function decodeContentBlock(v: unknown, problems: Problems, where: string): acp.
   }
 }
 
-function decodeToolCallContent(v: unknown, problems: Problems, where: string): acp.ToolCallContent | undefined {
+/** Tool call content, plus \`session\` (schema 1.34: the call runs a subagent; its field name is not in our schema copy). */
+export type DecodedToolCallContent = acp.ToolCallContent | { type: 'session'; sessionId: string };
+
+function decodeToolCallContent(v: unknown, problems: Problems, where: string): DecodedToolCallContent | undefined {
   if (!isObj(v)) return undefined;
   switch (v.type) {
     case 'content': {
@@ -126,6 +129,10 @@ function decodeToolCallContent(v: unknown, problems: Problems, where: string): a
     case 'terminal': {
       const terminalId = str(v.terminalId);
       return terminalId === undefined ? undefined : { type: 'terminal', terminalId };
+    }
+    case 'session': {
+      const sessionId = str(v.sessionId);
+      return sessionId === undefined ? undefined : { type: 'session', sessionId };
     }
     default:
       return undefined;
@@ -196,6 +203,24 @@ export function decodeModes(v: unknown, problems: Problems, where: string): acp.
   return { currentModeId: v.currentModeId, availableModes };
 }
 
+/** Legacy \`models\` of new/load/resume answers (SessionModelState, removed from the schema but still sent). */
+export interface ModelsState {
+  readonly currentModelId: string;
+  readonly availableModels: { modelId: string; name: string; description?: string | null }[];
+}
+
+export function decodeModels(v: unknown, problems: Problems, where: string): ModelsState | undefined {
+  if (!isObj(v) || typeof v.currentModelId !== 'string') return undefined;
+  const availableModels =
+    arrayOf(
+      v.availableModels,
+      (m) => (isObj(m) && typeof m.modelId === 'string' ? { modelId: m.modelId, name: str(m.name) ?? m.modelId, description: str(m.description) ?? null } : undefined),
+      problems,
+      `${where}.availableModels`,
+    ) ?? [];
+  return { currentModelId: v.currentModelId, availableModels };
+}
+
 // ---------------------------------------------------------------- session/update
 interface UnsupportedUpdate {
   readonly sessionUpdate: '_unsupported';
@@ -205,7 +230,58 @@ interface UnsupportedUpdate {
   readonly raw: unknown;
 }
 
-export type DecodedUpdate = acp.SessionUpdate | UnsupportedUpdate;
+/** A subagent's state (StateUpdate): running, idle (with why it stopped), requires_action, unknown, or newer. */
+export interface SubagentState {
+  readonly state: string;
+  readonly stopReason?: string;
+  /** The error's message when idle with stopReason "error". */
+  readonly error?: string;
+}
+
+/** \`subagent_update\` (stable in 1.34): announces a child session, then patches it (omitted = keep, null = clear). */
+export interface SubagentUpdate {
+  readonly sessionUpdate: 'subagent_update';
+  readonly sessionId: string;
+  readonly title?: string | null;
+  readonly description?: string | null;
+  /** From \`capabilities.cancel\`; null when the capabilities were cleared. */
+  readonly canCancel?: boolean | null;
+  readonly state?: SubagentState | null;
+  readonly cwd?: string | null;
+}
+
+/** \`session_message\`: an upsert of a message between sessions (omitted = keep, null = clear). */
+export interface SessionMessageUpdate {
+  readonly sessionUpdate: 'session_message';
+  readonly messageId: string;
+  readonly senderSessionId?: string | null;
+  readonly recipientSessionId?: string | null;
+  readonly content?: acp.ContentBlock[] | null;
+}
+
+export interface SessionMessageChunkUpdate {
+  readonly sessionUpdate: 'session_message_chunk';
+  readonly messageId: string;
+  readonly content: acp.ContentBlock;
+}
+
+export type PlanContent =
+  | { readonly type: 'items'; readonly planId: string; readonly entries: acp.PlanEntry[] }
+  | { readonly type: 'markdown'; readonly planId: string; readonly content: string; readonly path?: string }
+  | { readonly type: 'file'; readonly planId: string; readonly uri: string };
+
+/** \`plan_update\` (stable in 1.34): upserts one of several plans by id. */
+export interface PlanUpdate {
+  readonly sessionUpdate: 'plan_update';
+  readonly plan: PlanContent;
+}
+
+export interface PlanRemoved {
+  readonly sessionUpdate: 'plan_removed';
+  readonly planId: string;
+}
+
+export type DecodedUpdate = acp.SessionUpdate | SubagentUpdate | SessionMessageUpdate | SessionMessageChunkUpdate | PlanUpdate | PlanRemoved | UnsupportedUpdate;
 
 export interface DecodedNotification {
   readonly sessionId: string;
@@ -252,7 +328,8 @@ export function decodeSessionUpdate(u: unknown, problems: Problems): DecodedUpda
         kind: enumWithDefault(u, 'kind', TOOL_KINDS, 'other', problems, where),
         status: enumWithDefault(u, 'status', TOOL_STATUSES, 'pending', problems, where),
         ...(str(u.name) !== undefined ? { name: str(u.name) } : {}),
-        ...(content ? { content } : {}),
+        // May hold \`session\` content too (DecodedToolCallContent), which the stable SDK types do not know.
+        ...(content ? { content: content as acp.ToolCallContent[] } : {}),
         ...(locations ? { locations } : {}),
         ...(u.rawInput !== undefined ? { rawInput: u.rawInput } : {}),
         ...(u.rawOutput !== undefined ? { rawOutput: u.rawOutput } : {}),
@@ -345,8 +422,90 @@ export function decodeSessionUpdate(u: unknown, problems: Problems): DecodedUpda
       if (!compactionId || !content) return unsupported(kind, 'it has no compactionId or content', u);
       return { sessionUpdate: 'compaction_summary_chunk', compactionId, content } as acp.SessionUpdate;
     }
+    case 'subagent_update':
+      return decodeSubagentUpdate(u, problems) ?? unsupported(kind, 'it has no sessionId', u);
+    case 'session_message': {
+      const messageId = str(u.messageId);
+      if (!messageId) return unsupported(kind, 'it has no messageId', u);
+      const out: { -readonly [K in keyof SessionMessageUpdate]: SessionMessageUpdate[K] } = { sessionUpdate: 'session_message', messageId };
+      const sender = nullable(u, 'senderSessionId', str, problems, where);
+      if (sender !== undefined) out.senderSessionId = sender;
+      const recipient = nullable(u, 'recipientSessionId', str, problems, where);
+      if (recipient !== undefined) out.recipientSessionId = recipient;
+      if (u.content === null) out.content = null;
+      else if (u.content !== undefined) out.content = arrayOf(u.content, decodeContentBlock, problems, `${where}.content`) ?? [];
+      return out;
+    }
+    case 'session_message_chunk': {
+      const messageId = str(u.messageId);
+      const content = decodeContentBlock(u.content, problems, `${where}.content`);
+      if (!messageId || !content) return unsupported(kind, 'it has no messageId or content', u);
+      return { sessionUpdate: 'session_message_chunk', messageId, content };
+    }
+    case 'plan_update': {
+      const plan = decodePlanContent(u.plan, problems, `${where}.plan`);
+      return plan ? { sessionUpdate: 'plan_update', plan } : unsupported(kind, 'its plan is missing or invalid', u);
+    }
+    case 'plan_removed': {
+      const planId = str(u.planId);
+      return planId ? { sessionUpdate: 'plan_removed', planId } : unsupported(kind, 'it has no planId', u);
+    }
     default:
       return unsupported(kind, `this client does not know the "${kind}" update`, u);
+  }
+}
+
+function decodeSubagentState(v: unknown, problems: Problems, where: string): SubagentState | undefined {
+  if (!isObj(v) || typeof v.state !== 'string') return undefined;
+  if (v.state !== 'idle') return { state: v.state };
+  // An omitted, null or malformed stopReason means "not reported".
+  const stopReason = str(v.stopReason);
+  if (v.stopReason !== undefined && v.stopReason !== null && stopReason === undefined) problems.push(`${where}.stopReason: ignored an invalid value`);
+  const error = isObj(v.error) ? str(v.error.message) : undefined;
+  return { state: 'idle', ...(stopReason ? { stopReason } : {}), ...(error ? { error } : {}) };
+}
+
+function decodeSubagentUpdate(u: Obj, problems: Problems): SubagentUpdate | undefined {
+  const where = 'subagent_update';
+  const sessionId = str(u.sessionId);
+  if (!sessionId) return undefined;
+  const out: { -readonly [K in keyof SubagentUpdate]: SubagentUpdate[K] } = { sessionUpdate: 'subagent_update', sessionId };
+  const title = nullable(u, 'title', str, problems, where);
+  if (title !== undefined) out.title = title;
+  const description = nullable(u, 'description', str, problems, where);
+  if (description !== undefined) out.description = description;
+  if (u.capabilities === null) out.canCancel = null;
+  else if (isObj(u.capabilities)) out.canCancel = isObj(u.capabilities.cancel);
+  else if (u.capabilities !== undefined) problems.push(`${where}.capabilities: ignored an invalid value`);
+  const state = nullable(u, 'state', (v) => decodeSubagentState(v, problems, `${where}.state`), problems, where);
+  if (state !== undefined) out.state = state;
+  const cwd = nullable(u, 'cwd', str, problems, where);
+  if (cwd !== undefined) out.cwd = cwd;
+  return out;
+}
+
+/** PlanUpdateContent: items or markdown (stable 1.34), and the \`file\` variant an earlier draft had. */
+function decodePlanContent(v: unknown, problems: Problems, where: string): PlanContent | undefined {
+  if (!isObj(v) || typeof v.planId !== 'string' || v.planId === '') return undefined;
+  const planId = v.planId;
+  switch (v.type) {
+    case 'items': {
+      const entries = arrayOf(v.entries, decodePlanEntry, problems, `${where}.entries`);
+      return entries ? { type: 'items', planId, entries } : undefined;
+    }
+    case 'markdown': {
+      const content = str(v.content);
+      if (content === undefined) return undefined;
+      const path = optional(v, 'path', str, problems, where);
+      return { type: 'markdown', planId, content, ...(path ? { path } : {}) };
+    }
+    case 'file': {
+      const uri = str(v.uri);
+      return uri ? { type: 'file', planId, uri } : undefined;
+    }
+    default:
+      problems.push(`${where}: unknown plan type ${JSON.stringify(v.type)}`);
+      return undefined;
   }
 }
 

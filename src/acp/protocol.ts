@@ -51,6 +51,15 @@ export namespace SetSessionModeRequest {
   export const method = 'session/set_mode';
   export const type = new RequestType<acp.SetSessionModeRequest, acp.SetSessionModeResponse | null, acp.Error>(method);
 }
+/** Legacy (removed from the schema on 2026-06-01, still answered by many agents): the model of a session. */
+export interface SetSessionModelParams {
+  readonly sessionId: string;
+  readonly modelId: string;
+}
+export namespace SetSessionModelRequest {
+  export const method = 'session/set_model';
+  export const type = new RequestType<SetSessionModelParams, unknown, acp.Error>(method);
+}
 export namespace SetSessionConfigOptionRequest {
   export const method = 'session/set_config_option';
   export const type = new RequestType<acp.SetSessionConfigOptionRequest, acp.SetSessionConfigOptionResponse, acp.Error>(method);

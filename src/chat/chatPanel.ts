@@ -174,6 +174,12 @@ export class ChatPanel implements vscode.Disposable {
       case 'setMode':
         void this.session.setMode(msg.modeId);
         return;
+      case 'setModel':
+        void this.session.setModel(msg.modelId);
+        return;
+      case 'stopSubagent':
+        void this.session.cancelSubagent(msg.sessionId).then(undefined, (err: unknown) => this.log.warn(`stopping a subagent failed: ${String(err)}`));
+        return;
       case 'change': {
         const c = this.session.changes;
         const run = msg.action === 'reviewAll' ? c.reviewAll() : msg.path === undefined ? Promise.resolve() : msg.action === 'open' ? c.open(msg.path) : c.revert(msg.path).then(() => undefined);

@@ -9,6 +9,7 @@ import type { Change } from '../sessions/transcript';
 type Entry =
   | { kind: 'add' | 'put'; item: TranscriptItem }
   | { kind: 'text'; id: string; parts: string[] }
+  | { kind: 'remove'; id: string }
   | { kind: 'term'; terminalId: string; text: string; start: number; truncated: boolean }
   | { kind: 'header' };
 
@@ -81,6 +82,16 @@ export class DeltaBatcher {
           }
           break;
         }
+        case 'remove': {
+          // Whatever is pending for it goes; the webview drops what it has.
+          const text = this.texts.get(ch.id);
+          if (text) this.entries.splice(this.entries.indexOf(text), 1);
+          this.texts.delete(ch.id);
+          this.full.delete(ch.id);
+          this.entries = this.entries.filter((e) => !((e.kind === 'add' || e.kind === 'put') && e.item.id === ch.id));
+          this.entries.push({ kind: 'remove', id: ch.id });
+          break;
+        }
         case 'header':
           if (!this.header) {
             this.header = true;
@@ -107,6 +118,8 @@ export class DeltaBatcher {
           return { t: 'put', item: e.item };
         case 'text':
           return { t: 'text', id: e.id, text: e.parts.join('') };
+        case 'remove':
+          return { t: 'remove', id: e.id };
         case 'term':
           return { t: 'term', terminalId: e.terminalId, text: e.text, start: e.start, truncated: e.truncated };
         case 'header':

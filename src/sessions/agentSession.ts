@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ClientRequest, PermissionRequest } from '../acp/clientRequests';
-import { decodeModes, decodeSessionUpdate, type DecodedNotification } from '../acp/decode';
+import { decodeModels, decodeModes, decodeSessionUpdate, type DecodedNotification } from '../acp/decode';
 import { ConnectionClosedError, errorText } from '../acp/errors';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentManager } from '../agents/agentManager';
@@ -33,6 +33,8 @@ export class AgentSession implements Disposable, SessionSink {
   private runtime: AgentRuntime | undefined;
   private sessionId: string | undefined;
   private registration: Disposable | undefined;
+  /** Subagents (child sessions) of this session: their traffic comes here too. */
+  private readonly childRegistrations = new Map<string, Disposable>();
   /** Set while a load replays a session whose archive already has it. */
   private replayArchived = false;
   /** Update kinds already noted as not shown. */
@@ -194,8 +196,45 @@ export class AgentSession implements Disposable, SessionSink {
   private detach(): void {
     this.registration?.dispose();
     this.registration = undefined;
+    this.releaseChildren();
     this.runtime = undefined;
     this.sessionId = undefined;
+  }
+
+  private releaseChildren(): void {
+    for (const r of this.childRegistrations.values()) r.dispose();
+    this.childRegistrations.clear();
+  }
+
+  /**
+   * A subagent announced itself: what the agent sends with its session id (its
+   * messages, tool calls, permission and fs/terminal requests) is this session's too.
+   */
+  private adoptChild(childId: string): void {
+    const rt = this.runtime;
+    if (!rt || childId === this.sessionId || this.childRegistrations.has(childId)) return;
+    this.childRegistrations.set(
+      childId,
+      rt.sessions.register(childId, {
+        onUpdate: (n) => this.onUpdate(n),
+        requestPermission: (r, t) => this.requestPermission(r, t),
+        handleRequest: (r) => this.handleRequest(r),
+      }),
+    );
+    this.log(`subagent ${childId} announced`);
+  }
+
+  /** Stop on a subagent's card: \`session/cancel\` for it — the only request ever sent to a child, and only when it advertised \`cancel\`. */
+  async cancelSubagent(childId: string): Promise<boolean> {
+    const rt = this.runtime;
+    const card = this.transcript.child(childId);
+    if (!rt || !card?.canCancel) {
+      this.log(`subagent ${childId}: not stopped (${card ? 'it does not advertise cancel' : 'unknown'})`);
+      return false;
+    }
+    await rt.connection.cancel(childId);
+    this.log(`subagent ${childId}: session/cancel sent`);
+    return true;
   }
 
   /** For a panel restored after a reload: the agent did not survive it. */
@@ -206,15 +245,18 @@ export class AgentSession implements Disposable, SessionSink {
   // ---------------------------------------------------------------- what the agent sends
   onUpdate(n: DecodedNotification): void {
     const u = n.update;
+    // A subagent's own traffic goes in its card.
+    const child = n.sessionId !== this.sessionId ? n.sessionId : undefined;
     // The agent echoing the prompt the panel already shows: neither shown nor archived again.
-    if (this.transcript.consumeEcho(u)) return;
+    if (!child && this.transcript.consumeEcho(u)) return;
     // What this client cannot show is not a box in the transcript: one line in the agent's log per kind (the trace has it whole).
     if (u.sessionUpdate === '_unsupported' && !this.unknownKinds.has(u.variant)) {
       this.unknownKinds.add(u.variant);
       this.log(`session/update "${u.variant}" is not shown: ${u.reason}`);
     }
-    this.emit(this.transcript.apply(u));
-    if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.myTerminals.size) this.nameTerminals(u.toolCallId);
+    this.emit(this.transcript.apply(u, child));
+    if (u.sessionUpdate === 'subagent_update') this.adoptChild(u.sessionId);
+    if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.myTerminals.size) this.nameTerminals(u.toolCallId, child);
     // A tool call's diff (in a live turn, not in replayed history) names a file the agent changes.
     if (this.turns.busy && (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update')) {
       for (const c of u.content ?? []) {
@@ -222,12 +264,15 @@ export class AgentSession implements Disposable, SessionSink {
       }
       if (u.status === 'completed' || u.status === 'failed') this.changes.settle();
     }
-    if (!(this.replayArchived && this.state.phase.kind === 'loading')) this.services.archive.append(this.def.id, n.sessionId, u);
-    if (u.sessionUpdate === 'session_info_update' && u.title !== undefined) this.services.index.setTitle(this.def.id, n.sessionId, u.title ?? undefined, true);
+    // A subagent's updates are archived with the session's, marked with the child's id.
+    const sid = this.sessionId ?? n.sessionId;
+    if (!(this.replayArchived && this.state.phase.kind === 'loading')) this.services.archive.append(this.def.id, sid, child ? { sessionUpdate: '_child', sessionId: child, update: u } : u);
+    if (!child && u.sessionUpdate === 'session_info_update' && u.title !== undefined) this.services.index.setTitle(this.def.id, n.sessionId, u.title ?? undefined, true);
   }
 
   async requestPermission(request: PermissionRequest, token: CancelToken): Promise<acp.RequestPermissionResponse> {
-    return await this.permissions.request(request, token);
+    const child = request.sessionId !== this.sessionId && this.transcript.hasChild(request.sessionId) ? request.sessionId : undefined;
+    return await this.permissions.request(request, token, child);
   }
 
   /** The user's answer to a permission request; only the first answer counts. */
@@ -282,8 +327,8 @@ export class AgentSession implements Disposable, SessionSink {
   }
 
   /** The VS Code terminals a tool call shows are named after it. */
-  private nameTerminals(toolCallId: string): void {
-    const tool = this.transcript.tool(toolCallId);
+  private nameTerminals(toolCallId: string, child?: string): void {
+    const tool = this.transcript.tool(toolCallId, child);
     if (!tool) return;
     for (const c of tool.content) if (c.type === 'terminal' && this.myTerminals.has(c.terminalId)) this.services.terminals.nameAfterToolCall(c.terminalId, tool.title);
   }
@@ -382,6 +427,10 @@ export class AgentSession implements Disposable, SessionSink {
     for (const line of lines) {
       const u = line.u as { sessionUpdate?: string; stopReason?: string };
       if (u?.sessionUpdate === '_turn_end') this.emit(this.transcript.endTurn(String(u.stopReason ?? 'end_turn')));
+      else if (u?.sessionUpdate === '_child') {
+        const c = u as { sessionId?: unknown; update?: unknown };
+        if (typeof c.sessionId === 'string') this.emit(this.transcript.apply(decodeSessionUpdate(c.update, []), c.sessionId));
+      }
       else if (u?.sessionUpdate === '_archive_full') this.emit(this.transcript.addLocalNotice('warning', 'The archive of this session reached its size limit; later updates were not kept.'));
       else this.emit(this.transcript.apply(decodeSessionUpdate(u, [])));
     }
@@ -402,7 +451,9 @@ export class AgentSession implements Disposable, SessionSink {
     return errorText(err);
   }
 
-  private applySessionState(r: { modes?: unknown; configOptions?: unknown } | null | undefined): void {
+  private applySessionState(r: { modes?: unknown; configOptions?: unknown; models?: unknown } | null | undefined): void {
+    const models = decodeModels(r?.models, [], 'models');
+    if (models) this.emit(this.transcript.setModels(models));
     const modes = decodeModes(r?.modes, [], 'modes');
     const config = Array.isArray(r?.configOptions) ? (decodeSessionUpdate({ sessionUpdate: 'config_option_update', configOptions: r.configOptions }, []) as { configOptions?: acp.SessionConfigOption[] }).configOptions : undefined;
     if (modes || config) this.emit(this.transcript.setModes(modes ? { currentModeId: modes.currentModeId, availableModes: modes.availableModes.map((m) => ({ id: m.id, name: m.name, description: m.description ?? null })) } : undefined, config));
@@ -456,6 +507,20 @@ export class AgentSession implements Disposable, SessionSink {
       this.emit(this.transcript.apply({ sessionUpdate: 'current_mode_update', currentModeId: modeId }));
     } catch (err) {
       this.emit(this.transcript.addError(`Changing the mode failed: ${errorText(err)}`));
+      this.emit([{ c: 'header' }]);
+    }
+  }
+
+  /** The legacy model picker (no model config option): \`session/set_model\`. */
+  async setModel(modelId: string): Promise<void> {
+    const rt = this.runtime;
+    if (!rt || !this.sessionId) return;
+    try {
+      await rt.connection.setModel(this.sessionId, modelId);
+      const m = this.transcript.header.models;
+      if (m) this.emit(this.transcript.setModels({ ...m, currentModelId: modelId }));
+    } catch (err) {
+      this.emit(this.transcript.addError(`Changing the model failed: ${errorText(err)}`));
       this.emit([{ c: 'header' }]);
     }
   }
@@ -519,6 +584,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.permissions.cancelAll('the panel closed');
     this.turns.dispose();
     this.registration?.dispose();
+    this.releaseChildren();
     while (this.disposables.length) this.disposables.pop()?.dispose();
     this.state.dispose();
     this.changeEmitter.dispose();

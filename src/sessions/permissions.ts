@@ -45,12 +45,13 @@ export class Permissions {
     return this.pending.size;
   }
 
-  async request(req: PermissionRequest, token: CancelToken): Promise<acp.RequestPermissionResponse> {
+  /** `childSessionId`: the request is a subagent's (it is shown in the subagent's card). */
+  async request(req: PermissionRequest, token: CancelToken, childSessionId?: string): Promise<acp.RequestPermissionResponse> {
     const h = this.host;
     const { toolCallId, options } = req;
     // The request may carry details of the call: merge them into the transcript.
-    if (toolCallId) h.emit(h.transcript().apply(decodeSessionUpdate({ ...req.toolCall, sessionUpdate: 'tool_call_update', toolCallId }, [])));
-    const tool = toolCallId ? h.transcript().tool(toolCallId) : undefined;
+    if (toolCallId) h.emit(h.transcript().apply(decodeSessionUpdate({ ...req.toolCall, sessionUpdate: 'tool_call_update', toolCallId }, []), childSessionId));
+    const tool = toolCallId ? h.transcript().tool(toolCallId, childSessionId) : undefined;
     const toolKind = tool?.toolKind ?? 'other';
     const title = tool?.title ?? req.title ?? 'The agent asks for permission';
     const toolName = tool?.name ?? req.name;
@@ -63,7 +64,7 @@ export class Permissions {
     const remembered = protectedHit === undefined ? this.always.get(key) : undefined;
     const rememberedOption = remembered ? options.find((o) => o.optionId === remembered) : undefined;
     const auto = rememberedOption ?? (protectedHit === undefined && autoApproves(h.autoApprove(), toolKind) ? allowOption(options) : undefined);
-    const { item, changes } = h.transcript().addPermission({ toolCallId: toolCallId ?? '', title, options: [...options], content: tool?.content ?? [], rawInput: tool?.rawInput });
+    const { item, changes } = h.transcript().addPermission({ toolCallId: toolCallId ?? '', title, options: [...options], content: tool?.content ?? [], rawInput: tool?.rawInput }, childSessionId);
     h.emit(changes);
     if (auto) {
       h.emit(h.transcript().settlePermission(item.id, 'auto', auto.optionId));

@@ -5,7 +5,7 @@
  */
 import { mergeTerminalText } from '../shared/terminalText';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { DecodedUpdate } from '../acp/decode';
+import type { DecodedToolCallContent, DecodedUpdate, PlanContent, SubagentUpdate } from '../acp/decode';
 import type {
   CompactionItem,
   ConfigOptionView,
@@ -13,6 +13,9 @@ import type {
   HeaderState,
   MessageItem,
   PermissionItem,
+  PlanItem,
+  SessionMessageItem,
+  SubagentItem,
   ToolContent,
   ToolItem,
   TranscriptItem,
@@ -21,8 +24,9 @@ import type {
 /** A change to report: the batcher turns these into deltas. */
 export type Change =
   | { readonly c: 'add' | 'put'; readonly item: TranscriptItem }
-  | { readonly c: 'text'; readonly item: MessageItem; readonly text: string }
+  | { readonly c: 'text'; readonly item: MessageItem | SessionMessageItem; readonly text: string }
   | { readonly c: 'term'; readonly terminalId: string; readonly text: string; readonly start: number; readonly truncated: boolean }
+  | { readonly c: 'remove'; readonly id: string }
   | { readonly c: 'header' };
 
 const json = (v: unknown): string | undefined => {
@@ -54,8 +58,10 @@ function toPart(block: acp.ContentBlock): ContentPart {
   }
 }
 
-function toToolContent(c: acp.ToolCallContent, terminals?: Map<string, TerminalView>): ToolContent {
+function toToolContent(c: DecodedToolCallContent, terminals?: Map<string, TerminalView>): ToolContent {
   switch (c.type) {
+    case 'session':
+      return { type: 'session', sessionId: c.sessionId };
     case 'content':
       return { type: 'content', content: toPart(c.content) };
     case 'diff':
@@ -94,19 +100,35 @@ function configOptionViews(options: readonly acp.SessionConfigOption[]): ConfigO
   }));
 }
 
+/**
+ * One timeline: the session's own, or a subagent's (whose items go in its card).
+ * Tool call, message, plan and compaction ids are only unique within one session.
+ */
+class Scope {
+  /** The last item added here: a chunk without a message id continues it. */
+  last: TranscriptItem | undefined;
+  readonly tools = new Map<string, ToolItem>();
+  readonly messages = new Map<string, MessageItem>();
+  /** The legacy \`plan\` of the current turn (replaced in place on each plan update). */
+  plan: PlanItem | undefined;
+  /** Plans sent with plan_update, by planId. */
+  readonly plans = new Map<string, PlanItem>();
+  readonly compactions = new Map<string, CompactionItem>();
+  readonly sessionMessages = new Map<string, SessionMessageItem>();
+  constructor(readonly card?: SubagentItem) {}
+}
+
 export class Transcript {
   readonly items: TranscriptItem[] = [];
   readonly header: HeaderState = { configOptions: [], commands: [] };
   private readonly byId = new Map<string, TranscriptItem>();
-  private readonly tools = new Map<string, ToolItem>();
-  private readonly messages = new Map<string, MessageItem>();
   private seq = 0;
   private readonly terminals = new Map<string, TerminalView>();
-  /** The plan item of the current turn (replaced in place on each plan update). */
-  private plan: TranscriptItem | undefined;
   /** What of the prompt just sent the agent may still echo back. */
   private pendingEcho: string | undefined;
-  private readonly compactions = new Map<string, CompactionItem>();
+  private readonly main = new Scope();
+  /** Subagents (child sessions) by their session id. */
+  private readonly children = new Map<string, Scope>();
 
   private nextId(prefix: string): string {
     return `${prefix}${++this.seq}`;
@@ -116,30 +138,47 @@ export class Transcript {
     return this.byId.get(id);
   }
 
-  private add(item: TranscriptItem, out: Change[]): void {
+  private add(item: TranscriptItem, out: Change[], scope: Scope = this.main): void {
+    if (scope.card) item.parent = scope.card.id;
     this.items.push(item);
     this.byId.set(item.id, item);
+    scope.last = item;
     out.push({ c: 'add', item });
   }
 
-  private last(): TranscriptItem | undefined {
-    return this.items[this.items.length - 1];
+  /** The timeline of a subagent (a child session announced with subagent_update), or the session's own. */
+  private scope(childSessionId: string | undefined): Scope {
+    return (childSessionId !== undefined && this.children.get(childSessionId)) || this.main;
   }
 
-  /** Applies one decoded `session/update`; returns what changed. */
-  apply(update: DecodedUpdate): Change[] {
+  /** Whether a session id is a subagent announced in this transcript. */
+  hasChild(sessionId: string): boolean {
+    return this.children.has(sessionId);
+  }
+
+  /** A subagent's card. */
+  child(sessionId: string): SubagentItem | undefined {
+    return this.children.get(sessionId)?.card;
+  }
+
+  /**
+   * Applies one decoded `session/update`; returns what changed. `childSessionId`:
+   * the update is about a subagent of this session (it goes in its card).
+   */
+  apply(update: DecodedUpdate, childSessionId?: string): Change[] {
     const out: Change[] = [];
+    const scope = this.scope(childSessionId);
     switch (update.sessionUpdate) {
       case 'user_message_chunk':
       case 'agent_message_chunk':
       case 'agent_thought_chunk': {
         const kind = update.sessionUpdate === 'user_message_chunk' ? 'user' : update.sessionUpdate === 'agent_message_chunk' ? 'agent' : 'thought';
-        this.chunk(kind, update.content, update.messageId ?? undefined, out);
-        if (kind === 'user') this.plan = undefined;
+        this.chunk(kind, update.content, update.messageId ?? undefined, out, scope);
+        if (kind === 'user') scope.plan = undefined;
         break;
       }
       case 'tool_call': {
-        const existing = this.tools.get(update.toolCallId);
+        const existing = scope.tools.get(update.toolCallId);
         const item: ToolItem = existing ?? {
           kind: 'tool',
           id: this.nextId('t'),
@@ -160,18 +199,18 @@ export class Transcript {
         item.rawOutput = json(update.rawOutput);
         if (existing) out.push({ c: 'put', item });
         else {
-          this.tools.set(update.toolCallId, item);
-          this.add(item, out);
+          scope.tools.set(update.toolCallId, item);
+          this.add(item, out, scope);
         }
         break;
       }
       case 'tool_call_update': {
-        let item = this.tools.get(update.toolCallId);
+        let item = scope.tools.get(update.toolCallId);
         const created = !item;
         if (!item) {
           // An update for a call never announced: create it (agents do this).
           item = { kind: 'tool', id: this.nextId('t'), toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', content: [], locations: [] };
-          this.tools.set(update.toolCallId, item);
+          scope.tools.set(update.toolCallId, item);
         }
         const u = update as acp.ToolCallUpdate & { sessionUpdate: string };
         if (u.title !== undefined) item.title = u.title ?? 'Tool call';
@@ -182,21 +221,40 @@ export class Transcript {
         if (u.locations !== undefined) item.locations = (u.locations ?? []).map((l) => ({ path: l.path, ...(typeof l.line === 'number' ? { line: l.line } : {}) }));
         if (u.rawInput !== undefined) item.rawInput = json(u.rawInput);
         if (u.rawOutput !== undefined) item.rawOutput = json(u.rawOutput);
-        if (created) this.add(item, out);
+        if (created) this.add(item, out, scope);
         else out.push({ c: 'put', item });
         break;
       }
       case 'plan': {
+        // Legacy: one checklist per turn, replaced whole by each update.
         const entries = update.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status }));
-        if (this.plan && this.plan.kind === 'plan') {
-          this.plan.entries = entries;
-          out.push({ c: 'put', item: this.plan });
+        if (scope.plan) {
+          scope.plan.entries = entries;
+          out.push({ c: 'put', item: scope.plan });
         } else {
-          this.plan = { kind: 'plan', id: this.nextId('p'), entries };
-          this.add(this.plan, out);
+          scope.plan = { kind: 'plan', id: this.nextId('p'), format: 'items', entries };
+          this.add(scope.plan, out, scope);
         }
         break;
       }
+      case 'plan_update':
+        this.planUpdate(update.plan, scope, out);
+        break;
+      case 'plan_removed': {
+        const item = scope.plans.get(update.planId);
+        if (item) {
+          scope.plans.delete(update.planId);
+          this.remove(item, out);
+        }
+        break;
+      }
+      case 'subagent_update':
+        this.subagent(update, scope, out);
+        break;
+      case 'session_message':
+      case 'session_message_chunk':
+        this.sessionMessage(update, scope, out, childSessionId);
+        break;
       case 'available_commands_update':
         this.header.commands = update.availableCommands.map((c) => ({ name: c.name, description: c.description, ...(c.input && 'hint' in c.input ? { hint: c.input.hint } : {}) }));
         out.push({ c: 'header' });
@@ -226,12 +284,12 @@ export class Transcript {
         break;
       case 'notice': {
         const n = update as { severity: string; title: string; description?: string | null };
-        this.add({ kind: 'notice', id: this.nextId('n'), severity: n.severity, title: n.title, ...(n.description ? { description: n.description } : {}) }, out);
+        this.add({ kind: 'notice', id: this.nextId('n'), severity: n.severity, title: n.title, ...(n.description ? { description: n.description } : {}) }, out, scope);
         break;
       }
       case 'compaction_update': {
         const c = update as { compactionId: string; status: string; summary?: acp.ContentBlock[]; error?: string };
-        const item = this.compaction(c.compactionId, out);
+        const item = this.compaction(c.compactionId, out, scope);
         item.status = c.status;
         // A summary given whole replaces what the chunks built.
         if (c.summary) item.summary = c.summary.map((b) => (b.type === 'text' ? b.text : '')).join('');
@@ -241,7 +299,7 @@ export class Transcript {
       }
       case 'compaction_summary_chunk': {
         const c = update as { compactionId: string; content: acp.ContentBlock };
-        const item = this.compaction(c.compactionId, out);
+        const item = this.compaction(c.compactionId, out, scope);
         if (c.content.type === 'text') item.summary += c.content.text;
         out.push({ c: 'put', item });
         break;
@@ -255,35 +313,115 @@ export class Transcript {
   }
 
   /** The item of a compaction, made at its place in the timeline on first sight (upserted by id). */
-  private compaction(compactionId: string, out: Change[]): CompactionItem {
-    let item = this.compactions.get(compactionId);
+  private compaction(compactionId: string, out: Change[], scope: Scope): CompactionItem {
+    let item = scope.compactions.get(compactionId);
     if (!item) {
       item = { kind: 'compaction', id: this.nextId('c'), compactionId, status: 'in_progress', summary: '' };
-      this.compactions.set(compactionId, item);
-      this.add(item, out);
+      scope.compactions.set(compactionId, item);
+      this.add(item, out, scope);
     }
     return item;
   }
 
-  private chunk(kind: MessageItem['kind'], block: acp.ContentBlock, messageId: string | undefined, out: Change[]): void {
+  /** plan_update: a plan is upserted by its id, in place where it first appeared. */
+  private planUpdate(plan: PlanContent, scope: Scope, out: Change[]): void {
+    let item = scope.plans.get(plan.planId);
+    const created = !item;
+    item ??= { kind: 'plan', id: this.nextId('p'), planId: plan.planId, format: plan.type, entries: [] };
+    item.format = plan.type;
+    item.entries = plan.type === 'items' ? plan.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) : [];
+    item.markdown = plan.type === 'markdown' ? plan.content : undefined;
+    item.path = plan.type === 'markdown' ? plan.path : plan.type === 'file' ? plan.uri : undefined;
+    if (created) {
+      scope.plans.set(plan.planId, item);
+      this.add(item, out, scope);
+    } else out.push({ c: 'put', item });
+  }
+
+  private remove(item: TranscriptItem, out: Change[]): void {
+    const i = this.items.lastIndexOf(item);
+    if (i >= 0) this.items.splice(i, 1);
+    this.byId.delete(item.id);
+    out.push({ c: 'remove', id: item.id });
+  }
+
+  /** subagent_update: the first one for a session id announces a child (a card here); later ones patch it. */
+  private subagent(u: SubagentUpdate, scope: Scope, out: Change[]): void {
+    let child = this.children.get(u.sessionId);
+    if (!child) {
+      const card: SubagentItem = { kind: 'subagent', id: this.nextId('s'), sessionId: u.sessionId, title: 'Subagent', canCancel: false };
+      child = new Scope(card);
+      this.children.set(u.sessionId, child);
+      this.add(card, out, scope);
+    } else out.push({ c: 'put', item: child.card! });
+    const card = child.card!;
+    if (u.title !== undefined) card.title = u.title || 'Subagent';
+    if (u.description !== undefined) card.description = u.description ?? undefined;
+    if (u.canCancel !== undefined) card.canCancel = u.canCancel === true;
+    if (u.cwd !== undefined) card.cwd = u.cwd ?? undefined;
+    if (u.state !== undefined) {
+      card.state = u.state?.state;
+      card.stopReason = u.state?.stopReason;
+      card.error = u.state?.error;
+    }
+  }
+
+  /** Who a session is, in words: a subagent's title, else the main agent. */
+  private sessionLabel(sessionId: string | null | undefined): string {
+    if (!sessionId) return 'Main agent';
+    return this.children.get(sessionId)?.card?.title ?? 'Main agent';
+  }
+
+  /** session_message (upsert) and session_message_chunk (append): messages between a session and its subagents. */
+  private sessionMessage(u: Extract<DecodedUpdate, { sessionUpdate: 'session_message' | 'session_message_chunk' }>, scope: Scope, out: Change[], self: string | undefined): void {
+    let item = scope.sessionMessages.get(u.messageId);
+    const created = !item;
+    item ??= { kind: 'session-message', id: this.nextId('x'), messageId: u.messageId, from: '', to: '', text: '', parts: [] };
+    const meta = item as SessionMessageItem & { sender?: string | null; recipient?: string | null };
+    const blocks: acp.ContentBlock[] = [];
+    if (u.sessionUpdate === 'session_message') {
+      if (u.senderSessionId !== undefined) meta.sender = u.senderSessionId;
+      if (u.recipientSessionId !== undefined) meta.recipient = u.recipientSessionId;
+      if (u.content !== undefined) {
+        item.text = '';
+        item.parts = [];
+        blocks.push(...(u.content ?? []));
+      }
+    } else blocks.push(u.content);
+    // Labels from the ids, the one of this timeline's own session (none: the main agent) included.
+    item.from = meta.sender === self && self !== undefined ? this.sessionLabel(self) : this.sessionLabel(meta.sender);
+    item.to = meta.recipient === self && self !== undefined ? this.sessionLabel(self) : this.sessionLabel(meta.recipient);
+    const textOnly = !created && u.sessionUpdate === 'session_message_chunk' && u.content.type === 'text';
+    for (const b of blocks) {
+      if (b.type === 'text') item.text += b.text;
+      else item.parts.push(toPart(b));
+    }
+    if (created) {
+      scope.sessionMessages.set(u.messageId, item);
+      this.add(item, out, scope);
+    } else if (textOnly && u.content.type === 'text') out.push({ c: 'text', item, text: u.content.text });
+    else out.push({ c: 'put', item });
+  }
+
+  private chunk(kind: MessageItem['kind'], block: acp.ContentBlock, messageId: string | undefined, out: Change[], scope: Scope): void {
     let target: MessageItem | undefined;
-    if (messageId !== undefined) target = this.messages.get(`${kind}:${messageId}`);
+    if (messageId !== undefined) target = scope.messages.get(`${kind}:${messageId}`);
     if (!target) {
-      const last = this.last();
+      const last = scope.last;
       if (last && last.kind === kind && (messageId === undefined || last.messageId === undefined || last.messageId === messageId)) {
         target = last as MessageItem;
         if (messageId !== undefined && target.messageId === undefined) {
           target.messageId = messageId;
-          this.messages.set(`${kind}:${messageId}`, target);
+          scope.messages.set(`${kind}:${messageId}`, target);
         }
       }
     }
     if (!target) {
       target = { kind, id: this.nextId('m'), text: '', parts: [], ...(messageId !== undefined ? { messageId } : {}) };
-      if (messageId !== undefined) this.messages.set(`${kind}:${messageId}`, target);
+      if (messageId !== undefined) scope.messages.set(`${kind}:${messageId}`, target);
       if (block.type === 'text') target.text = block.text;
       else target.parts.push(toPart(block));
-      this.add(target, out);
+      this.add(target, out, scope);
       return;
     }
     if (block.type === 'text') {
@@ -315,7 +453,7 @@ export class Transcript {
   /** The prompt the user sent, shown at once (before the agent echoes anything). */
   addUserPrompt(text: string, parts: ContentPart[] = []): Change[] {
     const out: Change[] = [];
-    this.plan = undefined;
+    this.main.plan = undefined;
     this.pendingEcho = text === '' ? undefined : text;
     this.add({ kind: 'user', id: this.nextId('m'), text, parts }, out);
     return out;
@@ -326,7 +464,7 @@ export class Transcript {
     this.pendingEcho = undefined;
     if (stopReason === 'cancelled') out.push(...this.cancelUnfinishedTools());
     this.add({ kind: 'turn-end', id: this.nextId('e'), stopReason }, out);
-    this.plan = undefined;
+    this.main.plan = undefined;
     return out;
   }
 
@@ -346,7 +484,7 @@ export class Transcript {
   /** After Stop: calls the agent did not finish are shown as cancelled. */
   cancelUnfinishedTools(): Change[] {
     const out: Change[] = [];
-    for (const t of this.tools.values()) {
+    for (const t of this.allTools()) {
       if ((t.status === 'pending' || t.status === 'in_progress') && !t.cancelled) {
         t.cancelled = true;
         out.push({ c: 'put', item: t });
@@ -355,10 +493,16 @@ export class Transcript {
     return out;
   }
 
-  addPermission(p: Omit<PermissionItem, 'kind' | 'id' | 'state'>): { item: PermissionItem; changes: Change[] } {
+  /** Every tool call, the subagents' included. */
+  private *allTools(): Iterable<ToolItem> {
+    yield* this.main.tools.values();
+    for (const c of this.children.values()) yield* c.tools.values();
+  }
+
+  addPermission(p: Omit<PermissionItem, 'kind' | 'id' | 'state'>, childSessionId?: string): { item: PermissionItem; changes: Change[] } {
     const out: Change[] = [];
     const item: PermissionItem = { kind: 'permission', id: this.nextId('q'), state: 'pending', ...p };
-    this.add(item, out);
+    this.add(item, out, this.scope(childSessionId));
     return { item, changes: out };
   }
 
@@ -368,6 +512,11 @@ export class Transcript {
     item.state = state;
     if (chosen !== undefined) item.chosen = chosen;
     return [{ c: 'put', item }];
+  }
+
+  setModels(models: NonNullable<HeaderState['models']>): Change[] {
+    this.header.models = { currentModelId: models.currentModelId, availableModels: models.availableModels.map((m) => ({ ...m })) };
+    return [{ c: 'header' }];
   }
 
   setModes(modes: HeaderState['modes'] | undefined, configOptions: readonly acp.SessionConfigOption[] | undefined): Change[] {
@@ -388,7 +537,7 @@ export class Transcript {
     const whole = !old || (view.exitStatus !== undefined && old.exitStatus === undefined);
     const out: Change[] = [];
     let shown = false;
-    for (const t of this.tools.values()) {
+    for (const t of this.allTools()) {
       let hit = false;
       t.content = t.content.map((c) => {
         if (c.type !== 'terminal' || c.terminalId !== d.terminalId) return c;
@@ -404,8 +553,8 @@ export class Transcript {
     return out;
   }
 
-  /** A toolCall by id, for permission requests that reference it. */
-  tool(toolCallId: string): ToolItem | undefined {
-    return this.tools.get(toolCallId);
+  /** A toolCall by id (of the session, or of one of its subagents), for permission requests that reference it. */
+  tool(toolCallId: string, childSessionId?: string): ToolItem | undefined {
+    return this.scope(childSessionId).tools.get(toolCallId);
   }
 }

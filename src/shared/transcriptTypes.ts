@@ -13,9 +13,15 @@ export interface ContentPart {
   readonly data?: string;
 }
 
-export interface MessageItem {
-  readonly kind: 'user' | 'agent' | 'thought';
+/** What every item has: its id, and the subagent card it belongs in (none: the session's own timeline). */
+interface ItemBase {
   readonly id: string;
+  /** The id of the SubagentItem whose card holds this item. */
+  parent?: string;
+}
+
+export interface MessageItem extends ItemBase {
+  readonly kind: 'user' | 'agent' | 'thought';
   messageId?: string;
   /** Markdown (agent, thought) or plain text (user) accumulated from text chunks. */
   text: string;
@@ -26,11 +32,12 @@ export interface MessageItem {
 export type ToolContent =
   | { readonly type: 'content'; readonly content: ContentPart }
   | { readonly type: 'diff'; readonly path: string; readonly oldText: string | null; readonly newText: string }
-  | { readonly type: 'terminal'; readonly terminalId: string; output?: string; truncated?: boolean; end?: number; exitStatus?: { exitCode: number | null; signal: string | null } };
+  | { readonly type: 'terminal'; readonly terminalId: string; output?: string; truncated?: boolean; end?: number; exitStatus?: { exitCode: number | null; signal: string | null } }
+  /** The tool call runs a subagent: a link to its card. */
+  | { readonly type: 'session'; readonly sessionId: string };
 
-export interface ToolItem {
+export interface ToolItem extends ItemBase {
   readonly kind: 'tool';
-  readonly id: string;
   readonly toolCallId: string;
   title: string;
   toolKind: string;
@@ -51,38 +58,66 @@ interface PlanEntryView {
   readonly status: string;
 }
 
-export interface PlanItem {
+export interface PlanItem extends ItemBase {
   readonly kind: 'plan';
-  readonly id: string;
+  /** Set for plans sent with plan_update (several per session); none for the legacy \`plan\`. */
+  readonly planId?: string;
+  /** A checklist, or a Markdown document (\`markdown\`), or a file the plan is in (\`uri\`). */
+  format: 'items' | 'markdown' | 'file';
   entries: PlanEntryView[];
+  markdown?: string;
+  /** The file a Markdown plan came from, or the file of a \`file\` plan (absolute path or URI). */
+  path?: string;
 }
 
-export interface NoticeItem {
+/** A child session the agent runs (a subagent): its card holds the child's own items. */
+export interface SubagentItem extends ItemBase {
+  readonly kind: 'subagent';
+  readonly sessionId: string;
+  title: string;
+  description?: string;
+  /** running | idle | requires_action | unknown | (a newer state, shown as it is); none: not reported. */
+  state?: string;
+  stopReason?: string;
+  error?: string;
+  /** The child advertised \`cancel\`: the card offers Stop. */
+  canCancel: boolean;
+  cwd?: string;
+}
+
+/** A message between a session and one of its subagents (session_message, streamed by session_message_chunk). */
+export interface SessionMessageItem extends ItemBase {
+  readonly kind: 'session-message';
+  readonly messageId: string;
+  /** Who sent it and who gets it, in words ("Main agent", a subagent's title). */
+  from: string;
+  to: string;
+  text: string;
+  parts: ContentPart[];
+}
+
+export interface NoticeItem extends ItemBase {
   readonly kind: 'notice';
-  readonly id: string;
   readonly severity: string;
   readonly title: string;
   readonly description?: string;
 }
 
-export interface TurnEndItem {
+export interface TurnEndItem extends ItemBase {
   readonly kind: 'turn-end';
-  readonly id: string;
   readonly stopReason: string;
 }
 
-export interface ErrorItem {
+export interface ErrorItem extends ItemBase {
   readonly kind: 'error';
-  readonly id: string;
   readonly message: string;
   /** The prompt to send again on Retry. */
   readonly retryPrompt?: string;
 }
 
 /** The agent compacted its context here: earlier messages stay, a summary may follow. */
-export interface CompactionItem {
+export interface CompactionItem extends ItemBase {
   readonly kind: 'compaction';
-  readonly id: string;
   readonly compactionId: string;
   /** in_progress | completed | failed | cancelled (or a newer status, shown as it is). */
   status: string;
@@ -98,9 +133,8 @@ export interface PermissionOptionView {
   readonly kind: string;
 }
 
-export interface PermissionItem {
+export interface PermissionItem extends ItemBase {
   readonly kind: 'permission';
-  readonly id: string;
   readonly toolCallId: string;
   title: string;
   readonly options: PermissionOptionView[];
@@ -111,7 +145,7 @@ export interface PermissionItem {
   rawInput?: string;
 }
 
-export type TranscriptItem = MessageItem | ToolItem | PlanItem | NoticeItem | TurnEndItem | ErrorItem | CompactionItem | PermissionItem;
+export type TranscriptItem = MessageItem | ToolItem | PlanItem | NoticeItem | TurnEndItem | ErrorItem | CompactionItem | PermissionItem | SubagentItem | SessionMessageItem;
 
 export interface ConfigOptionView {
   readonly id: string;
@@ -127,6 +161,8 @@ export interface HeaderState {
   title?: string;
   /** From `modes` (legacy) when the agent has no config options. */
   modes?: { currentModeId: string; availableModes: { id: string; name: string; description?: string | null }[] };
+  /** From legacy \`models\` (session/set_model) when the agent has no config option of category "model". */
+  models?: { currentModelId: string; availableModels: { modelId: string; name: string; description?: string | null }[] };
   configOptions: ConfigOptionView[];
   commands: { name: string; description: string; hint?: string }[];
   /** Files the agent changed in this session (reviewable, revertable where the old text is known). */
@@ -138,6 +174,8 @@ export interface HeaderState {
 export type TranscriptDelta =
   | { readonly t: 'add'; readonly item: TranscriptItem }
   | { readonly t: 'put'; readonly item: TranscriptItem }
+  /** An item is gone (a removed plan). */
+  | { readonly t: 'remove'; readonly id: string }
   | { readonly t: 'text'; readonly id: string; readonly text: string }
   /** New output of a client terminal, for every tool call that shows it (see shared/terminalText). */
   | { readonly t: 'term'; readonly terminalId: string; readonly text: string; readonly start: number; readonly truncated: boolean }

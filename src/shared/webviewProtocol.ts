@@ -58,6 +58,9 @@ export type WebviewToHost =
   | { readonly type: 'openLink'; readonly href: string }
   | { readonly type: 'setConfig'; readonly configId: string; readonly value: string | boolean }
   | { readonly type: 'setMode'; readonly modeId: string }
+  | { readonly type: 'setModel'; readonly modelId: string }
+  /** Stop a subagent's current work (only offered when it advertised cancel). */
+  | { readonly type: 'stopSubagent'; readonly sessionId: string }
   | { readonly type: 'retry'; readonly id: string }
   | { readonly type: 'change'; readonly action: 'open' | 'revert' | 'reviewAll'; readonly path?: string };
 

@@ -112,6 +112,25 @@ export class HeaderView {
       wrap.append(sel);
       this.controls.append(wrap);
     }
+    // Legacy models (session/set_model), only when no config option already picks the model.
+    if (state.models && state.models.availableModels.length > 0 && !state.configOptions.some((o) => o.category === 'model')) {
+      const wrap = h('label', 'control');
+      wrap.htmlFor = 'model-select';
+      wrap.append(h('span', 'control-label', 'Model'));
+      const sel = h('select');
+      sel.id = 'model-select';
+      sel.setAttribute('aria-label', `${agentName}: Model`);
+      for (const m of state.models.availableModels) {
+        const el = h('option', undefined, m.name);
+        el.value = m.modelId;
+        if (m.description) el.title = m.description;
+        sel.append(el);
+      }
+      sel.value = state.models.currentModelId;
+      sel.addEventListener('change', () => this.post({ type: 'setModel', modelId: sel.value }));
+      wrap.append(sel);
+      this.controls.append(wrap);
+    }
     this.usage.replaceChildren();
     if (state.usage && state.usage.size > 0) {
       const pct = Math.min(100, Math.round((state.usage.used / state.usage.size) * 100));

@@ -12,6 +12,8 @@ import type {
   CompactionItem,
   PermissionItem,
   PlanItem,
+  SessionMessageItem,
+  SubagentItem,
   ToolContent,
   ToolItem,
   TranscriptItem,
@@ -74,7 +76,9 @@ const STOP_REASON_TEXT: Record<string, string> = {
 export interface ItemView {
   readonly el: HTMLElement;
   update(item: TranscriptItem): void;
-  appendText?(item: MessageItem): void;
+  appendText?(item: MessageItem | SessionMessageItem): void;
+  /** Where the items of a subagent's card go. */
+  readonly children?: HTMLElement;
   /** Renders a streamed message once more as a whole (at the end of a turn). */
   finalize?(item: MessageItem): void;
 }
@@ -236,6 +240,20 @@ function toolContentView(c: ToolContent, index: number, itemId: string, post: Po
       }
       return t;
     }
+    case 'session': {
+      // The call runs a subagent: a link to its card.
+      const wrap = h('div', 'tool-session');
+      const go = button('Show the subagent', 'link-button show-subagent', () => {
+        const card = [...document.querySelectorAll<HTMLElement>('.subagent')].find((e) => e.dataset.session === c.sessionId);
+        if (!card) return;
+        const d = card.querySelector('details');
+        if (d) d.open = true;
+        card.scrollIntoView({ block: 'start' });
+        card.querySelector<HTMLElement>('summary')?.focus();
+      }, 'type-hierarchy-sub');
+      wrap.append(go);
+      return wrap;
+    }
     case 'content':
       if (c.content.type === 'text') {
         const d = h('div', 'markdown tool-text');
@@ -291,11 +309,35 @@ function toolView(item: ToolItem, post: Post): ItemView {
   return { el, update: (it) => fill(it as ToolItem) };
 }
 
-function planView(item: PlanItem): ItemView {
+function planView(item: PlanItem, post: Post): ItemView {
   const el = h('article', 'item plan');
   el.dataset.id = item.id;
   const fill = (p: PlanItem) => {
     el.replaceChildren();
+    el.dataset.format = p.format;
+    if (p.format !== 'items') {
+      const head = h('div', 'plan-head');
+      head.append(icon(p.format === 'markdown' ? 'book' : 'file'), h('span', undefined, ' Plan'));
+      if (p.path) {
+        // The file the plan is in: opened like any location (inside the session's folders, or after asking).
+        const a = h('a', 'plan-path', p.path.startsWith('file:') || !/^[a-z][a-z0-9+.-]*:/i.test(p.path) ? relativeTo(displayRoot, p.path.replace(/^file:\/\//, '')) : p.path);
+        a.href = '#';
+        a.title = p.path;
+        a.addEventListener('click', (e) => {
+          e.preventDefault();
+          if (/^[a-z][a-z0-9+.-]*:/i.test(p.path!) && !p.path!.startsWith('file:')) post({ type: 'openLink', href: p.path! });
+          else post({ type: 'openLocation', path: decodeURIComponent(p.path!.replace(/^file:\/\//, '')) });
+        });
+        head.append(document.createTextNode(' · '), a);
+      }
+      el.append(head);
+      if (p.markdown !== undefined) {
+        const md = h('div', 'markdown plan-markdown');
+        md.innerHTML = renderMarkdown(p.markdown);
+        el.append(md);
+      }
+      return;
+    }
     const head = h('div', 'plan-head');
     const done = p.entries.filter((e) => e.status === 'completed').length;
     head.append(icon('checklist'), h('span', undefined, ` Plan (${done}/${p.entries.length})`));
@@ -310,6 +352,76 @@ function planView(item: PlanItem): ItemView {
   };
   fill(item);
   return { el, update: (it) => fill(it as PlanItem) };
+}
+
+const SUBAGENT_STATE: Record<string, string> = { running: 'Running', idle: 'Idle', requires_action: 'Needs you', unknown: 'Unknown' };
+
+/** A subagent (child session): a card with its state, Stop where allowed, and the child's own items inside. */
+function subagentView(item: SubagentItem, post: Post): ItemView {
+  const el = h('article', 'item subagent');
+  el.dataset.id = item.id;
+  el.dataset.session = item.sessionId;
+  const details = h('details', 'subagent-card');
+  details.open = true;
+  const summary = h('summary', 'subagent-head');
+  const about = h('div', 'subagent-about');
+  const children = h('div', 'subagent-items');
+  details.append(summary, about, children);
+  el.append(details);
+  const fill = (s: SubagentItem) => {
+    const failed = s.stopReason === 'error' || s.error !== undefined;
+    const state = failed ? 'error' : (s.state ?? 'unknown');
+    el.dataset.state = state;
+    summary.replaceChildren();
+    summary.append(icon('type-hierarchy-sub'), h('span', 'subagent-title', ` ${s.title}`));
+    const label = failed ? 'Error' : s.state ? (SUBAGENT_STATE[s.state] ?? s.state) : '';
+    if (label) {
+      const badge = h('span', `badge subagent-state state-${state}`, label);
+      badge.setAttribute('role', 'status');
+      summary.append(badge);
+    }
+    if (s.canCancel && (s.state === 'running' || s.state === 'requires_action')) {
+      const stop = button('Stop', 'link-button subagent-stop', () => {
+        stop.disabled = true;
+        post({ type: 'stopSubagent', sessionId: s.sessionId });
+      }, 'debug-stop');
+      stop.setAttribute('aria-label', `Stop ${s.title}`);
+      // A click on the button is not a click on the summary (which folds the card).
+      stop.addEventListener('click', (e) => e.preventDefault(), true);
+      summary.append(stop);
+    }
+    about.replaceChildren();
+    if (s.description) about.append(h('div', 'subagent-description', s.description));
+    if (s.error) about.append(h('div', 'subagent-error', s.error));
+    else if (s.state === 'idle' && s.stopReason && s.stopReason !== 'end_turn') about.append(h('div', 'subagent-stop-reason', STOP_REASON_TEXT[s.stopReason] || `Stopped (${s.stopReason}).`));
+    if (s.cwd && s.cwd !== displayRoot) about.append(h('div', 'subagent-cwd', `in ${relativeTo(displayRoot, s.cwd)}`));
+  };
+  fill(item);
+  return { el, children, update: (it) => fill(it as SubagentItem) };
+}
+
+/** A message between a session and a subagent: who to whom, and its text. */
+function sessionMessageView(item: SessionMessageItem, post: Post): ItemView {
+  const el = h('article', 'item msg msg-session');
+  el.dataset.id = item.id;
+  const head = h('div', 'session-message-head');
+  const md = h('div', 'markdown');
+  const parts = h('div', 'parts');
+  el.append(head, md, parts);
+  const fill = (m: SessionMessageItem) => {
+    head.replaceChildren(icon('comment-discussion'), document.createTextNode(` ${m.from} → ${m.to}`));
+    el.setAttribute('aria-label', `Message from ${m.from} to ${m.to}`);
+    md.innerHTML = renderMarkdown(m.text);
+    parts.replaceChildren(...m.parts.map((p) => renderPart(p, post)));
+  };
+  fill(item);
+  return {
+    el,
+    update: (it) => fill(it as SessionMessageItem),
+    appendText: (it) => {
+      md.innerHTML = renderMarkdown(it.text);
+    },
+  };
 }
 
 function noticeView(item: NoticeItem): ItemView {
@@ -433,7 +545,11 @@ export function renderItem(item: TranscriptItem, post: Post, streaming: boolean)
     case 'tool':
       return toolView(item, post);
     case 'plan':
-      return planView(item);
+      return planView(item, post);
+    case 'subagent':
+      return subagentView(item, post);
+    case 'session-message':
+      return sessionMessageView(item, post);
     case 'notice':
       return noticeView(item);
     case 'turn-end':

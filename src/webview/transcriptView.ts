@@ -23,6 +23,8 @@ const PLACEHOLDER_HEIGHT = 64;
 
 export class TranscriptView {
   private readonly entries = new Map<string, Entry>();
+  /** Items of a subagent card not shown yet (the card is in older history still to come), by card id. */
+  private readonly orphans = new Map<string, HTMLElement>();
   private readonly dirtyText = new Set<string>();
   private readonly streamed = new Set<string>();
   private frame = 0;
@@ -49,6 +51,7 @@ export class TranscriptView {
   reset(items: readonly TranscriptItem[]): void {
     this.observer.disconnect();
     this.entries.clear();
+    this.orphans.clear();
     this.dirtyText.clear();
     this.streamed.clear();
     this.root.replaceChildren();
@@ -60,18 +63,51 @@ export class TranscriptView {
   /** Older history, above everything shown: placeholders, rendered when scrolled near. */
   prepend(items: readonly TranscriptItem[]): void {
     const frag = document.createDocumentFragment();
+    // Items of subagent cards go before what those cards already hold.
+    const inCards = new Map<HTMLElement, DocumentFragment>();
     for (const item of items) {
       if (this.entries.has(item.id)) continue;
       const el = this.placeholder(item.id);
       this.entries.set(item.id, { item, el });
-      frag.append(el);
+      const card = item.parent !== undefined ? this.container(item.parent) : undefined;
+      if (!card) frag.append(el);
+      else {
+        let f = inCards.get(card);
+        if (!f) inCards.set(card, (f = document.createDocumentFragment()));
+        f.append(el);
+      }
+      // A card whose items are already here is shown at once, with them.
+      if (this.orphans.has(item.id)) this.materialize(item.id);
     }
     // Keep what the user looks at in place (browsers do not anchor at scrollTop 0).
     const before = this.root.scrollHeight;
     const top = this.root.scrollTop;
+    for (const [card, f] of inCards) card.prepend(f);
     this.root.prepend(frag);
     if (this.stick) this.scrollToEnd();
     else this.root.scrollTop = top + (this.root.scrollHeight - before);
+  }
+
+  /**
+   * Where the items of a subagent card go: the card's body (the card is rendered
+   * now if it was a placeholder), or — the card not here yet — a holding place.
+   */
+  private container(cardId: string): HTMLElement {
+    const e = this.entries.get(cardId);
+    if (e && !e.view) this.materialize(cardId);
+    const children = this.entries.get(cardId)?.view?.children;
+    if (children) return children;
+    let held = this.orphans.get(cardId);
+    if (!held) this.orphans.set(cardId, (held = document.createElement('div')));
+    return held;
+  }
+
+  /** A card just rendered takes in the items that came before it. */
+  private adopt(id: string, view: ItemView): void {
+    const held = this.orphans.get(id);
+    if (!held || !view.children) return;
+    this.orphans.delete(id);
+    view.children.prepend(...held.childNodes);
   }
 
   private placeholder(id: string): HTMLElement {
@@ -118,6 +154,18 @@ export class TranscriptView {
           flushAdds();
           this.applyTerminal(d.terminalId, d.text, d.start, d.truncated);
           break;
+        case 'remove': {
+          flushAdds();
+          const e = this.entries.get(d.id);
+          if (e) {
+            this.observer.unobserve(e.el);
+            e.el.remove();
+            this.entries.delete(d.id);
+            this.dirtyText.delete(d.id);
+            this.streamed.delete(d.id);
+          }
+          break;
+        }
         case 'header':
           break;
       }
@@ -159,14 +207,16 @@ export class TranscriptView {
     const lazyUntil = items.length > EAGER_TAIL ? items.length - EAGER_TAIL : 0;
     items.forEach((item, i) => {
       let entry: Entry;
-      if (i < lazyUntil) {
+      if (i < lazyUntil && item.kind !== 'subagent') {
         entry = { item, el: this.placeholder(item.id) };
       } else {
         const view = renderItem(item, this.post, streaming && (item.kind === 'agent' || item.kind === 'thought'));
         entry = { item, view, el: view.el };
+        this.adopt(item.id, view);
       }
       this.entries.set(item.id, entry);
-      frag.append(entry.el);
+      // A subagent's items go in its card.
+      (item.parent !== undefined ? this.container(item.parent) : frag).append(entry.el);
     });
     this.root.append(frag);
   }
@@ -179,6 +229,7 @@ export class TranscriptView {
     e.el.replaceWith(view.el);
     e.view = view;
     e.el = view.el;
+    this.adopt(id, view);
   }
 
   private schedule(): void {

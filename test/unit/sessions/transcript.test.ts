@@ -169,6 +169,112 @@ describe('Transcript reducer', () => {
   });
 });
 
+describe('Transcript: subagents, plan operations, session messages (schema 1.34)', () => {
+  const sub = (sessionId: string, extra: Record<string, unknown> = {}) => u({ sessionUpdate: 'subagent_update', sessionId, ...extra });
+
+  it('a subagent is a card; its own items go in it, with tool call ids of its own; patches keep, null clears', () => {
+    const tr = new Transcript();
+    tr.apply(text('agent_message_chunk', 'Delegating.'));
+    const announced = tr.apply(sub('child-1', { title: 'Explorer', description: 'Looks around', capabilities: { cancel: {} }, state: { state: 'running' } }));
+    const card = tr.child('child-1')!;
+    assert.deepEqual(announced.map((c) => c.c), ['add']);
+    assert.equal(card.title, 'Explorer');
+    assert.equal(card.canCancel, true);
+    assert.equal(card.state, 'running');
+    assert.equal(card.parent, undefined, 'the card is in the session timeline');
+    // The same tool call id in parent and child: two calls.
+    tr.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Parent read' }));
+    tr.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Child read' }), 'child-1');
+    tr.apply(text('agent_message_chunk', 'Found it', 'cm'), 'child-1');
+    tr.apply(text('agent_message_chunk', ' here.', 'cm'), 'child-1');
+    const inCard = tr.items.filter((i) => i.parent === card.id);
+    assert.deepEqual(inCard.map((i) => i.kind), ['tool', 'agent']);
+    assert.equal((inCard[1] as any).text, 'Found it here.');
+    assert.equal(tr.tool('t1')!.title, 'Parent read');
+    assert.equal(tr.tool('t1', 'child-1')!.title, 'Child read');
+    // The parent's own text after the card is a new message below it, not glued above.
+    tr.apply(text('agent_message_chunk', 'Back.'));
+    assert.deepEqual(tr.items.filter((i) => i.parent === undefined).map((i) => i.kind), ['agent', 'subagent', 'tool', 'agent']);
+    // Patch: omitted keeps, null clears; idle with an error.
+    tr.apply(sub('child-1', { description: null, state: { state: 'idle', stopReason: 'error', error: { code: -32603, message: 'model overloaded' } } }));
+    assert.equal(card.title, 'Explorer');
+    assert.equal(card.description, undefined);
+    assert.equal(card.state, 'idle');
+    assert.equal(card.stopReason, 'error');
+    assert.equal(card.error, 'model overloaded');
+    tr.apply(sub('child-1', { capabilities: null }));
+    assert.equal(card.canCancel, false, 'cleared capabilities disable Stop');
+    // A grandchild announced on the child goes in the child's card.
+    tr.apply(sub('grandchild', { title: 'Tester' }), 'child-1');
+    assert.equal(tr.child('grandchild')!.parent, card.id);
+    // A permission of the child is shown in its card.
+    const { item } = tr.addPermission({ toolCallId: 't1', title: 'Read?', options: [], content: [] }, 'child-1');
+    assert.equal(item.parent, card.id);
+    // Stop cancels unfinished calls of children too.
+    assert.equal(tr.cancelUnfinishedTools().length, 2);
+  });
+
+  it('session messages: upserted by id, streamed by chunks, labelled with the sessions they connect', () => {
+    const tr = new Transcript();
+    tr.apply(sub('child-1', { title: 'Explorer' }));
+    const added = tr.apply(u({ sessionUpdate: 'session_message', messageId: 'sm1', senderSessionId: 'main', recipientSessionId: 'child-1', content: [{ type: 'text', text: 'Find the ' }] }));
+    const msg = added[0]!.c === 'add' ? (added[0] as any).item : undefined;
+    assert.equal(msg.kind, 'session-message');
+    assert.equal(msg.from, 'Main agent');
+    assert.equal(msg.to, 'Explorer');
+    const chunk = tr.apply(u({ sessionUpdate: 'session_message_chunk', messageId: 'sm1', content: { type: 'text', text: 'config.' } }));
+    assert.deepEqual(chunk.map((c) => c.c), ['text']);
+    assert.equal(msg.text, 'Find the config.');
+    // A chunk before its upsert makes the message; the upsert then fills in who.
+    tr.apply(u({ sessionUpdate: 'session_message_chunk', messageId: 'sm2', content: { type: 'text', text: 'Done.' } }));
+    tr.apply(u({ sessionUpdate: 'session_message', messageId: 'sm2', senderSessionId: 'child-1' }));
+    const second = tr.items.find((i) => i.kind === 'session-message' && i.messageId === 'sm2') as any;
+    assert.equal(second.text, 'Done.', 'an upsert without content keeps the text');
+    assert.equal(second.from, 'Explorer');
+  });
+
+  it('plan operations: several plans by id, checklist and Markdown, updated in place, one removed; legacy plan still works', () => {
+    const tr = new Transcript();
+    tr.apply(u({ sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'a', entries: [{ content: 'Read', priority: 'high', status: 'pending' }] } }));
+    tr.apply(u({ sessionUpdate: 'plan_update', plan: { type: 'markdown', planId: 'b', content: '# Refactor\n\n1. split', path: '/w/PLAN.md' } }));
+    const changes = tr.apply(u({ sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'a', entries: [{ content: 'Read', priority: 'high', status: 'completed' }] } }));
+    assert.deepEqual(changes.map((c) => c.c), ['put'], 'the same plan id is updated in place');
+    const plans = tr.items.filter((i) => i.kind === 'plan') as any[];
+    assert.equal(plans.length, 2);
+    assert.equal(plans[0].entries[0].status, 'completed');
+    assert.equal(plans[1].format, 'markdown');
+    assert.equal(plans[1].markdown, '# Refactor\n\n1. split');
+    assert.equal(plans[1].path, '/w/PLAN.md');
+    const removed = tr.apply(u({ sessionUpdate: 'plan_removed', planId: 'a' }));
+    assert.deepEqual(removed, [{ c: 'remove', id: plans[0].id }]);
+    assert.deepEqual(tr.items.filter((i) => i.kind === 'plan').map((p: any) => p.planId), ['b']);
+    assert.deepEqual(tr.apply(u({ sessionUpdate: 'plan_removed', planId: 'a' })), [], 'removing it again changes nothing');
+    // The earlier draft's file variant is accepted too.
+    tr.apply(u({ sessionUpdate: 'plan_update', plan: { type: 'file', planId: 'c', uri: 'file:///w/plan.md' } }));
+    assert.equal((tr.items.at(-1) as any).path, 'file:///w/plan.md');
+    // Legacy plan: one per turn, replaced whole.
+    tr.apply(u({ sessionUpdate: 'plan', entries: [{ content: 'x', priority: 'low', status: 'pending' }] }));
+    tr.apply(u({ sessionUpdate: 'plan', entries: [{ content: 'y', priority: 'low', status: 'pending' }] }));
+    assert.equal(tr.items.filter((i) => i.kind === 'plan' && i.planId === undefined).length, 1);
+  });
+
+  it('decoding: bad subagent and plan updates are dropped with a reason, never thrown', () => {
+    const problems: string[] = [];
+    assert.equal(decodeSessionUpdate({ sessionUpdate: 'subagent_update' }, problems).sessionUpdate, '_unsupported');
+    assert.equal(decodeSessionUpdate({ sessionUpdate: 'plan_update', plan: { type: 'items' } }, problems).sessionUpdate, '_unsupported');
+    assert.equal(decodeSessionUpdate({ sessionUpdate: 'plan_update', plan: { type: 'gantt', planId: 'x' } }, problems).sessionUpdate, '_unsupported');
+    assert.equal(decodeSessionUpdate({ sessionUpdate: 'session_message_chunk', messageId: 'm' }, problems).sessionUpdate, '_unsupported');
+    const ok = decodeSessionUpdate({ sessionUpdate: 'subagent_update', sessionId: 'c', title: 7, state: { state: 'idle', stopReason: 42 }, capabilities: { cancel: null } }, problems) as any;
+    assert.equal(ok.title, undefined, 'a bad title is ignored');
+    assert.deepEqual(ok.state, { state: 'idle' }, 'a malformed stopReason is "not reported"');
+    assert.equal(ok.canCancel, false);
+    assert.ok(problems.some((p) => p.includes('gantt')));
+    // session tool call content links a call to its child.
+    const call = decodeSessionUpdate({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Task', content: [{ type: 'session', sessionId: 'c' }] }, []) as any;
+    assert.deepEqual(call.content, [{ type: 'session', sessionId: 'c' }]);
+  });
+});
+
 describe('DeltaBatcher', () => {
   function setup() {
     const sent: TranscriptDelta[][] = [];

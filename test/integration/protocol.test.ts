@@ -1,0 +1,106 @@
+// The protocol as of schema 1.34 on the wire, with fake agents: what the client
+// opts in to, subagents (child sessions), plan operations, the legacy model
+// picker, and `$/cancel_request` in both directions.
+import * as assert from 'node:assert/strict';
+import type { PermissionItem, PlanItem, SessionMessageItem, SubagentItem } from '../../src/shared/transcriptTypes';
+import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
+
+/** Messages the client sent to the agent (requests and notifications) that name a session. */
+function sentAbout(scenario: string, sessionId: string): string[] {
+  return readRecord(scenario)
+    .filter((r) => r.dir === 'in' && typeof r.msg?.method === 'string' && r.msg.params?.sessionId === sessionId)
+    .map((r) => r.msg.method);
+}
+
+describe('Protocol 1.34: subagents, plan operations, models, cancellation', function () {
+  this.timeout(60_000);
+
+  afterEach(async () => {
+    await closeAllEditors();
+    await (await api()).testing.stopAllAgents();
+  });
+
+  it('advertises exactly the client capabilities it implements (subagents and plan included)', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-subagents');
+    await waitForStatus(panel, 'connected', connected);
+    const init = readRecord('subagents').find((r) => r.msg?.method === 'initialize').msg;
+    assert.deepEqual(init.params.clientCapabilities, {
+      fs: { readTextFile: true, writeTextFile: true },
+      terminal: true,
+      auth: { terminal: true },
+      elicitation: { form: {}, url: {} },
+      session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+      subagents: {},
+      plan: {},
+      _meta: { 'terminal-auth': true },
+    });
+  });
+
+  it('a subagent streams in its own card, asks permission there, and is stopped with session/cancel — the only message sent to it', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-subagents');
+    await waitForStatus(panel, 'connected', connected);
+    const parentId = panel.session.id!;
+    const turn = panel.session.prompt('Refactor greet');
+    const tr = () => panel.session.transcript;
+    const perm = await waitFor('the subagent’s permission request', () => tr().items.find((i): i is PermissionItem => i.kind === 'permission' && i.state === 'pending'));
+    const explorer = tr().items.find((i): i is SubagentItem => i.kind === 'subagent' && i.sessionId === 'child-explorer')!;
+    const quiet = tr().items.find((i): i is SubagentItem => i.kind === 'subagent' && i.sessionId === 'child-quiet')!;
+    assert.equal(explorer.title, 'Explorer');
+    assert.equal(explorer.description, 'Reads the code and proposes an edit');
+    assert.equal(explorer.state, 'requires_action');
+    assert.equal(explorer.canCancel, true);
+    assert.equal(quiet.canCancel, false);
+    // The child's message, tool call and permission are in its card; the quiet one's text in its own.
+    const inExplorer = tr().items.filter((i) => i.parent === explorer.id);
+    assert.deepEqual(inExplorer.map((i) => i.kind), ['agent', 'tool', 'permission']);
+    assert.equal((inExplorer[0] as { text: string }).text, 'Looking at src/greet.ts.');
+    assert.equal(perm.parent, explorer.id);
+    assert.equal(perm.title, 'Edit src/greet.ts', 'the child’s own tool call (same id as the parent’s task) titles the request');
+    assert.deepEqual(tr().items.filter((i) => i.parent === quiet.id).map((i) => (i as { text?: string }).text), ['Quietly counting lines.']);
+    // The parent's tool call links to the card; the message to the child says who to whom.
+    const task = tr().tool('task-1')!;
+    assert.equal(task.parent, undefined);
+    assert.deepEqual(task.content, [{ type: 'session', sessionId: 'child-explorer' }]);
+    const toChild = tr().items.find((i): i is SessionMessageItem => i.kind === 'session-message' && i.messageId === 'sm-1')!;
+    assert.deepEqual([toChild.from, toChild.to, toChild.text], ['Main agent', 'Explorer', 'Find where greet is used.']);
+
+    // Answered like any permission: the agent gets the option.
+    assert.equal(panel.session.answerPermission(perm.id, 'yes'), true);
+    await waitFor('the explorer running again', () => (explorer.state === 'running' ? true : undefined));
+    // Stop on a card without cancel does nothing; on the explorer it sends session/cancel for the child only.
+    assert.equal(await panel.session.cancelSubagent('child-quiet'), false);
+    assert.equal(await panel.session.cancelSubagent('child-explorer'), true);
+    assert.equal(await turn, 'end_turn', 'the parent turn goes on and ends normally');
+    assert.deepEqual(sentAbout('subagents', 'child-explorer'), ['session/cancel']);
+    assert.deepEqual(sentAbout('subagents', 'child-quiet'), []);
+    assert.deepEqual(sentAbout('subagents', parentId).filter((m) => m === 'session/cancel'), [], 'the parent was not cancelled');
+    const permAnswer = readRecord('subagents').find((r) => r.dir === 'in' && r.msg?.id === readRecord('subagents').find((o) => o.dir === 'out' && o.msg?.method === 'session/request_permission')?.msg.id);
+    assert.deepEqual(permAnswer.msg.result, { outcome: { outcome: 'selected', optionId: 'yes' } });
+    assert.equal(explorer.state, 'idle');
+    assert.equal(explorer.stopReason, 'cancelled');
+    assert.equal(quiet.stopReason, 'end_turn');
+    const fromChild = tr().items.find((i): i is SessionMessageItem => i.kind === 'session-message' && i.messageId === 'sm-2')!;
+    assert.deepEqual([fromChild.from, fromChild.to, fromChild.text], ['Quiet helper', 'Main agent', '412 lines.']);
+  });
+
+  it('plan operations: two plans updated in place (a checklist and a Markdown plan with its file), a third removed', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-subagents');
+    await waitForStatus(panel, 'connected', connected);
+    const turn = panel.session.prompt('Plan it');
+    await waitFor('the subagent’s permission request', () => panel.session.transcript.items.find((i) => i.kind === 'permission'));
+    const perm = panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission')!;
+    panel.session.answerPermission(perm.id, 'no');
+    await waitFor('the plan update after the answer', () => panel.session.transcript.items.find((i): i is PlanItem => i.kind === 'plan' && i.planId === 'steps' && i.entries[0]?.status === 'completed'));
+    await panel.session.cancelSubagent('child-explorer');
+    assert.equal(await turn, 'end_turn');
+    const plans = panel.session.transcript.items.filter((i): i is PlanItem => i.kind === 'plan');
+    assert.deepEqual(plans.map((p) => p.planId), ['steps', 'design'], 'the removed plan is gone, the others stay where they began');
+    assert.deepEqual(plans[0]!.entries.map((e) => e.status), ['completed', 'in_progress']);
+    assert.equal(plans[1]!.format, 'markdown');
+    assert.match(plans[1]!.markdown!, /^# Refactor greet/);
+    assert.equal(plans[1]!.path, `${panel.session.workingFolder}/PLAN.md`);
+  });
+});
