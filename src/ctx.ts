@@ -132,8 +132,13 @@ export class Ctx implements vscode.Disposable {
       secrets: this.secrets,
       runDir: path.join(this.storage, 'run'),
       storedEnv: (id) => this.signInStore.storedEnv(id),
-      agentRequests: { [CreateElicitationRequest.method]: (name, params) => this.elicitation.create(name, params) },
-      agentNotifications: { [CompleteElicitationNotification.method]: (_name, params) => this.elicitation.complete(params) },
+      // Elicitations about a session are asked in its panel; the others (request-scoped) in dialogs.
+      agentRequests: { [CreateElicitationRequest.method]: (name, params, token, sessions) => sessions.elicit(params, token) ?? this.elicitation.create(name, params) },
+      agentNotifications: {
+        [CompleteElicitationNotification.method]: (_name, params, sessions) => {
+          if (!sessions.completeElicitation(params)) this.elicitation.complete(params);
+        },
+      },
       inUse: (id) => this.inUse(id),
       installed: () => this.registry.definitions(),
     });

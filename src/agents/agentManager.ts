@@ -11,7 +11,7 @@ import { CrashPolicy } from './crashPolicy';
 import { expandAll, expandEnv, expandVariables } from './expand';
 import { looksSecret, type SecretValues } from './redact';
 import type { AgentHostUi, AgentSettings, LogChannel, LogFactory, Notifier } from './ports';
-import type { CancelToken } from './sessionRouter';
+import type { CancelToken, SessionRouter } from './sessionRouter';
 import { Emitter, type Disposable } from '../shared/events';
 import { findProgram, needsShell, quoteCommandForCmd, quoteForCmd } from './resolveCommand';
 
@@ -54,8 +54,8 @@ export interface AgentManagerDeps {
   /** Environment stored for an agent (env_var sign-in), loaded before each start. */
   readonly storedEnv: (agentId: string) => Promise<Record<string, string>>;
   /** Requests from agents not tied to a session's panel (elicitation). */
-  readonly agentRequests?: Record<string, (agentName: string, params: unknown) => Promise<unknown>>;
-  readonly agentNotifications?: Record<string, (agentName: string, params: unknown) => void>;
+  readonly agentRequests?: Record<string, (agentName: string, params: unknown, token: CancelToken, sessions: SessionRouter) => Promise<unknown>>;
+  readonly agentNotifications?: Record<string, (agentName: string, params: unknown, sessions: SessionRouter) => void>;
   /** Agents installed from the ACP Registry. */
   readonly installed: () => readonly AgentDefinition[];
   /** Whether any open panel uses the agent (a crashed agent is restarted only then). */
@@ -183,8 +183,8 @@ export class AgentManager implements Disposable {
       initializeTimeoutMs: this.deps.config.initializeTimeoutMs(),
     });
     e.runtime = runtime;
-    for (const [method, handler] of Object.entries(this.deps.agentRequests ?? {})) runtime.connection.onClientRequest(method, (params) => handler(def.name, params));
-    for (const [method, handler] of Object.entries(this.deps.agentNotifications ?? {})) runtime.connection.onClientNotification(method, (params) => handler(def.name, params));
+    for (const [method, handler] of Object.entries(this.deps.agentRequests ?? {})) runtime.connection.onClientRequest(method, (params, token) => handler(def.name, params, token, runtime.sessions));
+    for (const [method, handler] of Object.entries(this.deps.agentNotifications ?? {})) runtime.connection.onClientNotification(method, (params) => handler(def.name, params, runtime.sessions));
     let init;
     try {
       init = await runtime.start(token);

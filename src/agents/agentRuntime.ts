@@ -11,7 +11,7 @@ import { AgentCapabilityView } from '../acp/capabilities';
 import type { DecodedInitialize } from '../acp/decode';
 import { RequestPermissionRequest } from '../acp/protocol';
 import { CLIENT_REQUEST_METHODS, decodeClientRequest, decodePermissionRequest } from '../acp/clientRequests';
-import { ResponseError } from 'vscode-jsonrpc/node';
+import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type ExitInfo, type ShutdownTimings, type SpawnSpec } from './agentProcess';
 import { SessionRouter, UnknownSessionError } from './sessionRouter';
 
@@ -127,10 +127,19 @@ export class AgentRuntime {
         else cancelSub = cancel.onCancellationRequested(onCancel);
       }
     });
+    // A handshake given up on (timed out, cancelled) is withdrawn with $/cancel_request before the process is stopped.
+    const abandon = new CancellationTokenSource();
     try {
-      this.init = await Promise.race([this.connection.initialize(), failures]);
+      this.init = await Promise.race([this.connection.initialize(abandon.token), failures]);
       return this.init;
     } catch (err) {
+      if (!this.connection.isClosed) {
+        try {
+          abandon.cancel();
+        } catch {
+          // the connection closed meanwhile
+        }
+      }
       // The process may be exiting at the same moment (its output closed first):
       // prefer that explanation, with its exit code and stderr.
       const known = err instanceof AgentStartError || err instanceof ProtocolVersionError;
@@ -143,6 +152,7 @@ export class AgentRuntime {
     } finally {
       clearTimeout(timer);
       cancelSub?.dispose();
+      abandon.dispose();
     }
   }
 

@@ -17,6 +17,10 @@ export interface SessionSink {
   requestPermission(request: PermissionRequest, token: CancelToken): Promise<unknown>;
   /** Other requests the agent makes about this session (fs/*, terminal/*), decoded. */
   handleRequest?(request: ClientRequest, token: CancelToken): Promise<unknown>;
+  /** elicitation/create about this session: asked in its panel. */
+  elicit?(params: unknown, token: CancelToken): Promise<unknown>;
+  /** elicitation/complete: true when the elicitation was this session's. */
+  completeElicitation?(elicitationId: string): boolean;
 }
 
 /** Thrown for a request about a session this client does not know. */
@@ -59,6 +63,21 @@ export class SessionRouter {
     const sink = this.sinks.get(request.sessionId);
     if (!sink?.handleRequest) throw new UnknownSessionError(`No open session ${JSON.stringify(request.sessionId)} in this client.`);
     return await sink.handleRequest(request, token);
+  }
+
+  /** An elicitation about an open session, asked there; undefined when no session takes it (request-scoped, or unknown). */
+  elicit(params: unknown, token: CancelToken): Promise<unknown> | undefined {
+    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    const sink = typeof sessionId === 'string' ? this.sinks.get(sessionId) : undefined;
+    return sink?.elicit?.(params, token);
+  }
+
+  /** elicitation/complete, to the session whose elicitation it was. */
+  completeElicitation(params: unknown): boolean {
+    const id = (params as { elicitationId?: unknown } | null)?.elicitationId;
+    if (typeof id !== 'string') return false;
+    for (const sink of new Set(this.sinks.values())) if (sink.completeElicitation?.(id)) return true;
+    return false;
   }
 
   /** A permission request for an unknown session is answered `cancelled`. */

@@ -177,6 +177,14 @@ export class ChatPanel implements vscode.Disposable {
       case 'setModel':
         void this.session.setModel(msg.modelId);
         return;
+      case 'elicitation': {
+        const item = this.session.transcript.get(msg.id);
+        if (item?.kind !== 'elicitation' || item.state !== 'pending') return;
+        // A page is opened only on the user's click on Open, where its full address and host are shown.
+        if (msg.action === 'accept' && item.mode === 'url' && item.url) void vscode.env.openExternal(vscode.Uri.parse(item.url, true));
+        void this.session.answerElicitation(msg.id, msg.action, msg.values).then(undefined, (err: unknown) => this.log.warn(`elicitation answer failed: ${String(err)}`));
+        return;
+      }
       case 'stopSubagent':
         void this.session.cancelSubagent(msg.sessionId).then(undefined, (err: unknown) => this.log.warn(`stopping a subagent failed: ${String(err)}`));
         return;

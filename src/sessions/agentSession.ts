@@ -7,9 +7,10 @@
  */
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import type { ClientRequest, PermissionRequest } from '../acp/clientRequests';
 import { decodeModels, decodeModes, decodeSessionUpdate, type DecodedNotification } from '../acp/decode';
-import { ConnectionClosedError, errorText } from '../acp/errors';
+import { clientError, ConnectionClosedError, errorText } from '../acp/errors';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentManager } from '../agents/agentManager';
 import { describeExit } from '../agents/agentProcess';
@@ -22,12 +23,29 @@ import type { ContentPart } from '../shared/transcriptTypes';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
 import { AccessGate, type AccessContext } from './accessGate';
 import { connectedText, openSession, pastSessionMode, type OpenHost, type OpenMode, type SessionParams } from './openSession';
+import { Elicitations } from './elicitations';
 import { Permissions } from './permissions';
 import { buildPrompt } from './promptBuilder';
 import { PromptTurns } from './promptTurn';
 import type { ChangeTracking, SessionServices } from './services';
 import { SessionState, type SessionPhase } from './sessionState';
 import { Transcript, type Change } from './transcript';
+
+/** A wait the agent can cancel: it then fails with -32800. */
+async function untilCancelled<T>(work: Promise<T>, token: CancelToken | undefined): Promise<T> {
+  if (!token) return await work;
+  let sub: Disposable | undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    const fail = () => reject(clientError.cancelled('The agent cancelled the wait.'));
+    if (token.isCancellationRequested) fail();
+    else sub = token.onCancellationRequested(fail);
+  });
+  try {
+    return await Promise.race([work, cancelled]);
+  } finally {
+    sub?.dispose();
+  }
+}
 
 export class AgentSession implements Disposable, SessionSink {
   private runtime: AgentRuntime | undefined;
@@ -52,6 +70,7 @@ export class AgentSession implements Disposable, SessionSink {
   private readonly state: SessionState;
   readonly onDidChangeStatus: SessionState['onDidChange'];
   private readonly permissions: Permissions;
+  private readonly elicitations: Elicitations;
   private readonly turns: PromptTurns;
   private mcpNoticeShown = false;
   private readonly myTerminals = new Set<string>();
@@ -66,6 +85,8 @@ export class AgentSession implements Disposable, SessionSink {
   private scratch: string | undefined;
   private disposed = false;
   private readonly opener: OpenHost;
+  /** Cancelled when the panel closes: a new/load/resume still in flight is withdrawn. */
+  private readonly abandon = new CancellationTokenSource();
 
   constructor(
     readonly def: AgentDefinition,
@@ -88,6 +109,7 @@ export class AgentSession implements Disposable, SessionSink {
       protectedGlob: (f) => services.files.protectedGlob(f, this.effectiveRoots),
       log: (m) => this.log(m),
     });
+    this.elicitations = new Elicitations({ transcript: () => this.transcript, emit: (c) => this.emit(c), log: (m) => this.log(m) });
     this.turns = new PromptTurns({
       agentName: def.name,
       runtime: () => this.runtime,
@@ -111,7 +133,10 @@ export class AgentSession implements Disposable, SessionSink {
           this.changes.unwatch();
         }, 1000);
       },
-      cancelPermissions: () => this.permissions.cancelAll(),
+      cancelPermissions: () => {
+        this.permissions.cancelAll();
+        this.elicitations.cancelAll('the turn was stopped');
+      },
       explain: (err, rt) => this.explain(err, rt),
       detach: () => this.detach(),
       signInToAnswer: (reason, prompt) => {
@@ -137,6 +162,7 @@ export class AgentSession implements Disposable, SessionSink {
         if (e.agentId !== def.id || !this.runtime) return;
         this.detach();
         this.permissions.cancelAll('the agent exited');
+        this.elicitations.cancelAll('the agent exited');
         this.setPhase({ kind: 'failed', text: e.message });
       }),
     );
@@ -218,7 +244,8 @@ export class AgentSession implements Disposable, SessionSink {
       rt.sessions.register(childId, {
         onUpdate: (n) => this.onUpdate(n),
         requestPermission: (r, t) => this.requestPermission(r, t),
-        handleRequest: (r) => this.handleRequest(r),
+        handleRequest: (r, t) => this.handleRequest(r, t),
+        elicit: (p, t) => this.elicit(p, t),
       }),
     );
     this.log(`subagent ${childId} announced`);
@@ -275,12 +302,28 @@ export class AgentSession implements Disposable, SessionSink {
     return await this.permissions.request(request, token, child);
   }
 
+  /** elicitation/create about this session (or one of its subagents): asked in the panel. */
+  async elicit(params: unknown, token: CancelToken): Promise<unknown> {
+    const sid = (params as { sessionId?: unknown } | null)?.sessionId;
+    const child = typeof sid === 'string' && sid !== this.sessionId && this.transcript.hasChild(sid) ? sid : undefined;
+    return await this.elicitations.request(params, token, child);
+  }
+
+  /** The user's answer to an elicitation; false while a form value is not accepted (the reasons are shown). */
+  async answerElicitation(itemId: string, action: 'accept' | 'decline' | 'cancel', values?: Readonly<Record<string, string | string[]>>): Promise<boolean> {
+    return await this.elicitations.answer(itemId, action, values);
+  }
+
+  completeElicitation(elicitationId: string): boolean {
+    return this.elicitations.complete(elicitationId);
+  }
+
   /** The user's answer to a permission request; only the first answer counts. */
   answerPermission(itemId: string, optionId: string): boolean {
     return this.permissions.answer(itemId, optionId);
   }
 
-  async handleRequest(req: ClientRequest): Promise<unknown> {
+  async handleRequest(req: ClientRequest, token?: CancelToken): Promise<unknown> {
     const access: AccessContext = { agentName: this.def.name, roots: this.effectiveRoots, gate: this.gate };
     const owner = this.terminalOwner;
     const { files, terminals } = this.services;
@@ -299,7 +342,8 @@ export class AgentSession implements Disposable, SessionSink {
       case 'terminal/output':
         return terminals.output(owner, req.terminalId);
       case 'terminal/wait_for_exit':
-        return await terminals.waitForExit(owner, req.terminalId);
+        // The agent may stop waiting ($/cancel_request): answered -32800, the command runs on.
+        return await untilCancelled(terminals.waitForExit(owner, req.terminalId), token);
       case 'terminal/kill':
         return terminals.kill(owner, req.terminalId);
       case 'terminal/release':
@@ -358,6 +402,7 @@ export class AgentSession implements Disposable, SessionSink {
   private makeOpener(): OpenHost {
     return {
       agentName: this.def.name,
+      abandon: this.abandon.token,
       setPhase: (p) => this.setPhase(p),
       withAuth: (fn) => this.auth.withAuth(this.def, this.cwd, fn),
       sessionParams: (rt) => this.sessionParams(rt),
@@ -572,6 +617,13 @@ export class AgentSession implements Disposable, SessionSink {
 
   dispose(): void {
     this.disposed = true;
+    // A load or new session still in flight: withdrawn ($/cancel_request), the agent may stop replaying.
+    try {
+      this.abandon.cancel();
+    } catch {
+      // the connection closed meanwhile
+    }
+    this.abandon.dispose();
     // Closing the panel closes the session on the agent, where supported (unless kept alive).
     const rt = this.runtime;
     const sid = this.sessionId;
@@ -582,6 +634,7 @@ export class AgentSession implements Disposable, SessionSink {
     void this.services.archive.flush();
     this.resetEmitter.dispose();
     this.permissions.cancelAll('the panel closed');
+    this.elicitations.cancelAll('the panel closed');
     this.turns.dispose();
     this.registration?.dispose();
     this.releaseChildren();

@@ -5,6 +5,7 @@
  * session gets from what the agent supports. No `vscode` import.
  */
 import type * as acp from '@agentclientprotocol/sdk';
+import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { AgentCapabilityView } from '../acp/capabilities';
 import { AgentError } from '../acp/errors';
 import type { AgentRuntime } from '../agents/agentRuntime';
@@ -33,10 +34,10 @@ interface ModeSpec {
   readonly call: (rt: AgentRuntime, params: SessionParams) => Promise<Opened>;
 }
 
-function spec(mode: OpenMode): ModeSpec {
+function spec(mode: OpenMode, token: CancellationToken | undefined): ModeSpec {
   switch (mode.kind) {
     case 'new':
-      return { phase: { kind: 'starting' }, attachFirst: false, supported: () => true, missing: '', call: async (rt, p) => await rt.connection.newSession(p) };
+      return { phase: { kind: 'starting' }, attachFirst: false, supported: () => true, missing: '', call: async (rt, p) => await rt.connection.newSession(p, token) };
     case 'load':
       return {
         phase: { kind: 'loading' },
@@ -44,7 +45,7 @@ function spec(mode: OpenMode): ModeSpec {
         supported: (c) => c.canLoad(),
         missing: 'cannot load past sessions (it does not advertise loadSession)',
         call: async (rt, p) => {
-          const r = await rt.connection.loadSession({ sessionId: mode.sessionId, ...p });
+          const r = await rt.connection.loadSession({ sessionId: mode.sessionId, ...p }, token);
           // The replay is history: all of it is shown before the session counts as open.
           await rt.connection.drainSession(mode.sessionId);
           return { ...(r ?? {}), sessionId: mode.sessionId };
@@ -56,7 +57,7 @@ function spec(mode: OpenMode): ModeSpec {
         attachFirst: true,
         supported: (c) => c.canResume(),
         missing: 'cannot resume past sessions (it does not advertise sessionCapabilities.resume)',
-        call: async (rt, p) => ({ ...((await rt.connection.resumeSession({ sessionId: mode.sessionId, ...p })) ?? {}), sessionId: mode.sessionId }),
+        call: async (rt, p) => ({ ...((await rt.connection.resumeSession({ sessionId: mode.sessionId, ...p }, token)) ?? {}), sessionId: mode.sessionId }),
       };
   }
 }
@@ -64,6 +65,8 @@ function spec(mode: OpenMode): ModeSpec {
 /** What opening needs from its session. */
 export interface OpenHost {
   readonly agentName: string;
+  /** Cancelled when the user gives up (the panel closed): the call in flight is withdrawn with $/cancel_request. */
+  readonly abandon?: CancellationToken;
   setPhase(phase: SessionPhase): void;
   /** Runs `fn` on the running agent, signing in and retrying once when it asks for that. */
   withAuth<T>(fn: (rt: AgentRuntime) => Promise<T>): Promise<T>;
@@ -83,7 +86,7 @@ export type OpenResult = 'opened' | 'not-found' | 'failed';
 
 /** Opens a session in `mode`; the session's phase tells the user how it went. */
 export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenResult> {
-  const s = spec(mode);
+  const s = spec(mode, host.abandon);
   host.setPhase(s.phase);
   let attempted: AgentRuntime | undefined;
   try {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PermissionOption, PermissionRequest } from '../acp/clientRequests';
 import { decodeSessionUpdate } from '../acp/decode';
+import { clientError } from '../acp/errors';
 import type { CancelToken } from '../agents/sessionRouter';
 import { allowOption, autoApproves, permissionKey, type AutoApprove } from './permissionPolicy';
 import type { Change, Transcript } from './transcript';
@@ -72,12 +73,16 @@ export class Permissions {
       return { outcome: { outcome: 'selected', optionId: auto.optionId } };
     }
     h.log(`permission ${describe}: asking the user (options ${options.map((o) => o.optionId).join(', ')})${protectedHit ? `; it touches a protected path (${protectedHit})` : ''}`);
-    return await new Promise<acp.RequestPermissionResponse>((resolve) => {
+    return await new Promise<acp.RequestPermissionResponse>((resolve, reject) => {
       const rememberable = typeof toolName === 'string' || !['execute', 'other', 'fetch'].includes(toolKind);
       this.pending.set(item.id, { options, key, rememberable, resolve });
+      // The agent's $/cancel_request: the prompt closes, and the request is answered -32800.
       const sub = token.onCancellationRequested(() => {
-        this.settle(item.id, undefined, 'the agent withdrew the request');
         sub.dispose();
+        if (!this.pending.delete(item.id)) return;
+        h.emit(h.transcript().settlePermission(item.id, 'cancelled'));
+        h.log(`permission ${item.id}: withdrawn by the agent ($/cancel_request)`);
+        reject(clientError.cancelled('The agent cancelled the permission request.'));
       });
     });
   }

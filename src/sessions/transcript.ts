@@ -9,6 +9,7 @@ import type { DecodedToolCallContent, DecodedUpdate, PlanContent, SubagentUpdate
 import type {
   CompactionItem,
   ConfigOptionView,
+  ElicitationItem,
   ContentPart,
   HeaderState,
   MessageItem,
@@ -497,6 +498,18 @@ export class Transcript {
   private *allTools(): Iterable<ToolItem> {
     yield* this.main.tools.values();
     for (const c of this.children.values()) yield* c.tools.values();
+  }
+
+  addElicitation(e: Omit<ElicitationItem, 'kind' | 'id' | 'state'>, childSessionId?: string): { item: ElicitationItem; changes: Change[] } {
+    const out: Change[] = [];
+    const item: ElicitationItem = { kind: 'elicitation', id: this.nextId('q'), state: 'pending', ...e };
+    this.add(item, out, this.scope(childSessionId));
+    return { item, changes: out };
+  }
+
+  /** An item changed in place (by its owner): the change to report. */
+  changed(item: TranscriptItem): Change[] {
+    return this.byId.get(item.id) === item ? [{ c: 'put', item }] : [];
   }
 
   addPermission(p: Omit<PermissionItem, 'kind' | 'id' | 'state'>, childSessionId?: string): { item: PermissionItem; changes: Change[] } {

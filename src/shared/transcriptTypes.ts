@@ -145,7 +145,45 @@ export interface PermissionItem extends ItemBase {
   rawInput?: string;
 }
 
-export type TranscriptItem = MessageItem | ToolItem | PlanItem | NoticeItem | TurnEndItem | ErrorItem | CompactionItem | PermissionItem | SubagentItem | SessionMessageItem;
+/** One field of a form elicitation, as the panel shows it. */
+export interface ElicitationFieldView {
+  readonly key: string;
+  readonly title: string;
+  readonly description?: string;
+  readonly kind: 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi';
+  readonly required: boolean;
+  readonly options: { value: string; title: string }[];
+  readonly def?: unknown;
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** The agent asks the user (elicitation/create): a form, or a page to open. Shown in its session's panel. */
+export interface ElicitationItem extends ItemBase {
+  readonly kind: 'elicitation';
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  readonly fields: ElicitationFieldView[];
+  readonly url?: string;
+  readonly host?: string;
+  /** withdrawn: the agent cancelled its request; completed: the agent said the page's work is done. */
+  state: 'pending' | 'accepted' | 'declined' | 'cancelled' | 'withdrawn' | 'completed';
+  /** Per field, why the last answer was not accepted. */
+  errors?: Record<string, string>;
+}
+
+export type TranscriptItem =
+  | MessageItem
+  | ToolItem
+  | PlanItem
+  | NoticeItem
+  | TurnEndItem
+  | ErrorItem
+  | CompactionItem
+  | PermissionItem
+  | SubagentItem
+  | SessionMessageItem
+  | ElicitationItem;
 
 export interface ConfigOptionView {
   readonly id: string;

@@ -61,6 +61,8 @@ export type WebviewToHost =
   | { readonly type: 'setModel'; readonly modelId: string }
   /** Stop a subagent's current work (only offered when it advertised cancel). */
   | { readonly type: 'stopSubagent'; readonly sessionId: string }
+  /** An answer to an elicitation: the form's values (as typed) with accept. */
+  | { readonly type: 'elicitation'; readonly id: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Readonly<Record<string, string | string[]>> }
   | { readonly type: 'retry'; readonly id: string }
   | { readonly type: 'change'; readonly action: 'open' | 'revert' | 'reviewAll'; readonly path?: string };
 

@@ -10,6 +10,8 @@ import type {
   MessageItem,
   NoticeItem,
   CompactionItem,
+  ElicitationFieldView,
+  ElicitationItem,
   PermissionItem,
   PlanItem,
   SessionMessageItem,
@@ -536,6 +538,139 @@ function permissionView(item: PermissionItem, post: Post): ItemView {
   };
 }
 
+const ELICITATION_VERDICT: Record<string, string> = {
+  accepted: 'Answered.',
+  declined: 'You declined.',
+  cancelled: 'Cancelled.',
+  withdrawn: 'The agent withdrew the question.',
+  completed: 'Done: the agent says the page’s work is complete.',
+};
+
+/** One form field: an input fitting its kind, its label, and why the last value was not accepted. */
+function elicitationField(f: ElicitationFieldView, itemId: string, error: string | undefined, value: string | string[] | undefined): { el: HTMLElement; read: () => string | string[] | undefined } {
+  const id = `${itemId}-${f.key}`;
+  const wrap = h('div', 'elicit-field');
+  const label = h('label', 'elicit-label', `${f.title}${f.required ? ' *' : ''}`);
+  label.htmlFor = id;
+  wrap.append(label);
+  const def = value ?? (Array.isArray(f.def) ? f.def.map(String) : f.def !== undefined ? String(f.def) : undefined);
+  let read: () => string | string[] | undefined;
+  if (f.kind === 'multi') {
+    const group = h('div', 'elicit-multi');
+    group.id = id;
+    group.setAttribute('role', 'group');
+    group.setAttribute('aria-label', f.title);
+    const boxes = f.options.map((o) => {
+      const l = h('label', 'elicit-option');
+      const b = h('input');
+      b.type = 'checkbox';
+      b.value = o.value;
+      b.checked = Array.isArray(def) && def.includes(o.value);
+      l.append(b, document.createTextNode(` ${o.title}`));
+      group.append(l);
+      return b;
+    });
+    wrap.append(group);
+    read = () => boxes.filter((b) => b.checked).map((b) => b.value);
+  } else if (f.kind === 'enum' || f.kind === 'boolean') {
+    const sel = h('select', 'elicit-input');
+    sel.id = id;
+    if (!f.required || def === undefined) sel.append(h('option', undefined, ''));
+    for (const o of f.options) {
+      const opt = h('option', undefined, o.title);
+      opt.value = o.value;
+      sel.append(opt);
+    }
+    sel.value = typeof def === 'string' ? def : '';
+    wrap.append(sel);
+    read = () => (sel.value === '' ? undefined : sel.value);
+  } else {
+    const input = h('input', 'elicit-input');
+    input.id = id;
+    input.type = f.kind === 'string' ? 'text' : 'number';
+    if (f.kind !== 'string') {
+      if (f.min !== undefined) input.min = String(f.min);
+      if (f.max !== undefined) input.max = String(f.max);
+      input.step = f.kind === 'integer' ? '1' : 'any';
+    }
+    input.value = typeof def === 'string' ? def : '';
+    wrap.append(input);
+    read = () => input.value;
+  }
+  if (f.description) wrap.append(h('div', 'elicit-description', f.description));
+  if (error) {
+    const e = h('div', 'elicit-error', error);
+    e.id = `${id}-error`;
+    e.setAttribute('role', 'alert');
+    wrap.querySelector('.elicit-input, .elicit-multi')?.setAttribute('aria-describedby', e.id);
+    wrap.append(e);
+  }
+  return { el: wrap, read };
+}
+
+/** The agent asks: a form with its fields, or a page to open (its full address and host shown) — answered once. */
+function elicitationView(item: ElicitationItem, post: Post): ItemView {
+  const el = h('article', 'item elicitation');
+  el.dataset.id = item.id;
+  let typed: Record<string, string | string[]> = {};
+  let sent = false;
+  const fill = (e: ElicitationItem) => {
+    el.replaceChildren();
+    el.dataset.state = e.state;
+    const head = h('div', 'elicitation-head');
+    head.append(icon(e.mode === 'url' ? 'link-external' : 'question'), h('span', undefined, ` ${e.message || 'The agent asks for input'}`));
+    el.append(head);
+    if (e.state !== 'pending') {
+      el.append(h('div', 'elicitation-verdict', ELICITATION_VERDICT[e.state] ?? e.state));
+      return;
+    }
+    const answer = (action: 'accept' | 'decline' | 'cancel', values?: Record<string, string | string[]>) => {
+      if (sent) return;
+      sent = true;
+      for (const b of el.querySelectorAll('button')) (b as HTMLButtonElement).disabled = true;
+      post({ type: 'elicitation', id: e.id, action, ...(values ? { values } : {}) });
+    };
+    const row = h('div', 'elicitation-actions');
+    if (e.mode === 'url') {
+      const where = h('div', 'elicitation-url');
+      where.append(document.createTextNode('Opens '), h('strong', undefined, e.host ?? ''), document.createTextNode(': '), h('code', undefined, e.url ?? ''));
+      el.append(where);
+      row.append(button(`Open ${e.host ?? 'the page'}`, 'elicitation-accept', () => answer('accept'), 'link-external'));
+    } else {
+      const form = h('form', 'elicitation-form');
+      const fields = e.fields.map((f) => elicitationField(f, e.id, e.errors?.[f.key], typed[f.key]));
+      for (const f of fields) form.append(f.el);
+      form.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        const values: Record<string, string | string[]> = {};
+        e.fields.forEach((f, i) => {
+          const v = fields[i]!.read();
+          if (v !== undefined) values[f.key] = v;
+        });
+        typed = values;
+        answer('accept', values);
+      });
+      const submit = h('button', 'elicitation-accept');
+      submit.type = 'submit';
+      submit.append(icon('check'), document.createTextNode(' Submit'));
+      row.append(submit);
+      form.append(row);
+      el.append(form);
+    }
+    row.append(button('Decline', 'link-button elicitation-decline', () => answer('decline')), button('Cancel', 'link-button elicitation-cancel', () => answer('cancel')));
+    if (e.mode === 'url') el.append(row);
+  };
+  fill(item);
+  return {
+    el,
+    update: (it) => {
+      // Answered but not accepted (a value was wrong): the form comes back with the reasons and what was typed.
+      sent = false;
+      fill(it as ElicitationItem);
+    },
+  };
+}
+
 export function renderItem(item: TranscriptItem, post: Post, streaming: boolean): ItemView {
   switch (item.kind) {
     case 'user':
@@ -550,6 +685,8 @@ export function renderItem(item: TranscriptItem, post: Post, streaming: boolean)
       return subagentView(item, post);
     case 'session-message':
       return sessionMessageView(item, post);
+    case 'elicitation':
+      return elicitationView(item, post);
     case 'notice':
       return noticeView(item);
     case 'turn-end':

@@ -1,8 +1,9 @@
-// elicitation/create from a fake agent: a form round-trips its values (with
-// validation), a URL is only accepted with consent.
+// elicitation/create from a fake agent: asked in the session's panel — a form
+// round-trips its values (a wrong one comes back with its reason), a URL is
+// only opened on the user's click; nothing goes through dialogs.
 import * as assert from 'node:assert/strict';
-import type { Field } from '../../src/host/elicitationSchema';
-import { api, closeAllEditors, connected, readRecord, waitForStatus } from './helpers';
+import type { ElicitationItem } from '../../src/shared/transcriptTypes';
+import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 describe('Elicitation (form and URL)', function () {
   this.timeout(60_000);
@@ -14,41 +15,50 @@ describe('Elicitation (form and URL)', function () {
     await a.testing.stopAllAgents();
   });
 
-  it('a form round-trips typed values (an invalid answer is asked again); a URL is declined without opening', async () => {
+  it('a form in the panel round-trips typed values (a wrong one is shown with its reason); a URL is declined without opening', async () => {
     const a = await api();
-    const asked: string[] = [];
-    const answers: Record<string, (string | string[])[]> = { name: ['x', 'shop'], region: ['eu'], replicas: ['3'], public: ['true'], features: [['logs', 'traces']] };
+    const dialogs: string[] = [];
     a.testing.setElicitationUi({
-      async start(_agent, message, fields: readonly Field[]) {
-        asked.push(`start:${message}:${fields.map((f) => f.key).join(',')}`);
-        return 'fill';
-      },
-      async field(f, error) {
-        asked.push(`${f.key}${error ? `(${error})` : ''}`);
-        return answers[f.key]!.shift();
-      },
-      async url(_agent, _message, url, host) {
-        asked.push(`url:${host}:${url}`);
-        return 'decline';
-      },
+      start: async () => (dialogs.push('start'), undefined),
+      field: async () => (dialogs.push('field'), undefined),
+      url: async () => (dialogs.push('url'), undefined),
     });
     const panel = a.openChat('fake-elicit');
     await waitForStatus(panel, 'connected', connected);
-    assert.equal(await panel.session.prompt('deploy it'), 'end_turn');
+    const turn = panel.session.prompt('deploy it');
+    const items = () => panel.session.transcript.items.filter((i): i is ElicitationItem => i.kind === 'elicitation');
+    const form = await waitFor('the form in the panel', () => items().find((i) => i.mode === 'form'));
     const init = readRecord('elicit').find((r) => r.msg?.method === 'initialize').msg;
     assert.deepEqual(init.params.clientCapabilities.elicitation, { form: {}, url: {} });
+    assert.equal(form.message, 'Configure the deploy');
+    assert.deepEqual(form.fields.map((f) => `${f.key}:${f.kind}${f.required ? '*' : ''}`), ['name:string*', 'region:enum', 'replicas:integer*', 'public:boolean', 'features:multi']);
+    // Too short a name and no replicas: not sent; the reasons are on the form.
+    assert.equal(await panel.session.answerElicitation(form.id, 'accept', { name: 'x', region: 'eu' }), false);
+    assert.deepEqual(form.errors, { name: 'At least 2 characters.', replicas: 'replicas is required.' });
+    assert.equal(form.state, 'pending');
+    assert.equal(await panel.session.answerElicitation(form.id, 'accept', { name: 'shop', region: 'eu', replicas: '3', public: 'true', features: ['logs', 'traces'] }), true);
+    assert.equal(form.state, 'accepted');
+    assert.equal(await panel.session.answerElicitation(form.id, 'decline'), false, 'a second answer does not count');
+    const url = await waitFor('the URL in the panel', () => items().find((i) => i.mode === 'url'));
+    assert.deepEqual([url.host, url.url], ['login.example.com', 'https://login.example.com/device?code=ABC']);
+    assert.equal(await panel.session.answerElicitation(url.id, 'decline'), true);
+    assert.equal(await turn, 'end_turn');
     const results = readRecord('elicit').filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined).map((r) => r.msg.result);
     assert.deepEqual(results[0], { action: 'accept', content: { name: 'shop', region: 'eu', replicas: 3, public: true, features: ['logs', 'traces'] } });
     assert.deepEqual(results[1], { action: 'decline' });
-    assert.deepEqual(asked, [
-      'start:Configure the deploy:name,region,replicas,public,features',
-      'name',
-      'name(At least 2 characters.)',
-      'region',
-      'replicas',
-      'public',
-      'features',
-      'url:login.example.com:https://login.example.com/device?code=ABC',
-    ]);
+    assert.equal(url.state, 'declined');
+    assert.deepEqual(dialogs, [], 'session elicitations are never asked in dialogs');
+  });
+
+  it('closing the panel answers its waiting elicitation "cancel"', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-elicit');
+    await waitForStatus(panel, 'connected', connected);
+    void panel.session.prompt('deploy it');
+    await waitFor('the form in the panel', () => panel.session.transcript.items.find((i) => i.kind === 'elicitation'));
+    const before = readRecord('elicit').length;
+    panel.panel.dispose();
+    const answer = await waitFor('the answer to the form', () => readRecord('elicit').slice(before).find((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined));
+    assert.deepEqual(answer.msg.result, { action: 'cancel' });
   });
 });

@@ -2,7 +2,8 @@
 // opts in to, subagents (child sessions), plan operations, the legacy model
 // picker, and `$/cancel_request` in both directions.
 import * as assert from 'node:assert/strict';
-import type { PermissionItem, PlanItem, SessionMessageItem, SubagentItem } from '../../src/shared/transcriptTypes';
+import type { ElicitationItem, PermissionItem, PlanItem, SessionMessageItem, SubagentItem } from '../../src/shared/transcriptTypes';
+import * as vscode from 'vscode';
 import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 /** Messages the client sent to the agent (requests and notifications) that name a session. */
@@ -102,5 +103,45 @@ describe('Protocol 1.34: subagents, plan operations, models, cancellation', func
     assert.equal(plans[1]!.format, 'markdown');
     assert.match(plans[1]!.markdown!, /^# Refactor greet/);
     assert.equal(plans[1]!.path, `${panel.session.workingFolder}/PLAN.md`);
+  });
+
+  it('the agent’s $/cancel_request closes its elicitation and its permission prompt and stops a terminal wait, each answered -32800', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-cancel-requests');
+    await waitForStatus(panel, 'connected', connected);
+    assert.equal(await panel.session.prompt('Write the notes'), 'end_turn');
+    const items = panel.session.transcript.items;
+    const form = items.find((i): i is ElicitationItem => i.kind === 'elicitation')!;
+    const perm = items.find((i): i is PermissionItem => i.kind === 'permission')!;
+    assert.equal(form.state, 'withdrawn', 'the form went away');
+    assert.equal(perm.state, 'cancelled', 'the permission prompt went away');
+    const rec = readRecord('cancel-requests');
+    const answer = (id: string) => rec.find((r) => r.dir === 'in' && r.msg?.id === id && r.msg.method === undefined)?.msg;
+    for (const id of ['agent-1', 'agent-2', 'agent-4']) assert.equal(answer(id)?.error?.code, -32800, `${id}: ${JSON.stringify(answer(id))}`);
+    assert.ok(answer('agent-3')?.result?.terminalId, 'the terminal itself was created');
+    assert.deepEqual(answer('agent-5')?.result ?? answer('agent-5'), {}, 'and could still be killed after the wait was cancelled');
+  });
+
+  it('what the user gives up on is withdrawn with $/cancel_request: a load whose panel closed, a handshake that timed out', async () => {
+    const a = await api();
+    const panel = a.openPastSession('fake-load-hang', 'sess-long');
+    const load = await waitFor('the load request', () => readRecord('load-hang').find((r) => r.dir === 'in' && r.msg?.method === 'session/load'));
+    await waitFor('the replay shown', () => panel.session.transcript.items.find((i) => i.kind === 'agent'));
+    panel.panel.dispose();
+    const cancel = await waitFor('$/cancel_request for the load', () => readRecord('load-hang').find((r) => r.dir === 'in' && r.msg?.method === '$/cancel_request'));
+    assert.deepEqual(cancel.msg.params, { requestId: load.msg.id });
+
+    const cfg = vscode.workspace.getConfiguration('acpAgents');
+    await cfg.update('initializeTimeout', 1, vscode.ConfigurationTarget.Global);
+    try {
+      const stuck = a.openChat('fake-hang-initialize');
+      await waitForStatus(stuck, 'timeout', (s) => s.severity === 'error');
+      const rec = readRecord('hang-initialize');
+      const init = rec.filter((r) => r.dir === 'in' && r.msg?.method === 'initialize').at(-1);
+      const withdrawn = rec.filter((r) => r.dir === 'in' && r.msg?.method === '$/cancel_request').at(-1);
+      assert.deepEqual(withdrawn?.msg.params, { requestId: init.msg.id });
+    } finally {
+      await cfg.update('initializeTimeout', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });

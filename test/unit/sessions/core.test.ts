@@ -295,14 +295,15 @@ describe('permissions: a request is a state of its tool call', () => {
     await odd;
   });
 
-  it('the agent withdrawing the request answers it cancelled', async () => {
+  it('the agent withdrawing the request ($/cancel_request) closes the prompt and answers -32800', async () => {
     const { permissions } = permissionHost();
     const withdraw = new Emitter<void>();
     const token: CancelToken = { isCancellationRequested: false, onCancellationRequested: (l) => withdraw.event(l) };
     const pending = permissions.request(request({ toolCallId: 'x', title: 'Run' }), token);
     await Promise.resolve();
     withdraw.fire();
-    assert.deepEqual(await pending, { outcome: { outcome: 'cancelled' } });
+    await assert.rejects(pending, (e: { code: number }) => e.code === -32800);
+    assert.equal(permissions.waiting, 0);
   });
 });
 

@@ -1,0 +1,143 @@
+/**
+ * Elicitations of one session (`elicitation/create` carrying its session id):
+ * shown in its panel as a form or a page to open, answered once, withdrawn when
+ * the agent cancels its request (answered -32800), cancelled when the turn is
+ * stopped or the panel closes. Pure: no `vscode` — the panel opens URLs.
+ */
+import { clientError as errors } from '../acp/errors';
+import type { CancelToken } from '../agents/sessionRouter';
+import { checkField, fieldsOf, type Field } from '../host/elicitationSchema';
+import type { ElicitationItem } from '../shared/transcriptTypes';
+import type { Change, Transcript } from './transcript';
+
+export interface ElicitationHost {
+  transcript(): Transcript;
+  emit(changes: readonly Change[]): void;
+  log(message: string): void;
+}
+
+type Answer = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+
+interface Pending {
+  readonly item: ElicitationItem;
+  readonly fields: readonly Field[];
+  readonly elicitationId?: string;
+  readonly resolve: (a: Answer) => void;
+  readonly reject: (e: Error) => void;
+}
+
+export class Elicitations {
+  private readonly pending = new Map<string, Pending>();
+  /** URL elicitations accepted and not completed yet, by elicitationId. */
+  private readonly open = new Map<string, ElicitationItem>();
+
+  constructor(private readonly host: ElicitationHost) {}
+
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  async request(params: unknown, token: CancelToken, childSessionId?: string): Promise<Answer> {
+    const h = this.host;
+    const p = (params ?? {}) as { mode?: unknown; message?: unknown; requestedSchema?: unknown; url?: unknown; elicitationId?: unknown };
+    const message = typeof p.message === 'string' ? p.message : '';
+    let fields: Field[] = [];
+    let url: URL | undefined;
+    if (p.mode === 'form') fields = fieldsOf(p.requestedSchema);
+    else if (p.mode === 'url') {
+      try {
+        url = new URL(String(p.url));
+      } catch {
+        throw errors.invalidParams('elicitation/create (url) needs a valid "url".');
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw errors.invalidParams(`URL elicitation with scheme "${url.protocol}" is not supported.`);
+    } else throw errors.invalidParams(`Elicitation mode ${JSON.stringify(p.mode)} is not supported by this client.`);
+    const { item, changes } = h.transcript().addElicitation(
+      {
+        mode: url ? 'url' : 'form',
+        message,
+        fields: fields.map((f) => ({ key: f.key, title: f.title, description: f.description, kind: f.kind, required: f.required, options: f.options, def: f.def, min: f.min, max: f.max })),
+        ...(url ? { url: url.toString(), host: url.host } : {}),
+      },
+      childSessionId,
+    );
+    h.emit(changes);
+    h.log(`elicitation ${item.id} (${item.mode}${url ? ` ${url.host}` : `, ${fields.length} fields`}): asking the user in the panel`);
+    return await new Promise<Answer>((resolve, reject) => {
+      const elicitationId = typeof p.elicitationId === 'string' ? p.elicitationId : undefined;
+      this.pending.set(item.id, { item, fields, elicitationId, resolve, reject });
+      const sub = token.onCancellationRequested(() => {
+        sub.dispose();
+        if (this.settle(item.id, 'withdrawn', 'the agent cancelled its request')) reject(errors.cancelled('The agent cancelled the elicitation.'));
+      });
+    });
+  }
+
+  /**
+   * The user's answer. A form's values are checked first: when one is not
+   * accepted, the form stays with the reasons and this returns false.
+   */
+  async answer(itemId: string, action: 'accept' | 'decline' | 'cancel', values: Readonly<Record<string, string | string[]>> = {}): Promise<boolean> {
+    const pending = this.pending.get(itemId);
+    if (!pending) {
+      this.host.log(`elicitation ${itemId}: ignored a second answer`);
+      return false;
+    }
+    if (action !== 'accept') {
+      this.settle(itemId, action === 'decline' ? 'declined' : 'cancelled', `the user chose ${action}`);
+      pending.resolve({ action });
+      return true;
+    }
+    if (pending.item.mode === 'url') {
+      if (pending.elicitationId) this.open.set(pending.elicitationId, pending.item);
+      this.settle(itemId, 'accepted', 'the user opened the page');
+      pending.resolve({ action: 'accept' });
+      return true;
+    }
+    const content: Record<string, unknown> = {};
+    const problems: Record<string, string> = {};
+    for (const f of pending.fields) {
+      const checked = await checkField(f, values[f.key]);
+      if (checked.error) problems[f.key] = checked.error;
+      else if (checked.value !== undefined) content[f.key] = checked.value;
+    }
+    if (!this.pending.has(itemId)) return false; // withdrawn while checking
+    if (Object.keys(problems).length) {
+      pending.item.errors = problems;
+      this.host.emit(this.host.transcript().changed(pending.item));
+      return false;
+    }
+    pending.item.errors = undefined;
+    this.settle(itemId, 'accepted', `the user filled in ${Object.keys(content).join(', ') || 'nothing'}`);
+    pending.resolve({ action: 'accept', content });
+    return true;
+  }
+
+  /** `elicitation/complete`: the page's work is done. */
+  complete(elicitationId: string): boolean {
+    const item = this.open.get(elicitationId);
+    if (!item) return false;
+    this.open.delete(elicitationId);
+    item.state = 'completed';
+    this.host.emit(this.host.transcript().changed(item));
+    return true;
+  }
+
+  /** Every waiting elicitation answered `cancel` (Stop, the panel closed, the agent exited). */
+  cancelAll(why: string): void {
+    for (const [id, p] of [...this.pending]) {
+      this.settle(id, 'cancelled', why);
+      p.resolve({ action: 'cancel' });
+    }
+  }
+
+  private settle(itemId: string, state: ElicitationItem['state'], why: string): boolean {
+    const pending = this.pending.get(itemId);
+    if (!pending) return false;
+    this.pending.delete(itemId);
+    pending.item.state = state;
+    this.host.emit(this.host.transcript().changed(pending.item));
+    this.host.log(`elicitation ${itemId}: ${state} (${why})`);
+    return true;
+  }
+}
