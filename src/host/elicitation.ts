@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node';
-import { checkField, fieldsOf, type Field } from './elicitationSchema';
+import { checkField, fieldsOf, type Field } from '../sessions/elicitationSchema';
 
 /** The questions an elicitation asks; replaceable so tests in the real host can answer them. */
 export interface ElicitationUi {

@@ -6,7 +6,7 @@
  */
 import { clientError as errors } from '../acp/errors';
 import type { CancelToken } from '../agents/sessionRouter';
-import { checkField, fieldsOf, type Field } from '../host/elicitationSchema';
+import { checkField, fieldsOf, type Field } from './elicitationSchema';
 import type { ElicitationItem } from '../shared/transcriptTypes';
 import type { Change, Transcript } from './transcript';
 

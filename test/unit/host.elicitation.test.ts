@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkField, fieldsOf } from '../../src/host/elicitationSchema';
+import { checkField, fieldsOf } from '../../src/sessions/elicitationSchema';
 
 const schema = {
   type: 'object',
