@@ -130,7 +130,7 @@ export class AuthService {
     return true;
   }
 
-  /** `logout` where advertised; forgets stored environment values either way. */
+  /** `logout` where advertised; forgets stored environment values either way. The outcome is told, not waited on. */
   async signOut(def: AgentDefinition, cwd: string | undefined): Promise<void> {
     const forgotten = await this.stored.forget(def.id);
     this.manager.setExtraEnv(def.id, {});
@@ -138,12 +138,12 @@ export class AuthService {
     if (rt?.capabilities.canLogout()) {
       await rt.connection.logout();
       this.manager.setStatus(def.id, 'needs-sign-in');
-      await this.messages.show('info', `Signed out of ${def.name}.`);
+      void this.messages.show('info', `Signed out of ${def.name}.`);
     } else if (forgotten > 0) {
       await this.manager.restart(def.id, cwd);
-      await this.messages.show('info', `Forgot the stored sign-in values of ${def.name} and restarted it.`);
+      void this.messages.show('info', `Forgot the stored sign-in values of ${def.name} and restarted it.`);
     } else {
-      await this.messages.show('info', `${def.name} does not support signing out from the editor.`);
+      void this.messages.show('info', `${def.name} does not support signing out from the editor.`);
     }
   }
 }

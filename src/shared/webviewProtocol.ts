@@ -78,6 +78,13 @@ const ACTIONS: readonly string[] = ['restart', 'showLog', 'signIn', 'stop', 'new
 const str = (v: unknown): v is string => typeof v === 'string';
 
 /** Checks a message from the webview (never trust its shape). */
+/** A form's values as typed: at most 100 fields, each a string or a list of at most 100 strings. */
+function isFormValues(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const entries = Object.entries(v);
+  return entries.length <= 100 && entries.every(([, x]) => str(x) || (Array.isArray(x) && x.length <= 100 && x.every(str)));
+}
+
 export function isWebviewToHost(value: unknown): value is WebviewToHost {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;
@@ -106,6 +113,12 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return str(m.configId) && (str(m.value) || typeof m.value === 'boolean');
     case 'setMode':
       return str(m.modeId);
+    case 'setModel':
+      return str(m.modelId);
+    case 'stopSubagent':
+      return str(m.sessionId);
+    case 'elicitation':
+      return str(m.id) && (m.action === 'accept' || m.action === 'decline' || m.action === 'cancel') && (m.values === undefined || isFormValues(m.values));
     case 'retry':
       return str(m.id);
     case 'change':

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
-const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission'];
+const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents'];
 
 /**
  * What a fake agent received (and sent), one entry per JSON line of its record.
@@ -208,6 +208,42 @@ describe('e2e: the chat panel', function () {
     const answer = rec.find((r) => r.dir === 'in' && r.msg.id === 'agent-1' && r.msg.method === undefined);
     assert.deepEqual(answer.msg.result, { outcome: { outcome: 'cancelled' } });
     assert.match(await frame.locator('.tool', { hasText: 'Delete build/' }).innerText(), /Cancelled/);
+  });
+
+  it('shows subagents as cards with their own items (Stop only where allowed) and a Markdown plan, rendered', async function () {
+    const frame = await newSession('Fake: subagents');
+    await send(frame, 'Refactor greet');
+    const explorer = frame.locator('.subagent', { hasText: 'Explorer' });
+    const allow = explorer.locator('.permission-option', { hasText: 'Allow' });
+    await allow.waitFor({ timeout: 15_000 });
+    // The child's own message and tool call are inside its card, with its state.
+    assert.match(await explorer.locator('.subagent-items').innerText(), /Looking at src\/greet\.ts\.[\s\S]*Edit src\/greet\.ts/);
+    assert.equal(await explorer.locator('.subagent-state').first().innerText(), 'Needs you');
+    const quiet = frame.locator('.subagent', { hasText: 'Quiet helper' });
+    assert.match(await quiet.locator('.subagent-items').innerText(), /Quietly counting lines\./);
+    assert.equal(await quiet.locator('.subagent-stop').count(), 0, 'no Stop for a child that does not advertise cancel');
+    // Messages between sessions say who to whom; the parent's tool call links to the card.
+    await frame.locator('.msg-session', { hasText: 'Main agent → Explorer' }).waitFor({ timeout: 5000 });
+    await frame.locator('.show-subagent').first().waitFor({ timeout: 5000 });
+    // Plans: the Markdown one rendered (no raw #, **), its file shown; the removed one gone.
+    const plan = frame.locator('.plan[data-format="markdown"]');
+    assert.equal(await plan.locator('h1').innerText(), 'Refactor greet');
+    assert.equal(await plan.locator('strong').innerText(), 'Split');
+    assert.equal(await plan.locator('.plan-path').innerText(), 'PLAN.md');
+    assert.equal(await frame.locator('.plan', { hasText: 'Throwaway' }).count(), 0);
+    await explorer.scrollIntoViewIfNeeded();
+    await screenshot(page, 'subagent-card');
+    await allow.click();
+    const stop = explorer.locator('.subagent-stop');
+    await stop.waitFor({ timeout: 10_000 });
+    await stop.click();
+    await explorer.locator('.subagent-state', { hasText: 'Idle' }).waitFor({ timeout: 15_000 });
+    await frame.locator('.msg-agent', { hasText: 'the helper counted 412 lines' }).waitFor({ timeout: 15_000 });
+    // Stop sent session/cancel to the child, and nothing else ever went to it.
+    const toChild = record(tmp, 'subagents').filter((r) => r.dir === 'in' && r.msg?.params?.sessionId === 'child-explorer').map((r) => r.msg.method);
+    assert.deepEqual(toChild, ['session/cancel']);
+    await plan.scrollIntoViewIfNeeded();
+    await screenshot(page, 'markdown-plan');
   });
 
   it('@-mention fuzzy-finds a workspace file, shows it as a chip, and sends it embedded', async function () {

@@ -58,6 +58,12 @@ function xssScenario({ goFile, payloadsTxt }) {
       { update: { sessionUpdate: `x_${i}`, payload: p } },
       // The usage meter (the header), with the payload as the cost's currency.
       { update: { sessionUpdate: 'usage_update', used: 1000 + i, size: 200_000, cost: { amount: 0.5, currency: p } } },
+      // Schema 1.34: a subagent card (title, description, cwd, error), its own message, a message to it, a Markdown plan with a path.
+      { update: { sessionUpdate: 'subagent_update', sessionId: `child-${i}`, title: p, description: p, cwd: `/ws/${p}`, capabilities: { cancel: {} }, state: { state: 'idle', stopReason: 'error', error: { code: -32603, message: p } } } },
+      { notify: 'session/update', params: { sessionId: `child-${i}`, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${p} **${p}**` } } } },
+      { update: { sessionUpdate: 'session_message', messageId: `sm${i}`, senderSessionId: '${sessionId}', recipientSessionId: `child-${i}`, content: [{ type: 'text', text: `${p} [${p}](${p})` }] } },
+      { update: { sessionUpdate: 'tool_call', toolCallId: `task${i}`, title: p, kind: 'other', status: 'completed', content: [{ type: 'session', sessionId: `child-${i}` }] } },
+      { update: { sessionUpdate: 'plan_update', plan: { type: 'markdown', planId: `pl${i}`, content: `# ${p}\n\n${p} [x](${p})`, path: p } } },
     );
   });
   steps.push(
@@ -78,6 +84,18 @@ function xssScenario({ goFile, payloadsTxt }) {
     },
     { update: { sessionUpdate: 'session_info_update', title: PAYLOADS[0] } },
     { request: 'session/request_permission', params: { sessionId: '${sessionId}', toolCall: { toolCallId: 't0', title: PAYLOADS[1] }, options: PAYLOADS.slice(0, 3).map((p, i) => ({ optionId: `o${i}`, name: p, kind: i === 0 ? 'allow_once' : 'reject_once' })) }, as: 'perm' },
+    // Questions in the panel: a form whose message, field titles, descriptions and choices are payloads, then a page to open.
+    {
+      request: 'elicitation/create',
+      params: {
+        sessionId: '${sessionId}',
+        mode: 'form',
+        message: PAYLOADS[2],
+        requestedSchema: { type: 'object', properties: Object.fromEntries(PAYLOADS.slice(0, 20).map((p, i) => [`f${i}`, i % 2 ? { type: 'string', title: p, description: p, default: p } : { type: 'string', title: p, oneOf: [{ const: 'a', title: p }] }])) },
+      },
+      as: 'form',
+    },
+    { request: 'elicitation/create', params: { sessionId: '${sessionId}', mode: 'url', message: PAYLOADS[3], url: `https://example.com/${encodeURIComponent(PAYLOADS[3])}?q=${encodeURIComponent(PAYLOADS[4])}`, elicitationId: 'xss-url' }, as: 'url' },
     { update: { sessionUpdate: 'agent_message_chunk', messageId: 'end', content: { type: 'text', text: 'XSS corpus done.' } } },
     { respond: { stopReason: 'end_turn' } },
   );
@@ -163,6 +181,13 @@ describe('e2e: XSS corpus in every rendered field', function () {
     const option = frame.locator('.permission-option').first();
     await option.waitFor({ timeout: 60_000 });
     await option.click();
+    // Both questions are declined from the panel (the form first, then the page).
+    for (let i = 0; i < 2; i++) {
+      const decline = frame.locator('.elicitation[data-state="pending"] .elicitation-decline');
+      await decline.waitFor({ timeout: 30_000 });
+      await decline.click();
+      await frame.locator('.elicitation[data-state="declined"]').nth(i).waitFor({ timeout: 10_000 });
+    }
     await frame.locator('.msg-agent', { hasText: 'XSS corpus done.' }).waitFor({ timeout: 60_000 });
     // The second prompt fails: the agent's error (every payload) becomes a turn error entry.
     await frame.locator('#input').fill(`${PAYLOADS[1]} again`);

@@ -2,7 +2,7 @@
 // opts in to, subagents (child sessions), plan operations, the legacy model
 // picker, and `$/cancel_request` in both directions.
 import * as assert from 'node:assert/strict';
-import type { ElicitationItem, PermissionItem, PlanItem, SessionMessageItem, SubagentItem } from '../../src/shared/transcriptTypes';
+import type { ElicitationItem, PermissionItem, PlanItem, SessionMessageItem, SubagentItem, TurnEndItem } from '../../src/shared/transcriptTypes';
 import * as vscode from 'vscode';
 import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
@@ -143,5 +143,46 @@ describe('Protocol 1.34: subagents, plan operations, models, cancellation', func
     } finally {
       await cfg.update('initializeTimeout', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('legacy modes and models, a URL elicitation the agent completes, a refusal, a load replaying a compaction then answering null, and logout — on the wire', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-wire');
+    await waitForStatus(panel, 'connected', connected);
+    const sid = panel.session.id!;
+    const header = () => panel.session.transcript.header;
+    const sent = (method: string) => readRecord('wire').filter((r) => r.dir === 'in' && r.msg?.method === method).map((r) => r.msg.params);
+    // No config option picks the model: the legacy models are the picker, session/set_model the call.
+    assert.deepEqual(header().models?.availableModels.map((m) => m.modelId), ['small', 'large']);
+    await panel.session.setModel('large');
+    assert.deepEqual(sent('session/set_model'), [{ sessionId: sid, modelId: 'large' }]);
+    assert.equal(header().models?.currentModelId, 'large');
+    await panel.session.setMode('code');
+    assert.deepEqual(sent('session/set_mode'), [{ sessionId: sid, modeId: 'code' }]);
+    assert.equal(header().modes?.currentModeId, 'code');
+    // A URL elicitation accepted (the page opened), then completed by the agent.
+    const turn = panel.session.prompt('deploy');
+    const url = await waitFor('the URL elicitation', () => panel.session.transcript.items.find((i): i is ElicitationItem => i.kind === 'elicitation'));
+    assert.equal(await panel.session.answerElicitation(url.id, 'accept'), true);
+    assert.equal(await turn, 'end_turn');
+    assert.equal(url.state, 'completed', 'elicitation/complete closed it');
+    // A refusal ends the turn as such.
+    assert.equal(await panel.session.prompt('something else'), 'refusal');
+    const ends = panel.session.transcript.items.filter((i): i is TurnEndItem => i.kind === 'turn-end');
+    assert.deepEqual(ends.map((e) => e.stopReason), ['end_turn', 'refusal']);
+    // A null answer to session/load is a loaded session.
+    panel.panel.dispose();
+    const again = a.openPastSession('fake-wire', sid);
+    await waitForStatus(again, 'connected after a null load answer', connected);
+    assert.equal(sent('session/load').at(-1).sessionId, sid);
+    // The replay keeps the compaction at its place, earlier messages kept.
+    assert.deepEqual(
+      again.session.transcript.items.map((i) => (i.kind === 'compaction' ? `compaction:${i.status}:${i.summary}` : `${i.kind}:${(i as { text?: string }).text ?? ''}`)),
+      ['user:Summarize the repo', 'agent:It greets people.', 'compaction:completed:The user asked for a summary.', 'agent:Anything else?'],
+    );
+    // Sign Out: logout, advertised by the agent.
+    await vscode.commands.executeCommand('acpAgents.signOut', 'fake-wire');
+    assert.equal(sent('logout').length, 1);
+    assert.equal(a.agentStatus('fake-wire'), 'needs-sign-in');
   });
 });

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { chatHtml, contentSecurityPolicy, escapeHtml } from '../../../src/chat/chatHtml';
+import { isWebviewToHost } from '../../../src/shared/webviewProtocol';
 
 describe('chat panel HTML', () => {
   const html = chatHtml({
@@ -52,5 +53,18 @@ describe('chat panel HTML', () => {
 
   it('marks the transcript as a log for screen readers', () => {
     assert.match(html, /id="transcript" role="log"/);
+  });
+});
+
+describe('messages from the webview are checked before they are acted on', () => {
+  it('accepts the subagent, model and elicitation answers in shape, and nothing else', () => {
+    assert.equal(isWebviewToHost({ type: 'stopSubagent', sessionId: 'child-1' }), true);
+    assert.equal(isWebviewToHost({ type: 'stopSubagent' }), false);
+    assert.equal(isWebviewToHost({ type: 'setModel', modelId: 'large' }), true);
+    assert.equal(isWebviewToHost({ type: 'elicitation', id: 'q1', action: 'accept', values: { name: 'shop', features: ['logs'] } }), true);
+    assert.equal(isWebviewToHost({ type: 'elicitation', id: 'q1', action: 'decline' }), true);
+    assert.equal(isWebviewToHost({ type: 'elicitation', id: 'q1', action: 'approve' }), false, 'not an action');
+    assert.equal(isWebviewToHost({ type: 'elicitation', id: 'q1', action: 'accept', values: { n: 3 } }), false, 'values are typed text');
+    assert.equal(isWebviewToHost({ type: 'elicitation', id: 'q1', action: 'accept', values: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, 'x'])) }), false, 'bounded');
   });
 });
