@@ -46,6 +46,11 @@ export class SessionRouter {
     };
   }
 
+  /** Whether a session id is taken (by an open session or a subagent already announced). */
+  has(sessionId: string): boolean {
+    return this.sinks.has(sessionId);
+  }
+
   update(n: DecodedNotification): void | Promise<void> {
     const sink = this.sinks.get(n.sessionId);
     if (sink) return sink.onUpdate(n);

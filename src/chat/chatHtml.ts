@@ -56,6 +56,7 @@ export function chatHtml(input: ChatHtmlInput): string {
       <main class="transcript" id="transcript" role="log" aria-live="polite" aria-label="Conversation" aria-busy="false" tabindex="0"></main>
       <section class="changes" id="changes" aria-label="Changes by the agent" hidden></section>
       <div class="status" id="status" role="status" hidden></div>
+      <ul class="queue" id="queue" aria-label="Queued messages" hidden></ul>
       <div class="composer" id="composer">
         <ul class="commands" id="commands" role="listbox" aria-label="Slash commands" hidden></ul>
         <div class="chips" id="chips" role="list" aria-label="Attachments"></div>

@@ -185,6 +185,9 @@ export class ChatPanel implements vscode.Disposable {
         void this.session.answerElicitation(msg.id, msg.action, msg.values).then(undefined, (err: unknown) => this.log.warn(`elicitation answer failed: ${String(err)}`));
         return;
       }
+      case 'queue':
+        void this.session.queueAction(msg.action, msg.id).then(undefined, (err: unknown) => this.log.warn(`queue: ${String(err)}`));
+        return;
       case 'stopSubagent':
         void this.session.cancelSubagent(msg.sessionId).then(undefined, (err: unknown) => this.log.warn(`stopping a subagent failed: ${String(err)}`));
         return;

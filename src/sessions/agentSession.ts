@@ -47,6 +47,14 @@ async function untilCancelled<T>(work: Promise<T>, token: CancelToken | undefine
   }
 }
 
+/** A message typed while a turn ran, waiting for its own turn. */
+interface Queued {
+  readonly id: string;
+  readonly text: string;
+  readonly attachments: readonly Attachment[];
+  readonly resolve: (stopReason: string | undefined) => void;
+}
+
 export class AgentSession implements Disposable, SessionSink {
   private runtime: AgentRuntime | undefined;
   private sessionId: string | undefined;
@@ -85,6 +93,11 @@ export class AgentSession implements Disposable, SessionSink {
   private scratch: string | undefined;
   private disposed = false;
   private readonly opener: OpenHost;
+  /** Messages typed during a turn: one is sent per turn when the previous one ends. */
+  private readonly queue: Queued[] = [];
+  private queueSeq = 0;
+  /** Send now stopped the turn: the queue goes on when it ends (after a plain Stop it waits). */
+  private sendNowPending = false;
   /** Cancelled when the panel closes: a new/load/resume still in flight is withdrawn. */
   private readonly abandon = new CancellationTokenSource();
 
@@ -125,6 +138,11 @@ export class AgentSession implements Disposable, SessionSink {
       },
       ended: (sessionId, stopReason) => {
         if (stopReason !== undefined) services.archive.append(def.id, sessionId, { sessionUpdate: '_turn_end', stopReason });
+        // The next queued message gets its turn — not after a failed turn, nor after a plain Stop.
+        const goOn = stopReason !== undefined && (stopReason !== 'cancelled' || this.sendNowPending);
+        this.sendNowPending = false;
+        if (goOn) setTimeout(() => this.drainQueue(), 0);
+        else if (this.queue.length) this.log(`queue: ${this.queue.length} message(s) wait (${stopReason === undefined ? 'the turn failed' : 'stopped'})`);
         this.changes.settle();
         // Late file events of the turn still count for a moment.
         setTimeout(() => {
@@ -133,9 +151,10 @@ export class AgentSession implements Disposable, SessionSink {
           this.changes.unwatch();
         }, 1000);
       },
-      cancelPermissions: () => {
-        this.permissions.cancelAll();
-        this.elicitations.cancelAll('the turn was stopped');
+      cancelPermissions: (all) => {
+        // The turn's end withdraws the session's own questions; subagents may still be working on theirs (Stop ends all).
+        this.permissions.cancelAll(all ? 'the turn was stopped' : 'the turn ended', !all);
+        this.elicitations.cancelAll(all ? 'the turn was stopped' : 'the turn ended', !all);
       },
       explain: (err, rt) => this.explain(err, rt),
       detach: () => this.detach(),
@@ -211,9 +230,16 @@ export class AgentSession implements Disposable, SessionSink {
   }
 
   private attach(rt: AgentRuntime, sessionId: string): void {
+    // The panel closed while the agent was still opening the session: it is not kept.
+    if (this.disposed) {
+      if (rt.capabilities.canClose() && !rt.connection.isClosed) void rt.connection.closeSession(sessionId).then(undefined, () => undefined);
+      return;
+    }
     // A load replays history the archive already holds: it is shown, not archived twice.
     this.replayArchived = this.state.phase.kind === 'loading' && this.services.archive.has(this.def.id, sessionId);
     this.registration?.dispose();
+    // Subagents of whatever was attached before are not this session's (a load announces its own again).
+    this.releaseChildren();
     this.runtime = rt;
     this.sessionId = sessionId;
     this.registration = rt.sessions.register(sessionId, this);
@@ -239,6 +265,11 @@ export class AgentSession implements Disposable, SessionSink {
   private adoptChild(childId: string): void {
     const rt = this.runtime;
     if (!rt || childId === this.sessionId || this.childRegistrations.has(childId)) return;
+    // An id already taken (another open session of this agent) is not handed over to this one.
+    if (rt.sessions.has(childId)) {
+      this.log(`subagent ${childId}: not adopted, that session id is already open here`);
+      return;
+    }
     this.childRegistrations.set(
       childId,
       rt.sessions.register(childId, {
@@ -255,7 +286,7 @@ export class AgentSession implements Disposable, SessionSink {
   async cancelSubagent(childId: string): Promise<boolean> {
     const rt = this.runtime;
     const card = this.transcript.child(childId);
-    if (!rt || !card?.canCancel) {
+    if (!rt || !card?.canCancel || !this.childRegistrations.has(childId)) {
       this.log(`subagent ${childId}: not stopped (${card ? 'it does not advertise cancel' : 'unknown'})`);
       return false;
     }
@@ -272,8 +303,12 @@ export class AgentSession implements Disposable, SessionSink {
   // ---------------------------------------------------------------- what the agent sends
   onUpdate(n: DecodedNotification): void {
     const u = n.update;
-    // A subagent's own traffic goes in its card.
+    // A subagent's own traffic goes in its card; a child this transcript does not know is not shown anywhere.
     const child = n.sessionId !== this.sessionId ? n.sessionId : undefined;
+    if (child && !this.transcript.hasChild(child)) {
+      this.log(`subagent ${child}: an update for a child not announced here was dropped`);
+      return;
+    }
     // The agent echoing the prompt the panel already shows: neither shown nor archived again.
     if (!child && this.transcript.consumeEcho(u)) return;
     // What this client cannot show is not a box in the transcript: one line in the agent's log per kind (the trace has it whole).
@@ -282,7 +317,6 @@ export class AgentSession implements Disposable, SessionSink {
       this.log(`session/update "${u.variant}" is not shown: ${u.reason}`);
     }
     this.emit(this.transcript.apply(u, child));
-    if (u.sessionUpdate === 'subagent_update') this.adoptChild(u.sessionId);
     if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && this.myTerminals.size) this.nameTerminals(u.toolCallId, child);
     // A tool call's diff (in a live turn, not in replayed history) names a file the agent changes.
     if (this.turns.busy && (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update')) {
@@ -295,17 +329,22 @@ export class AgentSession implements Disposable, SessionSink {
     const sid = this.sessionId ?? n.sessionId;
     if (!(this.replayArchived && this.state.phase.kind === 'loading')) this.services.archive.append(this.def.id, sid, child ? { sessionUpdate: '_child', sessionId: child, update: u } : u);
     if (!child && u.sessionUpdate === 'session_info_update' && u.title !== undefined) this.services.index.setTitle(this.def.id, n.sessionId, u.title ?? undefined, true);
+    // After the announcement is archived: the child's held updates (replayed on adoption) come after it.
+    if (u.sessionUpdate === 'subagent_update') this.adoptChild(u.sessionId);
   }
 
   async requestPermission(request: PermissionRequest, token: CancelToken): Promise<acp.RequestPermissionResponse> {
-    const child = request.sessionId !== this.sessionId && this.transcript.hasChild(request.sessionId) ? request.sessionId : undefined;
+    const child = request.sessionId !== this.sessionId ? request.sessionId : undefined;
+    // A child this transcript does not know: nothing to show it on, so nothing is approved.
+    if (child && !this.transcript.hasChild(child)) return { outcome: { outcome: 'cancelled' } };
     return await this.permissions.request(request, token, child);
   }
 
   /** elicitation/create about this session (or one of its subagents): asked in the panel. */
   async elicit(params: unknown, token: CancelToken): Promise<unknown> {
     const sid = (params as { sessionId?: unknown } | null)?.sessionId;
-    const child = typeof sid === 'string' && sid !== this.sessionId && this.transcript.hasChild(sid) ? sid : undefined;
+    const child = typeof sid === 'string' && sid !== this.sessionId ? sid : undefined;
+    if (child && !this.transcript.hasChild(child)) return { action: 'cancel' };
     return await this.elicitations.request(params, token, child);
   }
 
@@ -407,6 +446,7 @@ export class AgentSession implements Disposable, SessionSink {
       withAuth: (fn) => this.auth.withAuth(this.def, this.cwd, fn),
       sessionParams: (rt) => this.sessionParams(rt),
       resetTranscript: () => {
+        this.releaseChildren();
         this.transcript = new Transcript();
         this.resetEmitter.fire();
       },
@@ -509,7 +549,9 @@ export class AgentSession implements Disposable, SessionSink {
   async prompt(text: string, attachments: readonly Attachment[] = []): Promise<string | undefined> {
     const rt = this.runtime;
     const sessionId = this.sessionId;
-    if (!rt || !sessionId || this.turns.busy) return undefined;
+    if (!rt || !sessionId) return undefined;
+    // A turn is running: the message waits for its own (never a second session/prompt at once).
+    if (this.turns.busy) return await this.enqueue(text, attachments);
     const caps = rt.capabilities;
     const built = await buildPrompt(text, attachments, { image: caps.supportsPrompt('image'), embeddedContext: caps.supportsPrompt('embeddedContext') }, (uri) => this.services.readText(uri));
     const parts: ContentPart[] = attachments.map((a) =>
@@ -527,6 +569,53 @@ export class AgentSession implements Disposable, SessionSink {
   /** Stop: `session/cancel`, pending permissions answered `cancelled`, unfinished tools marked cancelled. */
   async cancel(): Promise<void> {
     await this.turns.cancel();
+  }
+
+  /** Queued messages, in the order they will be sent. */
+  get queued(): readonly { id: string; text: string }[] {
+    return this.queue.map((q) => ({ id: q.id, text: q.text }));
+  }
+
+  private enqueue(text: string, attachments: readonly Attachment[]): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      this.queue.push({ id: `queued-${++this.queueSeq}`, text, attachments, resolve });
+      this.log(`queue: a message waits for the running turn (${this.queue.length} queued)`);
+      this.publishQueue();
+    });
+  }
+
+  private publishQueue(): void {
+    this.transcript.header.queue = this.queue.map((q) => ({ id: q.id, text: q.text, attachments: q.attachments.length }));
+    this.emit([{ c: 'header' }]);
+  }
+
+  /** The next queued message, when no turn runs and the session is ready for one. */
+  private drainQueue(): void {
+    if (this.disposed || this.turns.busy || this.state.phase.kind !== 'ready' || !this.runtime) return;
+    const next = this.queue.shift();
+    if (!next) return;
+    this.publishQueue();
+    void this.prompt(next.text, next.attachments).then(next.resolve, () => next.resolve(undefined));
+  }
+
+  /** A queued message removed, taken back to edit (the panel puts its text in the composer), or sent now. */
+  async queueAction(action: 'remove' | 'edit' | 'sendNow', id: string): Promise<boolean> {
+    const i = this.queue.findIndex((q) => q.id === id);
+    if (i < 0) return false;
+    const [item] = this.queue.splice(i, 1);
+    if (action !== 'sendNow') {
+      item!.resolve(undefined);
+      this.publishQueue();
+      return true;
+    }
+    // Send now: first in line, and the running turn (if any) is stopped for it.
+    this.queue.unshift(item!);
+    this.publishQueue();
+    if (this.turns.busy) {
+      this.sendNowPending = true;
+      await this.turns.cancel();
+    } else this.drainQueue();
+    return true;
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
@@ -635,6 +724,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.resetEmitter.dispose();
     this.permissions.cancelAll('the panel closed');
     this.elicitations.cancelAll('the panel closed');
+    for (const q of this.queue.splice(0)) q.resolve(undefined);
     this.turns.dispose();
     this.registration?.dispose();
     this.releaseChildren();

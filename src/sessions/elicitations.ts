@@ -20,6 +20,8 @@ type Answer = { action: 'accept'; content?: Record<string, unknown> } | { action
 
 interface Pending {
   readonly item: ElicitationItem;
+  /** A subagent's question (kept when only the session's own are withdrawn). */
+  readonly child: boolean;
   readonly fields: readonly Field[];
   readonly elicitationId?: string;
   readonly resolve: (a: Answer) => void;
@@ -65,7 +67,7 @@ export class Elicitations {
     h.log(`elicitation ${item.id} (${item.mode}${url ? ` ${url.host}` : `, ${fields.length} fields`}): asking the user in the panel`);
     return await new Promise<Answer>((resolve, reject) => {
       const elicitationId = typeof p.elicitationId === 'string' ? p.elicitationId : undefined;
-      this.pending.set(item.id, { item, fields, elicitationId, resolve, reject });
+      this.pending.set(item.id, { item, child: childSessionId !== undefined, fields, elicitationId, resolve, reject });
       const sub = token.onCancellationRequested(() => {
         sub.dispose();
         if (this.settle(item.id, 'withdrawn', 'the agent cancelled its request')) reject(errors.cancelled('The agent cancelled the elicitation.'));
@@ -123,9 +125,10 @@ export class Elicitations {
     return true;
   }
 
-  /** Every waiting elicitation answered `cancel` (Stop, the panel closed, the agent exited). */
-  cancelAll(why: string): void {
+  /** Every waiting elicitation answered `cancel` (Stop, the panel closed, the agent exited) — or only the session's own (the turn ended). */
+  cancelAll(why: string, ownOnly = false): void {
     for (const [id, p] of [...this.pending]) {
+      if (ownOnly && p.child) continue;
       this.settle(id, 'cancelled', why);
       p.resolve({ action: 'cancel' });
     }

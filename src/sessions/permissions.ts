@@ -27,6 +27,8 @@ export interface PermissionHost {
 }
 
 interface Pending {
+  /** A subagent's request (kept when only the session's own are withdrawn). */
+  readonly child: boolean;
   readonly options: readonly PermissionOption[];
   readonly key: string;
   /** Whether "allow always" may be remembered: not for a nameless execute/other/fetch call (one "always" on `ls` must not cover `curl … | sh`). */
@@ -75,7 +77,7 @@ export class Permissions {
     h.log(`permission ${describe}: asking the user (options ${options.map((o) => o.optionId).join(', ')})${protectedHit ? `; it touches a protected path (${protectedHit})` : ''}`);
     return await new Promise<acp.RequestPermissionResponse>((resolve, reject) => {
       const rememberable = typeof toolName === 'string' || !['execute', 'other', 'fetch'].includes(toolKind);
-      this.pending.set(item.id, { options, key, rememberable, resolve });
+      this.pending.set(item.id, { child: childSessionId !== undefined, options, key, rememberable, resolve });
       // The agent's $/cancel_request: the prompt closes, and the request is answered -32800.
       const sub = token.onCancellationRequested(() => {
         sub.dispose();
@@ -101,9 +103,9 @@ export class Permissions {
     return this.settle(itemId, optionId, 'the user chose');
   }
 
-  /** Every waiting request answered `cancelled` (Stop, the turn ended, the agent exited). */
-  cancelAll(why = 'the turn was stopped'): void {
-    for (const id of [...this.pending.keys()]) this.settle(id, undefined, why);
+  /** Every waiting request answered `cancelled` (Stop, the agent exited) — or only the session's own, not its subagents' (the turn ended). */
+  cancelAll(why = 'the turn was stopped', ownOnly = false): void {
+    for (const [id, p] of [...this.pending]) if (!ownOnly || !p.child) this.settle(id, undefined, why);
   }
 
   private settle(itemId: string, optionId: string | undefined, why: string): boolean {

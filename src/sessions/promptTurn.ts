@@ -25,8 +25,8 @@ export interface TurnHost {
   began(): void;
   /** The turn of `sessionId` ended (either way): the archive marks it, change tracking settles. */
   ended(sessionId: string, stopReason: string | undefined): void;
-  /** Pending permission requests answered `cancelled`. */
-  cancelPermissions(): void;
+  /** Pending permission requests answered `cancelled`: all of them (Stop), or only the session's own (the turn ended). */
+  cancelPermissions(all: boolean): void;
   explain(err: unknown, rt: AgentRuntime): Promise<string>;
   detach(): void;
   /** The agent asked for a sign-in to answer `prompt`: offer it, and the prompt after. */
@@ -60,12 +60,12 @@ export class PromptTurns {
     let stopReason: string | undefined;
     try {
       ({ stopReason } = await turn);
-      h.cancelPermissions();
+      h.cancelPermissions(false);
       h.emit(h.transcript().endTurn(stopReason));
       h.setPhase({ kind: 'ready', text: '' });
       return stopReason;
     } catch (err) {
-      h.cancelPermissions();
+      h.cancelPermissions(false);
       await this.failed(err, rt, text);
       return undefined;
     } finally {
@@ -105,7 +105,7 @@ export class PromptTurns {
     const turn = this.current;
     if (!rt || !sessionId || !turn) return;
     h.log('stop requested: sending session/cancel');
-    h.cancelPermissions();
+    h.cancelPermissions(true);
     h.emit(h.transcript().cancelUnfinishedTools());
     h.setPhase({ kind: 'stopping' });
     await rt.connection.cancel(sessionId);

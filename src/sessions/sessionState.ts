@@ -42,7 +42,8 @@ export function statusOf(phase: SessionPhase, agentName: string): PanelStatus {
     case 'ready':
       return { text: phase.text, busy: false, inputEnabled: true, actions: [] };
     case 'working':
-      return { text: '', busy: true, inputEnabled: false, actions: ['stop'] };
+      // Typing goes on while the agent works: what is sent then is queued.
+      return { text: '', busy: true, inputEnabled: true, actions: ['stop'] };
     case 'stopping':
       return { text: 'Stopping…', busy: true, inputEnabled: false, actions: [] };
     case 'stuck':

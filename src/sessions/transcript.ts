@@ -22,6 +22,8 @@ import type {
   TranscriptItem,
 } from '../shared/transcriptTypes';
 
+type HeaderUpdate = Extract<DecodedUpdate, { sessionUpdate: 'available_commands_update' | 'current_mode_update' | 'config_option_update' | 'session_info_update' | 'usage_update' }>;
+
 /** A change to report: the batcher turns these into deltas. */
 export type Change =
   | { readonly c: 'add' | 'put'; readonly item: TranscriptItem }
@@ -256,32 +258,21 @@ export class Transcript {
       case 'session_message_chunk':
         this.sessionMessage(update, scope, out, childSessionId);
         break;
+      // The session's own header: a subagent's commands, modes, options and usage are not the panel's (its title names its card).
       case 'available_commands_update':
-        this.header.commands = update.availableCommands.map((c) => ({ name: c.name, description: c.description, ...(c.input && 'hint' in c.input ? { hint: c.input.hint } : {}) }));
-        out.push({ c: 'header' });
-        break;
       case 'current_mode_update':
-        if (this.header.modes) this.header.modes = { ...this.header.modes, currentModeId: update.currentModeId };
-        else this.header.modes = { currentModeId: update.currentModeId, availableModes: [] };
-        // Agents with config options report modes there too.
-        this.header.configOptions = this.header.configOptions.map((o) => (o.category === 'mode' && o.type === 'select' ? { ...o, currentValue: update.currentModeId } : o));
-        out.push({ c: 'header' });
-        break;
       case 'config_option_update':
-        this.header.configOptions = configOptionViews(update.configOptions);
-        out.push({ c: 'header' });
-        break;
-      case 'session_info_update': {
-        const u = update as { title?: string | null };
-        if (u.title !== undefined) {
-          this.header.title = u.title ?? undefined;
-          out.push({ c: 'header' });
-        }
-        break;
-      }
       case 'usage_update':
-        this.header.usage = { used: update.used, size: update.size, cost: update.cost ?? null };
-        out.push({ c: 'header' });
+      case 'session_info_update':
+        if (scope.card) {
+          const title = update.sessionUpdate === 'session_info_update' ? (update as { title?: string | null }).title : undefined;
+          if (title) {
+            scope.card.title = title;
+            out.push({ c: 'put', item: scope.card });
+          }
+          break;
+        }
+        this.applyHeader(update, out);
         break;
       case 'notice': {
         const n = update as { severity: string; title: string; description?: string | null };
@@ -311,6 +302,34 @@ export class Transcript {
         break;
     }
     return out;
+  }
+
+  /** The session's own header state (commands, modes, options, title, usage). */
+  private applyHeader(update: HeaderUpdate, out: Change[]): void {
+    switch (update.sessionUpdate) {
+      case 'available_commands_update':
+        this.header.commands = update.availableCommands.map((c) => ({ name: c.name, description: c.description, ...(c.input && 'hint' in c.input ? { hint: c.input.hint } : {}) }));
+        break;
+      case 'current_mode_update':
+        if (this.header.modes) this.header.modes = { ...this.header.modes, currentModeId: update.currentModeId };
+        else this.header.modes = { currentModeId: update.currentModeId, availableModes: [] };
+        // Agents with config options report modes there too.
+        this.header.configOptions = this.header.configOptions.map((o) => (o.category === 'mode' && o.type === 'select' ? { ...o, currentValue: update.currentModeId } : o));
+        break;
+      case 'config_option_update':
+        this.header.configOptions = configOptionViews(update.configOptions);
+        break;
+      case 'session_info_update': {
+        const u = update as { title?: string | null };
+        if (u.title === undefined) return;
+        this.header.title = u.title ?? undefined;
+        break;
+      }
+      case 'usage_update':
+        this.header.usage = { used: update.used, size: update.size, cost: update.cost ?? null };
+        break;
+    }
+    out.push({ c: 'header' });
   }
 
   /** The item of a compaction, made at its place in the timeline on first sight (upserted by id). */

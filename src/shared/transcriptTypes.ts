@@ -206,6 +206,8 @@ export interface HeaderState {
   /** Files the agent changed in this session (reviewable, revertable where the old text is known). */
   changes?: { path: string; name: string; added: boolean; canRevert: boolean; sensitive?: string }[];
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
+  /** Messages typed while a turn runs, sent one per turn when it ends (in order). */
+  queue?: { id: string; text: string; attachments: number }[];
 }
 
 /** Changes from the host to the webview, applied in order. */

@@ -61,6 +61,8 @@ export type WebviewToHost =
   | { readonly type: 'setModel'; readonly modelId: string }
   /** Stop a subagent's current work (only offered when it advertised cancel). */
   | { readonly type: 'stopSubagent'; readonly sessionId: string }
+  /** A queued message: removed, taken back into the composer (edit), or sent now (the running turn is stopped). */
+  | { readonly type: 'queue'; readonly action: 'remove' | 'edit' | 'sendNow'; readonly id: string }
   /** An answer to an elicitation: the form's values (as typed) with accept. */
   | { readonly type: 'elicitation'; readonly id: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Readonly<Record<string, string | string[]>> }
   | { readonly type: 'retry'; readonly id: string }
@@ -117,6 +119,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return str(m.modelId);
     case 'stopSubagent':
       return str(m.sessionId);
+    case 'queue':
+      return (m.action === 'remove' || m.action === 'edit' || m.action === 'sendNow') && str(m.id);
     case 'elicitation':
       return str(m.id) && (m.action === 'accept' || m.action === 'decline' || m.action === 'cancel') && (m.values === undefined || isFormValues(m.values));
     case 'retry':

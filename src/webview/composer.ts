@@ -12,7 +12,6 @@ export class Composer {
   private commands: HeaderState['commands'] = [];
   private history: string[] = [];
   private historyIndex = -1;
-  private busy = false;
   private enabled = false;
   private suggestionIndex = 0;
   private suggestions: Suggestion[] = [];
@@ -48,6 +47,13 @@ export class Composer {
     stop.addEventListener('click', () => this.post({ type: 'action', action: 'stop' }));
   }
 
+  /** A queued message taken back to edit: its text goes into the composer (after what is typed there). */
+  takeBack(text: string): void {
+    this.input.value = this.input.value.trim() === '' ? text : `${this.input.value}\n${text}`;
+    this.onDraft(this.input.value);
+    this.input.focus();
+  }
+
   setCommands(commands: HeaderState['commands']): void {
     this.commands = commands;
     this.suggest();
@@ -55,9 +61,10 @@ export class Composer {
 
   setState(enabled: boolean, busy: boolean): void {
     this.enabled = enabled;
-    this.busy = busy;
     this.send.disabled = !enabled;
-    this.send.hidden = busy;
+    // While a turn runs, what is sent waits in the queue for its own turn.
+    this.send.textContent = busy ? 'Queue' : 'Send';
+    this.send.title = busy ? 'Queue: sent when the running turn ends (Enter)' : 'Send (Enter)';
     this.stop.hidden = !busy;
     this.input.setAttribute('aria-disabled', String(!enabled));
   }
@@ -134,7 +141,7 @@ export class Composer {
 
   private submit(): void {
     const text = this.input.value;
-    if ((text.trim() === '' && this.attachments.length === 0) || !this.enabled || this.busy) return;
+    if ((text.trim() === '' && this.attachments.length === 0) || !this.enabled) return;
     this.post({ type: 'send', text, ...(this.attachments.length ? { attachments: this.attachments } : {}) });
     this.attachments = [];
     this.renderChips();

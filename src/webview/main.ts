@@ -77,7 +77,44 @@ function setStatus(s: PanelStatus): void {
   if (wasStreaming && !s.busy) transcript.finalizeStreams();
 }
 
+const queueEl = el<HTMLUListElement>('queue');
+
+/** Messages waiting for their turn, in order: Send now, Edit (back into the composer), Remove. */
+function renderQueue(queue: HeaderState['queue']): void {
+  const items = queue ?? [];
+  queueEl.hidden = items.length === 0;
+  queueEl.replaceChildren(
+    ...items.map((q, i) => {
+      const li = document.createElement('li');
+      li.className = 'queued';
+      li.dataset.id = q.id;
+      const label = document.createElement('span');
+      label.className = 'queued-text';
+      label.textContent = q.text + (q.attachments ? ` (+${q.attachments} attached)` : '');
+      label.title = q.text;
+      const order = document.createElement('span');
+      order.className = 'queued-order';
+      order.textContent = `${i + 1}.`;
+      const act = (action: 'sendNow' | 'edit' | 'remove', text: string, cls: string, name: string) => {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = `link-button ${cls}`;
+        b.textContent = text;
+        b.setAttribute('aria-label', `${name}: ${q.text.slice(0, 80)}`);
+        b.addEventListener('click', () => {
+          if (action === 'edit') composer.takeBack(q.text);
+          post({ type: 'queue', action, id: q.id });
+        });
+        return b;
+      };
+      li.append(order, label, act('sendNow', 'Send now', 'queued-send-now', 'Send now'), act('edit', 'Edit', 'queued-edit', 'Edit'), act('remove', 'Remove', 'queued-remove', 'Remove'));
+      return li;
+    }),
+  );
+}
+
 function setHeader(h: HeaderState): void {
+  renderQueue(h.queue);
   header.render(h, info?.agentName ?? '');
   header.renderChanges(changesEl, h);
   composer.setCommands(h.commands);

@@ -311,6 +311,16 @@ function toolView(item: ToolItem, post: Post): ItemView {
   return { el, update: (it) => fill(it as ToolItem) };
 }
 
+/** A plan's file: a plain path as it is, a file: URI decoded (left as it is when it cannot be). */
+function fileUriPath(p: string): string {
+  if (!p.startsWith('file://')) return p;
+  try {
+    return decodeURIComponent(p.slice('file://'.length));
+  } catch {
+    return p.slice('file://'.length);
+  }
+}
+
 function planView(item: PlanItem, post: Post): ItemView {
   const el = h('article', 'item plan');
   el.dataset.id = item.id;
@@ -328,7 +338,7 @@ function planView(item: PlanItem, post: Post): ItemView {
         a.addEventListener('click', (e) => {
           e.preventDefault();
           if (/^[a-z][a-z0-9+.-]*:/i.test(p.path!) && !p.path!.startsWith('file:')) post({ type: 'openLink', href: p.path! });
-          else post({ type: 'openLocation', path: decodeURIComponent(p.path!.replace(/^file:\/\//, '')) });
+          else post({ type: 'openLocation', path: fileUriPath(p.path!) });
         });
         head.append(document.createTextNode(' · '), a);
       }

@@ -102,6 +102,16 @@ export class TranscriptView {
     return held;
   }
 
+  /** Opens a card and the cards around it. */
+  private unfold(cardId: string | undefined): void {
+    for (let id = cardId, n = 0; id !== undefined && n < 50; n++) {
+      const e = this.entries.get(id);
+      const d = e?.el.querySelector('details');
+      if (d) d.open = true;
+      id = e?.item.parent;
+    }
+  }
+
   /** A card just rendered takes in the items that came before it. */
   private adopt(id: string, view: ItemView): void {
     const held = this.orphans.get(id);
@@ -217,6 +227,8 @@ export class TranscriptView {
       this.entries.set(item.id, entry);
       // A subagent's items go in its card.
       (item.parent !== undefined ? this.container(item.parent) : frag).append(entry.el);
+      // A question inside a folded card (or cards) unfolds them: it must not wait unseen.
+      if (item.parent !== undefined && (item.kind === 'permission' || item.kind === 'elicitation')) this.unfold(item.parent);
     });
     this.root.append(frag);
   }

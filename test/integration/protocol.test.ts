@@ -86,6 +86,24 @@ describe('Protocol 1.34: subagents, plan operations, models, cancellation', func
     assert.deepEqual([fromChild.from, fromChild.to, fromChild.text], ['Quiet helper', 'Main agent', '412 lines.']);
   });
 
+  it('a "subagent" announced with the id of another open session does not take it over', async () => {
+    const a = await api();
+    const first = a.openChat('fake-subagent-hijack');
+    await waitForStatus(first, 'connected', connected);
+    const second = a.openChat('fake-subagent-hijack');
+    await waitForStatus(second, 'connected', connected);
+    const firstId = first.session.id!;
+    assert.match(firstId, /-1$/);
+    assert.equal(await second.session.prompt('go'), 'end_turn');
+    // The message for the first session's id stays the first session's; the second shows no items of it.
+    await waitFor('the first panel to get its message', () => first.session.transcript.items.find((i) => i.kind === 'agent' && /Written to the first session/.test((i as { text: string }).text)));
+    const card = second.session.transcript.child(firstId)!;
+    assert.deepEqual(second.session.transcript.items.filter((i) => i.parent === card.id), []);
+    // Stop on that card sends nothing: it was never adopted.
+    assert.equal(await second.session.cancelSubagent(firstId), false);
+    assert.deepEqual(sentAbout('subagent-hijack', firstId).filter((m) => m === 'session/cancel'), []);
+  });
+
   it('plan operations: two plans updated in place (a checklist and a Markdown plan with its file), a third removed', async () => {
     const a = await api();
     const panel = a.openChat('fake-subagents');

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { AgentCapabilityView } from '../../../src/acp/capabilities';
 import { decodeClientRequest, decodePermissionRequest } from '../../../src/acp/clientRequests';
+import { decodeSessionUpdate } from '../../../src/acp/decode';
 import { AgentError, ConnectionClosedError, ErrorCodes } from '../../../src/acp/errors';
 import type { AgentRuntime } from '../../../src/agents/agentRuntime';
 import type { CancelToken } from '../../../src/agents/sessionRouter';
@@ -293,6 +294,20 @@ describe('permissions: a request is a state of its tool call', () => {
     assert.equal(permissions.waiting, 1, 'an option without a kind is shown, not taken');
     permissions.cancelAll();
     await odd;
+  });
+
+  it('the end of a turn withdraws the session’s own requests, not its subagents’ (Stop withdraws both)', async () => {
+    const { permissions, transcript } = permissionHost();
+    transcript.apply(decodeSessionUpdate({ sessionUpdate: 'subagent_update', sessionId: 'child' }, []));
+    const never: CancelToken = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+    const own = permissions.request(request({ toolCallId: 'x', title: 'Run' }), never);
+    const childs = permissions.request({ ...request({ toolCallId: 'y', title: 'Child run' }), sessionId: 'child' }, never, 'child');
+    await Promise.resolve();
+    permissions.cancelAll('the turn ended', true);
+    assert.deepEqual(await own, { outcome: { outcome: 'cancelled' } });
+    assert.equal(permissions.waiting, 1, 'the subagent still waits for its answer');
+    permissions.cancelAll('the turn was stopped');
+    assert.deepEqual(await childs, { outcome: { outcome: 'cancelled' } });
   });
 
   it('the agent withdrawing the request ($/cancel_request) closes the prompt and answers -32800', async () => {

@@ -214,6 +214,21 @@ describe('Transcript: subagents, plan operations, session messages (schema 1.34)
     assert.equal(tr.cancelUnfinishedTools().length, 2);
   });
 
+  it('a subagent’s header updates are not the panel’s: its commands, modes, options and usage are ignored, its title names its card', () => {
+    const tr = new Transcript();
+    tr.apply(u({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'parent', description: '' }] }));
+    tr.apply(sub('c', { title: 'Helper' }));
+    tr.apply(u({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'child', description: '' }] }), 'c');
+    tr.apply(u({ sessionUpdate: 'config_option_update', configOptions: [{ id: 'model', name: 'Model', type: 'select', currentValue: 'x', options: [{ value: 'x', name: 'X' }] }] }), 'c');
+    tr.apply(u({ sessionUpdate: 'usage_update', used: 5, size: 10 }), 'c');
+    tr.apply(u({ sessionUpdate: 'session_info_update', title: 'Child title' }), 'c');
+    assert.deepEqual(tr.header.commands.map((c) => c.name), ['parent']);
+    assert.deepEqual(tr.header.configOptions, []);
+    assert.equal(tr.header.usage, undefined);
+    assert.equal(tr.header.title, undefined);
+    assert.equal(tr.child('c')!.title, 'Child title');
+  });
+
   it('session messages: upserted by id, streamed by chunks, labelled with the sessions they connect', () => {
     const tr = new Transcript();
     tr.apply(sub('child-1', { title: 'Explorer' }));
