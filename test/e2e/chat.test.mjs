@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
-const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents'];
+const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents', 'fake-queue'];
 
 /**
  * What a fake agent received (and sent), one entry per JSON line of its record.
@@ -244,6 +244,31 @@ describe('e2e: the chat panel', function () {
     assert.deepEqual(toChild, ['session/cancel']);
     await plan.scrollIntoViewIfNeeded();
     await screenshot(page, 'markdown-plan');
+  });
+
+  it('keeps the composer usable while the agent works: messages typed then are queued, shown, and sent one per turn', async function () {
+    const frame = await newSession('Fake: queue');
+    await send(frame, 'first question');
+    await frame.locator('#stop').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await frame.locator('#send').innerText(), 'Queue');
+    await send(frame, 'second question');
+    await send(frame, 'third question');
+    const queued = frame.locator('#queue .queued');
+    await queued.nth(1).waitFor({ timeout: 5000 });
+    assert.deepEqual(await frame.locator('#queue .queued-text').allInnerTexts(), ['second question', 'third question']);
+    await screenshot(page, 'message-queue');
+    // Edit takes the last one back into the composer (and out of the queue).
+    await frame.locator('#queue .queued', { hasText: 'third question' }).locator('.queued-edit').click();
+    assert.equal(await frame.locator('#input').inputValue(), 'third question');
+    await frame.locator('#input').fill('third, reworded');
+    await frame.locator('#input').press('Enter');
+    // Each goes out in its own turn, in order.
+    await frame.locator('.msg-user', { hasText: 'third, reworded' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#queue').waitFor({ state: 'hidden', timeout: 30_000 });
+    await frame.locator('#send', { hasText: 'Send' }).waitFor({ timeout: 30_000 });
+    const prompts = record(tmp, 'queue').filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => r.msg.params.prompt[0].text);
+    assert.deepEqual(prompts, ['first question', 'second question', 'third, reworded']);
+    assert.equal(record(tmp, 'queue').filter((r) => r.dir === 'overlap').length, 0);
   });
 
   it('@-mention fuzzy-finds a workspace file, shows it as a chip, and sends it embedded', async function () {
