@@ -112,6 +112,11 @@ export class Config {
     return typeof v === 'string' ? v.trim().slice(0, 100_000) : '';
   }
 
+  /** Notifications when a session needs you and you are not looking at it. */
+  notifications(): boolean {
+    return this.cfg.get<unknown>('notifications') !== false;
+  }
+
   keepSessionsAlive(): boolean {
     return this.cfg.get<unknown>('sessions.keepAliveOnClose') === true;
   }

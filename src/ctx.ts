@@ -149,7 +149,10 @@ export class Ctx implements vscode.Disposable {
     this.terminals = new TerminalService(() => this.config.terminalOutputLimitBytes());
     this.mcpTrust = new McpTrust(extension.workspaceState, askMcpTrust, (m) => this.log.info(m));
     const services = this.sessionServices();
-    this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments);
+    this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments, {
+      enabled: () => this.config.notifications(),
+      notify: (message, ...actions) => this.messages.show('info', message, ...actions),
+    });
     this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index);
     this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
     this.disposables.push(

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentSession } from '../sessions/agentSession';
+import { PanelAttention, type AttentionDeps } from './attention';
 import {
   isWebviewToHost,
   type HostToWebview,
@@ -37,6 +38,7 @@ export class ChatPanel implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly diffs: DiffDocuments,
     private readonly attachments: AttachmentSources,
+    attention?: AttentionDeps,
   ) {
     const agent = session.def;
     this.info = { agentId: agent.id, agentName: agent.name, title: agent.name, ...(session.cwd ? { cwd: session.cwd } : {}) };
@@ -66,7 +68,14 @@ export class ChatPanel implements vscode.Disposable {
       }),
       session,
     );
+    if (attention) {
+      this.attention = new PanelAttention(panel, session, attention, { normal: vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg'), needsYou: vscode.Uri.joinPath(extensionUri, 'media', 'needs-you.svg') }, () => this.panel.title);
+      this.disposables.push(this.attention);
+    }
   }
+
+  /** The "needs you" state of the panel's tab (undefined: notifications not wired). */
+  readonly attention: PanelAttention | undefined;
 
   /**
    * A snapshot, tail first: the newest items in `init` (small, so the end of a long
@@ -274,6 +283,7 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     private readonly createSession: (agent: AgentDefinition, cwd?: string) => AgentSession,
     private readonly diffs: DiffDocuments,
     private readonly attachments: AttachmentSources,
+    private readonly attention?: AttentionDeps,
   ) {
     this.disposables.push(vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, this));
   }
@@ -305,7 +315,7 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { ...ChatPanel.webviewOptions(this.extensionUri), retainContextWhenHidden: false },
     );
-    return this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent, cwd), this.log, this.diffs, this.attachments));
+    return this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent, cwd), this.log, this.diffs, this.attachments, this.attention));
   }
 
   /** Opens a panel for a new session of `agent` in `cwd` and starts it. */
@@ -324,7 +334,7 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     }
     // The agent process did not survive the reload: the panel offers to start again.
     const session = this.createSession(agent);
-    this.track(new ChatPanel(panel, this.extensionUri, session, this.log, this.diffs, this.attachments));
+    this.track(new ChatPanel(panel, this.extensionUri, session, this.log, this.diffs, this.attachments, this.attention));
     const sessionId = typeof state?.sessionId === 'string' ? state.sessionId : undefined;
     if (sessionId) {
       // The agent did not survive the reload: open the session again (load, resume or archive).

@@ -141,7 +141,8 @@ export async function openWorkbench({ prefix, agents, viewport = { width: 1280, 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   const workspace = prepareWorkspace(tmp);
   const agentSettings = typeof agents === 'function' ? agents(tmp) : testAgents(ensureNode(), tmp).filter((a) => agents.includes(a.id));
-  const server = await startCodeServer({ installVsix: [vsixPath()], userSettings: { 'acpAgents.agents': agentSettings, ...settings }, workspaceTrust });
+  // Notification toasts would sit over the panel's buttons in the screenshots and clicks of other tests.
+  const server = await startCodeServer({ installVsix: [vsixPath()], userSettings: { 'acpAgents.agents': agentSettings, 'acpAgents.notifications': false, ...settings }, workspaceTrust });
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport });
   await page.goto(workbenchUrl(server, workspace));

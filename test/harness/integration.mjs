@@ -94,7 +94,8 @@ export async function runIntegration({ grep, testsPath, env = {}, realAgents = t
   const agents = [...testAgents(nodeBin, tmp), ...(realAgents ? realAgentSettings(ensureRealAgents(), tmp) : [])];
   const server = await startCodeServer({
     // No test reaches the real registry: a closed port on this machine.
-    userSettings: { 'acpAgents.agents': agents, 'acpAgents.registry.url': 'http://127.0.0.1:9/registry.json' },
+    // Notifications off: the test host's window is not reliably focused, so every turn's end could notify (the attention test turns them on).
+    userSettings: { 'acpAgents.agents': agents, 'acpAgents.registry.url': 'http://127.0.0.1:9/registry.json', 'acpAgents.notifications': false },
     env: {
       ACP_TEST_RESULTS: resultsFile,
       ACP_TEST_TMP: tmp,

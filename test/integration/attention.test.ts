@@ -1,0 +1,70 @@
+// "Needs you": a permission request while the panel is hidden raises a
+// notification naming the session (with Show) and marks the panel's tab;
+// acpAgents.notifications turns it off.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
+
+describe('Needs you: notifications and the tab', function () {
+  this.timeout(60_000);
+  const cfg = () => vscode.workspace.getConfiguration('acpAgents');
+
+  afterEach(async () => {
+    await cfg().update('notifications', undefined, vscode.ConfigurationTarget.Global);
+    await closeAllEditors();
+    await (await api()).testing.stopAllAgents();
+  });
+
+  /** Opens an agent's panel, then a text editor over it in the same group: the panel is hidden. */
+  async function hiddenPanel(agentId: string) {
+    const a = await api();
+    const panel = a.openChat(agentId);
+    await waitForStatus(panel, 'connected', connected);
+    const doc = await vscode.workspace.openTextDocument({ content: 'something else', language: 'plaintext' });
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: panel.panel.viewColumn });
+    await waitFor('the panel to be hidden', () => (!panel.panel.visible ? true : undefined));
+    return { a, panel };
+  }
+
+  it('a permission request while the panel is hidden: a notification naming the session offers Show, and the tab says so', async () => {
+    await cfg().update('notifications', true, vscode.ConfigurationTarget.Global);
+    const { a, panel } = await hiddenPanel('fake-slow-permission');
+    const before = a.testing.messages().length;
+    const turn = panel.session.prompt('clean up');
+    const shown = await waitFor('the notification', () => a.testing.messages().slice(before).find((m) => /asks for permission/.test(m.message)));
+    assert.equal(shown.message, 'Fake: slow-permission asks for permission: Delete build/');
+    assert.deepEqual(shown.actions, ['Show']);
+    assert.equal(panel.attention?.needsYou, true);
+    assert.match((panel.panel.iconPath as vscode.Uri).path, /needs-you\.svg$/);
+    await panel.session.cancel();
+    assert.equal(await turn, 'cancelled');
+  });
+
+  it('a turn that ends while the panel is hidden is told; one the user stopped is not', async () => {
+    await cfg().update('notifications', true, vscode.ConfigurationTarget.Global);
+    const { a, panel } = await hiddenPanel('fake-queue');
+    const before = a.testing.messages().length;
+    assert.equal(await panel.session.prompt('one'), 'end_turn');
+    await waitFor('the notification', () => a.testing.messages().slice(before).find((m) => m.message === 'Fake: queue finished its turn.'));
+    const stopped = panel.session.prompt('two');
+    await waitFor('the turn running', () => panel.session.isBusy || undefined);
+    const mark = a.testing.messages().length;
+    await panel.session.cancel();
+    assert.equal(await stopped, 'cancelled');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(a.testing.messages().slice(mark).map((m) => m.message), []);
+  });
+
+  it('with acpAgents.notifications off, nothing is shown and the tab stays as it is', async () => {
+    await cfg().update('notifications', false, vscode.ConfigurationTarget.Global);
+    const { a, panel } = await hiddenPanel('fake-slow-permission');
+    const before = a.testing.messages().length;
+    const turn = panel.session.prompt('clean up');
+    await waitFor('the permission request', () => panel.session.transcript.items.find((i) => i.kind === 'permission'));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(a.testing.messages().slice(before).map((m) => m.message), []);
+    assert.equal(panel.attention?.needsYou, false);
+    await panel.session.cancel();
+    assert.equal(await turn, 'cancelled');
+  });
+});
