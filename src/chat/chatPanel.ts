@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentSession } from '../sessions/agentSession';
 import { PanelAttention, type AttentionDeps } from './attention';
+import { Follower } from './follow';
 import {
   isWebviewToHost,
   type HostToWebview,
@@ -68,11 +69,16 @@ export class ChatPanel implements vscode.Disposable {
       }),
       session,
     );
+    this.follower = new Follower(panel, session, log);
+    this.disposables.push(this.follower);
     if (attention) {
       this.attention = new PanelAttention(panel, session, attention, { normal: vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg'), needsYou: vscode.Uri.joinPath(extensionUri, 'media', 'needs-you.svg') }, () => this.panel.title);
       this.disposables.push(this.attention);
     }
   }
+
+  /** Follow the agent (the header's toggle). */
+  readonly follower: Follower;
 
   /** The "needs you" state of the panel's tab (undefined: notifications not wired). */
   readonly attention: PanelAttention | undefined;
@@ -185,6 +191,9 @@ export class ChatPanel implements vscode.Disposable {
         return;
       case 'setModel':
         void this.session.setModel(msg.modelId);
+        return;
+      case 'follow':
+        this.follower.set(msg.on);
         return;
       case 'elicitation': {
         const item = this.session.transcript.get(msg.id);

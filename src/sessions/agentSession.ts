@@ -21,6 +21,7 @@ import type { Attachment } from '../shared/attachments';
 import { Emitter, type Disposable } from '../shared/events';
 import type { ContentPart } from '../shared/transcriptTypes';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
+import { checkPath, isAbsolutePath } from '../platform/pathPolicy';
 import { AccessGate, type AccessContext } from './accessGate';
 import { connectedText, openSession, pastSessionMode, type OpenHost, type OpenMode, type SessionParams } from './openSession';
 import { Elicitations } from './elicitations';
@@ -401,6 +402,18 @@ export class AgentSession implements Disposable, SessionSink {
       this.log(`refused to open ${JSON.stringify(p.slice(0, 300))}: ${errorText(err)}`);
       return undefined;
     }
+  }
+
+  /** A path inside the session's folders (symlinks resolved), or undefined — never asks (for Follow). */
+  pathInside(p: string): string | undefined {
+    if (!isAbsolutePath(p)) return undefined;
+    const { resolved, inside } = checkPath(p, this.effectiveRoots);
+    return inside ? resolved : undefined;
+  }
+
+  /** Whether updates now are live (not a load's replay of history). */
+  get live(): boolean {
+    return this.state.phase.kind !== 'loading';
   }
 
   private killTerminals(): void {

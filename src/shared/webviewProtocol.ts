@@ -59,6 +59,8 @@ export type WebviewToHost =
   | { readonly type: 'setConfig'; readonly configId: string; readonly value: string | boolean }
   | { readonly type: 'setMode'; readonly modeId: string }
   | { readonly type: 'setModel'; readonly modelId: string }
+  /** Follow the agent: open the files its tool calls point at, as they do. */
+  | { readonly type: 'follow'; readonly on: boolean }
   /** Stop a subagent's current work (only offered when it advertised cancel). */
   | { readonly type: 'stopSubagent'; readonly sessionId: string }
   /** A queued message: removed, taken back into the composer (edit), or sent now (the running turn is stopped). */
@@ -117,6 +119,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return str(m.modeId);
     case 'setModel':
       return str(m.modelId);
+    case 'follow':
+      return typeof m.on === 'boolean';
     case 'stopSubagent':
       return str(m.sessionId);
     case 'queue':

@@ -31,6 +31,7 @@ const changesEl = el<HTMLElement>('changes');
 
 interface ViewState {
   agentId?: string;
+  follow?: boolean;
   sessionId?: string;
   draft?: string;
   scrollTop?: number;
@@ -78,6 +79,16 @@ function setStatus(s: PanelStatus): void {
 }
 
 const queueEl = el<HTMLUListElement>('queue');
+const followEl = el<HTMLButtonElement>('follow');
+
+/** Follow the agent: off by default, kept across reloads of the panel. */
+function setFollow(on: boolean, tell: boolean): void {
+  followEl.setAttribute('aria-pressed', String(on));
+  followEl.classList.toggle('on', on);
+  saveState({ follow: on });
+  if (tell) post({ type: 'follow', on });
+}
+followEl.addEventListener('click', () => setFollow(followEl.getAttribute('aria-pressed') !== 'true', true));
 
 /** Messages waiting for their turn, in order: Send now, Edit (back into the composer), Remove. */
 function renderQueue(queue: HeaderState['queue']): void {
@@ -136,6 +147,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       setDisplayRoot(msg.panel.cwd);
       agentName.textContent = msg.panel.agentName;
       saveState({ agentId: msg.panel.agentId });
+      setFollow(saved.follow === true, saved.follow === true);
       transcript.reset(msg.items);
       setHeader(msg.header);
       setStatus(msg.status);

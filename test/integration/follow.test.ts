@@ -1,0 +1,39 @@
+// Follow the agent: off by default; on, the files live tool calls point at open
+// beside the panel at their line, the panel keeping its place; never outside
+// the session's folders.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
+
+describe('Follow the agent', function () {
+  this.timeout(60_000);
+
+  afterEach(async () => {
+    await closeAllEditors();
+    await (await api()).testing.stopAllAgents();
+  });
+
+  const greetEditor = () => vscode.window.visibleTextEditors.find((e) => e.document.uri.path.endsWith('/src/greet.ts'));
+
+  it('is off by default: nothing opens', async () => {
+    const panel = (await api()).openChat('fake-follow');
+    await waitForStatus(panel, 'connected', connected);
+    assert.equal(panel.follower.following, false);
+    assert.equal(await panel.session.prompt('read'), 'end_turn');
+    assert.equal(greetEditor(), undefined);
+  });
+
+  it('on: opens the file at the tool call’s line beside the panel (which stays visible), follows the next location, skips paths outside', async () => {
+    const panel = (await api()).openChat('fake-follow');
+    await waitForStatus(panel, 'connected', connected);
+    panel.follower.set(true);
+    const turn = panel.session.prompt('read');
+    const editor = await waitFor('greet.ts opened', () => greetEditor());
+    assert.equal(editor.selection.active.line, 2, 'line 3 (1-based) of the tool call');
+    assert.notEqual(editor.viewColumn, panel.panel.viewColumn, 'beside the panel, not over it');
+    assert.equal(panel.panel.visible, true);
+    await waitFor('the second location', () => (greetEditor()?.selection.active.line === 1 ? true : undefined));
+    assert.equal(await turn, 'end_turn');
+    assert.equal(vscode.window.visibleTextEditors.some((e) => e.document.uri.path === '/etc/hosts'), false, 'outside the folders: not opened');
+  });
+});
