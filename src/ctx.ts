@@ -201,6 +201,7 @@ export class Ctx implements vscode.Disposable {
       },
       additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),
       newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
+      forkSession: (def, sessionId) => void vscode.commands.executeCommand('acpAgents.forkSession', { agentId: def.id, sessionId }),
       readText,
     };
   }

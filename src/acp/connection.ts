@@ -258,6 +258,9 @@ export class AcpConnection {
   setMode(sessionId: string, modeId: string, token?: CancellationToken) {
     return this.call(P.SetSessionModeRequest.type, { sessionId, modeId }, token);
   }
+  forkSession(params: P.ForkSessionParams, token?: CancellationToken) {
+    return this.call(P.ForkSessionRequest.type, params, token);
+  }
   /** Legacy \`session/set_model\`, for agents that report \`models\` but no model config option. */
   setModel(sessionId: string, modelId: string, token?: CancellationToken) {
     return this.call(P.SetSessionModelRequest.type, { sessionId, modelId }, token);

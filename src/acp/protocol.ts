@@ -51,6 +51,18 @@ export namespace SetSessionModeRequest {
   export const method = 'session/set_mode';
   export const type = new RequestType<acp.SetSessionModeRequest, acp.SetSessionModeResponse | null, acp.Error>(method);
 }
+/** `session/fork` (UNSTABLE in v1, widely implemented): a new session with the history of another. */
+export interface ForkSessionParams {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly mcpServers?: acp.McpServer[];
+  readonly additionalDirectories?: string[];
+  readonly systemPrompt?: unknown;
+}
+export namespace ForkSessionRequest {
+  export const method = 'session/fork';
+  export const type = new RequestType<ForkSessionParams, { sessionId: string; modes?: unknown; configOptions?: unknown }, acp.Error>(method);
+}
 /** Legacy (removed from the schema on 2026-06-01, still answered by many agents): the model of a session. */
 export interface SetSessionModelParams {
   readonly sessionId: string;

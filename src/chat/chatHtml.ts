@@ -50,6 +50,7 @@ export function chatHtml(input: ChatHtmlInput): string {
           <span class="agent-name" id="agent-name"></span>
           <span class="session-title" id="session-title"></span>
           <span class="usage" id="usage"></span>
+          <button type="button" id="fork" class="link-button fork" title="Fork Session: continue this conversation in a new session, this one left as it is">Fork</button>
           <button type="button" id="follow" class="link-button follow" aria-pressed="false" title="Follow the agent: open the files its tool calls work on beside this panel">Follow</button>
         </div>
         <div class="controls" id="controls"></div>

@@ -327,6 +327,13 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     return this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent, cwd), this.log, this.diffs, this.attachments, this.attention));
   }
 
+  /** Opens a panel for a fork of a session of `agent` (its history shown, then a new session). */
+  openFork(agent: AgentDefinition, source: { sessionId: string; title: string }, cwd?: string): ChatPanel {
+    const p = this.create(agent, cwd);
+    void p.session.forkFrom(source);
+    return p;
+  }
+
   /** Opens a panel for a new session of `agent` in `cwd` and starts it. */
   open(agent: AgentDefinition, cwd?: string): ChatPanel {
     const p = this.create(agent, cwd);

@@ -21,6 +21,7 @@ type CommandId =
   | 'acpAgents.showLog'
   | 'acpAgents.signIn'
   | 'acpAgents.signOut'
+  | 'acpAgents.forkSession'
   | 'acpAgents.openSession'
   | 'acpAgents.deleteSession'
   | 'acpAgents.refreshSessions'

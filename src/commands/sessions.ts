@@ -1,5 +1,6 @@
 /** Commands about sessions: new, open, resume, delete, refresh, stop. */
 import * as vscode from 'vscode';
+import type { AgentDefinition } from '../agents/agentDefinition';
 import type { SessionTreeNode } from '../ui/sessionTree';
 import type { CommandFactory } from './index';
 import { installFromRegistry } from './registry';
@@ -23,6 +24,31 @@ const newSession: CommandFactory = (ctx) => async (arg?: unknown) => {
 const openSession: CommandFactory = (ctx) => (node?: SessionTreeNode) => {
   if (node?.kind !== 'session') return;
   ctx.panels.openPast(node.agent, node.entry.sessionId, node.entry.cwd);
+};
+
+/**
+ * Fork Session: a sidebar session, `{ agentId, sessionId }` (the panel's Fork), or
+ * the active panel's session — into a new panel with its history.
+ */
+const forkSession: CommandFactory = (ctx) => async (arg?: unknown) => {
+  let agent: AgentDefinition | undefined;
+  let sessionId: string | undefined;
+  const node = arg as SessionTreeNode | undefined;
+  if (node?.kind === 'session') ({ agent, sessionId } = { agent: node.agent, sessionId: node.entry.sessionId });
+  else if (typeof arg === 'object' && arg !== null && typeof (arg as { agentId?: unknown }).agentId === 'string') {
+    agent = ctx.agents.find((arg as { agentId: string }).agentId);
+    sessionId = typeof (arg as { sessionId?: unknown }).sessionId === 'string' ? (arg as { sessionId: string }).sessionId : undefined;
+  } else {
+    const active = ctx.activePanel();
+    agent = active?.session.def;
+    sessionId = active?.session.id;
+  }
+  if (!agent || !sessionId) {
+    void ctx.messages.show('info', 'Fork Session works on an open chat panel with a session, or on a session in the sidebar.');
+    return;
+  }
+  const entry = ctx.index.get(agent.id, sessionId);
+  ctx.panels.openFork(agent, { sessionId, title: entry?.title || agent.name }, entry?.cwd ?? ctx.activePanel()?.session.cwd);
 };
 
 const deleteSession: CommandFactory = (ctx) => async (node?: SessionTreeNode) => {
@@ -104,6 +130,7 @@ export const sessionCommands = {
   'acpAgents.newSession': newSession,
   'acpAgents.openSession': openSession,
   'acpAgents.deleteSession': deleteSession,
+  'acpAgents.forkSession': forkSession,
   'acpAgents.refreshSessions': refreshSessions,
   'acpAgents.resumeSession': resumeSession,
   'acpAgents.cancel': cancel,

@@ -25,6 +25,7 @@ import { checkPath, isAbsolutePath } from '../platform/pathPolicy';
 import { AccessGate, type AccessContext } from './accessGate';
 import { connectedText, openSession, pastSessionMode, type OpenHost, type OpenMode, type SessionParams } from './openSession';
 import { Elicitations } from './elicitations';
+import { transcriptMarkdown } from './forkTranscript';
 import { Permissions } from './permissions';
 import { buildPrompt } from './promptBuilder';
 import { PromptTurns } from './promptTurn';
@@ -522,6 +523,14 @@ export class AgentSession implements Disposable, SessionSink {
     const lines = await this.services.archive.read(this.def.id, sessionId);
     this.transcript = new Transcript();
     this.emit(this.transcript.addLocalNotice(error ? 'warning' : 'info', 'Archived history', note));
+    this.replayLines(lines);
+    if (lines.length === 0) this.emit(this.transcript.addLocalNotice('info', 'Nothing was archived for this session.'));
+    this.resetEmitter.fire();
+    if (readOnly) this.setPhase({ kind: 'readOnly', text: 'Read-only: this is the local archive.' });
+  }
+
+  /** Archived updates into the transcript, in order. */
+  private replayLines(lines: readonly { u: unknown }[]): void {
     for (const line of lines) {
       const u = line.u as { sessionUpdate?: string; stopReason?: string };
       if (u?.sessionUpdate === '_turn_end') this.emit(this.transcript.endTurn(String(u.stopReason ?? 'end_turn')));
@@ -532,9 +541,46 @@ export class AgentSession implements Disposable, SessionSink {
       else if (u?.sessionUpdate === '_archive_full') this.emit(this.transcript.addLocalNotice('warning', 'The archive of this session reached its size limit; later updates were not kept.'));
       else this.emit(this.transcript.apply(decodeSessionUpdate(u, [])));
     }
-    if (lines.length === 0) this.emit(this.transcript.addLocalNotice('info', 'Nothing was archived for this session.'));
+  }
+
+  /**
+   * Fork: a new session with the history of `source`. Agents that fork
+   * (`session/fork`) keep the history themselves; the panel shows the archived
+   * one, which is copied to the new session. Agents that cannot get a new session
+   * whose first prompt carries the conversation so far, labelled as such.
+   */
+  async forkFrom(source: { sessionId: string; title: string }): Promise<boolean> {
+    const lines = await this.services.archive.read(this.def.id, source.sessionId);
+    this.transcript = new Transcript();
+    this.replayLines(lines);
+    const history = this.transcript.items.slice();
+    let rt: AgentRuntime;
+    try {
+      rt = await this.manager.ensureRunning(this.def, this.cwd);
+    } catch (err) {
+      this.resetEmitter.fire();
+      this.setPhase({ kind: 'failed', text: `${this.def.name} could not be started (${errorText(err)}).` });
+      return false;
+    }
+    const forkTitle = `${source.title} (fork)`;
+    const native = rt.capabilities.canFork();
+    this.emit(this.transcript.addLocalNotice('info', `Forked from "${source.title}"`, native ? `${this.def.name} continues from here in a new session; the history above stays as it was.` : `${this.def.name} cannot fork sessions: a new session starts, and its first prompt carries the conversation above as an attachment.`));
     this.resetEmitter.fire();
-    if (readOnly) this.setPhase({ kind: 'readOnly', text: 'Read-only: this is the local archive.' });
+    const ok = native ? await this.open({ kind: 'fork', fromSessionId: source.sessionId }) : await this.start();
+    const sid = this.sessionId;
+    if (!ok || !sid) return false;
+    if (native) for (const line of lines) this.services.archive.append(this.def.id, sid, line.u);
+    this.services.index.setTitle(this.def.id, sid, forkTitle, true);
+    this.log(`forked from ${source.sessionId} (${native ? 'session/fork' : 'new session with the transcript'})`);
+    if (native) return true;
+    const markdown = transcriptMarkdown(history, source.title);
+    const uri = `acp-transcript:/${encodeURIComponent(source.sessionId)}.md`;
+    const embedded = rt.capabilities.supportsPrompt('embeddedContext');
+    const block: acp.ContentBlock = embedded
+      ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text: markdown } }
+      : { type: 'text', text: `--- Transcript of the earlier conversation (forked) ---\n\n${markdown}` };
+    await this.prompt(`This session is a fork of "${source.title}". The conversation so far is attached; continue from where it left off.`, [], [block]);
+    return true;
   }
 
   /**
@@ -559,7 +605,7 @@ export class AgentSession implements Disposable, SessionSink {
 
   // ---------------------------------------------------------------- what the user does
   /** Sends a prompt (shown at once); resolves with the stop reason when the turn ends. */
-  async prompt(text: string, attachments: readonly Attachment[] = []): Promise<string | undefined> {
+  async prompt(text: string, attachments: readonly Attachment[] = [], extra: readonly acp.ContentBlock[] = []): Promise<string | undefined> {
     const rt = this.runtime;
     const sessionId = this.sessionId;
     if (!rt || !sessionId) return undefined;
@@ -570,6 +616,9 @@ export class AgentSession implements Disposable, SessionSink {
     const parts: ContentPart[] = attachments.map((a) =>
       a.kind === 'image' ? { type: 'image', mimeType: a.mimeType, data: a.data, name: a.name } : { type: 'resource_link', uri: a.uri, name: a.kind === 'selection' ? `${a.name}:${a.startLine}-${a.endLine}` : a.name },
     );
+    // Blocks the client adds itself (a fork's transcript): sent, and shown as one labelled attachment each.
+    built.blocks.push(...extra);
+    for (const b of extra) parts.push({ type: 'resource', uri: b.type === 'resource' ? b.resource.uri : 'acp-transcript:', name: 'Conversation so far (attached)' });
     this.emit(this.transcript.addUserPrompt(text, parts));
     if (built.dropped.length) this.emit(this.transcript.addLocalNotice('warning', `Not sent to ${this.def.name}`, built.dropped.join('\n')));
     const { archive, index } = this.services;
@@ -713,6 +762,9 @@ export class AgentSession implements Disposable, SessionSink {
         return;
       case 'newSession':
         this.services.newSession(this.def);
+        return;
+      case 'fork':
+        if (this.sessionId) this.services.forkSession(this.def, this.sessionId);
         return;
     }
   }

@@ -14,7 +14,9 @@ import type { SessionPhase } from './sessionState';
 export type OpenMode =
   | { readonly kind: 'new' }
   | { readonly kind: 'load'; readonly sessionId: string }
-  | { readonly kind: 'resume'; readonly sessionId: string };
+  | { readonly kind: 'resume'; readonly sessionId: string }
+  /** `session/fork` of another session: a new id, the agent keeps the history. */
+  | { readonly kind: 'fork'; readonly fromSessionId: string };
 
 export type SessionParams = {
   cwd: string;
@@ -49,6 +51,18 @@ function spec(mode: OpenMode, token: CancellationToken | undefined): ModeSpec {
           // The replay is history: all of it is shown before the session counts as open.
           await rt.connection.drainSession(mode.sessionId);
           return { ...(r ?? {}), sessionId: mode.sessionId };
+        },
+      };
+    case 'fork':
+      return {
+        phase: { kind: 'starting' },
+        attachFirst: false,
+        supported: (c) => c.canFork(),
+        missing: 'cannot fork sessions (it does not advertise sessionCapabilities.fork)',
+        call: async (rt, p) => {
+          const r = await rt.connection.forkSession({ sessionId: mode.fromSessionId, ...p }, token);
+          if (typeof r?.sessionId !== 'string' || r.sessionId === '') throw new Error('The agent answered session/fork without a session id.');
+          return r;
         },
       };
     case 'resume':
@@ -94,7 +108,7 @@ export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenR
       attempted = rt;
       if (!s.supported(rt.capabilities)) throw new Error(`${host.agentName} ${s.missing}.`);
       if (mode.kind === 'load') host.resetTranscript();
-      if (s.attachFirst && mode.kind !== 'new') host.attach(rt, mode.sessionId);
+      if (s.attachFirst && (mode.kind === 'load' || mode.kind === 'resume')) host.attach(rt, mode.sessionId);
       const r = await s.call(rt, await host.sessionParams(rt));
       return { rt, r };
     });
@@ -104,7 +118,7 @@ export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenR
     return 'opened';
   } catch (err) {
     if (s.attachFirst) host.detach();
-    if (mode.kind !== 'new' && err instanceof AgentError && err.isNotFound) {
+    if ((mode.kind === 'load' || mode.kind === 'resume') && err instanceof AgentError && err.isNotFound) {
       host.setPhase(mode.kind === 'load' ? { kind: 'notFound' } : { kind: 'readOnly', text: 'This session no longer exists on the agent. The archive above is read-only.', error: true });
       return 'not-found';
     }

@@ -94,6 +94,8 @@ export interface SessionServices {
   additionalDirectories(cwd: string): string[];
   /** Opens a new session of the same agent (from an archive-only panel). */
   newSession(def: AgentDefinition): void;
+  /** Forks a session of the agent into a new panel (ACP: Fork Session). */
+  forkSession(def: AgentDefinition, sessionId: string): void;
   /** A file's text: an open editor's (unsaved changes included), else the disk's. */
   readText(uri: string): Promise<string | undefined>;
 }

@@ -5,7 +5,7 @@
 import { isAttachment, type Attachment } from './attachments';
 import type { HeaderState, TranscriptDelta, TranscriptItem } from './transcriptTypes';
 
-export type PanelAction = 'restart' | 'showLog' | 'signIn' | 'stop' | 'newSession';
+export type PanelAction = 'restart' | 'showLog' | 'signIn' | 'stop' | 'newSession' | 'fork';
 
 export interface PanelStatus {
   /** What is going on, in words ('' when there is nothing to say). */
@@ -78,7 +78,7 @@ export interface PersistedPanelState {
   readonly scrollTop?: number;
 }
 
-const ACTIONS: readonly string[] = ['restart', 'showLog', 'signIn', 'stop', 'newSession'];
+const ACTIONS: readonly string[] = ['restart', 'showLog', 'signIn', 'stop', 'newSession', 'fork'];
 const str = (v: unknown): v is string => typeof v === 'string';
 
 /** Checks a message from the webview (never trust its shape). */

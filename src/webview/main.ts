@@ -49,7 +49,7 @@ let info: PanelInfo | undefined;
 let restoredScroll = false;
 let streaming = false;
 
-const ACTION_LABELS: Record<PanelAction, string> = { restart: 'Restart', showLog: 'Show Log', signIn: 'Sign In…', stop: 'Stop', newSession: 'New Session' };
+const ACTION_LABELS: Record<PanelAction, string> = { restart: 'Restart', showLog: 'Show Log', signIn: 'Sign In…', stop: 'Stop', newSession: 'New Session', fork: 'Fork' };
 
 function setStatus(s: PanelStatus): void {
   status.replaceChildren();
@@ -89,6 +89,7 @@ function setFollow(on: boolean, tell: boolean): void {
   if (tell) post({ type: 'follow', on });
 }
 followEl.addEventListener('click', () => setFollow(followEl.getAttribute('aria-pressed') !== 'true', true));
+el<HTMLButtonElement>('fork').addEventListener('click', () => post({ type: 'action', action: 'fork' }));
 
 /** Messages waiting for their turn, in order: Send now, Edit (back into the composer), Remove. */
 function renderQueue(queue: HeaderState['queue']): void {

@@ -1,0 +1,50 @@
+/**
+ * A conversation as Markdown, for agents that cannot fork: the new session's
+ * first prompt carries it (labelled as such). No `vscode` import.
+ */
+import type { TranscriptItem } from '../shared/transcriptTypes';
+
+/** Longest transcript handed over; older turns are left out first (and the text says so). */
+const MAX_CHARS = 200_000;
+
+export function transcriptMarkdown(items: readonly TranscriptItem[], title: string): string {
+  const parts: string[] = [];
+  for (const i of items) {
+    if (i.parent !== undefined) continue; // a subagent's own work stays in its card
+    switch (i.kind) {
+      case 'user':
+        if (i.text.trim()) parts.push(`**User:**\n\n${i.text.trim()}`);
+        break;
+      case 'agent':
+        if (i.text.trim()) parts.push(`**Agent:**\n\n${i.text.trim()}`);
+        break;
+      case 'tool':
+        parts.push(`> Tool call: ${i.title} (${i.status})`);
+        break;
+      case 'plan':
+        if (i.format === 'items') parts.push(`> Plan:\n${i.entries.map((e) => `> - [${e.status === 'completed' ? 'x' : ' '}] ${e.content}`).join('\n')}`);
+        else if (i.markdown) parts.push(`> Plan:\n\n${i.markdown}`);
+        break;
+      case 'compaction':
+        if (i.summary) parts.push(`> Context summary:\n\n${i.summary}`);
+        break;
+      // Thoughts, questions, notices and the turn's bookkeeping are not part of what was said.
+      case 'thought':
+      case 'permission':
+      case 'elicitation':
+      case 'notice':
+      case 'error':
+      case 'turn-end':
+      case 'subagent':
+      case 'session-message':
+        break;
+    }
+  }
+  let body = parts.join('\n\n');
+  let cut = '';
+  if (body.length > MAX_CHARS) {
+    body = body.slice(body.length - MAX_CHARS);
+    cut = '(The beginning of the conversation is left out: it was too long.)\n\n';
+  }
+  return `# Conversation so far: ${title}\n\n${cut}${body}\n`;
+}
