@@ -2,13 +2,19 @@
 // beside the panel at their line, the panel keeping its place; never outside
 // the session's folders.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
 
 describe('Follow the agent', function () {
   this.timeout(60_000);
 
+  /** The scenario waits for this file after its first location (so each location is seen in turn). */
+  const go = () => path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.follow-go');
+
   afterEach(async () => {
+    fs.rmSync(go(), { force: true });
     await closeAllEditors();
     await (await api()).testing.stopAllAgents();
   });
@@ -19,6 +25,7 @@ describe('Follow the agent', function () {
     const panel = (await api()).openChat('fake-follow');
     await waitForStatus(panel, 'connected', connected);
     assert.equal(panel.follower.following, false);
+    fs.writeFileSync(go(), 'go');
     assert.equal(await panel.session.prompt('read'), 'end_turn');
     assert.equal(greetEditor(), undefined);
   });
@@ -32,6 +39,7 @@ describe('Follow the agent', function () {
     assert.equal(editor.selection.active.line, 2, 'line 3 (1-based) of the tool call');
     assert.notEqual(editor.viewColumn, panel.panel.viewColumn, 'beside the panel, not over it');
     assert.equal(panel.panel.visible, true);
+    fs.writeFileSync(go(), 'go');
     await waitFor('the second location', () => (greetEditor()?.selection.active.line === 1 ? true : undefined));
     assert.equal(await turn, 'end_turn');
     assert.equal(vscode.window.visibleTextEditors.some((e) => e.document.uri.path === '/etc/hosts'), false, 'outside the folders: not opened');
