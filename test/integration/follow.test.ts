@@ -16,10 +16,14 @@ describe('Follow the agent', function () {
   afterEach(async () => {
     fs.rmSync(go(), { force: true });
     await closeAllEditors();
+    fs.rmSync(target(), { force: true });
     await (await api()).testing.stopAllAgents();
   });
 
-  const greetEditor = () => vscode.window.visibleTextEditors.find((e) => e.document.uri.path.endsWith('/src/greet.ts'));
+  /** A file of its own (other tests edit the sample files): ten numbered lines. */
+  const target = () => path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'follow-target.txt');
+  const targetEditor = () => vscode.window.visibleTextEditors.find((e) => e.document.uri.path.endsWith('/follow-target.txt'));
+  beforeEach(() => fs.writeFileSync(target(), Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'));
 
   it('is off by default: nothing opens', async () => {
     const panel = (await api()).openChat('fake-follow');
@@ -27,7 +31,7 @@ describe('Follow the agent', function () {
     assert.equal(panel.follower.following, false);
     fs.writeFileSync(go(), 'go');
     assert.equal(await panel.session.prompt('read'), 'end_turn');
-    assert.equal(greetEditor(), undefined);
+    assert.equal(targetEditor(), undefined);
   });
 
   it('on: opens the file at the tool call’s line beside the panel (which stays visible), follows the next location, skips paths outside', async () => {
@@ -35,12 +39,12 @@ describe('Follow the agent', function () {
     await waitForStatus(panel, 'connected', connected);
     panel.follower.set(true);
     const turn = panel.session.prompt('read');
-    const editor = await waitFor('greet.ts opened', () => greetEditor());
-    assert.equal(editor.selection.active.line, 2, 'line 3 (1-based) of the tool call');
+    const editor = await waitFor('the file opened', () => targetEditor());
+    assert.equal(editor.selection.active.line, 6, 'line 7 (1-based) of the tool call');
     assert.notEqual(editor.viewColumn, panel.panel.viewColumn, 'beside the panel, not over it');
     assert.equal(panel.panel.visible, true);
     fs.writeFileSync(go(), 'go');
-    await waitFor('the second location', () => (greetEditor()?.selection.active.line === 1 ? true : undefined));
+    await waitFor('the second location', () => (targetEditor()?.selection.active.line === 3 ? true : undefined));
     assert.equal(await turn, 'end_turn');
     assert.equal(vscode.window.visibleTextEditors.some((e) => e.document.uri.path === '/etc/hosts'), false, 'outside the folders: not opened');
   });
