@@ -26,6 +26,7 @@ import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION } from './config';
 import { ChangeTracker } from './host/changeTracker';
 import { ElicitationService } from './host/elicitation';
+import { SessionStatusBar } from './ui/statusBar';
 import { FileService } from './host/fileService';
 import { TerminalService } from './host/terminals';
 import { Logs } from './logging';
@@ -83,6 +84,7 @@ export class Ctx implements vscode.Disposable {
   readonly mcpTrust: McpTrust;
   readonly attachments = new AttachmentSources();
   readonly panels: ChatPanelManager;
+  readonly statusBar: SessionStatusBar;
   readonly tree: SessionTreeProvider;
   readonly treeView: vscode.TreeView<unknown>;
   private readonly disposables: vscode.Disposable[] = [];
@@ -153,9 +155,11 @@ export class Ctx implements vscode.Disposable {
       enabled: () => this.config.notifications(),
       notify: (message, ...actions) => this.messages.show('info', message, ...actions),
     });
+    this.statusBar = new SessionStatusBar(this.panels);
     this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index);
     this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
     this.disposables.push(
+      this.statusBar,
       this.log,
       this.registry,
       this.agents,

@@ -55,12 +55,15 @@ export interface TestHooks {
   setSessionPicker(pick: ((offered: readonly { label: string; sessionId: string }[]) => Promise<string | undefined>) | undefined): void;
   /** Runs the daily update check as if at `now`; the updates it announced. */
   checkForUpdates(now: number): Promise<string[]>;
+  /** The status bar item as shown. */
+  statusBar(): { text: string; tooltip: string; visible: boolean };
 }
 
 export function testHooks(ctx: Ctx): TestHooks {
   const defaults = { sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker };
   return {
     messages: () => ctx.messages.history(),
+    statusBar: () => ({ text: ctx.statusBar.item.text, tooltip: String(ctx.statusBar.item.tooltip ?? ''), visible: ctx.statusBar.visible }),
     setAuthPrompter: (p) => void (ctx.auth.prompter = p ?? defaults.prompter),
     agentPid: (id) => ctx.agents.runtime(id)?.pid,
     initializeResult: (id) => ctx.agents.runtime(id)?.initializeResult,

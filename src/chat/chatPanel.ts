@@ -365,8 +365,13 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     return [...this.panels];
   }
 
+  private readonly openedEmitter = new vscode.EventEmitter<ChatPanel>();
+  /** A panel was opened (or restored after a reload). */
+  readonly onDidOpen = this.openedEmitter.event;
+
   private track(p: ChatPanel): ChatPanel {
     this.panels.add(p);
+    this.openedEmitter.fire(p);
     p.onDidDispose(() => this.panels.delete(p));
     return p;
   }

@@ -67,4 +67,26 @@ describe('Needs you: notifications and the tab', function () {
     await panel.session.cancel();
     assert.equal(await turn, 'cancelled');
   });
+
+  it('the status bar names the active session’s agent and state: ready, working with the time, needs you, error', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-queue');
+    await waitForStatus(panel, 'connected', connected);
+    await waitFor('ready in the status bar', () => (a.testing.statusBar().text === '$(hubot) Fake: queue: ready' ? true : undefined));
+    assert.equal(a.testing.statusBar().visible, true);
+    const turn = panel.session.prompt('one');
+    await waitFor('working in the status bar', () => (/^\$\(loading~spin\) Fake: queue: working 0:0\d$/.test(a.testing.statusBar().text) ? true : undefined));
+    assert.equal(await turn, 'end_turn');
+    await waitFor('ready again', () => (a.testing.statusBar().text.endsWith(': ready') ? true : undefined));
+    const asking = a.openChat('fake-slow-permission');
+    await waitForStatus(asking, 'connected', connected);
+    const ask = asking.session.prompt('clean up');
+    await waitFor('needs you', () => (a.testing.statusBar().text === '$(bell-dot) Fake: slow-permission: needs you' ? true : undefined));
+    await asking.session.cancel();
+    assert.equal(await ask, 'cancelled');
+    const broken = a.openChat('fake-crash-initialize');
+    await waitFor('error', () => (a.testing.statusBar().text === '$(error) Fake: crash-initialize: error' ? true : undefined));
+    assert.match(a.testing.statusBar().tooltip, /exited with code 3/);
+    assert.ok(broken);
+  });
 });

@@ -1,0 +1,114 @@
+/**
+ * The status bar item: the active (or last active) session's agent and state —
+ * starting, ready, working with the time it has been working, needs you, error.
+ * A click shows its panel (or offers a new session when none is open). Hidden
+ * until a session was opened in this window.
+ */
+import * as vscode from 'vscode';
+import type { ChatPanel, ChatPanelManager } from '../chat/chatPanel';
+
+const FOCUS_COMMAND = 'acpAgents.showActiveSession';
+
+export class SessionStatusBar implements vscode.Disposable {
+  readonly item = vscode.window.createStatusBarItem('acpAgents.session', vscode.StatusBarAlignment.Left, 50);
+  private readonly disposables: vscode.Disposable[] = [this.item];
+  private current: ChatPanel | undefined;
+  private workingSince: number | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+
+  constructor(private readonly panels: ChatPanelManager) {
+    this.item.name = 'ACP Session';
+    this.item.command = FOCUS_COMMAND;
+    this.disposables.push(
+      vscode.commands.registerCommand(FOCUS_COMMAND, () => {
+        if (this.current && panels.all().includes(this.current)) this.current.reveal();
+        else void vscode.commands.executeCommand('acpAgents.newSession');
+      }),
+      panels.onDidOpen((p) => this.watch(p)),
+    );
+    for (const p of panels.all()) this.watch(p);
+  }
+
+  private watch(p: ChatPanel): void {
+    const subs = [
+      p.panel.onDidChangeViewState(() => {
+        if (p.panel.active) this.show(p);
+        else this.update();
+      }),
+      p.session.onDidChangeStatus(() => this.update()),
+      p.session.onDidChangeTranscript((changes) => {
+        if (changes.some((c) => c.c === 'add' && (c.item.kind === 'permission' || c.item.kind === 'elicitation')) || changes.some((c) => c.c === 'put' && (c.item.kind === 'permission' || c.item.kind === 'elicitation'))) this.update();
+      }),
+    ];
+    p.onDidDispose(() => {
+      for (const s of subs) s.dispose();
+      if (this.current === p) this.show(this.panels.all().find((o) => o.panel.active) ?? this.panels.all().at(-1));
+    });
+    this.show(p);
+  }
+
+  private show(p: ChatPanel | undefined): void {
+    if (p !== this.current) this.workingSince = undefined;
+    this.current = p;
+    this.update();
+  }
+
+  /** What the item says now. */
+  private update(): void {
+    const p = this.current;
+    if (!p) {
+      this.item.text = '$(hubot) ACP: no session';
+      this.item.tooltip = 'No chat panel is open. Click to start a session.';
+      this.item.backgroundColor = undefined;
+      this.stopTicker();
+      if (this.visible) this.item.show();
+      return;
+    }
+    const s = p.session.status;
+    const name = p.session.def.name;
+    const waiting = p.session.transcript.items.some((i) => (i.kind === 'permission' || i.kind === 'elicitation') && i.state === 'pending');
+    const working = s.busy && s.actions.includes('stop');
+    let state: string;
+    let icon = '$(hubot)';
+    this.item.backgroundColor = undefined;
+    if (s.severity === 'error') {
+      state = 'error';
+      icon = '$(error)';
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+    } else if (waiting || p.attention?.needsYou) {
+      state = 'needs you';
+      icon = '$(bell-dot)';
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    } else if (working) {
+      this.workingSince ??= Date.now();
+      const secs = Math.floor((Date.now() - this.workingSince) / 1000);
+      state = `working ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+      icon = '$(loading~spin)';
+    } else if (s.busy) state = 'starting';
+    else state = s.inputEnabled ? 'ready' : 'stopped';
+    if (!working) this.workingSince = undefined;
+    if (working) this.startTicker();
+    else this.stopTicker();
+    this.item.text = `${icon} ${name}: ${state}`;
+    this.item.tooltip = `${name} — ${p.panel.title}${s.text ? `\n${s.text}` : ''}\nClick to show the panel.`;
+    this.item.show();
+    this.visible = true;
+  }
+
+  /** Shown (once a session was opened in this window). */
+  visible = false;
+
+  private startTicker(): void {
+    this.ticker ??= setInterval(() => this.update(), 1000);
+  }
+
+  private stopTicker(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+
+  dispose(): void {
+    this.stopTicker();
+    while (this.disposables.length) this.disposables.pop()?.dispose();
+  }
+}
