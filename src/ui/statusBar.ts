@@ -37,7 +37,7 @@ export class SessionStatusBar implements vscode.Disposable {
       }),
       p.session.onDidChangeStatus(() => this.update()),
       p.session.onDidChangeTranscript((changes) => {
-        if (changes.some((c) => c.c === 'add' && (c.item.kind === 'permission' || c.item.kind === 'elicitation')) || changes.some((c) => c.c === 'put' && (c.item.kind === 'permission' || c.item.kind === 'elicitation'))) this.update();
+        if (changes.some((c) => (c.c === 'add' || c.c === 'put') && (c.item.kind === 'permission' || c.item.kind === 'elicitation'))) this.update();
       }),
     ];
     p.onDidDispose(() => {

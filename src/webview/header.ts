@@ -52,6 +52,26 @@ export class HeaderView {
     el.append(ul);
   }
 
+  /** A labelled select of the older kind (modes, models): one option per entry, its description as the tooltip. */
+  private picker(id: string, label: string, ariaLabel: string | undefined, entries: readonly { value: string; name: string; description?: string | null }[], current: string, onChange: (value: string) => void): void {
+    const wrap = h('label', 'control');
+    wrap.htmlFor = id;
+    wrap.append(h('span', 'control-label', label));
+    const sel = h('select');
+    sel.id = id;
+    if (ariaLabel) sel.setAttribute('aria-label', ariaLabel);
+    for (const e of entries) {
+      const el = h('option', undefined, e.name);
+      el.value = e.value;
+      if (e.description) el.title = e.description;
+      sel.append(el);
+    }
+    sel.value = current;
+    sel.addEventListener('change', () => onChange(sel.value));
+    wrap.append(sel);
+    this.controls.append(wrap);
+  }
+
   render(state: HeaderState, agentName: string): void {
     this.title.textContent = state.title ?? '';
     this.title.title = state.title ?? '';
@@ -96,40 +116,13 @@ export class HeaderView {
         this.controls.append(wrap);
       }
     } else if (state.modes && state.modes.availableModes.length > 0) {
-      const wrap = h('label', 'control');
-      wrap.htmlFor = 'mode-select';
-      wrap.append(h('span', 'control-label', 'Mode'));
-      const sel = h('select');
-      sel.id = 'mode-select';
-      for (const m of state.modes.availableModes) {
-        const el = h('option', undefined, m.name);
-        el.value = m.id;
-        if (m.description) el.title = m.description;
-        sel.append(el);
-      }
-      sel.value = state.modes.currentModeId;
-      sel.addEventListener('change', () => this.post({ type: 'setMode', modeId: sel.value }));
-      wrap.append(sel);
-      this.controls.append(wrap);
+      const modes = state.modes.availableModes.map((m) => ({ value: m.id, name: m.name, description: m.description }));
+      this.picker('mode-select', 'Mode', undefined, modes, state.modes.currentModeId, (modeId) => this.post({ type: 'setMode', modeId }));
     }
     // Legacy models (session/set_model), only when no config option already picks the model.
     if (state.models && state.models.availableModels.length > 0 && !state.configOptions.some((o) => o.category === 'model')) {
-      const wrap = h('label', 'control');
-      wrap.htmlFor = 'model-select';
-      wrap.append(h('span', 'control-label', 'Model'));
-      const sel = h('select');
-      sel.id = 'model-select';
-      sel.setAttribute('aria-label', `${agentName}: Model`);
-      for (const m of state.models.availableModels) {
-        const el = h('option', undefined, m.name);
-        el.value = m.modelId;
-        if (m.description) el.title = m.description;
-        sel.append(el);
-      }
-      sel.value = state.models.currentModelId;
-      sel.addEventListener('change', () => this.post({ type: 'setModel', modelId: sel.value }));
-      wrap.append(sel);
-      this.controls.append(wrap);
+      const models = state.models.availableModels.map((m) => ({ value: m.modelId, name: m.name, description: m.description }));
+      this.picker('model-select', 'Model', `${agentName}: Model`, models, state.models.currentModelId, (modelId) => this.post({ type: 'setModel', modelId }));
     }
     this.usage.replaceChildren();
     if (state.usage && state.usage.size > 0) {
