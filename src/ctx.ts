@@ -25,6 +25,8 @@ import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
 import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION } from './config';
 import { ChangeTracker } from './host/changeTracker';
+import { HunkReview } from './host/hunkReview';
+import { currentBytes, restoreFiles } from './host/restoreFiles';
 import { ElicitationService } from './host/elicitation';
 import { SessionStatusBar } from './ui/statusBar';
 import { FileService } from './host/fileService';
@@ -79,6 +81,8 @@ export class Ctx implements vscode.Disposable {
   readonly index: SessionIndex;
   readonly archive: TranscriptArchive;
   readonly diffs = new DiffDocuments();
+  /** Review by hunks (Keep/Undo) of the files open sessions changed. */
+  readonly review = new HunkReview(() => [...this.liveSessions].map((s) => s.changes));
   readonly files: FileService;
   readonly terminals: TerminalService;
   readonly mcpTrust: McpTrust;
@@ -166,6 +170,7 @@ export class Ctx implements vscode.Disposable {
       this.terminals,
       this.attachments,
       this.diffs,
+      this.review,
       this.panels,
       this.tree,
       this.treeView,
@@ -192,6 +197,7 @@ export class Ctx implements vscode.Disposable {
           (file, before, after, title) => this.diffs.open(file, before, after, title),
           (file, before, after) => this.diffs.uris(file, before, after),
           sensitive,
+          (file, title) => this.review.open(file, title),
         ),
       mcpServers: async (rt, cwd, agentName) => {
         const sel = this.selectMcp(cwd, { canHttp: rt.capabilities.supportsMcp('http'), canSse: rt.capabilities.supportsMcp('sse') });
@@ -207,13 +213,20 @@ export class Ctx implements vscode.Disposable {
       newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
       forkSession: (def, sessionId) => void vscode.commands.executeCommand('acpAgents.forkSession', { agentId: def.id, sessionId }),
       readText,
+      currentBytes,
+      restoreFiles,
+      showDiff: (file, left, right, title) => this.diffs.open(file, left, right, title),
     };
   }
 
   private newSession(def: AgentDefinition, cwd: string | undefined, services: SessionServices): AgentSession {
     const session = new AgentSession(def, this.agents, this.auth, cwd === NO_FOLDER ? undefined : (cwd ?? this.workspaceCwd()), services);
     this.liveSessions.add(session);
-    session.onDidDispose(() => this.liveSessions.delete(session));
+    const reviewed = this.review.watch(session.changes);
+    session.onDidDispose(() => {
+      this.liveSessions.delete(session);
+      reviewed.dispose();
+    });
     return session;
   }
 

@@ -8,6 +8,7 @@ import type { DecodedInitialize } from './acp/decode';
 import type { SpawnSpec } from './agents/agentProcess';
 import type { AuthPrompter } from './agents/auth';
 import type { ChatPanel } from './chat/chatPanel';
+import type { Mention } from './shared/attachments';
 import { NO_FOLDER, type Ctx } from './ctx';
 import type { ElicitationUi } from './host/elicitation';
 import type { AccessAnswer, AccessQuestion } from './sessions/accessGate';
@@ -45,6 +46,8 @@ export interface TestHooks {
   /** How many updates the local archive of a session holds. */
   archiveLength(agentId: string, sessionId: string): Promise<number>;
   stopAllAgents(): Promise<void>;
+  /** What an @-mention of `query` offers (as the panel gets it). */
+  mentions(query: string): Promise<readonly Mention[]>;
   /** The extension's global storage folder (installed agents live in agents/, the registry cache in registry/). */
   storagePath(): string;
   /** Sees every registry quick pick as it opens. */
@@ -86,6 +89,7 @@ export function testHooks(ctx: Ctx): TestHooks {
       await ctx.archive.flush();
     },
     stopAllAgents: () => ctx.agents.stopAll(),
+    mentions: (query) => ctx.attachments.mentions(query),
     storagePath: () => ctx.storage,
     watchRegistryPicks: (watch) => void (ctx.registryPickCreated = watch),
     checkForUpdates: (now) => ctx.checkForUpdates(now),

@@ -1,11 +1,19 @@
 import * as vscode from 'vscode';
-import type { Attachment } from '../shared/attachments';
+import type { Attachment, Mention } from '../shared/attachments';
 import { fuzzyFiles } from '../sessions/promptBuilder';
+
+/** At most this many lines of a symbol, and this many problems, are attached. */
+const MAX_SYMBOL_LINES = 400;
+const MAX_PROBLEMS = 200;
+const SYMBOL_TIMEOUT_MS = 1500;
+
+const SEVERITY = ['error', 'warning', 'info', 'hint'];
 
 /**
  * Where attachments come from: the last text editor (a webview panel being
  * active hides it from `activeTextEditor`), its selection, a file picker, and
- * the workspace's files for @-mentions.
+ * for @-mentions: the selection, the Problems list, open editors, workspace
+ * symbols (VS Code's workspace symbol providers) and the workspace's files.
  */
 export class AttachmentSources implements vscode.Disposable {
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
@@ -28,19 +36,7 @@ export class AttachmentSources implements vscode.Disposable {
     const picked = await vscode.window.showQuickPick(items, { title: 'Attach to the prompt' });
     if (!picked) return [];
     if (picked.id === 'file' && editor) return [this.fileOf(editor.document.uri)];
-    if (picked.id === 'selection' && editor) {
-      const sel = editor.selection;
-      return [
-        {
-          kind: 'selection',
-          uri: editor.document.uri.toString(),
-          name: basename(editor.document.uri),
-          startLine: sel.start.line + 1,
-          endLine: sel.end.line + 1,
-          text: editor.document.getText(sel),
-        },
-      ];
-    }
+    if (picked.id === 'selection' && editor) return [this.selectionOf(editor.document, editor.selection)];
     const uris = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: false, openLabel: 'Attach' });
     return (uris ?? []).map((u) => this.fileOf(u));
   }
@@ -62,8 +58,97 @@ export class AttachmentSources implements vscode.Disposable {
     return { kind: 'file', uri: uri.toString(), name: basename(uri) };
   }
 
+  /**
+   * What an @-mention may attach, best first: the current selection and the
+   * Problems list (when their names match), open editors, workspace symbols
+   * (two characters or more), then workspace files.
+   */
+  async mentions(query: string): Promise<Mention[]> {
+    const q = query.toLowerCase();
+    const out: Mention[] = [];
+    const editor = this.lastEditor;
+    if (editor && !editor.selection.isEmpty && 'selection'.startsWith(q)) {
+      const sel = this.selectionOf(editor.document, editor.selection);
+      out.push({ kind: 'selection', label: 'selection', detail: `${vscode.workspace.asRelativePath(editor.document.uri)}:${sel.startLine}-${sel.endLine}`, attachment: sel });
+    }
+    if ('problems'.startsWith(q)) {
+      const problems = this.problems();
+      if (problems) out.push({ kind: 'problems', label: 'problems', detail: problems.detail, attachment: { kind: 'problems', name: 'Problems', text: problems.text } });
+    }
+    const open = this.openEditors();
+    const openPaths = new Set(open.map((f) => f.path));
+    for (const p of fuzzyFiles([...openPaths], query, 5)) {
+      const f = open.find((x) => x.path === p)!;
+      out.push({ kind: 'editor', label: p, detail: 'open editor', attachment: this.fileOf(vscode.Uri.parse(f.uri, true)) });
+    }
+    if (query.length >= 2) out.push(...(await this.symbols(query)));
+    for (const f of await this.match(query)) {
+      if (openPaths.has(f.path)) continue;
+      out.push({ kind: 'file', label: f.path, attachment: this.fileOf(vscode.Uri.parse(f.uri, true)) });
+    }
+    return out.slice(0, 30);
+  }
+
+  /** A range as a selection attachment: exactly (a selection), or as whole lines (a symbol; at most MAX_SYMBOL_LINES). */
+  private selectionOf(doc: vscode.TextDocument, range: vscode.Range, name = basename(doc.uri), wholeLines = false): Extract<Attachment, { kind: 'selection' }> {
+    const last = Math.min(range.end.line, range.start.line + MAX_SYMBOL_LINES - 1, doc.lineCount - 1);
+    const r = wholeLines ? new vscode.Range(range.start.line, 0, last, doc.lineAt(last).text.length) : doc.validateRange(range);
+    return { kind: 'selection', uri: doc.uri.toString(), name, startLine: r.start.line + 1, endLine: r.end.line + 1, text: doc.getText(r) };
+  }
+
+  /** Files open in editor tabs (text and diff editors' files). */
+  private openEditors(): { path: string; uri: string }[] {
+    const seen = new Map<string, { path: string; uri: string }>();
+    for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+      const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : tab.input instanceof vscode.TabInputTextDiff ? tab.input.modified : undefined;
+      if (uri?.scheme === 'file' && !seen.has(uri.toString())) seen.set(uri.toString(), { path: vscode.workspace.asRelativePath(uri), uri: uri.toString() });
+    }
+    return [...seen.values()];
+  }
+
+  /** The Problems list as text: one line per diagnostic, errors first. */
+  private problems(): { text: string; detail: string } | undefined {
+    const all: { sev: number; line: string }[] = [];
+    for (const [uri, diags] of vscode.languages.getDiagnostics()) {
+      if (uri.scheme !== 'file') continue;
+      const rel = vscode.workspace.asRelativePath(uri);
+      for (const d of diags) all.push({ sev: d.severity, line: `${rel}:${d.range.start.line + 1}:${d.range.start.character + 1} ${SEVERITY[d.severity] ?? 'info'}: ${d.message.split('\n')[0]}${d.source ? ` (${d.source})` : ''}` });
+    }
+    if (all.length === 0) return undefined;
+    all.sort((a, b) => a.sev - b.sev);
+    const shown = all.slice(0, MAX_PROBLEMS).map((p) => p.line);
+    if (all.length > MAX_PROBLEMS) shown.push(`… and ${all.length - MAX_PROBLEMS} more`);
+    const errors = all.filter((p) => p.sev === vscode.DiagnosticSeverity.Error).length;
+    return { text: shown.join('\n'), detail: `${all.length} in the workspace (${errors} error${errors === 1 ? '' : 's'})` };
+  }
+
+  /** Workspace symbols (VS Code's providers, time-boxed): each attached as the lines it spans. */
+  private async symbols(query: string): Promise<Mention[]> {
+    let found: vscode.SymbolInformation[] | undefined;
+    try {
+      found = await Promise.race([
+        Promise.resolve(vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)),
+        new Promise<undefined>((r) => setTimeout(() => r(undefined), SYMBOL_TIMEOUT_MS)),
+      ]);
+    } catch {
+      return [];
+    }
+    const out: Mention[] = [];
+    for (const s of (found ?? []).filter((x) => x.location.uri.scheme === 'file').slice(0, 8)) {
+      try {
+        const doc = await vscode.workspace.openTextDocument(s.location.uri);
+        const rel = vscode.workspace.asRelativePath(s.location.uri);
+        const name = `${s.name} (${basename(s.location.uri)})`;
+        out.push({ kind: 'symbol', label: s.name, detail: `${vscode.SymbolKind[s.kind] ?? 'symbol'} · ${rel}:${s.location.range.start.line + 1}`, attachment: this.selectionOf(doc, s.location.range, name, true) });
+      } catch {
+        // a file that cannot be opened: not offered
+      }
+    }
+    return out;
+  }
+
   /** Workspace files matching an @-mention query (the list is cached for 30 s). */
-  async match(query: string): Promise<{ path: string; uri: string }[]> {
+  private async match(query: string): Promise<{ path: string; uri: string }[]> {
     if (Date.now() - this.filesAt > 30_000) {
       const found = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git,dist,out,.venv,target,build}/**', 20_000);
       this.files = found.map((u) => ({ path: vscode.workspace.asRelativePath(u), uri: u.toString() })).sort((a, b) => a.path.localeCompare(b.path));

@@ -56,6 +56,7 @@ export function chatHtml(input: ChatHtmlInput): string {
         <div class="controls" id="controls"></div>
       </header>
       <main class="transcript" id="transcript" role="log" aria-live="polite" aria-label="Conversation" aria-busy="false" tabindex="0"></main>
+      <div class="restore-slot" id="restore-slot"></div>
       <section class="changes" id="changes" aria-label="Changes by the agent" hidden></section>
       <div class="status" id="status" role="status" hidden></div>
       <ul class="queue" id="queue" aria-label="Queued messages" hidden></ul>

@@ -163,7 +163,10 @@ export class ChatPanel implements vscode.Disposable {
         return;
       }
       case 'findFiles':
-        void this.attachments.match(msg.query).then((files) => this.post({ type: 'fileMatches', requestId: msg.requestId, files }));
+        void this.attachments.mentions(msg.query).then(
+          (items) => this.post({ type: 'mentions', requestId: msg.requestId, items }),
+          (err: unknown) => this.log.warn(`mentions: ${String(err)}`),
+        );
         return;
       case 'action':
         void this.session.runAction(msg.action).then(undefined, (err: unknown) => this.log.error(`panel action ${msg.action} failed: ${String(err)}`));
@@ -211,8 +214,43 @@ export class ChatPanel implements vscode.Disposable {
         return;
       case 'change': {
         const c = this.session.changes;
-        const run = msg.action === 'reviewAll' ? c.reviewAll() : msg.path === undefined ? Promise.resolve() : msg.action === 'open' ? c.open(msg.path) : c.revert(msg.path).then(() => undefined);
-        void run.then(undefined, (err: unknown) => this.log.warn(`changes: ${String(err)}`));
+        const file = msg.path;
+        const run = async (): Promise<unknown> => {
+          switch (msg.action) {
+            case 'reviewAll':
+              return await c.reviewAll();
+            case 'keepAll':
+              return c.keepAll();
+            case 'revertAll':
+              return await c.revertAll();
+            case 'open':
+              return file !== undefined && (await c.open(file));
+            case 'keep':
+              return file !== undefined && c.keep(file);
+            case 'revert':
+              return file !== undefined && (await c.revert(file));
+          }
+        };
+        void run().then(undefined, (err: unknown) => this.log.warn(`changes: ${String(err)}`));
+        return;
+      }
+      case 'checkpoint': {
+        const r = this.session.restore;
+        const run = async (): Promise<unknown> => {
+          switch (msg.action) {
+            case 'preview':
+              return r.preview(msg.id);
+            case 'restore':
+              return await r.restore(msg.id);
+            case 'undo':
+              return await r.undoRestore();
+            case 'dismiss':
+              return r.dismiss();
+            case 'diff':
+              return msg.path !== undefined && (await r.diff(msg.path));
+          }
+        };
+        void run().then(undefined, (err: unknown) => this.log.warn(`restore: ${String(err)}`));
         return;
       }
       case 'retry': {

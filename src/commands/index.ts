@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { agentCommands } from './agents';
 import { registryCommands } from './registry';
+import { reviewCommands } from './review';
 import { sessionCommands } from './sessions';
 import { trustCommands } from './trust';
 
@@ -28,13 +29,18 @@ type CommandId =
   | 'acpAgents.manageMcpTrust'
   | 'acpAgents.installAgent'
   | 'acpAgents.updateAgents'
-  | 'acpAgents.uninstallAgent';
+  | 'acpAgents.uninstallAgent'
+  | 'acpAgents.keepHunk'
+  | 'acpAgents.undoHunk'
+  | 'acpAgents.keepFile'
+  | 'acpAgents.undoFile';
 
 const COMMANDS: Record<CommandId, CommandFactory> = {
   ...sessionCommands,
   ...agentCommands,
   ...trustCommands,
   ...registryCommands,
+  ...reviewCommands,
 };
 
 /** Registers every command of the table. */

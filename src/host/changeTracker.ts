@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkPath } from '../platform/pathPolicy';
 import { TurnBaseline } from './turnBaseline';
-import type { ChangeEntry, ChangeTracking } from '../sessions/services';
+import type { ChangeEntry, ChangeTracking, TurnObserver } from '../sessions/services';
 
 interface Change {
   /** The bytes before the agent first changed it in this session; null: the file did not exist; undefined: unknown. */
@@ -31,14 +31,14 @@ function editorSaves(): Map<string, number> {
 
 /** Files above this size are not snapshotted (their changes are listed without Revert). */
 const MAX_SNAPSHOT_BYTES = 5 * 1024 * 1024;
-const UNREADABLE = Symbol('unreadable');
+export const UNREADABLE = Symbol('unreadable');
 type Disk = Buffer | null | typeof UNREADABLE;
 
 /**
  * The file's bytes on disk: null when it does not exist; UNREADABLE when it is not a
  * regular file (a FIFO, a device — the path comes from the model) or too large.
  */
-function readDisk(file: string): Disk {
+export function readDisk(file: string): Disk {
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
@@ -61,7 +61,7 @@ function same(a: Disk | undefined, b: Disk | undefined): boolean {
 const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
 
 /** Bytes that a text editor round-trips exactly (valid UTF-8, no BOM, no CR: editors normalise line endings). */
-function isPlainUtf8(bytes: Buffer): boolean {
+export function isPlainUtf8(bytes: Buffer): boolean {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return false;
   if (bytes.includes(0x0d)) return false;
   return utf8(bytes.toString('utf8')).equals(bytes);
@@ -86,6 +86,10 @@ export class ChangeTracker implements ChangeTracking {
   private readonly proposed = new Map<string, { snapshot: Buffer | null; oldText: string | null; newText: string }>();
   private watchers: vscode.FileSystemWatcher[] = [];
   private baseline: TurnBaseline | undefined;
+  /** Files just put back by Revert: the disk events of that write are not the agent's. */
+  private readonly reverted = new Map<string, { at: number; bytes: Buffer }>();
+  /** The session's checkpoints: every change of a turn is reported there too. */
+  private turn: TurnObserver | undefined;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
 
@@ -94,12 +98,19 @@ export class ChangeTracker implements ChangeTracking {
     private readonly diffUris: (file: string, before: string | null, after: string) => [vscode.Uri, vscode.Uri],
     /** The protected-path glob a file falls under, if any. */
     private readonly sensitive: (file: string) => string | undefined = () => undefined,
+    /** The review of a file still on disk: a diff with Keep/Undo per hunk (host/hunkReview.ts). */
+    private readonly review?: (file: string, title: string) => Promise<void>,
   ) {
     editorSaves();
   }
 
+  observe(turn: TurnObserver): void {
+    this.turn = turn;
+  }
+
   /** Records the bytes before a change (the first known record for a file wins). */
   record(file: string, before: Buffer | null | undefined): void {
+    this.turn?.touch(file, before);
     const existing = this.changes.get(file);
     if (existing && existing.before !== undefined) return;
     if (existing && before === undefined) return;
@@ -146,7 +157,7 @@ export class ChangeTracker implements ChangeTracking {
   watch(roots: readonly string[]): void {
     this.unwatch();
     if (roots.length === 0) return;
-    const baseline = new TurnBaseline(roots);
+    const baseline = new TurnBaseline(roots, (file) => this.turn?.knownBefore(file));
     this.baseline = baseline;
     const since = Date.now();
     const seen = async (u: vscode.Uri, created: boolean) => {
@@ -158,13 +169,17 @@ export class ChangeTracker implements ChangeTracking {
       } catch {
         return;
       }
-      // Directories; late events of changes made before the turn began; and what VS Code
-      // itself saved (the user, a Revert, our own writes) while the disk still holds it.
-      if (!st.isFile() || st.mtimeMs < since - 250) return;
+      // Directories, and what VS Code itself saved (the user, a Revert, our own writes) while the disk still holds it.
+      if (!st.isFile()) return;
       const saved = editorSaves().get(file);
       if (saved !== undefined && st.mtimeMs <= saved + 50) return;
       await baseline.ready;
       if (this.baseline !== baseline) return;
+      const back = this.reverted.get(file);
+      if (back && Date.now() - back.at < 3000 && same(readDisk(file), back.bytes)) return;
+      // Late events of changes made before the turn began — but a file that was not there
+      // when it began is new, whatever its time says (a rename keeps the old file's).
+      if (st.mtimeMs < since - 250 && !(created && baseline.existed(file) === false)) return;
       const p = this.proposed.get(file);
       if (p) {
         const now = readDisk(file);
@@ -195,10 +210,33 @@ export class ChangeTracker implements ChangeTracking {
         if (bytes && this.changes.get(file)?.before === undefined) this.record(file, bytes);
       }
     };
+    // A file deleted (or renamed away) during the turn: its bytes from before, where they can be had.
+    const gone = async (u: vscode.Uri) => {
+      const file = u.fsPath;
+      if (IGNORED.test(file)) return;
+      // An editor still holding the file's text (unchanged since it was read) knows what it was.
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file && !d.isDirty && d.eol === vscode.EndOfLine.LF);
+      const fromEditor = doc ? utf8(doc.getText()) : undefined;
+      await baseline.ready;
+      if (this.baseline !== baseline || fs.existsSync(file)) return;
+      const existing = this.changes.get(file);
+      if (existing?.before === null) {
+        // Made and removed by the agent: nothing changed after all.
+        this.turn?.touch(file, null);
+        this.changes.delete(file);
+        this.emitter.fire();
+        return;
+      }
+      if (existing) return this.record(file, undefined);
+      if (baseline.existed(file) === false) return;
+      this.proposed.delete(file);
+      this.record(file, (await baseline.bytesBefore(file)) ?? fromEditor);
+    };
     for (const root of roots) {
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*'));
       w.onDidCreate((u) => void seen(u, true));
       w.onDidChange((u) => void seen(u, false));
+      w.onDidDelete((u) => void gone(u));
       this.watchers.push(w);
     }
   }
@@ -211,7 +249,8 @@ export class ChangeTracker implements ChangeTracking {
   list(): ChangeEntry[] {
     return [...this.changes.entries()].map(([file, c]) => {
       const glob = this.sensitive(file);
-      return { path: file, name: path.basename(file), added: c.before === null, canRevert: c.before !== undefined, ...(glob !== undefined ? { sensitive: glob } : {}) };
+      const deleted = c.before !== null && !fs.existsSync(file);
+      return { path: file, name: path.basename(file), added: c.before === null, ...(deleted ? { deleted } : {}), canRevert: c.before !== undefined, ...(glob !== undefined ? { sensitive: glob } : {}) };
     });
   }
 
@@ -232,7 +271,56 @@ export class ChangeTracker implements ChangeTracking {
   async open(file: string): Promise<void> {
     const c = this.changes.get(file);
     if (!c) return;
-    await this.openDiff(file, this.beforeText(c), this.current(file), `${path.basename(file)} (changes by the agent)`);
+    const title = `${path.basename(file)} (changes by the agent)`;
+    if (this.review && this.reviewBase(file) !== undefined && fs.existsSync(file)) return await this.review(file, title);
+    await this.openDiff(file, this.beforeText(c), this.current(file), title);
+  }
+
+  has(file: string): boolean {
+    return this.changes.has(file);
+  }
+
+  /** The text before the agent's change, for a review by hunks: plain UTF-8 text the agent modified (not added, not deleted). */
+  reviewBase(file: string): string | undefined {
+    const before = this.changes.get(file)?.before;
+    return before && isPlainUtf8(before) ? before.toString('utf8') : undefined;
+  }
+
+  /** Part of a change kept: the "before" takes it; the file leaves the list once nothing differs. */
+  accept(file: string, before: string): void {
+    const c = this.changes.get(file);
+    if (!c) return;
+    if (before === this.current(file)) this.changes.delete(file);
+    else c.before = utf8(before);
+    this.emitter.fire();
+  }
+
+  /** After an edit (a hunk undone): a file back as it was leaves the list. */
+  recheck(file: string): void {
+    const base = this.reviewBase(file);
+    if (base === undefined || base !== this.current(file)) return;
+    this.changes.delete(file);
+    this.emitter.fire();
+  }
+
+  /** Keep: the agent's change of a file is accepted (it leaves the list; the file stays as it is). */
+  keep(file: string): void {
+    if (!this.changes.delete(file)) return;
+    this.proposed.delete(file);
+    this.emitter.fire();
+  }
+
+  keepAll(): void {
+    if (this.changes.size === 0) return;
+    this.changes.clear();
+    this.emitter.fire();
+  }
+
+  /** Undo All: every revertable file back as it was; returns how many were. */
+  async revertAll(): Promise<number> {
+    let n = 0;
+    for (const [file, c] of [...this.changes]) if (c.before !== undefined && (await this.revert(file))) n++;
+    return n;
   }
 
   /** A multi-file diff of every change (VS Code's multi-diff editor where available). */
@@ -261,7 +349,15 @@ export class ChangeTracker implements ChangeTracking {
     const uri = vscode.Uri.file(file);
     const before = c.before;
     const openDoc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
-    if (before === null || isPlainUtf8(before)) {
+    // Before writing: the disk events of this write may arrive while it is still being saved.
+    for (const [f, r] of this.reverted) if (Date.now() - r.at > 3000) this.reverted.delete(f);
+    if (before !== null) this.reverted.set(file, { at: Date.now(), bytes: before });
+    if (before !== null && !fs.existsSync(file)) {
+      // Deleted by the agent: made again, with its bytes.
+      const edit = new vscode.WorkspaceEdit();
+      edit.createFile(uri, { contents: before, ignoreIfExists: true });
+      if (!(await vscode.workspace.applyEdit(edit))) return false;
+    } else if (before === null || isPlainUtf8(before)) {
       const edit = new vscode.WorkspaceEdit();
       if (before === null) edit.deleteFile(uri, { ignoreIfNotExists: true });
       else {

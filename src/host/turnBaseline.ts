@@ -14,6 +14,9 @@ const LIST_BUDGET_MS = 2_000;
 const GIT_TIMEOUT_MS = 3_000;
 const MAX_BLOB_BYTES = 5 * 1024 * 1024;
 const SKIP_DIRS = new Set(['.git', 'node_modules']);
+/** Files git had changed when the turn began are read then (bounded): git cannot tell their bytes later. */
+const MAX_DIRTY_FILES = 200;
+const MAX_DIRTY_BYTES = 16 * 1024 * 1024;
 
 interface Repo {
   readonly top: string;
@@ -36,9 +39,15 @@ export class TurnBaseline {
   /** False when the listing was cut short (too many files, or too slow): absence then proves nothing. */
   complete = true;
   private readonly repos: Repo[] = [];
+  /** The bytes of files git had changed, read when the turn began. */
+  private readonly dirtyBytes = new Map<string, Buffer>();
   readonly ready: Promise<void>;
 
-  constructor(readonly roots: readonly string[]) {
+  constructor(
+    readonly roots: readonly string[],
+    /** What a file held when the turn began, known from elsewhere (an earlier turn's checkpoint). */
+    private readonly known: (file: string) => Buffer | null | undefined = () => undefined,
+  ) {
     this.ready = Promise.all([this.list(), this.readGit()]).then(() => undefined);
   }
 
@@ -86,6 +95,18 @@ export class TurnBaseline {
         if (entry[0] === 'R' || entry[0] === 'C') dirty.add(key(path.join(top, parts[++i] ?? '')));
       }
       this.repos.push({ top, head, dirty });
+      let budget = MAX_DIRTY_BYTES;
+      for (const f of [...dirty].slice(0, MAX_DIRTY_FILES)) {
+        try {
+          const st = await fs.promises.stat(f);
+          if (!st.isFile() || st.size > budget) continue;
+          const b = await fs.promises.readFile(f);
+          budget -= b.length;
+          this.dirtyBytes.set(f, b);
+        } catch {
+          // Deleted in the work tree: nothing to keep.
+        }
+      }
     }
   }
 
@@ -98,11 +119,16 @@ export class TurnBaseline {
   }
 
   /**
-   * The file's bytes when the turn began, when git can tell: a tracked file that
+   * The file's bytes when the turn began, when known: from an earlier turn's
+   * checkpoint; a tracked file git had changed, read then; a tracked file that
    * was clean then is the HEAD of that moment (with the repository's filters applied).
    */
   async bytesBefore(file: string): Promise<Buffer | undefined> {
+    const known = this.known(file);
+    if (known) return known;
     await this.ready;
+    const dirty = this.dirtyBytes.get(key(file));
+    if (dirty) return dirty;
     const repo = this.repos.find((r) => !path.relative(key(r.top), key(file)).startsWith('..'));
     if (!repo || repo.dirty.has(key(file)) || !this.files.has(file)) return undefined;
     const rel = path.relative(repo.top, file).split(path.sep).join('/');

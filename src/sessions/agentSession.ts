@@ -23,12 +23,14 @@ import type { ContentPart } from '../shared/transcriptTypes';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
 import { checkPath, isAbsolutePath } from '../platform/pathPolicy';
 import { AccessGate, type AccessContext } from './accessGate';
+import { Checkpoints } from './checkpoints';
 import { connectedText, openSession, pastSessionMode, type OpenHost, type OpenMode, type SessionParams } from './openSession';
 import { Elicitations } from './elicitations';
 import { transcriptMarkdown } from './forkTranscript';
 import { Permissions } from './permissions';
 import { buildPrompt } from './promptBuilder';
 import { PromptTurns } from './promptTurn';
+import { CheckpointRestore } from './restore';
 import type { ChangeTracking, SessionServices } from './services';
 import { SessionState, type SessionPhase } from './sessionState';
 import { Transcript, type Change } from './transcript';
@@ -88,6 +90,10 @@ export class AgentSession implements Disposable, SessionSink {
   private readonly gate: AccessGate;
   /** Files the agent changed in this session. */
   readonly changes: ChangeTracking;
+  /** What each turn changed (for "Restore files to here"), kept next to the archive. */
+  private checkpoints: Checkpoints;
+  private checkpointsOf: string | undefined;
+  readonly restore: CheckpointRestore;
   /** The session this panel was opened for (before it is attached). */
   targetSessionId: string | undefined;
   /** The folders this session may touch: its cwd and the additional directories sent. */
@@ -115,6 +121,18 @@ export class AgentSession implements Disposable, SessionSink {
     this.opener = this.makeOpener();
     this.gate = new AccessGate((q) => services.files.askAccess(q), (m) => this.log(`access: ${m}`));
     this.changes = services.changeTracker((file) => services.files.protectedGlob(file, this.effectiveRoots));
+    this.checkpoints = this.makeCheckpoints(undefined);
+    this.restore = new CheckpointRestore({
+      checkpoints: () => this.checkpoints,
+      transcript: () => this.transcript,
+      emit: (c) => this.emit(c),
+      busy: () => this.turns.busy,
+      currentBytes: (f) => services.currentBytes(f),
+      restoreFiles: (e, label) => services.restoreFiles(e, label),
+      showDiff: (f, l, r, t) => services.showDiff(f, l, r, t),
+      restored: () => this.changes.settle(),
+      log: (m) => this.log(m),
+    });
     this.permissions = new Permissions({
       agentId: def.id,
       sessionId: () => this.sessionId ?? '',
@@ -151,6 +169,9 @@ export class AgentSession implements Disposable, SessionSink {
           if (this.turns.busy) return;
           this.changes.settle(true);
           this.changes.unwatch();
+          // The turn's checkpoint is complete: what its files hold now is kept with it.
+          this.checkpoints.end();
+          this.restore.mark();
         }, 1000);
       },
       cancelPermissions: (all) => {
@@ -231,6 +252,33 @@ export class AgentSession implements Disposable, SessionSink {
     this.manager.agentLog(this.def).info(`[session ${this.sessionId ?? '-'}] ${message}`);
   }
 
+  /** Checkpoints of a session (none yet: kept nowhere until the session has an id). */
+  private makeCheckpoints(sessionId: string | undefined): Checkpoints {
+    const cp = new Checkpoints(
+      () => (sessionId ? this.services.archive.checkpointsOf(this.def.id, sessionId) : undefined),
+      (f) => this.services.currentBytes(f),
+      (m) => this.log(m),
+    );
+    this.changes.observe(cp);
+    return cp;
+  }
+
+  /** The checkpoints kept for a session id (read once; the same id keeps what it has). */
+  private useCheckpoints(sessionId: string): Promise<void> {
+    if (this.checkpointsOf === sessionId) return Promise.resolve();
+    this.checkpointsOf = sessionId;
+    this.checkpoints.end();
+    this.checkpoints = this.makeCheckpoints(sessionId);
+    this.restore.reset();
+    return this.checkpoints.load();
+  }
+
+  /** After history was shown: its user messages get their checkpoints back. */
+  private async relinkCheckpoints(sessionId: string): Promise<void> {
+    await this.useCheckpoints(sessionId);
+    this.restore.linkHistory();
+  }
+
   private attach(rt: AgentRuntime, sessionId: string): void {
     // The panel closed while the agent was still opening the session: it is not kept.
     if (this.disposed) {
@@ -245,6 +293,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.runtime = rt;
     this.sessionId = sessionId;
     this.registration = rt.sessions.register(sessionId, this);
+    void this.useCheckpoints(sessionId);
   }
 
   private detach(): void {
@@ -486,7 +535,9 @@ export class AgentSession implements Disposable, SessionSink {
 
   /** Opens a past session with `session/load` (the replay renders as history before the answer). */
   async load(sessionId: string): Promise<boolean> {
-    return await this.open({ kind: 'load', sessionId });
+    const opened = await this.open({ kind: 'load', sessionId });
+    if (opened) await this.relinkCheckpoints(sessionId);
+    return opened;
   }
 
   /**
@@ -507,11 +558,15 @@ export class AgentSession implements Disposable, SessionSink {
       case 'load': {
         const result = await openSession(this.opener, { kind: 'load', sessionId });
         if (result === 'not-found') await this.showArchive(sessionId, 'This session no longer exists on the agent. This is the local archive of it.', true);
+        else await this.relinkCheckpoints(sessionId);
         return result === 'opened';
       }
-      case 'resume':
+      case 'resume': {
         await this.showArchive(sessionId, `${this.def.name} does not replay past sessions: this is the local archive (read-only history). New prompts continue the session.`, false, false);
-        return await this.open({ kind: 'resume', sessionId });
+        const opened = await this.open({ kind: 'resume', sessionId });
+        await this.relinkCheckpoints(sessionId);
+        return opened;
+      }
       case 'archive':
         await this.showArchive(sessionId, `${this.def.name} can neither load nor resume past sessions. This is the local archive of the session (read-only).`);
         return false;
@@ -526,6 +581,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.replayLines(lines);
     if (lines.length === 0) this.emit(this.transcript.addLocalNotice('info', 'Nothing was archived for this session.'));
     this.resetEmitter.fire();
+    await this.relinkCheckpoints(sessionId);
     if (readOnly) this.setPhase({ kind: 'readOnly', text: 'Read-only: this is the local archive.' });
   }
 
@@ -608,18 +664,27 @@ export class AgentSession implements Disposable, SessionSink {
   async prompt(text: string, attachments: readonly Attachment[] = [], extra: readonly acp.ContentBlock[] = []): Promise<string | undefined> {
     const rt = this.runtime;
     const sessionId = this.sessionId;
-    if (!rt || !sessionId) return undefined;
+    if (!rt || !sessionId || this.disposed) return undefined;
     // A turn is running: the message waits for its own (never a second session/prompt at once).
     if (this.turns.busy) return await this.enqueue(text, attachments);
     const caps = rt.capabilities;
     const built = await buildPrompt(text, attachments, { image: caps.supportsPrompt('image'), embeddedContext: caps.supportsPrompt('embeddedContext') }, (uri) => this.services.readText(uri));
     const parts: ContentPart[] = attachments.map((a) =>
-      a.kind === 'image' ? { type: 'image', mimeType: a.mimeType, data: a.data, name: a.name } : { type: 'resource_link', uri: a.uri, name: a.kind === 'selection' ? `${a.name}:${a.startLine}-${a.endLine}` : a.name },
+      a.kind === 'image'
+        ? { type: 'image', mimeType: a.mimeType, data: a.data, name: a.name }
+        : a.kind === 'problems'
+          ? { type: 'resource', uri: 'vscode-problems:/workspace', name: a.name }
+          : { type: 'resource_link', uri: a.uri, name: a.kind === 'selection' ? `${a.name}:${a.startLine}-${a.endLine}` : a.name },
     );
     // Blocks the client adds itself (a fork's transcript): sent, and shown as one labelled attachment each.
     built.blocks.push(...extra);
     for (const b of extra) parts.push({ type: 'resource', uri: b.type === 'resource' ? b.resource.uri : 'acp-transcript:', name: 'Conversation so far (attached)' });
-    this.emit(this.transcript.addUserPrompt(text, parts));
+    // A checkpoint: what the files the turn touches held before it (Restore files to here).
+    const checkpoint = this.checkpoints.begin(text);
+    const shown = this.transcript.addUserPrompt(text, parts);
+    this.emit(shown);
+    const userItem = shown.find((c) => c.c === 'add');
+    if (userItem && 'item' in userItem) this.restore.link(checkpoint, userItem.item.id);
     if (built.dropped.length) this.emit(this.transcript.addLocalNotice('warning', `Not sent to ${this.def.name}`, built.dropped.join('\n')));
     const { archive, index } = this.services;
     archive.append(this.def.id, sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
@@ -786,6 +851,7 @@ export class AgentSession implements Disposable, SessionSink {
     }
     this.services.terminals.killAll(this.terminalOwner);
     void this.services.archive.flush();
+    this.checkpoints.end();
     this.resetEmitter.dispose();
     this.permissions.cancelAll('the panel closed');
     this.elicitations.cancelAll('the panel closed');

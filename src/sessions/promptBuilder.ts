@@ -51,6 +51,11 @@ export async function buildPrompt(text: string, attachments: readonly Attachment
         if (caps.image) blocks.push({ type: 'image', mimeType: a.mimeType, data: a.data });
         else dropped.push(`${a.name}: the agent does not accept images`);
         break;
+      case 'problems':
+        // Not a file: embedded where the agent takes embedded context, else plain text.
+        if (caps.embeddedContext) blocks.push({ type: 'resource', resource: { uri: 'vscode-problems:/workspace', text: a.text, mimeType: 'text/plain' } });
+        else blocks.push({ type: 'text', text: `${a.name}:\n${a.text}` });
+        break;
     }
   }
   if (blocks.length === 0) blocks.push({ type: 'text', text });

@@ -50,14 +50,26 @@ export interface ChangeEntry {
   readonly path: string;
   readonly name: string;
   readonly added: boolean;
+  /** The agent deleted it (or renamed it away). */
+  readonly deleted?: boolean;
   readonly canRevert: boolean;
   /** The protected-path glob the file falls under (`.vscode/**`…), when it does. */
   readonly sensitive?: string;
 }
 
+/** The session's checkpoints, as the change tracker sees them (sessions/checkpoints.ts). */
+export interface TurnObserver {
+  /** The running turn touched a file; `before`: its bytes before (null: missing; undefined: unknown). */
+  touch(file: string, before: Buffer | null | undefined): void;
+  /** What a file held when the running turn began, when an earlier turn made it known. */
+  knownBefore(file: string): Buffer | null | undefined;
+}
+
 /** The files an agent changed in a session (host/changeTracker.ts). */
 export interface ChangeTracking extends Disposable {
   readonly onDidChange: Event<void>;
+  /** Every change of a turn is also reported to the session's checkpoints. */
+  observe(turn: TurnObserver): void;
   record(file: string, before: Buffer | null | undefined): void;
   noteDiff(file: string, oldText: string | null, newText: string, roots: readonly string[]): void;
   settle(final?: boolean): void;
@@ -67,6 +79,16 @@ export interface ChangeTracking extends Disposable {
   open(file: string): Promise<void>;
   reviewAll(): Promise<void>;
   revert(file: string): Promise<boolean>;
+  has(file: string): boolean;
+  /** The text before the agent's change, when it can be reviewed hunk by hunk. */
+  reviewBase(file: string): string | undefined;
+  /** Part of a change kept: the text before now includes it. */
+  accept(file: string, before: string): void;
+  /** A file edited back to its text before leaves the list. */
+  recheck(file: string): void;
+  keep(file: string): void;
+  keepAll(): void;
+  revertAll(): Promise<number>;
 }
 
 /** The settings a session reads. */
@@ -98,4 +120,10 @@ export interface SessionServices {
   forkSession(def: AgentDefinition, sessionId: string): void;
   /** A file's text: an open editor's (unsaved changes included), else the disk's. */
   readText(uri: string): Promise<string | undefined>;
+  /** A file's bytes now: an editor's unsaved text, else the disk's (null: missing; undefined: unreadable or too large). */
+  currentBytes(file: string): Buffer | null | undefined;
+  /** Puts files back in one undoable edit (null: remove the file); false when the edit was refused. */
+  restoreFiles(entries: readonly { path: string; bytes: Buffer | null }[], label: string): Promise<boolean>;
+  /** VS Code's diff editor between two texts of a file. */
+  showDiff(file: string, left: string | null, right: string, title: string): Promise<void>;
 }

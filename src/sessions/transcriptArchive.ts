@@ -40,6 +40,11 @@ export class TranscriptArchive {
     return f;
   }
 
+  /** Where a session's checkpoints are kept, next to its archive. */
+  checkpointsOf(agentId: string, sessionId: string): string {
+    return this.fileOf(agentId, sessionId).replace(/\.jsonl$/, '.checkpoints.json');
+  }
+
   /** Cheap: remembers the update; the write happens later, in the background. */
   append(agentId: string, sessionId: string, update: unknown, now = Date.now()): void {
     const file = this.fileOf(agentId, sessionId);
@@ -120,6 +125,7 @@ export class TranscriptArchive {
     this.full.delete(file);
     await this.flush();
     await fs.promises.rm(file, { force: true });
+    await fs.promises.rm(this.checkpointsOf(agentId, sessionId), { force: true });
   }
 }
 

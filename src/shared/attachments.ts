@@ -2,7 +2,18 @@
 export type Attachment =
   | { readonly kind: 'file'; readonly uri: string; readonly name: string }
   | { readonly kind: 'selection'; readonly uri: string; readonly name: string; readonly startLine: number; readonly endLine: number; readonly text: string }
-  | { readonly kind: 'image'; readonly name: string; readonly mimeType: string; readonly data: string };
+  | { readonly kind: 'image'; readonly name: string; readonly mimeType: string; readonly data: string }
+  /** The Problems list (diagnostics) as text, when it was mentioned. */
+  | { readonly kind: 'problems'; readonly name: string; readonly text: string };
+
+/** One entry of the @-mention list: what it shows, and what choosing it attaches. */
+export interface Mention {
+  readonly kind: 'file' | 'editor' | 'symbol' | 'selection' | 'problems';
+  /** Inserted after the @. */
+  readonly label: string;
+  readonly detail?: string;
+  readonly attachment: Attachment;
+}
 
 export function isAttachment(v: unknown): v is Attachment {
   if (typeof v !== 'object' || v === null) return false;
@@ -15,6 +26,8 @@ export function isAttachment(v: unknown): v is Attachment {
       return s(a.uri) && s(a.name) && typeof a.startLine === 'number' && typeof a.endLine === 'number' && s(a.text);
     case 'image':
       return s(a.name) && s(a.mimeType) && s(a.data) && /^image\/(png|jpe?g|gif|webp)$/.test(a.mimeType as string);
+    case 'problems':
+      return s(a.name) && s(a.text);
     default:
       return false;
   }

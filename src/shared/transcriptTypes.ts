@@ -27,6 +27,8 @@ export interface MessageItem extends ItemBase {
   text: string;
   /** Non-text content blocks (images, resource links, embedded resources, unknown types). */
   parts: ContentPart[];
+  /** A user message whose turn began a checkpoint that can be restored ("Restore files to here"). */
+  checkpoint?: string;
 }
 
 export type ToolContent =
@@ -204,10 +206,22 @@ export interface HeaderState {
   configOptions: ConfigOptionView[];
   commands: { name: string; description: string; hint?: string }[];
   /** Files the agent changed in this session (reviewable, revertable where the old text is known). */
-  changes?: { path: string; name: string; added: boolean; canRevert: boolean; sensitive?: string }[];
+  changes?: { path: string; name: string; added: boolean; deleted?: boolean; canRevert: boolean; sensitive?: string }[];
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
   /** Messages typed while a turn runs, sent one per turn when it ends (in order). */
   queue?: { id: string; text: string; attachments: number }[];
+  /** "Restore files to here": what restoring to a user message would do, and how it went. */
+  restore?: RestoreView;
+}
+
+/** The confirmation (and then the outcome) of restoring files to a checkpoint. */
+export interface RestoreView {
+  readonly checkpoint: string;
+  /** The user message the checkpoint belongs to. */
+  readonly messageId: string;
+  readonly state: 'confirm' | 'restoring' | 'done' | 'undone' | 'failed';
+  readonly files: readonly { path: string; name: string; action: 'restore' | 'recreate' | 'delete' | 'unknown'; userEdited: boolean }[];
+  readonly note?: string;
 }
 
 /** Changes from the host to the webview, applied in order. */

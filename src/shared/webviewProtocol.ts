@@ -2,7 +2,7 @@
  * The messages between the extension host and the chat webview. Compiled by both
  * sides; every `switch` over them is exhaustive.
  */
-import { isAttachment, type Attachment } from './attachments';
+import { isAttachment, type Attachment, type Mention } from './attachments';
 import type { HeaderState, TranscriptDelta, TranscriptItem } from './transcriptTypes';
 
 export type PanelAction = 'restart' | 'showLog' | 'signIn' | 'stop' | 'newSession' | 'fork';
@@ -43,7 +43,8 @@ export type HostToWebview =
   /** The session the panel shows, persisted in the webview state for the serializer. */
   | { readonly type: 'session'; readonly sessionId: string | undefined }
   | { readonly type: 'attachments'; readonly add: readonly Attachment[] }
-  | { readonly type: 'fileMatches'; readonly requestId: number; readonly files: readonly { path: string; uri: string }[] };
+  /** What an @-mention may attach (answering `findFiles`). */
+  | { readonly type: 'mentions'; readonly requestId: number; readonly items: readonly Mention[] };
 
 export type WebviewToHost =
   | { readonly type: 'ready' }
@@ -68,7 +69,15 @@ export type WebviewToHost =
   /** An answer to an elicitation: the form's values (as typed) with accept. */
   | { readonly type: 'elicitation'; readonly id: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Readonly<Record<string, string | string[]>> }
   | { readonly type: 'retry'; readonly id: string }
-  | { readonly type: 'change'; readonly action: 'open' | 'revert' | 'reviewAll'; readonly path?: string };
+  /** Files the agent changed: one file's review (a diff with Keep/Undo per hunk), Keep, Undo; or all of them. */
+  | { readonly type: 'change'; readonly action: ChangeAction; readonly path?: string }
+  /** Restore files to a user message's checkpoint: preview first, then restore; undo it; a diff of a file the user edited since. */
+  | { readonly type: 'checkpoint'; readonly action: CheckpointAction; readonly id: string; readonly path?: string };
+
+export type ChangeAction = 'open' | 'revert' | 'keep' | 'reviewAll' | 'keepAll' | 'revertAll';
+export type CheckpointAction = 'preview' | 'restore' | 'undo' | 'dismiss' | 'diff';
+const CHANGE_ACTIONS: readonly string[] = ['open', 'revert', 'keep', 'reviewAll', 'keepAll', 'revertAll'] satisfies ChangeAction[];
+const CHECKPOINT_ACTIONS: readonly string[] = ['preview', 'restore', 'undo', 'dismiss', 'diff'] satisfies CheckpointAction[];
 
 /** The state a panel persists across a window reload (through `WebviewPanelSerializer`). */
 export interface PersistedPanelState {
@@ -130,7 +139,9 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
     case 'retry':
       return str(m.id);
     case 'change':
-      return (m.action === 'open' || m.action === 'revert' || m.action === 'reviewAll') && (m.path === undefined || str(m.path));
+      return str(m.action) && CHANGE_ACTIONS.includes(m.action) && (m.path === undefined || str(m.path));
+    case 'checkpoint':
+      return str(m.action) && CHECKPOINT_ACTIONS.includes(m.action) && str(m.id) && (m.path === undefined || str(m.path));
     default:
       return false;
   }

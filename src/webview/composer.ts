@@ -2,11 +2,27 @@
  * The composer: Enter sends, Shift+Enter is a new line, Up recalls earlier
  * prompts, "/" completes the agent's slash commands, Stop while a turn runs.
  */
-import type { Attachment } from '../shared/attachments';
+import type { Attachment, Mention } from '../shared/attachments';
 import type { HeaderState } from '../shared/transcriptTypes';
 import { h, icon, type Post } from './render';
 
-type Suggestion = { name: string; description: string; hint?: string; file?: { path: string; uri: string } };
+type Suggestion = { name: string; description: string; hint?: string; mention?: Mention };
+
+const MENTION_ICONS: Record<Mention['kind'], string> = { file: 'file', editor: 'files', symbol: 'symbol-class', selection: 'selection', problems: 'warning' };
+
+/** Two attachments with the same key are the same (attached once). */
+function attachmentKey(a: Attachment): string {
+  switch (a.kind) {
+    case 'image':
+      return `${a.name}:${a.data.length}`;
+    case 'selection':
+      return `${a.uri}:${a.startLine}-${a.endLine}`;
+    case 'problems':
+      return 'problems';
+    case 'file':
+      return a.uri;
+  }
+}
 
 export class Composer {
   private commands: HeaderState['commands'] = [];
@@ -71,8 +87,8 @@ export class Composer {
 
   addAttachments(add: readonly Attachment[]): void {
     for (const a of add) {
-      const key = a.kind === 'image' ? `${a.name}:${a.data.length}` : a.kind === 'selection' ? `${a.uri}:${a.startLine}-${a.endLine}` : a.uri;
-      const exists = this.attachments.some((b) => (b.kind === 'image' ? `${b.name}:${b.data.length}` : b.kind === 'selection' ? `${b.uri}:${b.startLine}-${b.endLine}` : b.uri) === key);
+      const key = attachmentKey(a);
+      const exists = this.attachments.some((b) => attachmentKey(b) === key);
       if (!exists) this.attachments.push(a);
     }
     this.renderChips();
@@ -84,7 +100,7 @@ export class Composer {
       const chip = h('span', 'chip');
       chip.setAttribute('role', 'listitem');
       const label = a.kind === 'selection' ? `${a.name}:${a.startLine}-${a.endLine}` : a.name;
-      chip.append(icon(a.kind === 'image' ? 'file-media' : a.kind === 'selection' ? 'selection' : 'file'), h('span', 'chip-label', ` ${label}`));
+      chip.append(icon(a.kind === 'image' ? 'file-media' : a.kind === 'selection' ? 'selection' : a.kind === 'problems' ? 'warning' : 'file'), h('span', 'chip-label', ` ${label}`));
       const remove = h('button', 'chip-remove');
       remove.type = 'button';
       remove.setAttribute('aria-label', `Remove ${label}`);
@@ -100,9 +116,10 @@ export class Composer {
     });
   }
 
-  setFileMatches(requestId: number, files: readonly { path: string; uri: string }[]): void {
+  /** What an @-mention may attach: the selection, the Problems list, open editors, symbols, files. */
+  setMentions(requestId: number, items: readonly Mention[]): void {
     if (requestId !== this.fileRequest || !this.mention) return;
-    this.suggestions = files.map((f) => ({ name: f.path, description: '', file: f }));
+    this.suggestions = items.map((m) => ({ name: m.label, description: m.detail ?? '', mention: m }));
     if (this.suggestions.length === 0) return this.hideSuggestions();
     this.suggestionIndex = 0;
     this.renderSuggestions();
@@ -218,7 +235,11 @@ export class Composer {
       const li = h('li', i === this.suggestionIndex ? 'active' : undefined);
       li.setAttribute('role', 'option');
       li.setAttribute('aria-selected', String(i === this.suggestionIndex));
-      if (c.file) li.append(icon('file'), h('span', 'cmd-name', ` ${c.name}`));
+      if (c.mention) {
+        li.classList.add(`mention-${c.mention.kind}`);
+        li.append(icon(MENTION_ICONS[c.mention.kind]), h('span', 'cmd-name', ` ${c.name}`));
+        if (c.description) li.append(h('span', 'cmd-desc', ` ${c.description}`));
+      }
       else li.append(h('span', 'cmd-name', `/${c.name}`), h('span', 'cmd-desc', ` ${c.description}${c.hint ? ` (${c.hint})` : ''}`));
       li.addEventListener('mousedown', (e) => {
         e.preventDefault();
@@ -231,13 +252,14 @@ export class Composer {
   }
 
   private choose(s: Suggestion): void {
-    if (s.file && this.mention) {
+    if (s.mention && this.mention) {
       const v = this.input.value;
       const end = this.mention.start + 1 + this.mention.query.length;
-      this.input.value = `${v.slice(0, this.mention.start)}@${s.file.path} ${v.slice(end)}`;
-      const caret = this.mention.start + s.file.path.length + 2;
+      const label = s.mention.label.replace(/\s+/g, '-');
+      this.input.value = `${v.slice(0, this.mention.start)}@${label} ${v.slice(end)}`;
+      const caret = this.mention.start + label.length + 2;
       this.input.setSelectionRange(caret, caret);
-      this.addAttachments([{ kind: 'file', uri: s.file.uri, name: s.file.path.slice(s.file.path.lastIndexOf('/') + 1) }]);
+      this.addAttachments([s.mention.attachment]);
       this.mention = undefined;
       this.onDraft(this.input.value);
       this.hideSuggestions();

@@ -1,5 +1,6 @@
 /** The panel header: title, mode/model/… selectors in the agent's order, the context meter. */
 import type { HeaderState } from '../shared/transcriptTypes';
+import type { ChangeAction } from '../shared/webviewProtocol';
 import { h, type Post } from './render';
 
 export class HeaderView {
@@ -10,7 +11,7 @@ export class HeaderView {
     private readonly post: Post,
   ) {}
 
-  /** The "Changes" section: every file the agent changed, with Open Diff, Revert and Review All. */
+  /** The "Changes" section: every file the agent changed, with Review (hunk by hunk), Keep and Undo; and all at once. */
   renderChanges(el: HTMLElement, state: HeaderState): void {
     const list = state.changes ?? [];
     el.hidden = list.length === 0;
@@ -18,10 +19,18 @@ export class HeaderView {
     if (list.length === 0) return;
     const head = h('div', 'changes-head');
     head.append(h('span', 'changes-title', `Changes (${list.length})`));
-    const all = h('button', 'link-button review-all', 'Review All');
-    all.type = 'button';
-    all.addEventListener('click', () => this.post({ type: 'change', action: 'reviewAll' }));
-    head.append(all);
+    const button = (cls: string, text: string, label: string, action: ChangeAction, path?: string) => {
+      const b = h('button', `link-button ${cls}`, text);
+      b.type = 'button';
+      b.setAttribute('aria-label', label);
+      b.addEventListener('click', () => this.post({ type: 'change', action, ...(path !== undefined ? { path } : {}) }));
+      return b;
+    };
+    head.append(
+      button('review-all', 'Review All', 'Review all changes', 'reviewAll'),
+      button('keep-all', 'Keep All', 'Keep all changes: they leave this list, the files stay as they are', 'keepAll'),
+      button('revert-all', 'Undo All', 'Undo all changes: every file back as it was before the agent changed it', 'revertAll'),
+    );
     el.append(head);
     const ul = h('ul', 'changes-list');
     for (const c of list) {
@@ -34,19 +43,10 @@ export class HeaderView {
         li.classList.add('is-sensitive');
         li.append(badge);
       }
-      li.append(h('span', 'change-kind', c.added ? ' added' : ' modified'));
-      const open = h('button', 'link-button change-open', 'Open Diff');
-      open.type = 'button';
-      open.setAttribute('aria-label', `Open the diff of ${c.name}`);
-      open.addEventListener('click', () => this.post({ type: 'change', action: 'open', path: c.path }));
-      li.append(open);
-      if (c.canRevert) {
-        const revert = h('button', 'link-button change-revert', 'Revert');
-        revert.type = 'button';
-        revert.setAttribute('aria-label', `Revert ${c.name} to its content before the agent changed it`);
-        revert.addEventListener('click', () => this.post({ type: 'change', action: 'revert', path: c.path }));
-        li.append(revert);
-      }
+      li.append(h('span', 'change-kind', c.added ? ' added' : c.deleted ? ' deleted' : ' modified'));
+      li.append(button('change-open', 'Review', `Review the changes to ${c.name}: keep or undo each one`, 'open', c.path));
+      li.append(button('change-keep', 'Keep', `Keep the changes to ${c.name}`, 'keep', c.path));
+      if (c.canRevert) li.append(button('change-revert', 'Undo', `Undo the changes to ${c.name}: back to its content before the agent changed it`, 'revert', c.path));
       ul.append(li);
     }
     el.append(ul);

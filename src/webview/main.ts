@@ -3,6 +3,7 @@ import type { HeaderState } from '../shared/transcriptTypes';
 import { Composer } from './composer';
 import { setDisplayRoot } from './render';
 import { HeaderView } from './header';
+import { renderRestore } from './restoreCard';
 import { TranscriptView } from './transcriptView';
 
 interface VsCodeApi {
@@ -129,6 +130,7 @@ function setHeader(h: HeaderState): void {
   renderQueue(h.queue);
   header.render(h, info?.agentName ?? '');
   header.renderChanges(changesEl, h);
+  renderRestore(transcriptEl, el('restore-slot'), h.restore, post);
   composer.setCommands(h.commands);
 }
 
@@ -168,8 +170,8 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'attachments':
       composer.addAttachments(msg.add);
       return;
-    case 'fileMatches':
-      composer.setFileMatches(msg.requestId, msg.files);
+    case 'mentions':
+      composer.setMentions(msg.requestId, msg.items);
       return;
     case 'deltas': {
       transcript.apply(msg.deltas, streaming);

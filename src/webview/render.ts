@@ -141,12 +141,26 @@ function messageView(item: MessageItem, post: Post, streaming: boolean): ItemVie
     const body = h('div', 'user-text', item.text);
     const parts = h('div', 'parts');
     for (const p of item.parts) parts.append(renderPart(p, post));
-    el.append(body, parts);
+    const actions = h('div', 'msg-actions');
+    const setActions = (m: MessageItem) => {
+      actions.replaceChildren();
+      const checkpoint = m.checkpoint;
+      if (checkpoint === undefined) return;
+      const b = h('button', 'link-button restore-checkpoint');
+      b.type = 'button';
+      b.append(icon('history'), document.createTextNode(' Restore files to here'));
+      b.title = 'Put the files the agent changed since this message back as they were before it (shows what changes first)';
+      b.addEventListener('click', () => post({ type: 'checkpoint', action: 'preview', id: checkpoint }));
+      actions.append(b);
+    };
+    setActions(item);
+    el.append(body, parts, actions);
     return {
       el,
       update(it) {
         body.textContent = (it as MessageItem).text;
         parts.replaceChildren(...(it as MessageItem).parts.map((p) => renderPart(p, post)));
+        setActions(it as MessageItem);
       },
       appendText(it) {
         body.textContent = it.text;

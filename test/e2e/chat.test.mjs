@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
-const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents', 'fake-queue'];
+const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents', 'fake-queue', 'fake-hunks'];
 
 /**
  * What a fake agent received (and sent), one entry per JSON line of its record.
@@ -76,6 +76,16 @@ async function themeColours(frame) {
       link: pair('.open-diff'),
     };
   });
+}
+
+/**
+ * Until a file on disk holds `text` (an edit is saved a moment after the panel shows it).
+ * @param {string} file
+ * @param {string} text
+ */
+async function fileHas(file, text) {
+  for (let i = 0; i < 100 && fs.readFileSync(file, 'utf8') !== text; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(fs.readFileSync(file, 'utf8'), text);
 }
 
 describe('e2e: the chat panel', function () {
@@ -269,6 +279,47 @@ describe('e2e: the chat panel', function () {
     const prompts = record(tmp, 'queue').filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => r.msg.params.prompt[0].text);
     assert.deepEqual(prompts, ['first question', 'second question', 'third, reworded']);
     assert.equal(record(tmp, 'queue').filter((r) => r.dir === 'overlap').length, 0);
+  });
+
+  it('reviews a change hunk by hunk in the diff editor, then restores the files to before the message, after a confirmation that names the file the user changed since', async function () {
+    const file = path.join(tmp, 'workspace', 'hunks.txt');
+    const original = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
+    fs.writeFileSync(file, original);
+    const frame = await newSession('Fake: hunks');
+    await send(frame, 'Edit two places');
+    const change = frame.locator('.change', { hasText: 'hunks.txt' });
+    await change.waitFor({ timeout: 15_000 });
+    await fileHas(file, 'one\nTWO\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n');
+    // Review: the diff editor, with Keep / Undo for the change at the cursor as editor actions.
+    await change.locator('.change-open').click();
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 10_000 });
+    const undo = page.locator('.editor-actions .action-label[aria-label^="Undo This Change"]');
+    await undo.waitFor({ timeout: 10_000 });
+    await page.locator('.editor-actions .action-label[aria-label^="Keep This Change"]').waitFor({ timeout: 5000 });
+    await screenshot(page, 'hunk-review');
+    // The cursor is at the top: Undo takes back the first change only.
+    await undo.click();
+    await fileHas(file, 'one\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n');
+
+    // Restore files to here: the confirmation lists the file, flagged as changed since the agent left it.
+    await page.locator('.tabs-container .tab', { hasText: 'Fake: hunks' }).first().click();
+    await change.waitFor({ timeout: 5000 });
+    const restore = frame.locator('.msg-user', { hasText: 'Edit two places' }).locator('.restore-checkpoint');
+    await restore.waitFor({ timeout: 15_000 });
+    await restore.click();
+    const card = frame.locator('.restore-card');
+    await card.locator('.restore-file.is-edited', { hasText: 'hunks.txt' }).waitFor({ timeout: 10_000 });
+    assert.match(await card.innerText(), /Restore 1 file to before this message\?[\s\S]*edited since the agent changed it/);
+    await screenshot(page, 'checkpoint-restore');
+    assert.notEqual(fs.readFileSync(file, 'utf8'), original, 'nothing changes before the confirmation');
+    await card.locator('.restore-confirm').click();
+    await card.locator('.restore-title', { hasText: 'Files restored' }).waitFor({ timeout: 10_000 });
+    await fileHas(file, original);
+    await card.locator('.restore-undo').click();
+    await card.locator('.restore-title', { hasText: 'Restore undone' }).waitFor({ timeout: 10_000 });
+    await fileHas(file, 'one\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n');
+    await card.locator('.restore-dismiss').click();
+    await frame.locator('.restore-card').waitFor({ state: 'detached', timeout: 5000 });
   });
 
   it('@-mention fuzzy-finds a workspace file, shows it as a chip, and sends it embedded', async function () {

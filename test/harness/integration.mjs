@@ -95,7 +95,9 @@ export async function runIntegration({ grep, testsPath, env = {}, realAgents = t
   const server = await startCodeServer({
     // No test reaches the real registry: a closed port on this machine.
     // Notifications off: the test host's window is not reliably focused, so every turn's end could notify (the attention test turns them on).
-    userSettings: { 'acpAgents.agents': agents, 'acpAgents.registry.url': 'http://127.0.0.1:9/registry.json', 'acpAgents.notifications': false },
+    // VS Code's Git extension off: tests make and remove repositories in the workspace, and its background git runs then die
+    // with EPIPE — uncaught errors in the shared extension host that mocha pins on whichever test runs.
+    userSettings: { 'acpAgents.agents': agents, 'acpAgents.registry.url': 'http://127.0.0.1:9/registry.json', 'acpAgents.notifications': false, 'git.enabled': false },
     env: {
       ACP_TEST_RESULTS: resultsFile,
       ACP_TEST_TMP: tmp,

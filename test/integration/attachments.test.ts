@@ -57,4 +57,64 @@ describe('Prompt attachments by promptCapabilities', function () {
     const user = panel.session.transcript.items.filter((i) => i.kind === 'user').at(-1) as any;
     assert.deepEqual(user.parts.map((p: any) => p.name), ['greet.ts'], 'the chip shows in the transcript');
   });
+
+  it('@-mentions offer the selection, the Problems list, open editors and workspace symbols (VS Code’s providers) besides files, each sent in the form the agent takes', async () => {
+    const a = await api();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const greet = vscode.Uri.file(path.join(folder, 'src', 'greet.ts'));
+    const doc = await vscode.workspace.openTextDocument(greet);
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 0, 2, 0);
+    // A symbol provider and diagnostics of the test's own: what any language extension would give.
+    const symbolProvider = vscode.languages.registerWorkspaceSymbolProvider({
+      provideWorkspaceSymbols: (q) => (/greet/i.test(q) ? [new vscode.SymbolInformation('greetEveryone', vscode.SymbolKind.Function, new vscode.Range(1, 0, 2, 1), greet)] : []),
+    });
+    const diagnostics = vscode.languages.createDiagnosticCollection('mention-test');
+    diagnostics.set(greet, [new vscode.Diagnostic(new vscode.Range(0, 3, 0, 9), 'Cannot find name "wrld".', vscode.DiagnosticSeverity.Error), new vscode.Diagnostic(new vscode.Range(2, 0, 2, 4), 'Unused thing.', vscode.DiagnosticSeverity.Warning)]);
+    try {
+      const all = await a.testing.mentions('');
+      // Paths as VS Code shows them (in this two-folder workspace, with the folder's name).
+      const rel = vscode.workspace.asRelativePath(greet);
+      assert.deepEqual(all.slice(0, 3).map((m) => `${m.kind}:${m.label}`), ['selection:selection', 'problems:problems', `editor:${rel}`]);
+      assert.match(all[1]!.detail!, /^\d+ in the workspace \(\d+ errors?\)$/);
+      assert.ok(all.some((m) => m.kind === 'file' && m.label.endsWith('README.md')), 'files after them');
+      assert.ok(!all.some((m) => m.kind === 'file' && m.label === rel), 'an open editor is not offered twice');
+      // Symbols from every provider (the built-in TypeScript one may add its own).
+      const sym = (await a.testing.mentions('greet')).find((m) => m.kind === 'symbol' && m.label === 'greetEveryone');
+      assert.ok(sym, 'the provider’s workspace symbol');
+      assert.equal(sym.detail, `Function · ${rel}:2`);
+      assert.deepEqual((await a.testing.mentions('prob')).map((m) => m.kind).slice(0, 1), ['problems']);
+      assert.ok(!(await a.testing.mentions('prob')).some((m) => m.kind === 'selection'), 'the selection only when its name matches');
+
+      const problems = all[1]!.attachment;
+      const symbol = sym.attachment;
+      assert.equal(symbol.kind, 'selection');
+      // Embedded where the agent takes embedded context: the symbol's lines and the Problems list as resources.
+      const rich = a.openChat('fake-all-updates');
+      await waitForStatus(rich, 'connected', connected);
+      void rich.session.prompt('fix these', [problems, symbol]);
+      await new Promise((r) => setTimeout(r, 500));
+      const p1 = lastPrompt('all-updates');
+      assert.deepEqual(p1.map((b: any) => b.type), ['text', 'resource', 'resource']);
+      assert.equal(p1[1].resource.uri, 'vscode-problems:/workspace');
+      const lines: string[] = p1[1].resource.text.split('\n');
+      const err = lines.indexOf(`${rel}:1:4 error: Cannot find name "wrld".`);
+      const warn = lines.indexOf(`${rel}:3:1 warning: Unused thing.`);
+      assert.ok(err >= 0 && warn > err, `errors before warnings: ${p1[1].resource.text}`);
+      assert.equal(p1[2].resource.uri, `${greet.toString()}#L2-3`);
+      assert.equal(p1[2].resource.text, doc.getText(new vscode.Range(1, 0, 2, doc.lineAt(2).text.length)));
+      await rich.session.cancel();
+      // A baseline agent: a link to the symbol's lines with their text, and the problems as text.
+      const plain = a.openChat('fake-default');
+      await waitForStatus(plain, 'connected', connected);
+      await plain.session.prompt('fix these', [problems, symbol]);
+      const p2 = lastPrompt('default');
+      assert.deepEqual(p2.map((b: any) => b.type), ['text', 'text', 'resource_link', 'text']);
+      assert.ok(p2[1].text.startsWith('Problems:\n') && p2[1].text.includes(`${rel}:1:4 error: Cannot find name "wrld".`), p2[1].text);
+      assert.equal(p2[2].uri, `${greet.toString()}#L2-3`);
+    } finally {
+      symbolProvider.dispose();
+      diagnostics.dispose();
+    }
+  });
 });

@@ -34,6 +34,8 @@ describe('Foundation: the extension in a real VS Code host', () => {
       'acpAgents.deleteSession',
       'acpAgents.forkSession',
       'acpAgents.installAgent',
+      'acpAgents.keepFile',
+      'acpAgents.keepHunk',
       'acpAgents.manageMcpTrust',
       'acpAgents.newSession',
       'acpAgents.openSession',
@@ -43,6 +45,8 @@ describe('Foundation: the extension in a real VS Code host', () => {
       'acpAgents.showLog',
       'acpAgents.signIn',
       'acpAgents.signOut',
+      'acpAgents.undoFile',
+      'acpAgents.undoHunk',
       'acpAgents.uninstallAgent',
       'acpAgents.updateAgents',
     ]);

@@ -26,6 +26,14 @@ describe('prompt content by the agent’s promptCapabilities', () => {
     assert.deepEqual(dropped, ['shot.png: the agent does not accept images']);
   });
 
+  it('the Problems list: embedded where the agent takes embedded context, else plain text', async () => {
+    const problems: Attachment = { kind: 'problems', name: 'Problems', text: 'src/a.ts:1:1 error: nope' };
+    const rich = await buildPrompt('fix', [problems], { image: false, embeddedContext: true }, read);
+    assert.deepEqual(rich.blocks[1], { type: 'resource', resource: { uri: 'vscode-problems:/workspace', text: 'src/a.ts:1:1 error: nope', mimeType: 'text/plain' } });
+    const plain = await buildPrompt('fix', [problems], { image: false, embeddedContext: false }, read);
+    assert.deepEqual(plain.blocks[1], { type: 'text', text: 'Problems:\nsrc/a.ts:1:1 error: nope' });
+  });
+
   it('fuzzy-matches files for @-mentions, basename matches first', () => {
     const files = ['src/greet.ts', 'test/greet.test.ts', 'src/agents/registry.ts', 'docs/GREETINGS.md', 'src/x/g/r/e/e/t.ts'];
     const r = fuzzyFiles(files, 'greet');

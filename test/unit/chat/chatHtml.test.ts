@@ -67,4 +67,14 @@ describe('messages from the webview are checked before they are acted on', () =>
     assert.equal(isWebviewToHost({ type: 'elicitation', id: 'q1', action: 'accept', values: { n: 3 } }), false, 'values are typed text');
     assert.equal(isWebviewToHost({ type: 'elicitation', id: 'q1', action: 'accept', values: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, 'x'])) }), false, 'bounded');
   });
+
+  it('accepts Changes actions and checkpoint actions in shape, and nothing else', () => {
+    for (const action of ['open', 'revert', 'keep', 'reviewAll', 'keepAll', 'revertAll']) assert.equal(isWebviewToHost({ type: 'change', action, path: '/w/a.ts' }), true, action);
+    assert.equal(isWebviewToHost({ type: 'change', action: 'delete', path: '/w/a.ts' }), false);
+    assert.equal(isWebviewToHost({ type: 'change', action: 'keep', path: 7 }), false);
+    for (const action of ['preview', 'restore', 'undo', 'dismiss', 'diff']) assert.equal(isWebviewToHost({ type: 'checkpoint', action, id: 'cp1' }), true, action);
+    assert.equal(isWebviewToHost({ type: 'checkpoint', action: 'restore' }), false, 'an id is needed');
+    assert.equal(isWebviewToHost({ type: 'checkpoint', action: 'wipe', id: 'cp1' }), false);
+    assert.equal(isWebviewToHost({ type: 'checkpoint', action: 'diff', id: 'cp1', path: ['/etc/passwd'] }), false);
+  });
 });

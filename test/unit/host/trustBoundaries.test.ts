@@ -115,7 +115,7 @@ describe('terminal output: bounded, O(1) appends', () => {
 });
 
 describe('turn baseline: what existed, and what git had clean', () => {
-  it('knows files that existed, reads a clean tracked file’s bytes from git, and not a dirty one’s', async function () {
+  it('knows files that existed; a clean tracked file’s bytes come from git, a dirty one’s are read when the turn begins (never HEAD’s), an untracked one’s are unknown', async function () {
     this.timeout(20_000);
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-base-'));
     const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' });
@@ -135,7 +135,12 @@ describe('turn baseline: what existed, and what git had clean', () => {
     // The agent rewrites the clean file (sed -i): git still knows its bytes from before the turn.
     fs.writeFileSync(path.join(root, 'clean.txt'), 'rewritten\n');
     assert.deepEqual(await b.bytesBefore(path.join(root, 'clean.txt')), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-    assert.equal(await b.bytesBefore(path.join(root, 'dirty.txt')), undefined, 'HEAD is not what the file held');
+    // The agent then deletes the dirty file: what it held when the turn began is still known.
+    fs.rmSync(path.join(root, 'dirty.txt'));
+    assert.equal((await b.bytesBefore(path.join(root, 'dirty.txt')))?.toString(), 'edited before the turn\n', 'not HEAD: what the file held');
     assert.equal(await b.bytesBefore(path.join(root, 'untracked.txt')), undefined);
+    // An earlier turn's checkpoint knows better than git.
+    const known = new TurnBaseline([root], (f) => (f.endsWith('clean.txt') ? Buffer.from('from the checkpoint\n') : undefined));
+    assert.equal((await known.bytesBefore(path.join(root, 'clean.txt')))?.toString(), 'from the checkpoint\n');
   });
 });

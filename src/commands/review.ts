@@ -1,0 +1,13 @@
+/** Keep / Undo the agent's changes, a hunk or a whole file at a time (host/hunkReview.ts). */
+import * as vscode from 'vscode';
+import type { CommandFactory } from './index';
+
+const uriArg = (v: unknown): vscode.Uri | undefined => (v instanceof vscode.Uri ? v : undefined);
+const indexArg = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined);
+
+export const reviewCommands = {
+  'acpAgents.keepHunk': ((ctx) => (uri?: unknown, index?: unknown) => ctx.review.keepHunk(uriArg(uri), indexArg(index))) satisfies CommandFactory,
+  'acpAgents.undoHunk': ((ctx) => (uri?: unknown, index?: unknown) => ctx.review.undoHunk(uriArg(uri), indexArg(index))) satisfies CommandFactory,
+  'acpAgents.keepFile': ((ctx) => (uri?: unknown) => ctx.review.keepFile(uriArg(uri))) satisfies CommandFactory,
+  'acpAgents.undoFile': ((ctx) => (uri?: unknown) => ctx.review.undoFile(uriArg(uri))) satisfies CommandFactory,
+} as const;

@@ -1,0 +1,52 @@
+/**
+ * Files put back as they were (checkpoints): one WorkspaceEdit, so the whole
+ * restore is one step of VS Code's undo; text files are replaced in place
+ * (their editors keep their undo stacks), others are written whole.
+ */
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { isPlainUtf8, readDisk, UNREADABLE } from './changeTracker';
+
+/** A file's bytes now: an open editor's unsaved text, else the disk's (null: missing; undefined: not a readable regular file). */
+export function currentBytes(file: string): Buffer | null | undefined {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
+  if (doc?.isDirty) return Buffer.from(doc.getText(), 'utf8');
+  const disk = readDisk(file);
+  return disk === UNREADABLE ? undefined : disk;
+}
+
+export async function restoreFiles(entries: readonly { path: string; bytes: Buffer | null }[], label: string): Promise<boolean> {
+  const edit = new vscode.WorkspaceEdit();
+  const meta: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
+  const texts: vscode.Uri[] = [];
+  for (const e of entries) {
+    const uri = vscode.Uri.file(e.path);
+    const exists = fs.existsSync(e.path);
+    if (e.bytes === null) {
+      if (exists) edit.deleteFile(uri, { ignoreIfNotExists: true }, meta);
+      continue;
+    }
+    if (!exists) {
+      edit.createFile(uri, { contents: e.bytes, overwrite: true }, meta);
+      continue;
+    }
+    let doc: vscode.TextDocument | undefined;
+    if (isPlainUtf8(e.bytes)) {
+      try {
+        doc = await vscode.workspace.openTextDocument(uri);
+      } catch {
+        doc = undefined; // binary: written whole
+      }
+    }
+    if (doc) {
+      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), e.bytes.toString('utf8'), meta);
+      texts.push(uri);
+    } else edit.createFile(uri, { contents: e.bytes, overwrite: true }, meta);
+  }
+  if (!(await vscode.workspace.applyEdit(edit))) return false;
+  for (const uri of texts) {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (doc?.isDirty) await doc.save();
+  }
+  return true;
+}

@@ -1,0 +1,166 @@
+/**
+ * "Restore files to here" on a user message: the panel first shows what would
+ * change (and which files the user edited since the agent left them, with a
+ * diff), then restores them all in one edit, and offers to undo that. The
+ * checkpoints of the session are linked to its user messages, live and after a
+ * reload. No `vscode` import.
+ */
+import * as path from 'node:path';
+import type { Checkpoints, RestoreEntry } from './checkpoints';
+import type { Change, Transcript } from './transcript';
+import type { RestoreView } from '../shared/transcriptTypes';
+
+export interface RestoreHost {
+  checkpoints(): Checkpoints;
+  transcript(): Transcript;
+  emit(changes: readonly Change[]): void;
+  /** A turn runs: files are not restored under the agent's feet. */
+  busy(): boolean;
+  /** A file's bytes now (an editor's unsaved text included). */
+  currentBytes(file: string): Buffer | null | undefined;
+  /** Puts files in one undoable edit (null: remove the file). */
+  restoreFiles(entries: readonly { path: string; bytes: Buffer | null }[], label: string): Promise<boolean>;
+  showDiff(file: string, left: string | null, right: string, title: string): Promise<void>;
+  /** After a restore, the Changes list is checked again. */
+  restored(): void;
+  log(m: string): void;
+}
+
+const MAX_PROMPT_KEY = 200;
+const norm = (s: string) => s.slice(0, MAX_PROMPT_KEY).trim();
+
+export class CheckpointRestore {
+  /** Checkpoint id → the user message it belongs to. */
+  private readonly items = new Map<string, string>();
+  /** What a restore replaced, for Undo. */
+  private undo: { checkpoint: string; files: { path: string; bytes: Buffer | null }[] } | undefined;
+  private plan: RestoreEntry[] = [];
+
+  constructor(private readonly host: RestoreHost) {}
+
+  /** Forgets the links (a new transcript, another session). */
+  reset(): void {
+    this.items.clear();
+    this.undo = undefined;
+    this.plan = [];
+  }
+
+  /** The message just sent began this checkpoint. */
+  link(checkpoint: string, messageId: string): void {
+    this.items.set(checkpoint, messageId);
+    this.mark();
+  }
+
+  /** After history was shown (a load, the archive): checkpoints are found again by their prompts, in order. */
+  linkHistory(): void {
+    const users = this.host.transcript().items.filter((i) => i.kind === 'user' && i.parent === undefined) as { id: string; text: string }[];
+    const taken = new Set(this.items.values());
+    let from = 0;
+    for (const cp of this.host.checkpoints().list()) {
+      if (this.items.has(cp.id)) continue;
+      for (let k = from; k < users.length; k++) {
+        const u = users[k]!;
+        if (taken.has(u.id) || norm(u.text) !== norm(cp.text)) continue;
+        this.items.set(cp.id, u.id);
+        from = k + 1;
+        break;
+      }
+    }
+    this.mark();
+  }
+
+  /** Messages whose checkpoint now has something to restore get their "Restore files to here". */
+  mark(): void {
+    const t = this.host.transcript();
+    const cps = this.host.checkpoints();
+    for (const [cp, id] of this.items) {
+      const item = t.get(id);
+      if (item?.kind !== 'user' || item.checkpoint === cp || !cps.restorable(cp)) continue;
+      item.checkpoint = cp;
+      this.host.emit(t.changed(item));
+    }
+  }
+
+  private show(view: RestoreView | undefined): void {
+    this.host.transcript().header.restore = view;
+    this.host.emit([{ c: 'header' }]);
+  }
+
+  private view(checkpoint: string, state: RestoreView['state'], note?: string): RestoreView {
+    return {
+      checkpoint,
+      messageId: this.items.get(checkpoint) ?? '',
+      state,
+      files: this.plan.map((e) => ({ path: e.path, name: path.basename(e.path), action: e.action, userEdited: e.userEdited !== undefined })),
+      ...(note !== undefined ? { note } : {}),
+    };
+  }
+
+  /** Restore files to here, first step: what would change. */
+  preview(checkpoint: string): void {
+    const plan = this.host.checkpoints().plan(checkpoint);
+    if (!plan) return;
+    this.plan = plan;
+    if (this.host.busy()) return this.show(this.view(checkpoint, 'failed', 'The agent is working: stop the turn first, then restore.'));
+    if (plan.length === 0) return this.show(this.view(checkpoint, 'failed', 'Nothing to restore: the files are as they were before this message.'));
+    const edited = plan.filter((e) => e.userEdited).length;
+    const unknown = plan.filter((e) => e.action === 'unknown').length;
+    const notes = [
+      edited ? `${edited} file${edited === 1 ? ' was' : 's were'} changed after the agent left ${edited === 1 ? 'it' : 'them'}: restoring discards those changes too.` : '',
+      unknown ? `${unknown} file${unknown === 1 ? '' : 's'} cannot be restored (${unknown === 1 ? 'its' : 'their'} content before the turn is not known).` : '',
+    ].filter(Boolean);
+    this.show(this.view(checkpoint, 'confirm', notes.join(' ') || undefined));
+  }
+
+  /** Restore files to here: every file at once, in one edit. */
+  async restore(checkpoint: string): Promise<boolean> {
+    const plan = this.host.checkpoints().plan(checkpoint);
+    if (!plan || this.host.busy()) return false;
+    this.plan = plan;
+    const todo = plan.filter((e): e is RestoreEntry & { target: Buffer | null } => e.target !== undefined);
+    const before = todo.map((e) => ({ path: e.path, bytes: this.host.currentBytes(e.path) }));
+    this.show(this.view(checkpoint, 'restoring'));
+    let ok = false;
+    try {
+      ok = await this.host.restoreFiles(
+        todo.map((e) => ({ path: e.path, bytes: e.target })),
+        'Restore files to a checkpoint',
+      );
+    } catch (err) {
+      this.host.log(`restore: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (!ok) {
+      this.show(this.view(checkpoint, 'failed', 'The files could not be restored; nothing was changed.'));
+      return false;
+    }
+    // Undo puts back what was there (files that could not be read are left alone).
+    this.undo = { checkpoint, files: before.filter((b): b is { path: string; bytes: Buffer | null } => b.bytes !== undefined) };
+    this.host.log(`restore: ${todo.length} file(s) restored to checkpoint ${checkpoint}`);
+    this.host.restored();
+    this.show(this.view(checkpoint, 'done', `Restored ${todo.length} file${todo.length === 1 ? '' : 's'}.`));
+    return true;
+  }
+
+  /** Undoes the last restore, in one edit. */
+  async undoRestore(): Promise<boolean> {
+    const u = this.undo;
+    if (!u) return false;
+    this.undo = undefined;
+    const ok = await this.host.restoreFiles(u.files, 'Undo restoring files');
+    this.host.restored();
+    this.show(this.view(u.checkpoint, ok ? 'undone' : 'failed', ok ? 'The restore was undone.' : 'The restore could not be undone.'));
+    return ok;
+  }
+
+  dismiss(): void {
+    this.show(undefined);
+  }
+
+  /** For a file the user edited since: what the agent left, next to what it holds now. */
+  async diff(file: string): Promise<void> {
+    const e = this.plan.find((x) => x.path === file);
+    if (!e?.userEdited) return;
+    const now = this.host.currentBytes(file);
+    await this.host.showDiff(file, e.userEdited.agent?.toString('utf8') ?? null, now?.toString('utf8') ?? '', `${path.basename(file)} (as the agent left it ↔ now)`);
+  }
+}

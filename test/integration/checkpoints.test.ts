@@ -1,0 +1,164 @@
+// Checkpoints ("Restore files to here") and review by hunks (Keep / Undo), with fake agents in the real host.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { MessageItem } from '../../src/shared/transcriptTypes';
+import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
+
+describe('Checkpoints and review by hunks', function () {
+  this.timeout(90_000);
+  const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const read = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : null);
+
+  afterEach(async () => {
+    await closeAllEditors();
+    await (await api()).testing.stopAllAgents();
+  });
+
+  it('Restore files to here: a written, a self-written, a deleted and a renamed file come back in one edit; a user edit since is reported first; Undo Restore; it still works after the session is reopened', async () => {
+    const a = await api();
+    const dir = path.join(root(), 'cp');
+    const f = (n: string) => path.join(dir, n);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(f('written.txt'), 'written 0\n');
+    fs.writeFileSync(f('self.txt'), 'self 0\n');
+    fs.writeFileSync(f('deleted.txt'), 'deleted 0\n');
+    fs.writeFileSync(f('renamed-from.txt'), 'renamed 0\n');
+    // Git has the files clean: where a deleted file's bytes come from when nothing else had them.
+    const git = (...args: string[]) => execFileSync('git', ['-C', root(), '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { stdio: 'pipe' });
+    git('init', '-q');
+    git('add', 'cp');
+    git('commit', '-q', '-m', 'base');
+    try {
+      const panel = a.openChat('fake-checkpoints');
+      await waitForStatus(panel, 'connected', connected);
+      const users = (p = panel) => p.session.transcript.items.filter((i): i is MessageItem => i.kind === 'user');
+      assert.equal(await panel.session.prompt('turn one'), 'end_turn');
+      await waitFor('a checkpoint on the first message', () => users()[0]?.checkpoint);
+      assert.equal(await panel.session.prompt('turn two'), 'end_turn');
+      await waitFor('a checkpoint on the second message', () => users()[1]?.checkpoint);
+      const [cp1, cp2] = users().map((u) => u.checkpoint!);
+      assert.equal(read(f('written.txt')), 'written 2\n');
+      assert.equal(read(f('self.txt')), 'self 2\n');
+      assert.equal(read(f('deleted.txt')), null);
+      assert.equal(read(f('renamed-to.txt')), 'renamed 0\n');
+
+      // The user edits a file after the agent's last turn: the preview says so before anything changes.
+      fs.writeFileSync(f('self.txt'), 'self 2, edited by the user\n');
+      panel.session.restore.preview(cp1!);
+      const view = panel.session.transcript.header.restore!;
+      assert.equal(view.state, 'confirm');
+      assert.equal(view.messageId, users()[0]!.id);
+      assert.deepEqual(
+        view.files.map((x) => `${x.name}:${x.action}${x.userEdited ? ':edited' : ''}`),
+        ['deleted.txt:recreate', 'renamed-from.txt:recreate', 'renamed-to.txt:delete', 'self.txt:restore:edited', 'written.txt:restore'],
+      );
+      assert.match(view.note ?? '', /changed after the agent left it/);
+      assert.equal(read(f('self.txt')), 'self 2, edited by the user\n', 'a preview changes nothing');
+
+      assert.equal(await panel.session.restore.restore(cp1!), true);
+      assert.equal(read(f('written.txt')), 'written 0\n');
+      assert.equal(read(f('self.txt')), 'self 0\n');
+      assert.equal(read(f('deleted.txt')), 'deleted 0\n');
+      assert.equal(read(f('renamed-from.txt')), 'renamed 0\n');
+      assert.equal(read(f('renamed-to.txt')), null);
+      assert.equal(panel.session.transcript.header.restore?.state, 'done');
+
+      // Undo Restore: the whole restore goes back at once, the user's edit included.
+      assert.equal(await panel.session.restore.undoRestore(), true);
+      assert.equal(read(f('written.txt')), 'written 2\n');
+      assert.equal(read(f('self.txt')), 'self 2, edited by the user\n');
+      assert.equal(read(f('deleted.txt')), null);
+      assert.equal(read(f('renamed-from.txt')), null);
+      assert.equal(read(f('renamed-to.txt')), 'renamed 0\n');
+
+      // Reopened (as after a reload): the checkpoints come from disk and find their messages again.
+      const id = panel.session.id!;
+      await a.testing.flushStores();
+      await closeAllEditors();
+      const past = a.openPastSession('fake-checkpoints', id);
+      await waitForStatus(past, 'resumed', connected);
+      await waitFor('both checkpoints linked again', () => (users(past).filter((u) => u.checkpoint).length === 2 ? true : undefined));
+      assert.deepEqual(users(past).map((u) => u.checkpoint), [cp1, cp2]);
+      past.session.restore.preview(cp2!);
+      assert.deepEqual(past.session.transcript.header.restore!.files.map((x) => `${x.name}:${x.action}`), ['self.txt:restore', 'written.txt:restore']);
+      assert.equal(await past.session.restore.restore(cp2!), true);
+      assert.equal(read(f('written.txt')), 'written 1\n');
+      assert.equal(read(f('self.txt')), 'self 1\n');
+      assert.equal(read(f('deleted.txt')), null, 'deleted before that message: left deleted');
+      assert.equal(read(f('renamed-to.txt')), 'renamed 0\n');
+    } finally {
+      await closeAllEditors();
+      for (const p of [dir, path.join(root(), '.git')]) fs.rmSync(p, { recursive: true, force: true });
+    }
+  });
+
+  it('Review: Undo on one hunk and Keep on the other of a two-hunk change each leave the other untouched; the Changes list follows; Undo All and Keep All for the session', async () => {
+    const a = await api();
+    const file = path.join(root(), 'hunks.txt');
+    const original = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
+    const agents = 'one\nTWO\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n';
+    fs.writeFileSync(file, original);
+    try {
+      const panel = a.openChat('fake-hunks');
+      await waitForStatus(panel, 'connected', connected);
+      assert.equal(await panel.session.prompt('edit two places'), 'end_turn');
+      await waitFor('hunks.txt listed', () => panel.session.changes.list().some((c) => c.path === file) || undefined);
+      assert.equal(read(file), agents);
+
+      // Review opens the diff editor: the text before on the left, the real file on the right.
+      await panel.session.changes.open(file);
+      const tab = await waitFor('the review diff', () => {
+        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return input instanceof vscode.TabInputTextDiff ? input : undefined;
+      });
+      assert.equal(tab.original.scheme, 'acp-review');
+      assert.equal(tab.modified.fsPath, file);
+      const left = await vscode.workspace.openTextDocument(tab.original);
+      assert.equal(left.getText(), original);
+
+      const lenses = async () =>
+        ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', vscode.Uri.file(file))) ?? []).filter((l) => l.command?.command.startsWith('acpAgents.'));
+      const first = await lenses();
+      assert.deepEqual(
+        first.map((l) => `${l.range.start.line}:${l.command!.command}`),
+        ['1:acpAgents.keepHunk', '1:acpAgents.undoHunk', '7:acpAgents.keepHunk', '7:acpAgents.undoHunk'],
+      );
+
+      // Undo the second hunk: the first stays the agent's, the list still has the file.
+      const undo2 = first[3]!.command!;
+      assert.equal(await vscode.commands.executeCommand(undo2.command, ...undo2.arguments!), true);
+      assert.equal(read(file), 'one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\n');
+      assert.ok(panel.session.changes.list().some((c) => c.path === file));
+      const second = await lenses();
+      assert.deepEqual(second.map((l) => `${l.range.start.line}:${l.command!.command}`), ['1:acpAgents.keepHunk', '1:acpAgents.undoHunk']);
+
+      // Keep the first: the file is as it is, and nothing is left to decide.
+      const keep1 = second[0]!.command!;
+      assert.equal(await vscode.commands.executeCommand(keep1.command, ...keep1.arguments!), true);
+      assert.equal(read(file), 'one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\n');
+      await waitFor('hunks.txt off the list', () => !panel.session.changes.list().some((c) => c.path === file) || undefined);
+      assert.deepEqual(await lenses(), []);
+
+      // For the whole session: Undo All puts the file back as this turn found it; Keep All keeps the next turn's change.
+      for (const t of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) if (t.input instanceof vscode.TabInputTextDiff) await vscode.window.tabGroups.close(t);
+      const kept = read(file);
+      assert.equal(await panel.session.prompt('again'), 'end_turn');
+      assert.equal(read(file), agents);
+      await waitFor('listed again', () => panel.session.changes.list().some((c) => c.path === file) || undefined);
+      assert.equal(await panel.session.changes.revertAll(), 1);
+      assert.equal(read(file), kept);
+      assert.equal(panel.session.changes.list().length, 0);
+      assert.equal(await panel.session.prompt('and again'), 'end_turn');
+      await waitFor('listed once more', () => panel.session.changes.list().some((c) => c.path === file) || undefined);
+      panel.session.changes.keepAll();
+      assert.equal(panel.session.changes.list().length, 0);
+      assert.equal(read(file), agents);
+    } finally {
+      await closeAllEditors();
+      fs.rmSync(file, { force: true });
+    }
+  });
+});
