@@ -37,6 +37,9 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   current = ctx;
   context.subscriptions.push(ctx, ...registerCommands(ctx));
   ctx.reportSettings();
+  // Where acpAgents.agents is read from, for the Sessions view's welcome: a remote's settings, a web server's, or these.
+  const settingsHost = vscode.env.remoteName ? 'remote' : vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'local';
+  void vscode.commands.executeCommand('setContext', 'acpAgents.settingsHost', settingsHost);
   ctx.watch();
   ctx.scheduleUpdateCheck();
   ctx.log.info(`ACP Agents ${ctx.version} activated in ${vscode.env.appName} ${vscode.version} (${(performance.now() - activationStart).toFixed(1)} ms)`);

@@ -46,6 +46,8 @@ export interface TestHooks {
   /** How many updates the local archive of a session holds. */
   archiveLength(agentId: string, sessionId: string): Promise<number>;
   stopAllAgents(): Promise<void>;
+  /** The chat panel commands act on (the active one). */
+  activePanel(): ChatPanel | undefined;
   /** What an @-mention of `query` offers (as the panel gets it). */
   mentions(query: string): Promise<readonly Mention[]>;
   /** The extension's global storage folder (installed agents live in agents/, the registry cache in registry/). */
@@ -90,6 +92,7 @@ export function testHooks(ctx: Ctx): TestHooks {
     },
     stopAllAgents: () => ctx.agents.stopAll(),
     mentions: (query) => ctx.attachments.mentions(query),
+    activePanel: () => ctx.activePanel(),
     storagePath: () => ctx.storage,
     watchRegistryPicks: (watch) => void (ctx.registryPickCreated = watch),
     checkForUpdates: (now) => ctx.checkForUpdates(now),

@@ -50,11 +50,13 @@ export function chatHtml(input: ChatHtmlInput): string {
           <span class="agent-name" id="agent-name"></span>
           <span class="session-title" id="session-title"></span>
           <span class="usage" id="usage"></span>
+          <button type="button" id="export" class="link-button export" title="Export the conversation as a Markdown document">Export</button>
           <button type="button" id="fork" class="link-button fork" title="Fork Session: continue this conversation in a new session, this one left as it is">Fork</button>
           <button type="button" id="follow" class="link-button follow" aria-pressed="false" title="Follow the agent: open the files its tool calls work on beside this panel">Follow</button>
         </div>
         <div class="controls" id="controls"></div>
       </header>
+      <section class="welcome" id="welcome" aria-label="What the agent offers" hidden></section>
       <main class="transcript" id="transcript" role="log" aria-live="polite" aria-label="Conversation" aria-busy="false" tabindex="0"></main>
       <div class="restore-slot" id="restore-slot"></div>
       <section class="changes" id="changes" aria-label="Changes by the agent" hidden></section>

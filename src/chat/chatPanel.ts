@@ -169,6 +169,12 @@ export class ChatPanel implements vscode.Disposable {
         );
         return;
       case 'action':
+        // Export is the editor's business (a Markdown document), not the session's.
+        if (msg.action === 'export') {
+          this.panel.reveal(undefined, false);
+          void vscode.commands.executeCommand('acpAgents.exportTranscript').then(undefined, (err: unknown) => this.log.warn(`export failed: ${String(err)}`));
+          return;
+        }
         void this.session.runAction(msg.action).then(undefined, (err: unknown) => this.log.error(`panel action ${msg.action} failed: ${String(err)}`));
         return;
       case 'permission':
@@ -360,7 +366,8 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
       CHAT_VIEW_TYPE,
       agent.name,
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      { ...ChatPanel.webviewOptions(this.extensionUri), retainContextWhenHidden: false },
+      // Find in the transcript (Ctrl/Cmd+F) with VS Code's own find widget.
+      { ...ChatPanel.webviewOptions(this.extensionUri), retainContextWhenHidden: false, enableFindWidget: true },
     );
     return this.track(new ChatPanel(panel, this.extensionUri, this.createSession(agent, cwd), this.log, this.diffs, this.attachments, this.attention));
   }

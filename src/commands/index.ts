@@ -23,6 +23,7 @@ type CommandId =
   | 'acpAgents.signIn'
   | 'acpAgents.signOut'
   | 'acpAgents.forkSession'
+  | 'acpAgents.exportTranscript'
   | 'acpAgents.openSession'
   | 'acpAgents.deleteSession'
   | 'acpAgents.refreshSessions'

@@ -1,6 +1,7 @@
 /** Commands about sessions: new, open, resume, delete, refresh, stop. */
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
+import { transcriptMarkdown } from '../sessions/forkTranscript';
 import type { SessionTreeNode } from '../ui/sessionTree';
 import type { CommandFactory } from './index';
 import { installFromRegistry } from './registry';
@@ -49,6 +50,19 @@ const forkSession: CommandFactory = (ctx) => async (arg?: unknown) => {
   }
   const entry = ctx.index.get(agent.id, sessionId);
   ctx.panels.openFork(agent, { sessionId, title: entry?.title || agent.name }, entry?.cwd ?? ctx.activePanel()?.session.cwd);
+};
+
+/** The active panel's conversation as a Markdown document (untitled: save it where you like). */
+const exportTranscript: CommandFactory = (ctx) => async () => {
+  const active = ctx.activePanel();
+  if (!active) {
+    void ctx.messages.show('info', 'Export Transcript works on an open chat panel.');
+    return;
+  }
+  const s = active.session;
+  const title = (s.id ? ctx.index.get(s.def.id, s.id)?.title : undefined) || s.transcript.header.title || s.def.name;
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: transcriptMarkdown(s.transcript.items, title, true) });
+  await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
 };
 
 const deleteSession: CommandFactory = (ctx) => async (node?: SessionTreeNode) => {
@@ -131,6 +145,7 @@ export const sessionCommands = {
   'acpAgents.openSession': openSession,
   'acpAgents.deleteSession': deleteSession,
   'acpAgents.forkSession': forkSession,
+  'acpAgents.exportTranscript': exportTranscript,
   'acpAgents.refreshSessions': refreshSessions,
   'acpAgents.resumeSession': resumeSession,
   'acpAgents.cancel': cancel,

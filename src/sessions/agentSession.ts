@@ -515,9 +515,11 @@ export class AgentSession implements Disposable, SessionSink {
       },
       attach: (rt, id) => this.attach(rt, id),
       detach: () => this.detach(),
-      opened: (_rt, r) => {
+      opened: (rt, r) => {
         this.services.index.touch(this.def.id, r.sessionId, this.workingFolder);
+        this.transcript.header.accepts = { image: rt.capabilities.supportsPrompt('image'), embeddedContext: rt.capabilities.supportsPrompt('embeddedContext') };
         this.applySessionState(r);
+        this.emit([{ c: 'header' }]);
       },
       explain: (err, rt) => this.explain(err, rt),
       needsSignIn: () => this.manager.status(this.def.id) === 'needs-sign-in',
@@ -830,6 +832,9 @@ export class AgentSession implements Disposable, SessionSink {
         return;
       case 'fork':
         if (this.sessionId) this.services.forkSession(this.def, this.sessionId);
+        return;
+      case 'export':
+        // The panel exports (an editor document); nothing for the session to do.
         return;
     }
   }

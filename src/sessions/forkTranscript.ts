@@ -1,13 +1,14 @@
 /**
- * A conversation as Markdown, for agents that cannot fork: the new session's
- * first prompt carries it (labelled as such). No `vscode` import.
+ * A conversation as Markdown: for agents that cannot fork (the new session's
+ * first prompt carries it, labelled as such), and for Export Transcript. No `vscode` import.
  */
 import type { TranscriptItem } from '../shared/transcriptTypes';
 
 /** Longest transcript handed over; older turns are left out first (and the text says so). */
 const MAX_CHARS = 200_000;
 
-export function transcriptMarkdown(items: readonly TranscriptItem[], title: string): string {
+/** `exported`: the whole conversation under its own title (Export Transcript), never cut. */
+export function transcriptMarkdown(items: readonly TranscriptItem[], title: string, exported = false): string {
   const parts: string[] = [];
   for (const i of items) {
     if (i.parent !== undefined) continue; // a subagent's own work stays in its card
@@ -41,6 +42,7 @@ export function transcriptMarkdown(items: readonly TranscriptItem[], title: stri
     }
   }
   let body = parts.join('\n\n');
+  if (exported) return `# ${title}\n\n${body}\n`;
   let cut = '';
   if (body.length > MAX_CHARS) {
     body = body.slice(body.length - MAX_CHARS);

@@ -212,6 +212,8 @@ export interface HeaderState {
   queue?: { id: string; text: string; attachments: number }[];
   /** "Restore files to here": what restoring to a user message would do, and how it went. */
   restore?: RestoreView;
+  /** What the agent takes in a prompt besides text (promptCapabilities), for the empty session's welcome. */
+  accepts?: { image: boolean; embeddedContext: boolean };
 }
 
 /** The confirmation (and then the outcome) of restoring files to a checkpoint. */

@@ -4,6 +4,7 @@ import { Composer } from './composer';
 import { setDisplayRoot } from './render';
 import { HeaderView } from './header';
 import { renderRestore } from './restoreCard';
+import { renderWelcome } from './welcome';
 import { TranscriptView } from './transcriptView';
 
 interface VsCodeApi {
@@ -50,7 +51,7 @@ let info: PanelInfo | undefined;
 let restoredScroll = false;
 let streaming = false;
 
-const ACTION_LABELS: Record<PanelAction, string> = { restart: 'Restart', showLog: 'Show Log', signIn: 'Sign In…', stop: 'Stop', newSession: 'New Session', fork: 'Fork' };
+const ACTION_LABELS: Record<PanelAction, string> = { restart: 'Restart', showLog: 'Show Log', signIn: 'Sign In…', stop: 'Stop', newSession: 'New Session', fork: 'Fork', export: 'Export' };
 
 function setStatus(s: PanelStatus): void {
   status.replaceChildren();
@@ -91,6 +92,7 @@ function setFollow(on: boolean, tell: boolean): void {
 }
 followEl.addEventListener('click', () => setFollow(followEl.getAttribute('aria-pressed') !== 'true', true));
 el<HTMLButtonElement>('fork').addEventListener('click', () => post({ type: 'action', action: 'fork' }));
+el<HTMLButtonElement>('export').addEventListener('click', () => post({ type: 'action', action: 'export' }));
 
 /** Messages waiting for their turn, in order: Send now, Edit (back into the composer), Remove. */
 function renderQueue(queue: HeaderState['queue']): void {
@@ -126,7 +128,23 @@ function renderQueue(queue: HeaderState['queue']): void {
   );
 }
 
+let lastHeader: HeaderState | undefined;
+const welcomeEl = el<HTMLElement>('welcome');
+/** An empty session shows what the agent offers; the first item replaces it. */
+function updateWelcome(): void {
+  renderWelcome(welcomeEl, lastHeader, info?.agentName ?? '', transcript.size === 0);
+}
+
+/** The composer gets the keyboard when the panel does (and nothing in it has it yet). */
+function focusComposer(): void {
+  const active = document.activeElement;
+  if (!active || active === document.body || active === document.documentElement) input.focus();
+}
+window.addEventListener('focus', focusComposer);
+
 function setHeader(h: HeaderState): void {
+  lastHeader = h;
+  updateWelcome();
   renderQueue(h.queue);
   header.render(h, info?.agentName ?? '');
   header.renderChanges(changesEl, h);
@@ -154,11 +172,13 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       transcript.reset(msg.items);
       setHeader(msg.header);
       setStatus(msg.status);
+      if (document.hasFocus()) focusComposer();
       if (msg.olderPending === 0) restoreScroll();
       performance.mark('acp:init-applied');
       return;
     case 'older':
       transcript.prepend(msg.items);
+      updateWelcome();
       if (msg.last) restoreScroll();
       return;
     case 'status':
@@ -176,6 +196,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'deltas': {
       transcript.apply(msg.deltas, streaming);
       for (const d of msg.deltas) if (d.t === 'header') setHeader(d.header);
+      if (!welcomeEl.hidden) updateWelcome();
       return;
     }
   }

@@ -133,6 +133,21 @@ function renderPart(part: ContentPart, post: Post): HTMLElement {
   }
 }
 
+/** Copy: a message's text (its Markdown, as the agent wrote it) to the clipboard. */
+function copyButton(text: () => string, what: string): HTMLButtonElement {
+  const b = h('button', 'link-button copy-message');
+  b.type = 'button';
+  b.append(icon('copy'), document.createTextNode(' Copy'));
+  b.setAttribute('aria-label', `Copy ${what}`);
+  b.addEventListener('click', () => {
+    void navigator.clipboard.writeText(text()).then(() => {
+      b.lastChild!.textContent = ' Copied';
+      setTimeout(() => (b.lastChild!.textContent = ' Copy'), 1500);
+    });
+  });
+  return b;
+}
+
 function messageView(item: MessageItem, post: Post, streaming: boolean): ItemView {
   const el = h('article', `item msg msg-${item.kind}`);
   el.dataset.id = item.id;
@@ -142,8 +157,10 @@ function messageView(item: MessageItem, post: Post, streaming: boolean): ItemVie
     const parts = h('div', 'parts');
     for (const p of item.parts) parts.append(renderPart(p, post));
     const actions = h('div', 'msg-actions');
+    let current = item;
     const setActions = (m: MessageItem) => {
-      actions.replaceChildren();
+      current = m;
+      actions.replaceChildren(copyButton(() => current.text, 'your message'));
       const checkpoint = m.checkpoint;
       if (checkpoint === undefined) return;
       const b = h('button', 'link-button restore-checkpoint');
@@ -197,14 +214,22 @@ function messageView(item: MessageItem, post: Post, streaming: boolean): ItemVie
     stream.render(item.text);
   } else full(item.text);
   for (const p of item.parts) parts.append(renderPart(p, post));
+  let current = item;
+  if (item.kind === 'agent') {
+    const actions = h('div', 'msg-actions');
+    actions.append(copyButton(() => current.text, 'the agent’s message as Markdown'));
+    el.append(actions);
+  }
   return {
     el,
     update(it) {
       const m = it as MessageItem;
+      current = m;
       full(m.text);
       parts.replaceChildren(...m.parts.map((p) => renderPart(p, post)));
     },
     appendText(it) {
+      current = it as MessageItem;
       if (!stream) {
         // Incremental rendering for the rest of the stream.
         stream = new StreamingMarkdown();

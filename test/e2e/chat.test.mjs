@@ -126,6 +126,28 @@ describe('e2e: the chat panel', function () {
     await input.press('Enter');
   }
 
+  it('the first minute: a new session shows what the agent offers and takes typing at once', async function () {
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, 'Demo Agent');
+    const frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    // Not a blank page: the modes, the slash commands, what can be attached.
+    const welcome = frame.locator('#welcome');
+    await welcome.locator('.welcome-commands code', { hasText: '/explain' }).waitFor({ timeout: 10_000 });
+    const offered = await welcome.innerText();
+    assert.match(offered, /Ask \(current\) · Code/);
+    assert.match(offered, /\/test Write tests for a file/);
+    assert.match(offered, /@ mentions files, symbols, open editors, the selection and the Problems list/);
+    assert.match(offered, /sent with their content/, 'the Demo Agent takes embedded context');
+    await screenshot(page, 'empty-session');
+    // Typing right away lands in the composer, without a click.
+    await page.keyboard.type('hello there');
+    assert.equal(await frame.locator('#input').inputValue(), 'hello there');
+    await page.keyboard.press('Enter');
+    await welcome.waitFor({ state: 'hidden', timeout: 10_000 });
+    await frame.locator('.msg-agent', { hasText: 'Callers need no change.' }).waitFor({ timeout: 30_000 });
+  });
+
   it('renders every update kind, and a permission answer reaches the agent exactly once', async function () {
     const frame = await newSession('Fake: all-updates');
     await send(frame, 'Show me everything');

@@ -63,6 +63,19 @@ describe('e2e: install an agent from the ACP Registry', function () {
     server?.close();
   });
 
+  it('with no agent configured, the Sessions view offers to install one and says where agents are configured in the browser', async function () {
+    await runCommand(page, 'ACP Agents: Focus on Sessions View');
+    const welcome = page.locator('.welcome-view-content', { hasText: 'No agent sessions yet' });
+    await welcome.waitFor({ timeout: 10_000 });
+    // code-server is a remote window: the agents run on the server, and their setting is the remote's.
+    const note = page.locator('.welcome-view-content', { hasText: 'This is a remote window' });
+    await note.waitFor({ timeout: 10_000 });
+    await screenshot(page, 'welcome-remote');
+    await note.locator('a, .monaco-button', { hasText: 'Open Remote Settings (JSON)' }).first().click();
+    await page.locator('.tabs-container .tab', { hasText: 'settings.json' }).first().waitFor({ timeout: 10_000 });
+    await runCommand(page, 'View: Close All Editors');
+  });
+
   it('F1 → "ACP: Install Agent…" → pick → New Session opens the installed agent', async function () {
     await runCommand(page, 'ACP: Install Agent');
     const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Demo Agent (local registry)' }).first();

@@ -58,4 +58,20 @@ describe('Fork Session', function () {
     assert.equal(readRecord('fork-fallback').filter((r) => r.msg?.method === 'session/new').length, 2);
     assert.notEqual(fork.session.id, first.session.id);
   });
+
+  it('Export Transcript as Markdown: the active panel’s conversation in a new Markdown document, under its title', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-fork');
+    await waitForStatus(panel, 'connected', connected);
+    assert.equal(await panel.session.prompt('Keep greet stable'), 'end_turn');
+    panel.reveal();
+    await waitFor('the panel active', () => a.testing.activePanel() === panel || undefined);
+    await vscode.commands.executeCommand('acpAgents.exportTranscript');
+    const doc = await waitFor('the exported document', () => {
+      const d = vscode.window.activeTextEditor?.document;
+      return d?.isUntitled && d.languageId === 'markdown' ? d : undefined;
+    });
+    assert.equal(doc.getText(), '# Keep greet stable\n\n**User:**\n\nKeep greet stable\n\n**Agent:**\n\nNoted: greet stays stable.\n');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
 });

@@ -32,6 +32,7 @@ describe('Foundation: the extension in a real VS Code host', () => {
     assert.deepEqual(ids.sort(), [
       'acpAgents.cancel',
       'acpAgents.deleteSession',
+      'acpAgents.exportTranscript',
       'acpAgents.forkSession',
       'acpAgents.installAgent',
       'acpAgents.keepFile',
