@@ -275,6 +275,12 @@ export class ChatPanel implements vscode.Disposable {
     });
   }
 
+  /** Shows the panel with the keyboard in its composer. */
+  focusComposer(): void {
+    this.panel.reveal(undefined, false);
+    this.post({ type: 'focus' });
+  }
+
   reveal(): void {
     this.panel.reveal(undefined, false);
   }

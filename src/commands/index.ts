@@ -34,7 +34,12 @@ type CommandId =
   | 'acpAgents.keepHunk'
   | 'acpAgents.undoHunk'
   | 'acpAgents.keepFile'
-  | 'acpAgents.undoFile';
+  | 'acpAgents.undoFile'
+  | 'acpAgents.nextChange'
+  | 'acpAgents.previousChange'
+  | 'acpAgents.focusComposer'
+  | 'acpAgents.allowPermission'
+  | 'acpAgents.rejectPermission';
 
 const COMMANDS: Record<CommandId, CommandFactory> = {
   ...sessionCommands,

@@ -10,4 +10,6 @@ export const reviewCommands = {
   'acpAgents.undoHunk': ((ctx) => (uri?: unknown, index?: unknown) => ctx.review.undoHunk(uriArg(uri), indexArg(index))) satisfies CommandFactory,
   'acpAgents.keepFile': ((ctx) => (uri?: unknown) => ctx.review.keepFile(uriArg(uri))) satisfies CommandFactory,
   'acpAgents.undoFile': ((ctx) => (uri?: unknown) => ctx.review.undoFile(uriArg(uri))) satisfies CommandFactory,
+  'acpAgents.nextChange': ((ctx) => () => ctx.review.goTo(1)) satisfies CommandFactory,
+  'acpAgents.previousChange': ((ctx) => () => ctx.review.goTo(-1)) satisfies CommandFactory,
 } as const;

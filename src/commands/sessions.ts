@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import { transcriptMarkdown } from '../sessions/forkTranscript';
+import type { PermissionItem } from '../shared/transcriptTypes';
 import type { SessionTreeNode } from '../ui/sessionTree';
 import type { CommandFactory } from './index';
 import { installFromRegistry } from './registry';
@@ -51,6 +52,35 @@ const forkSession: CommandFactory = (ctx) => async (arg?: unknown) => {
   const entry = ctx.index.get(agent.id, sessionId);
   ctx.panels.openFork(agent, { sessionId, title: entry?.title || agent.name }, entry?.cwd ?? ctx.activePanel()?.session.cwd);
 };
+
+/** The keyboard into the current session's composer (a new session when none is open). */
+const focusComposer: CommandFactory = (ctx) => () => {
+  const p = ctx.statusBar.panel ?? ctx.panels.all().at(-1);
+  if (!p) return vscode.commands.executeCommand('acpAgents.newSession');
+  p.focusComposer();
+  return true;
+};
+
+/** Answers the current session's oldest pending permission request without the mouse: its allow (or reject) option, once before always. */
+const answerPermission =
+  (allow: boolean): CommandFactory =>
+  (ctx) =>
+  () => {
+    const p = ctx.statusBar.panel;
+    const item = p?.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.state === 'pending');
+    if (!p || !item) {
+      void ctx.messages.show('info', 'No permission request is waiting.');
+      return false;
+    }
+    const kinds = allow ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
+    const option = kinds.map((k) => item.options.find((o) => o.kind === k)).find((o) => o !== undefined);
+    if (!option) {
+      void ctx.messages.show('info', `${p.session.def.name} offers no ${allow ? 'allow' : 'reject'} option for "${item.title}": answer it in the panel.`);
+      p.reveal();
+      return false;
+    }
+    return p.session.answerPermission(item.id, option.optionId);
+  };
 
 /** The active panel's conversation as a Markdown document (untitled: save it where you like). */
 const exportTranscript: CommandFactory = (ctx) => async () => {
@@ -146,6 +176,9 @@ export const sessionCommands = {
   'acpAgents.deleteSession': deleteSession,
   'acpAgents.forkSession': forkSession,
   'acpAgents.exportTranscript': exportTranscript,
+  'acpAgents.focusComposer': focusComposer,
+  'acpAgents.allowPermission': answerPermission(true),
+  'acpAgents.rejectPermission': answerPermission(false),
   'acpAgents.refreshSessions': refreshSessions,
   'acpAgents.resumeSession': resumeSession,
   'acpAgents.cancel': cancel,

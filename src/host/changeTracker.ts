@@ -68,7 +68,7 @@ export function isPlainUtf8(bytes: Buffer): boolean {
 }
 
 /** Inside .git only hooks and config matter (they run code); the rest is git's own churn. */
-const IGNORED = /[\\/]node_modules[\\/]|[\\/]\.git[\\/](?!hooks[\\/]|config$)/;
+const IGNORED = /[\\/]node_modules([\\/]|$)|[\\/]\.git$|[\\/]\.git[\\/](?!hooks[\\/]|config$)/;
 
 /**
  * Every file an agent changed in a session — through fs/write_text_file, through
@@ -214,10 +214,16 @@ export class ChangeTracker implements ChangeTracking {
     const gone = async (u: vscode.Uri) => {
       const file = u.fsPath;
       if (IGNORED.test(file)) return;
+      await baseline.ready;
+      // A folder removed at once: each file it held is gone.
+      const inside = baseline.existed(file) ? [] : baseline.filesUnder(file);
+      if (inside.length) {
+        for (const f of inside.slice(0, 1000)) await gone(vscode.Uri.file(f));
+        return;
+      }
       // An editor still holding the file's text (unchanged since it was read) knows what it was.
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file && !d.isDirty && d.eol === vscode.EndOfLine.LF);
       const fromEditor = doc ? utf8(doc.getText()) : undefined;
-      await baseline.ready;
       if (this.baseline !== baseline || fs.existsSync(file)) return;
       const existing = this.changes.get(file);
       if (existing?.before === null) {

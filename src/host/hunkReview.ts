@@ -133,6 +133,20 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
     return true;
   }
 
+  /** Next / previous change (hunk) of the file under review, from the cursor, wrapping around. */
+  goTo(delta: 1 | -1): boolean {
+    const editor = vscode.window.activeTextEditor;
+    const r = editor && editor.document.uri.scheme === 'file' ? this.hunksOf(editor.document) : undefined;
+    if (!editor || !r || r.list.length === 0) return false;
+    const line = editor.selection.active.line;
+    const lines = r.list.map((h) => Math.min(h.line, editor.document.lineCount - 1));
+    const target = delta > 0 ? (lines.find((l) => l > line) ?? lines[0]!) : ([...lines].reverse().find((l) => l < line) ?? lines[lines.length - 1]!);
+    const at = new vscode.Position(target, 0);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    return true;
+  }
+
   private fileOf(uri?: vscode.Uri): string | undefined {
     const u = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
     return u?.scheme === 'file' ? u.fsPath : u?.scheme === SCHEME ? u.query : undefined;

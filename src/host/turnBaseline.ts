@@ -110,6 +110,14 @@ export class TurnBaseline {
     }
   }
 
+  /** The files that were under a folder when the turn began (a folder deleted at once reports only itself). */
+  filesUnder(dir: string): string[] {
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+    const out: string[] = [];
+    for (const f of this.files) if (f.startsWith(prefix)) out.push(f);
+    return out;
+  }
+
   /** True: the file existed when the turn began; false: it did not; undefined: unknown. */
   existed(file: string): boolean | undefined {
     if (this.files.has(file)) return true;

@@ -39,6 +39,8 @@ export type HostToWebview =
   /** Older history after an `init`, newest first, each batch shown above what is there. */
   | { readonly type: 'older'; readonly items: readonly TranscriptItem[]; readonly last: boolean }
   | { readonly type: 'status'; readonly status: PanelStatus }
+  /** Put the keyboard in the composer (ACP: Focus Chat Input). */
+  | { readonly type: 'focus' }
   | { readonly type: 'deltas'; readonly deltas: readonly TranscriptDelta[] }
   /** The session the panel shows, persisted in the webview state for the serializer. */
   | { readonly type: 'session'; readonly sessionId: string | undefined }

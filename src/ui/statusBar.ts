@@ -53,9 +53,23 @@ export class SessionStatusBar implements vscode.Disposable {
     this.update();
   }
 
+  /** The panel keyboard commands act on: the active one, else the last one that was. */
+  get panel(): ChatPanel | undefined {
+    return this.current && this.panels.all().includes(this.current) ? this.current : undefined;
+  }
+
+  /** For keybindings' `when`: the current session works (Escape stops it), a permission waits (Alt+Y / Alt+N answer it). */
+  private setContext(working: boolean, permission: boolean): void {
+    if (working !== this.ctxWorking) void vscode.commands.executeCommand('setContext', 'acpAgents.sessionWorking', (this.ctxWorking = working));
+    if (permission !== this.ctxPermission) void vscode.commands.executeCommand('setContext', 'acpAgents.permissionPending', (this.ctxPermission = permission));
+  }
+  private ctxWorking: boolean | undefined;
+  private ctxPermission: boolean | undefined;
+
   /** What the item says now. */
   private update(): void {
     const p = this.current;
+    this.setContext(!!p && p.session.status.busy && p.session.status.actions.includes('stop'), !!p && p.session.transcript.items.some((i) => i.kind === 'permission' && i.state === 'pending'));
     if (!p) {
       this.item.text = '$(hubot) ACP: no session';
       this.item.tooltip = 'No chat panel is open. Click to start a session.';

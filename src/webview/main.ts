@@ -184,6 +184,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'status':
       setStatus(msg.status);
       return;
+    case 'focus':
+      input.focus();
+      return;
     case 'session':
       saveState({ sessionId: msg.sessionId });
       return;

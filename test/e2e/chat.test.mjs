@@ -242,6 +242,19 @@ describe('e2e: the chat panel', function () {
     assert.match(await frame.locator('.tool', { hasText: 'Delete build/' }).innerText(), /Cancelled/);
   });
 
+  it('the keyboard alone: type, answer the permission with Alt+Y, stop the turn with Escape', async function () {
+    const frame = await newSession('Fake: slow-permission');
+    await page.keyboard.type('Clean up');
+    await page.keyboard.press('Enter');
+    await frame.locator('.permission-option', { hasText: 'Delete it' }).waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Alt+y');
+    await frame.locator('.permission-verdict', { hasText: 'Delete it' }).waitFor({ timeout: 10_000 });
+    const answer = record(tmp, 'slow-permission').filter((r) => r.dir === 'in' && r.msg.id === 'agent-1' && r.msg.method === undefined).at(-1);
+    assert.deepEqual(answer.msg.result, { outcome: { outcome: 'selected', optionId: 'yes' } });
+    await page.keyboard.press('Escape');
+    await frame.locator('.turn-end', { hasText: 'Stopped.' }).waitFor({ timeout: 15_000 });
+  });
+
   it('shows subagents as cards with their own items (Stop only where allowed) and a Markdown plan, rendered', async function () {
     const frame = await newSession('Fake: subagents');
     await send(frame, 'Refactor greet');

@@ -17,7 +17,7 @@ describe('Checkpoints and review by hunks', function () {
     await (await api()).testing.stopAllAgents();
   });
 
-  it('Restore files to here: a written, a self-written, a deleted and a renamed file come back in one edit; a user edit since is reported first; Undo Restore; it still works after the session is reopened', async () => {
+  it('Restore files to here: a written, a self-written, a deleted and a renamed file, and a removed folder’s file, come back in one edit; a user edit since is reported first; Undo Restore; it still works after the session is reopened', async () => {
     const a = await api();
     const dir = path.join(root(), 'cp');
     const f = (n: string) => path.join(dir, n);
@@ -26,6 +26,8 @@ describe('Checkpoints and review by hunks', function () {
     fs.writeFileSync(f('self.txt'), 'self 0\n');
     fs.writeFileSync(f('deleted.txt'), 'deleted 0\n');
     fs.writeFileSync(f('renamed-from.txt'), 'renamed 0\n');
+    fs.mkdirSync(f('dir'));
+    fs.writeFileSync(f('dir/inner.txt'), 'inner 0\n');
     // Git has the files clean: where a deleted file's bytes come from when nothing else had them.
     const git = (...args: string[]) => execFileSync('git', ['-C', root(), '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { stdio: 'pipe' });
     git('init', '-q');
@@ -53,7 +55,7 @@ describe('Checkpoints and review by hunks', function () {
       assert.equal(view.messageId, users()[0]!.id);
       assert.deepEqual(
         view.files.map((x) => `${x.name}:${x.action}${x.userEdited ? ':edited' : ''}`),
-        ['deleted.txt:recreate', 'renamed-from.txt:recreate', 'renamed-to.txt:delete', 'self.txt:restore:edited', 'written.txt:restore'],
+        ['deleted.txt:recreate', 'inner.txt:recreate', 'renamed-from.txt:recreate', 'renamed-to.txt:delete', 'self.txt:restore:edited', 'written.txt:restore'],
       );
       assert.match(view.note ?? '', /changed after the agent left it/);
       assert.equal(read(f('self.txt')), 'self 2, edited by the user\n', 'a preview changes nothing');
@@ -62,6 +64,7 @@ describe('Checkpoints and review by hunks', function () {
       assert.equal(read(f('written.txt')), 'written 0\n');
       assert.equal(read(f('self.txt')), 'self 0\n');
       assert.equal(read(f('deleted.txt')), 'deleted 0\n');
+      assert.equal(read(f('dir/inner.txt')), 'inner 0\n', 'a file of a removed folder, made again');
       assert.equal(read(f('renamed-from.txt')), 'renamed 0\n');
       assert.equal(read(f('renamed-to.txt')), null);
       assert.equal(panel.session.transcript.header.restore?.state, 'done');
@@ -119,6 +122,16 @@ describe('Checkpoints and review by hunks', function () {
       const left = await vscode.workspace.openTextDocument(tab.original);
       assert.equal(left.getText(), original);
 
+      // Next / previous change from the cursor, wrapping around.
+      const editor = await waitFor('the modified side as the active editor', () => (vscode.window.activeTextEditor?.document.uri.fsPath === file ? vscode.window.activeTextEditor : undefined));
+      editor.selection = new vscode.Selection(0, 0, 0, 0);
+      const lines: number[] = [];
+      for (const cmd of ['acpAgents.nextChange', 'acpAgents.nextChange', 'acpAgents.nextChange', 'acpAgents.previousChange']) {
+        assert.equal(await vscode.commands.executeCommand(cmd), true);
+        lines.push(editor.selection.active.line);
+      }
+      assert.deepEqual(lines, [1, 7, 1, 7]);
+
       const lenses = async () =>
         ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', vscode.Uri.file(file))) ?? []).filter((l) => l.command?.command.startsWith('acpAgents.'));
       const first = await lenses();
@@ -150,7 +163,7 @@ describe('Checkpoints and review by hunks', function () {
       await waitFor('listed again', () => panel.session.changes.list().some((c) => c.path === file) || undefined);
       assert.equal(await panel.session.changes.revertAll(), 1);
       assert.equal(read(file), kept);
-      assert.equal(panel.session.changes.list().length, 0);
+      assert.deepEqual(panel.session.changes.list(), []);
       assert.equal(await panel.session.prompt('and again'), 'end_turn');
       await waitFor('listed once more', () => panel.session.changes.list().some((c) => c.path === file) || undefined);
       panel.session.changes.keepAll();

@@ -6,6 +6,7 @@ interface Contributes {
   commands: { command: string; title: string; category?: string }[];
   configuration: { properties: Record<string, { scope?: string }> };
   views: Record<string, { id: string }[]>;
+  keybindings?: { command: string; key: string; mac?: string; when?: string }[];
 }
 
 describe('Foundation: the extension in a real VS Code host', () => {
@@ -30,17 +31,22 @@ describe('Foundation: the extension in a real VS Code host', () => {
     const registered = new Set(await vscode.commands.getCommands(true));
     const ids = contributes.commands.map((c) => c.command);
     assert.deepEqual(ids.sort(), [
+      'acpAgents.allowPermission',
       'acpAgents.cancel',
       'acpAgents.deleteSession',
       'acpAgents.exportTranscript',
+      'acpAgents.focusComposer',
       'acpAgents.forkSession',
       'acpAgents.installAgent',
       'acpAgents.keepFile',
       'acpAgents.keepHunk',
       'acpAgents.manageMcpTrust',
       'acpAgents.newSession',
+      'acpAgents.nextChange',
       'acpAgents.openSession',
+      'acpAgents.previousChange',
       'acpAgents.refreshSessions',
+      'acpAgents.rejectPermission',
       'acpAgents.restartAgent',
       'acpAgents.resumeSession',
       'acpAgents.showLog',
@@ -53,6 +59,12 @@ describe('Foundation: the extension in a real VS Code host', () => {
     ]);
     for (const id of ids) assert.ok(registered.has(id), `${id} is registered`);
     for (const c of contributes.commands) assert.equal(c.category, 'ACP');
+    // Every default key runs a contributed command; keys that could clash elsewhere only apply in their context.
+    for (const k of contributes.keybindings ?? []) {
+      assert.ok(ids.includes(k.command), `${k.key} runs ${k.command}`);
+      if (k.key === 'escape' || /^alt\+/.test(k.key)) assert.match(k.when ?? '', /acpAgents\./, `${k.key} is scoped by a when clause`);
+    }
+    assert.ok((contributes.keybindings ?? []).length >= 7);
   });
 
   it('declares agent commands as machine-scoped settings and reads the user settings', async () => {
