@@ -10,7 +10,7 @@ import path from 'node:path';
 import * as tar from 'tar';
 import { ensureNode } from '../harness/tools.mjs';
 import { ROOT } from '../harness/testEnv.mjs';
-import { openWorkbench, runCommand, screenshot, webviewFrame } from './workbench.mjs';
+import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
 
 describe('e2e: install an agent from the ACP Registry', function () {
   /** @type {import('./workbench.mjs').Workbench} */
@@ -73,6 +73,19 @@ describe('e2e: install an agent from the ACP Registry', function () {
     await screenshot(page, 'welcome-remote');
     await note.locator('a, .monaco-button', { hasText: 'Open Remote Settings (JSON)' }).first().click();
     await page.locator('.tabs-container .tab', { hasText: 'settings.json' }).first().waitFor({ timeout: 10_000 });
+    await runCommand(page, 'View: Close All Editors');
+  });
+
+  it('the walkthrough opens from "Welcome: Open Walkthrough…", and its first button runs Install an Agent…', async function () {
+    await runCommand(page, 'Welcome: Open Walkthrough');
+    await pick(page, 'Get Started with ACP Agents');
+    const step = page.locator('.getting-started-step', { hasText: 'Install or configure an agent' }).first();
+    await step.waitFor({ timeout: 15_000 });
+    for (const title of ['Start a session', 'Resume a past session', 'Review what the agent changed']) await page.locator('.getting-started-step', { hasText: title }).first().waitFor({ timeout: 5000 });
+    await screenshot(page, 'walkthrough');
+    await step.locator('a, .monaco-button, button', { hasText: 'Install an Agent…' }).first().click();
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Demo Agent (local registry)' }).first().waitFor({ timeout: 20_000 });
+    await page.keyboard.press('Escape');
     await runCommand(page, 'View: Close All Editors');
   });
 
