@@ -37,6 +37,27 @@ function readEntry(zipFile, name) {
   });
 }
 
+/**
+ * Every entry name of a zip file.
+ * @param {string} zipFile
+ * @returns {Promise<string[]>}
+ */
+function entries(zipFile) {
+  return new Promise((resolve, reject) => {
+    yauzl.open(zipFile, { lazyEntries: true }, (err, zip) => {
+      if (err) return reject(err);
+      /** @type {string[]} */
+      const names = [];
+      zip.on('entry', (entry) => {
+        names.push(entry.fileName);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(names));
+      zip.readEntry();
+    });
+  });
+}
+
 describe('e2e: the packaged .vsix', function () {
   it('ships the extension without test hooks', async function () {
     const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
@@ -58,5 +79,22 @@ describe('e2e: the packaged .vsix', function () {
     // The walkthrough's images are in it (package.json names them).
     const manifest = JSON.parse(await readEntry(vsix, 'extension/package.json'));
     for (const step of manifest.contributes.walkthroughs[0].steps) assert.ok((await readEntry(vsix, `extension/${step.media.image}`)).length > 1000, step.media.image);
+  });
+
+  it('is ready for the Marketplace: README pictures are in the repository (media/screenshots) and not in the .vsix; a gallery banner', async function () {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const vsix = path.join(ROOT, `acp-agents-${pkg.version}.vsix`);
+    const names = await entries(vsix);
+    assert.deepEqual(names.filter((n) => n.includes('screenshots/')), []);
+    assert.ok(names.includes('extension/media/icon.png'));
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const pictures = [...readme.matchAll(/!\[[^\]]+\]\(([^)]+)\)/g)].map((m) => m[1]);
+    assert.ok(pictures.length >= 8, `${pictures.length} pictures in the README`);
+    for (const p of pictures) {
+      assert.match(p, /^media\/screenshots\/[\w-]+\.png$/, 'relative, so vsce points the Marketplace at the repository');
+      assert.ok(fs.existsSync(path.join(ROOT, p)), `${p} exists`);
+    }
+    assert.match(pkg.galleryBanner?.color ?? '', /^#[0-9a-f]{6}$/i);
+    assert.ok(pkg.repository?.url && pkg.bugs?.url && pkg.homepage);
   });
 });
