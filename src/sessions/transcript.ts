@@ -533,8 +533,11 @@ export class Transcript {
 
   addPermission(p: Omit<PermissionItem, 'kind' | 'id' | 'state'>, childSessionId?: string): { item: PermissionItem; changes: Change[] } {
     const out: Change[] = [];
-    const item: PermissionItem = { kind: 'permission', id: this.nextId('q'), state: 'pending', ...p };
-    this.add(item, out, this.scope(childSessionId));
+    const scope = this.scope(childSessionId);
+    // A permission request is a state of its tool call: shown on the call's card when there is one.
+    const tool = scope.tools.get(p.toolCallId);
+    const item: PermissionItem = { kind: 'permission', id: this.nextId('q'), state: 'pending', ...p, ...(tool ? { toolItemId: tool.id } : {}) };
+    this.add(item, out, scope);
     return { item, changes: out };
   }
 

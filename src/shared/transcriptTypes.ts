@@ -145,6 +145,8 @@ export interface PermissionItem extends ItemBase {
   /** The tool call's content at the time of the request (diff, command). */
   content: ToolContent[];
   rawInput?: string;
+  /** The card of the tool call asked about, when the transcript has it: the question is shown on that card. */
+  toolItemId?: string;
 }
 
 /** One field of a form elicitation, as the panel shows it. */

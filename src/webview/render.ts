@@ -81,6 +81,8 @@ export interface ItemView {
   appendText?(item: MessageItem | SessionMessageItem): void;
   /** Where the items of a subagent's card go. */
   readonly children?: HTMLElement;
+  /** On a tool call's card: where a permission request about it goes (kept across updates). */
+  readonly slot?: HTMLElement;
   /** Renders a streamed message once more as a whole (at the end of a turn). */
   finalize?(item: MessageItem): void;
 }
@@ -315,6 +317,7 @@ function rawDetails(label: string, text: string | undefined): HTMLElement | unde
 function toolView(item: ToolItem, post: Post): ItemView {
   const el = h('article', 'item tool');
   el.dataset.id = item.id;
+  const slot = h('div', 'tool-slot');
   const fill = (t: ToolItem) => {
     el.replaceChildren();
     const status = t.cancelled ? 'cancelled' : t.status;
@@ -345,9 +348,10 @@ function toolView(item: ToolItem, post: Post): ItemView {
     if (raw) el.append(raw);
     const out = rawDetails('Raw output', t.rawOutput);
     if (out) el.append(out);
+    el.append(slot);
   };
   fill(item);
-  return { el, update: (it) => fill(it as ToolItem) };
+  return { el, slot, update: (it) => fill(it as ToolItem) };
 }
 
 /** A plan's file: a plain path as it is, a file: URI decoded (left as it is when it cannot be). */
@@ -549,16 +553,22 @@ function permissionView(item: PermissionItem, post: Post): ItemView {
   const fill = (p: PermissionItem) => {
     el.replaceChildren();
     el.dataset.state = p.state;
+    // What is asked about: shown here only when the tool call's own card is not (on the card it is already there).
+    const context = h('div', 'permission-context');
     const head = h('div', 'permission-head');
     head.append(icon('shield'), h('span', undefined, ` ${p.title}`));
-    el.append(head);
-    p.content.forEach((c, i) => el.append(toolContentView(c, i, p.id, post)));
+    context.append(head);
+    p.content.forEach((c, i) => context.append(toolContentView(c, i, p.id, post)));
     const raw = rawDetails('Details', p.rawInput);
-    if (raw) el.append(raw);
+    if (raw) context.append(raw);
+    el.append(context);
     const row = h('div', 'permission-options');
     row.setAttribute('role', 'group');
-    row.setAttribute('aria-label', 'Answer the permission request');
+    row.setAttribute('aria-label', `Permission requested: ${p.title}`);
     if (p.state === 'pending' && !answered) {
+      const ask = h('span', 'permission-ask');
+      ask.append(icon('shield'), document.createTextNode(' Permission needed:'));
+      row.append(ask);
       for (const o of p.options) {
         const b = button(o.name, `permission-option kind-${o.kind}`, () => {
           if (answered) return;

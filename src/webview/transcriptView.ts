@@ -102,6 +102,14 @@ export class TranscriptView {
     return held;
   }
 
+  /** A tool call's card's place for its permission request (rendered now if it was a placeholder); none when it is not here. */
+  private slotOf(toolItemId: string): HTMLElement | undefined {
+    const e = this.entries.get(toolItemId);
+    if (!e) return undefined;
+    if (!e.view) this.materialize(toolItemId);
+    return this.entries.get(toolItemId)?.view?.slot;
+  }
+
   /** Opens a card and the cards around it. */
   private unfold(cardId: string | undefined): void {
     for (let id = cardId, n = 0; id !== undefined && n < 50; n++) {
@@ -225,8 +233,9 @@ export class TranscriptView {
         this.adopt(item.id, view);
       }
       this.entries.set(item.id, entry);
-      // A subagent's items go in its card.
-      (item.parent !== undefined ? this.container(item.parent) : frag).append(entry.el);
+      // A permission request goes on its tool call's card; a subagent's items go in its card.
+      const onCard = item.kind === 'permission' && item.toolItemId !== undefined ? this.slotOf(item.toolItemId) : undefined;
+      (onCard ?? (item.parent !== undefined ? this.container(item.parent) : frag)).append(entry.el);
       // A question inside a folded card (or cards) unfolds them: it must not wait unseen.
       if (item.parent !== undefined && (item.kind === 'permission' || item.kind === 'elicitation')) this.unfold(item.parent);
     });

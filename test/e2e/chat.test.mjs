@@ -247,9 +247,18 @@ describe('e2e: the chat panel', function () {
     await page.keyboard.type('Clean up');
     await page.keyboard.press('Enter');
     await frame.locator('.permission-option', { hasText: 'Delete it' }).waitFor({ timeout: 15_000 });
+    // One card per tool call: the question is on the call's card, not a second card.
+    const card = frame.locator('.tool', { hasText: 'Delete build/' });
+    assert.equal(await card.count(), 1);
+    assert.equal(await card.locator('.permission-option').count(), 2);
+    assert.equal(await frame.locator('.permission').count(), 1);
+    assert.equal(await frame.locator('.permission .permission-context').isVisible(), false, 'the card shows what is asked about once');
+    await screenshot(page, 'permission-on-card');
     await page.keyboard.press('Alt+y');
-    await frame.locator('.permission-verdict', { hasText: 'Delete it' }).waitFor({ timeout: 10_000 });
-    const answer = record(tmp, 'slow-permission').filter((r) => r.dir === 'in' && r.msg.id === 'agent-1' && r.msg.method === undefined).at(-1);
+    await card.locator('.permission-verdict', { hasText: 'Delete it' }).waitFor({ timeout: 10_000 });
+    const rec = record(tmp, 'slow-permission');
+    const asked = rec.filter((r) => r.dir === 'out' && r.msg.method === 'session/request_permission').at(-1);
+    const answer = rec.find((r) => r.dir === 'in' && r.msg.id === asked.msg.id && r.msg.method === undefined);
     assert.deepEqual(answer.msg.result, { outcome: { outcome: 'selected', optionId: 'yes' } });
     await page.keyboard.press('Escape');
     await frame.locator('.turn-end', { hasText: 'Stopped.' }).waitFor({ timeout: 15_000 });

@@ -160,6 +160,18 @@ describe('Transcript reducer', () => {
     assert.equal((tr.items[2] as any).stopReason, 'cancelled');
   });
 
+  it('a permission request names its tool call’s card (in its own session’s scope), or none when the call is unknown', () => {
+    const tr = new Transcript();
+    tr.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Edit a.ts', status: 'pending' }));
+    const tool = tr.items[0]!;
+    const onCard = tr.addPermission({ toolCallId: 't', title: 'Edit a.ts', options: [], content: [] }).item;
+    assert.equal(onCard.toolItemId, tool.id);
+    assert.equal(tr.addPermission({ toolCallId: 'nowhere', title: 'Who?', options: [], content: [] }).item.toolItemId, undefined);
+    // A subagent's call with the same id is its own, not the parent's.
+    tr.apply(u({ sessionUpdate: 'subagent_update', sessionId: 'child', title: 'Helper' }));
+    assert.equal(tr.addPermission({ toolCallId: 't', title: 'Child asks', options: [], content: [] }, 'child').item.toolItemId, undefined);
+  });
+
   it('permission items settle exactly once', () => {
     const tr = new Transcript();
     const { item } = tr.addPermission({ toolCallId: 't', title: 'Write', options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }], content: [] });
