@@ -57,7 +57,8 @@ export function chatHtml(input: ChatHtmlInput): string {
         <div class="controls" id="controls"></div>
       </header>
       <section class="welcome" id="welcome" aria-label="What the agent offers" hidden></section>
-      <main class="transcript" id="transcript" role="log" aria-live="polite" aria-label="Conversation" aria-busy="false" tabindex="0"></main>
+      <main class="transcript" id="transcript" role="region" aria-label="Conversation (Up and Down move between messages)" aria-busy="false" tabindex="0"></main>
+      <div class="visually-hidden" id="announcer" role="status" aria-live="polite" aria-atomic="true"></div>
       <div class="restore-slot" id="restore-slot"></div>
       <section class="changes" id="changes" aria-label="Changes by the agent" hidden></section>
       <div class="status" id="status" role="status" hidden></div>
@@ -66,7 +67,7 @@ export function chatHtml(input: ChatHtmlInput): string {
         <ul class="commands" id="commands" role="listbox" aria-label="Slash commands" hidden></ul>
         <div class="chips" id="chips" role="list" aria-label="Attachments"></div>
         <label class="visually-hidden" for="input">Message the agent</label>
-        <textarea id="input" rows="3" placeholder="Message the agent — Enter to send, Shift+Enter for a new line, / for commands, @ for files" aria-autocomplete="list" aria-controls="commands" aria-expanded="false"></textarea>
+        <textarea id="input" rows="3" placeholder="Message the agent — Enter to send, Shift+Enter for a new line, / for commands, @ for files" aria-autocomplete="list" aria-controls="commands"></textarea>
         <div class="composer-actions">
           <button type="button" id="attach" class="attach" title="Attach the active file, the selection or files (you can also drop files or paste images)" aria-label="Attach">Attach…</button>
           <span class="spacer"></span>

@@ -248,7 +248,6 @@ export class Composer {
       this.list.append(li);
     });
     this.list.hidden = false;
-    this.input.setAttribute('aria-expanded', 'true');
   }
 
   private choose(s: Suggestion): void {
@@ -279,6 +278,5 @@ export class Composer {
   private hideSuggestions(): void {
     this.list.hidden = true;
     this.suggestions = [];
-    this.input.setAttribute('aria-expanded', 'false');
   }
 }

@@ -74,6 +74,11 @@ function setStatus(s: PanelStatus): void {
   }
   const wasStreaming = streaming;
   streaming = s.busy;
+  // The reply is announced once, when the turn ends (never chunk by chunk).
+  if (wasStreaming && !s.busy) {
+    const reply = transcript.lastText('agent');
+    if (reply) announce(`${info?.agentName ?? 'The agent'} replied: ${reply.length > 600 ? `${reply.slice(0, 600)}…` : reply}`);
+  }
   transcriptEl.setAttribute('aria-busy', String(s.busy));
   document.body.classList.toggle('busy', s.busy);
   composer.setState(s.inputEnabled, s.busy && s.actions.includes('stop'));
@@ -134,6 +139,14 @@ const welcomeEl = el<HTMLElement>('welcome');
 function updateWelcome(): void {
   renderWelcome(welcomeEl, lastHeader, info?.agentName ?? '', transcript.size === 0);
 }
+
+const announcer = el<HTMLElement>('announcer');
+/** Said by screen readers, politely (role=status). */
+function announce(text: string): void {
+  announcer.textContent = '';
+  requestAnimationFrame(() => (announcer.textContent = text));
+}
+const MAC = /Mac/i.test(navigator.platform);
 
 /** The composer gets the keyboard when the panel does (and nothing in it has it yet). */
 function focusComposer(): void {
@@ -198,6 +211,10 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       return;
     case 'deltas': {
       transcript.apply(msg.deltas, streaming);
+      // A permission request is announced with the keys that answer it.
+      for (const d of msg.deltas) {
+        if (d.t === 'add' && d.item.kind === 'permission' && d.item.state === 'pending') announce(`Permission needed: ${d.item.title}. ${MAC ? 'Control+Option+Y' : 'Alt+Y'} allows, ${MAC ? 'Control+Option+N' : 'Alt+N'} rejects.`);
+      }
       for (const d of msg.deltas) if (d.t === 'header') setHeader(d.header);
       if (!welcomeEl.hidden) updateWelcome();
       return;

@@ -41,6 +41,50 @@ export class TranscriptView {
     root.addEventListener('scroll', () => {
       this.stick = root.scrollTop + root.clientHeight >= root.scrollHeight - 40;
     }, { passive: true });
+    root.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  /**
+   * Keyboard: Up/Down move between messages, tool calls and the other items
+   * (into subagent cards too), Home/End to the first/last; from the transcript
+   * itself, Up goes to the last item.
+   */
+  private onKey(e: KeyboardEvent): void {
+    if (!['ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key) || e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = e.target as HTMLElement;
+    // Keys inside a form field or a select are theirs.
+    if (target.closest('input, textarea, select')) return;
+    const items = [...this.root.querySelectorAll<HTMLElement>('.item')].filter((el) => !el.closest('details:not([open]) > :not(summary)'));
+    if (items.length === 0) return;
+    const current = target.closest<HTMLElement>('.item');
+    let i = current ? items.indexOf(current) : items.length;
+    if (e.key === 'Home') i = 0;
+    else if (e.key === 'End') i = items.length - 1;
+    else i = Math.max(0, Math.min(items.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)));
+    const next = items[i];
+    if (!next || next === current) return;
+    e.preventDefault();
+    this.focusItem(next);
+  }
+
+  private focusItem(el: HTMLElement): void {
+    const id = el.dataset.id;
+    // An item of older history not rendered yet: rendered first.
+    if (id !== undefined && el.classList.contains('placeholder')) this.materialize(id);
+    const shown = (id !== undefined ? this.entries.get(id)?.el : undefined) ?? el;
+    shown.tabIndex = -1;
+    shown.focus();
+    shown.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** The text of the newest message of a kind (for announcing the reply when a turn ends). */
+  lastText(kind: 'agent'): string | undefined {
+    const all = [...this.entries.values()];
+    for (let i = all.length - 1; i >= 0; i--) {
+      const it = all[i]!.item;
+      if (it.kind === kind && it.parent === undefined) return it.text;
+    }
+    return undefined;
   }
 
   get size(): number {

@@ -3,7 +3,31 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import axe from 'axe-core';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
+
+/** axe-core's own script, as it documents for running it in another page. */
+const AXE_SOURCE = axe.source;
+
+/**
+ * axe-core's WCAG 2.1 A/AA checks of the chat webview's document: the serious and critical violations.
+ * (Evaluated through the DevTools protocol, which the webview's CSP does not govern; nothing is injected into the page.)
+ * @param {import('./workbench.mjs').FrameLocator} frame
+ * @returns {Promise<{ id: string, impact: string, help: string, nodes: string[] }[]>}
+ */
+async function axeViolations(frame) {
+  const handle = await frame.locator('body').elementHandle();
+  const f = await handle?.ownerFrame();
+  if (!f) throw new Error('no webview frame');
+  await f.evaluate(AXE_SOURCE);
+  /** @type {{ id: string, impact: string, help: string, nodes: string[] }[]} */
+  const found = await f.evaluate(async () => {
+    // @ts-ignore -- defined by the evaluated axe source
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    return r.violations.map((/** @type {any} */ v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((/** @type {any} */ n) => `${n.target.join(' ')}: ${n.any?.[0]?.message ?? n.failureSummary ?? ''}`) }));
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
 
 const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents', 'fake-queue', 'fake-hunks'];
 
@@ -254,6 +278,8 @@ describe('e2e: the chat panel', function () {
     assert.equal(await frame.locator('.permission').count(), 1);
     assert.equal(await frame.locator('.permission .permission-context').isVisible(), false, 'the card shows what is asked about once');
     await screenshot(page, 'permission-on-card');
+    // Announced, with the key that answers it.
+    assert.match(await frame.locator('#announcer').textContent() ?? '', /^Permission needed: Delete build\/\. Alt\+Y allows/);
     await page.keyboard.press('Alt+y');
     await card.locator('.permission-verdict', { hasText: 'Delete it' }).waitFor({ timeout: 10_000 });
     const rec = record(tmp, 'slow-permission');
@@ -262,6 +288,19 @@ describe('e2e: the chat panel', function () {
     assert.deepEqual(answer.msg.result, { outcome: { outcome: 'selected', optionId: 'yes' } });
     await page.keyboard.press('Escape');
     await frame.locator('.turn-end', { hasText: 'Stopped.' }).waitFor({ timeout: 15_000 });
+    // The reply is announced once the turn ends.
+    await frame.locator('#announcer', { hasText: 'replied: Waiting for your permission' }).waitFor({ state: 'attached', timeout: 5000 });
+    // Up and Down walk the transcript: from it, Up reaches the last item, then the ones before.
+    await frame.locator('#transcript').focus();
+    await page.keyboard.press('ArrowUp');
+    const focused = () => frame.locator('.item:focus').getAttribute('class');
+    assert.match((await focused()) ?? '', /turn-end/);
+    await page.keyboard.press('ArrowUp');
+    assert.match((await focused()) ?? '', /msg-agent/);
+    await page.keyboard.press('Home');
+    assert.match((await focused()) ?? '', /msg-user/);
+    await page.keyboard.press('ArrowDown');
+    assert.match((await focused()) ?? '', /tool/);
   });
 
   it('shows subagents as cards with their own items (Stop only where allowed) and a Markdown plan, rendered', async function () {
@@ -386,7 +425,7 @@ describe('e2e: the chat panel', function () {
     await screenshot(page, 'chat-mention');
   });
 
-  it('looks right in dark, light and high-contrast themes', async function () {
+  it('looks right in dark, light and high-contrast themes, and axe-core finds no serious or critical violation in any', async function () {
     const frame = await newSession('Fake: all-updates');
     await send(frame, 'Show me everything');
     await frame.locator('.permission-option', { hasText: 'Allow' }).first().waitFor({ timeout: 15_000 });
@@ -418,6 +457,8 @@ describe('e2e: the chat panel', function () {
       // Dark themes are dark, the light one is light.
       assert.ok(name === 'light' ? c.body.bgLuminance > 0.5 : c.body.bgLuminance < 0.1, `background luminance ${c.body.bgLuminance.toFixed(3)} — ${where}`);
       await screenshot(page, `chat-theme-${name}`);
+      const violations = await axeViolations(frame);
+      assert.deepEqual(violations, [], `axe-core (${theme}): ${JSON.stringify(violations, null, 1)}`);
     }
     // Each theme really changed the panel's colours.
     assert.notEqual(seen.dark.agent.fg, seen.light.agent.fg, 'message text: dark ≠ light');

@@ -51,8 +51,10 @@ describe('chat panel HTML', () => {
     assert.doesNotMatch(html, /rel="preload"/);
   });
 
-  it('marks the transcript as a log for screen readers', () => {
-    assert.match(html, /id="transcript" role="log"/);
+  it('for screen readers: the transcript is a labelled region (not a live log read out chunk by chunk); a polite status announces replies and questions', () => {
+    assert.match(html, /id="transcript" role="region" aria-label="Conversation[^"]*"/);
+    assert.doesNotMatch(html, /id="transcript"[^>]*aria-live/);
+    assert.match(html, /id="announcer" role="status" aria-live="polite"/);
   });
 });
 
