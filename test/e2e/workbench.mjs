@@ -116,7 +116,8 @@ function extensionLogTail(userDataDir, lines = 40) {
 
 // When a test fails, say what the workbench showed: a screenshot, the chat
 // panel's status line, and the tail of the extension's log (CI keeps only the output).
-afterEach(async function () {
+// Only under mocha: the benchmarks drive the workbench with this module too.
+if (typeof globalThis.afterEach === 'function') afterEach(async function () {
   if (this.currentTest?.state !== 'failed') return;
   const name = `failed-${(this.currentTest.fullTitle() ?? 'test').replace(/[^\w-]+/g, '-').slice(0, 80)}`;
   for (const w of open) {
