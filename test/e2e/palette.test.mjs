@@ -36,7 +36,8 @@ describe('e2e: the installed .vsix in the workbench', function () {
     await tab.waitFor({ timeout: 20_000 });
     const frame = webviewFrame(page);
     await frame.locator('#agent-name', { hasText: 'Demo Agent' }).waitFor({ timeout: 30_000 });
-    assert.equal(await frame.locator('#transcript').getAttribute('role'), 'log');
+    assert.equal(await frame.locator('#transcript').getAttribute('role'), 'region');
+    assert.equal(await frame.locator('#announcer').getAttribute('aria-live'), 'polite');
     await screenshot(page, 'e2e-new-session');
   });
 });

@@ -84,10 +84,10 @@ describe('e2e: real agents (claude-agent-acp 0.23.1, codex-acp 0.16.0) do whole 
     // The permission prompt, showing the Write call and its diff.
     const allow = frame.locator('.permission-option', { hasText: /^Allow$/ });
     await allow.waitFor({ timeout: 60_000 });
-    const permission = frame.locator('.item.permission').last();
-    assert.match(await permission.innerText(), /Write notes\/hello\.md/);
-    assert.deepEqual(await permission.locator('.permission-options button').allTextContents(), ['Always Allow', 'Allow', 'Reject']);
-    const toolText = await frame.locator('.item.tool', { hasText: 'Write notes/hello.md' }).last().innerText();
+    // On the Write call's own card (one card per tool call): its diff, then the options.
+    const card = frame.locator('.item.tool', { hasText: 'Write notes/hello.md' }).last();
+    assert.deepEqual(await card.locator('.permission-options button').allTextContents(), ['Always Allow', 'Allow', 'Reject']);
+    const toolText = await card.innerText();
     assert.ok(toolText.includes('Written by Claude Code through ACP.'), `the Write call shows its diff: ${toolText}`);
     assert.equal(fs.existsSync(target), false, 'nothing is written before the answer');
     await screenshot(page, 'real-turn-permission');
@@ -153,7 +153,7 @@ describe('e2e: real agents (claude-agent-acp 0.23.1, codex-acp 0.16.0) do whole 
     await frame.locator('.msg-agent', { hasText: 'Adding notes/codex.md as asked.' }).waitFor({ timeout: 60_000 });
     const yes = frame.locator('.permission-option', { hasText: /^Yes$/ });
     await yes.waitFor({ timeout: 60_000 });
-    assert.match(await frame.locator('.item.permission').last().innerText(), /codex\.md/);
+    assert.match(await frame.locator('.item.tool', { has: frame.locator('.permission-option', { hasText: /^Yes$/ }) }).last().innerText(), /codex\.md/);
     assert.ok((await frame.locator('.item.tool', { hasText: 'codex.md' }).last().innerText()).includes('Applied through ACP.'), 'the patch shows as a diff');
     assert.equal(fs.existsSync(target), false, 'nothing is written before the answer');
     await yes.click();
