@@ -112,8 +112,13 @@ export class CheckpointRestore {
     this.show(this.view(checkpoint, 'confirm', notes.join(' ') || undefined));
   }
 
-  /** Restore files to here: every file at once, in one edit. */
+  /** Restore files to here: every file at once, in one edit — only once its preview was shown (the panel's Restore button). */
   async restore(checkpoint: string): Promise<boolean> {
+    const shown = this.host.transcript().header.restore;
+    if (shown?.checkpoint !== checkpoint || shown.state !== 'confirm') {
+      this.host.log(`restore: checkpoint ${checkpoint} was not previewed; nothing restored`);
+      return false;
+    }
     const plan = this.host.checkpoints().plan(checkpoint);
     if (!plan || this.host.busy()) return false;
     this.plan = plan;

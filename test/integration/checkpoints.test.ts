@@ -47,6 +47,9 @@ describe('Checkpoints and review by hunks', function () {
       assert.equal(read(f('deleted.txt')), null);
       assert.equal(read(f('renamed-to.txt')), 'renamed 0\n');
 
+      // Nothing is restored without its preview first (a message from the panel alone is not enough).
+      assert.equal(await panel.session.restore.restore(cp1!), false);
+      assert.equal(read(f('written.txt')), 'written 2\n');
       // The user edits a file after the agent's last turn: the preview says so before anything changes.
       fs.writeFileSync(f('self.txt'), 'self 2, edited by the user\n');
       panel.session.restore.preview(cp1!);
