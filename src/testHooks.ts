@@ -49,7 +49,8 @@ export interface TestHooks {
   /** The chat panel commands act on (the active one). */
   activePanel(): ChatPanel | undefined;
   /** What an @-mention of `query` offers (as the panel gets it). */
-  mentions(query: string): Promise<readonly Mention[]>;
+  /** `onLate`: the whole list again once slow symbol providers answer. */
+  mentions(query: string, onLate?: (items: readonly Mention[]) => void): Promise<readonly Mention[]>;
   /** The extension's global storage folder (installed agents live in agents/, the registry cache in registry/). */
   storagePath(): string;
   /** Sees every registry quick pick as it opens. */
@@ -91,7 +92,7 @@ export function testHooks(ctx: Ctx): TestHooks {
       await ctx.archive.flush();
     },
     stopAllAgents: () => ctx.agents.stopAll(),
-    mentions: (query) => ctx.attachments.mentions(query),
+    mentions: (query, onLate) => ctx.attachments.mentions(query, onLate),
     activePanel: () => ctx.activePanel(),
     storagePath: () => ctx.storage,
     watchRegistryPicks: (watch) => void (ctx.registryPickCreated = watch),

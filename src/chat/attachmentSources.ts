@@ -5,7 +5,11 @@ import { fuzzyFiles } from '../sessions/promptBuilder';
 /** At most this many lines of a symbol, and this many problems, are attached. */
 const MAX_SYMBOL_LINES = 400;
 const MAX_PROBLEMS = 200;
+/** Symbols are waited for this long; what comes later is offered through `onLate`. */
 const SYMBOL_TIMEOUT_MS = 1500;
+/** A symbol lookup is reused this long (one per query, at most this many kept). */
+const SYMBOL_CACHE_MS = 15_000;
+const SYMBOL_CACHE_SIZE = 32;
 
 const SEVERITY = ['error', 'warning', 'info', 'hint'];
 
@@ -19,6 +23,7 @@ export class AttachmentSources implements vscode.Disposable {
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private files: { path: string; uri: string }[] = [];
   private filesAt = 0;
+  private readonly symbolLookups = new Map<string, { at: number; result: Promise<vscode.SymbolInformation[]> }>();
   private readonly sub: vscode.Disposable;
 
   constructor() {
@@ -61,9 +66,11 @@ export class AttachmentSources implements vscode.Disposable {
   /**
    * What an @-mention may attach, best first: the current selection and the
    * Problems list (when their names match), open editors, workspace symbols
-   * (two characters or more), then workspace files.
+   * (two characters or more), then workspace files. Symbol providers are
+   * time-boxed (a language server still starting must not hold up the list);
+   * when their answer comes later, `onLate` gets the whole list again.
    */
-  async mentions(query: string): Promise<Mention[]> {
+  async mentions(query: string, onLate?: (items: Mention[]) => void): Promise<Mention[]> {
     const q = query.toLowerCase();
     const out: Mention[] = [];
     const editor = this.lastEditor;
@@ -81,7 +88,12 @@ export class AttachmentSources implements vscode.Disposable {
       const f = open.find((x) => x.path === p)!;
       out.push({ kind: 'editor', label: p, detail: 'open editor', attachment: this.fileOf(vscode.Uri.parse(f.uri, true)) });
     }
-    if (query.length >= 2) out.push(...(await this.symbols(query)));
+    if (query.length >= 2) {
+      const lookup = this.lookup(query);
+      const found = await Promise.race([lookup, new Promise<undefined>((r) => setTimeout(() => r(undefined), SYMBOL_TIMEOUT_MS))]);
+      if (found) out.push(...(await this.symbols(found)));
+      else if (onLate) void lookup.then(async (late) => (late.length ? onLate(await this.mentions(query)) : undefined));
+    }
     for (const f of await this.match(query)) {
       if (openPaths.has(f.path)) continue;
       out.push({ kind: 'file', label: f.path, attachment: this.fileOf(vscode.Uri.parse(f.uri, true)) });
@@ -122,19 +134,25 @@ export class AttachmentSources implements vscode.Disposable {
     return { text: shown.join('\n'), detail: `${all.length} in the workspace (${errors} error${errors === 1 ? '' : 's'})` };
   }
 
-  /** Workspace symbols (VS Code's providers, time-boxed): each attached as the lines it spans. */
-  private async symbols(query: string): Promise<Mention[]> {
-    let found: vscode.SymbolInformation[] | undefined;
-    try {
-      found = await Promise.race([
-        Promise.resolve(vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)),
-        new Promise<undefined>((r) => setTimeout(() => r(undefined), SYMBOL_TIMEOUT_MS)),
-      ]);
-    } catch {
-      return [];
-    }
+  /** One workspace symbol lookup per query (VS Code's providers), shared by the keystrokes that ask for it. */
+  private lookup(query: string): Promise<vscode.SymbolInformation[]> {
+    const now = Date.now();
+    for (const [k, v] of this.symbolLookups) if (now - v.at > SYMBOL_CACHE_MS) this.symbolLookups.delete(k);
+    const hit = this.symbolLookups.get(query);
+    if (hit) return hit.result;
+    const result = Promise.resolve(vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)).then(
+      (found) => found ?? [],
+      () => [],
+    );
+    this.symbolLookups.set(query, { at: now, result });
+    if (this.symbolLookups.size > SYMBOL_CACHE_SIZE) this.symbolLookups.delete(this.symbolLookups.keys().next().value!);
+    return result;
+  }
+
+  /** Workspace symbols as mentions: each attached as the lines it spans. */
+  private async symbols(found: readonly vscode.SymbolInformation[]): Promise<Mention[]> {
     const out: Mention[] = [];
-    for (const s of (found ?? []).filter((x) => x.location.uri.scheme === 'file').slice(0, 8)) {
+    for (const s of found.filter((x) => x.location.uri.scheme === 'file').slice(0, 8)) {
       try {
         const doc = await vscode.workspace.openTextDocument(s.location.uri);
         const rel = vscode.workspace.asRelativePath(s.location.uri);

@@ -14,6 +14,7 @@ import {
 import { chatHtml } from './chatHtml';
 import { DeltaBatcher } from './deltaBatcher';
 import type { AttachmentSources } from './attachmentSources';
+import type { Mention } from '../shared/attachments';
 import type { DiffDocuments } from './diffDocuments';
 
 const CHAT_VIEW_TYPE = 'acpAgents.chat';
@@ -162,12 +163,11 @@ export class ChatPanel implements vscode.Disposable {
         if (add.length) this.post({ type: 'attachments', add });
         return;
       }
-      case 'findFiles':
-        void this.attachments.mentions(msg.query).then(
-          (items) => this.post({ type: 'mentions', requestId: msg.requestId, items }),
-          (err: unknown) => this.log.warn(`mentions: ${String(err)}`),
-        );
+      case 'findFiles': {
+        const answer = (items: readonly Mention[]): void => this.post({ type: 'mentions', requestId: msg.requestId, items });
+        void this.attachments.mentions(msg.query, answer).then(answer, (err: unknown) => this.log.warn(`mentions: ${String(err)}`));
         return;
+      }
       case 'action':
         // Export is the editor's business (a Markdown document), not the session's.
         if (msg.action === 'export') {

@@ -119,9 +119,11 @@ export class Composer {
   /** What an @-mention may attach: the selection, the Problems list, open editors, symbols, files. */
   setMentions(requestId: number, items: readonly Mention[]): void {
     if (requestId !== this.fileRequest || !this.mention) return;
+    // A late answer (slow symbol providers) keeps the highlighted item where it still is.
+    const was = this.suggestions[this.suggestionIndex]?.mention;
     this.suggestions = items.map((m) => ({ name: m.label, description: m.detail ?? '', mention: m }));
     if (this.suggestions.length === 0) return this.hideSuggestions();
-    this.suggestionIndex = 0;
+    this.suggestionIndex = Math.max(0, was ? this.suggestions.findIndex((s) => s.mention?.kind === was.kind && s.mention.label === was.label) : 0);
     this.renderSuggestions();
   }
 

@@ -79,8 +79,15 @@ describe('Prompt attachments by promptCapabilities', function () {
       assert.match(all[1]!.detail!, /^\d+ in the workspace \(\d+ errors?\)$/);
       assert.ok(all.some((m) => m.kind === 'file' && m.label.endsWith('README.md')), 'files after them');
       assert.ok(!all.some((m) => m.kind === 'file' && m.label === rel), 'an open editor is not offered twice');
-      // Symbols from every provider (the built-in TypeScript one may add its own).
-      const sym = (await a.testing.mentions('greet')).find((m) => m.kind === 'symbol' && m.label === 'greetEveryone');
+      // Symbols from every provider (the built-in TypeScript one may add its own, and may
+      // still be starting: then the first answer has none and the late one has them all).
+      const isSym = (m: { kind: string; label: string }): boolean => m.kind === 'symbol' && m.label === 'greetEveryone';
+      let late: readonly (typeof all)[number][] | undefined;
+      let sym = (await a.testing.mentions('greet', (items) => (late = items))).find(isSym);
+      for (let i = 0; !sym && i < 60; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        sym = late?.find(isSym);
+      }
       assert.ok(sym, 'the provider’s workspace symbol');
       assert.equal(sym.detail, `Function · ${rel}:2`);
       assert.deepEqual((await a.testing.mentions('prob')).map((m) => m.kind).slice(0, 1), ['problems']);
@@ -115,6 +122,31 @@ describe('Prompt attachments by promptCapabilities', function () {
     } finally {
       symbolProvider.dispose();
       diagnostics.dispose();
+    }
+  });
+
+  it('a slow symbol provider does not hold up the @-mention list: its symbols follow when it answers', async () => {
+    const a = await api();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const greet = vscode.Uri.file(path.join(folder, 'src', 'greet.ts'));
+    const slow = vscode.languages.registerWorkspaceSymbolProvider({
+      provideWorkspaceSymbols: async (q) => {
+        if (!/zqslow/i.test(q)) return [];
+        await new Promise((r) => setTimeout(r, 3000));
+        return [new vscode.SymbolInformation('zqSlowSymbol', vscode.SymbolKind.Class, new vscode.Range(0, 0, 0, 5), greet)];
+      },
+    });
+    try {
+      let late: readonly { kind: string; label: string }[] | undefined;
+      const first = await a.testing.mentions('zqslow', (items) => (late = items));
+      assert.ok(!first.some((m) => m.kind === 'symbol'), 'the first answer does not wait for the slow provider');
+      for (let i = 0; !late && i < 40; i++) await new Promise((r) => setTimeout(r, 250));
+      assert.deepEqual(late?.filter((m) => m.kind === 'symbol').map((m) => m.label), ['zqSlowSymbol'], 'the late answer carries the symbol');
+      // The lookup is shared: asking again answers at once with the symbol.
+      const again = await a.testing.mentions('zqslow');
+      assert.ok(again.some((m) => m.kind === 'symbol' && m.label === 'zqSlowSymbol'));
+    } finally {
+      slow.dispose();
     }
   });
 });
