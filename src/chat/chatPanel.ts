@@ -19,9 +19,11 @@ import type { DiffDocuments } from './diffDocuments';
 
 const CHAT_VIEW_TYPE = 'acpAgents.chat';
 
-/** Items in a snapshot's `init`; the rest follows in batches of OLDER_BATCH. */
+/** Items in a snapshot's `init`; the webview asks for the rest in batches of OLDER_BATCH. */
 const SNAPSHOT_TAIL = 50;
 const OLDER_BATCH = 400;
+/** While a past session loads, how often the panel hears how far it got. */
+const LOAD_PROGRESS_MS = 250;
 
 /** One chat panel: a webview showing one session of one agent. */
 export class ChatPanel implements vscode.Disposable {
@@ -32,6 +34,13 @@ export class ChatPanel implements vscode.Disposable {
   readonly onDidDispose = this.onDidDisposeEmitter.event;
   private disposed = false;
   private readonly batcher: DeltaBatcher;
+  /**
+   * A past session is loading: its replayed history is not streamed item by
+   * item (a 100,000-update replay would be megabytes of deltas for items the
+   * user never scrolls to); the panel gets a snapshot when the load ends.
+   */
+  private holding = false;
+  private progress: NodeJS.Timeout | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -55,6 +64,7 @@ export class ChatPanel implements vscode.Disposable {
       session.onDidChangeStatus((status) => {
         // Deltas first: the status may refer to what they show.
         this.batcher.flush();
+        if (this.holding && !status.loading) this.release();
         this.post({ type: 'status', status });
         this.post({ type: 'session', sessionId: this.session.id ?? this.session.targetSessionId });
       }),
@@ -65,7 +75,8 @@ export class ChatPanel implements vscode.Disposable {
         this.updateTitle();
       }),
       session.onDidChangeTranscript((changes) => {
-        if (this.ready) this.batcher.push(changes);
+        if (this.ready && this.session.status.loading) this.hold();
+        else if (this.ready) this.batcher.push(changes);
         if (changes.some((c) => c.c === 'header')) this.updateTitle();
       }),
       session,
@@ -86,18 +97,54 @@ export class ChatPanel implements vscode.Disposable {
 
   /**
    * A snapshot, tail first: the newest items in `init` (small, so the end of a long
-   * session is on screen at once), then older history in batches, in the same
-   * tick — so that every later delta finds its item in the webview.
+   * session is on screen at once); the webview asks for older history in
+   * batches (`older`) as it needs it. Deltas about items it does not have yet
+   * are ignored there: the batch it gets later carries their latest state.
    */
   private sendSnapshot(): void {
+    this.holding = false;
+    this.stopProgress();
     const items = this.session.transcript.items;
     const olderCount = Math.max(0, items.length - SNAPSHOT_TAIL);
     const tail = olderCount ? items.slice(olderCount) : items;
     this.post({ type: 'init', panel: this.info, status: this.session.status, items: tail, olderPending: olderCount, header: this.session.transcript.header });
-    for (let end = olderCount; end > 0; end -= OLDER_BATCH) {
-      const start = Math.max(0, end - OLDER_BATCH);
-      this.post({ type: 'older', items: items.slice(start, end), last: start === 0 });
-    }
+  }
+
+  /** Older history for the webview: the batch just before the oldest item it has. */
+  private sendOlder(before: string, pending: number): void {
+    const items = this.session.transcript.items;
+    // The item is where the webview's count says, unless something before it was removed since.
+    let end = items[pending]?.id === before ? pending : items.findIndex((it) => it.id === before);
+    // Gone (removed since): what the webview was still owed, by count.
+    if (end < 0) end = Math.min(pending, items.length);
+    const start = Math.max(0, end - OLDER_BATCH);
+    this.post({ type: 'older', items: items.slice(start, end), remaining: start });
+  }
+
+  /** The load's updates are kept back until it ends; meanwhile the status line counts them. */
+  private hold(): void {
+    if (this.holding) return;
+    this.holding = true;
+    this.batcher.discard();
+    this.progress = setInterval(() => {
+      const status = this.session.status;
+      if (!status.loading) return;
+      const n = this.session.transcript.items.length;
+      this.post({ type: 'status', status: { ...status, text: vscode.l10n.t('{0} ({1} items so far)', status.text, n.toLocaleString()) } });
+    }, LOAD_PROGRESS_MS);
+  }
+
+  private stopProgress(): void {
+    clearInterval(this.progress);
+    this.progress = undefined;
+  }
+
+  /** The load ended: everything it brought, as one snapshot. */
+  private release(): void {
+    this.holding = false;
+    this.stopProgress();
+    this.sendSnapshot();
+    this.updateTitle();
   }
 
   private updateTitle(): void {
@@ -137,6 +184,8 @@ export class ChatPanel implements vscode.Disposable {
       codiconUri: asUri('dist', 'codicon.css'),
       codiconFontUri: asUri('dist', 'codicon.ttf'),
       title: this.info.title,
+      language: vscode.env.language,
+      ...(vscode.l10n.bundle ? { l10nBundle: vscode.l10n.bundle } : {}),
     });
   }
 
@@ -151,6 +200,9 @@ export class ChatPanel implements vscode.Disposable {
         this.ready = true;
         this.batcher.discard();
         this.sendSnapshot();
+        return;
+      case 'older':
+        this.sendOlder(msg.before, msg.pending);
         return;
       case 'send':
         void this.session.prompt(msg.text, msg.attachments ?? []);
@@ -212,9 +264,14 @@ export class ChatPanel implements vscode.Disposable {
         void this.session.answerElicitation(msg.id, msg.action, msg.values).then(undefined, (err: unknown) => this.log.warn(`elicitation answer failed: ${String(err)}`));
         return;
       }
-      case 'queue':
-        void this.session.queueAction(msg.action, msg.id).then(undefined, (err: unknown) => this.log.warn(`queue: ${String(err)}`));
+      case 'queue': {
+        // Edit: the message's attachments go back to the composer whole (the queue shown in the header has no image bytes).
+        const add = msg.action === 'edit' ? this.session.queuedAttachments(msg.id) : undefined;
+        void this.session.queueAction(msg.action, msg.id).then((done) => {
+          if (done && add?.length) this.post({ type: 'attachments', add });
+        }, (err: unknown) => this.log.warn(`queue: ${String(err)}`));
         return;
+      }
       case 'stopSubagent':
         void this.session.cancelSubagent(msg.sessionId).then(undefined, (err: unknown) => this.log.warn(`stopping a subagent failed: ${String(err)}`));
         return;
@@ -289,6 +346,7 @@ export class ChatPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.batcher.discard();
+    this.stopProgress();
     while (this.disposables.length) this.disposables.pop()?.dispose();
     this.onDidDisposeEmitter.fire();
     this.onDidDisposeEmitter.dispose();
@@ -299,7 +357,7 @@ export class ChatPanel implements vscode.Disposable {
 async function openLocation(session: AgentSession, filePath: string, line: number | undefined): Promise<void> {
   const resolved = await session.pathToOpen(filePath);
   if (resolved === undefined) {
-    void vscode.window.showWarningMessage(`The agent pointed at ${filePath.slice(0, 300)}, which is outside the session's folders; it was not opened.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t("The agent pointed at {0}, which is outside the session's folders; it was not opened.", filePath.slice(0, 300)));
     return;
   }
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(resolved));
@@ -408,7 +466,7 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
       session.targetSessionId = sessionId;
       void session.openPast(sessionId);
     } else {
-      session.markStopped(`The window was reloaded and ${agent.name} stopped. Restart it to start a new session.`);
+      session.markStopped(vscode.l10n.t('The window was reloaded and {0} stopped. Restart it to start a new session.', agent.name));
     }
   }
 

@@ -63,6 +63,8 @@ export class TranscriptArchive {
     this.pending.clear();
     if (batches.length === 0) return this.writing;
     this.writing = this.writing.then(async () => {
+      // Read once per write (a configuration read per line costs more than the line).
+      const max = this.maxBytes();
       for (const [file, raw] of batches) {
         const entries = coalesceChunks(raw);
         let size = this.sizes.get(file);
@@ -78,9 +80,9 @@ export class TranscriptArchive {
           if (i > 0 && i % 2000 === 0) await new Promise((r) => setImmediate(r));
           const line = `${JSON.stringify(entries[i])}\n`;
           const bytes = Buffer.byteLength(line);
-          if (size + bytes > this.maxBytes()) {
+          if (size + bytes > max) {
             this.full.add(file);
-            out.push(`${JSON.stringify({ t: entries[i]!.t, u: { sessionUpdate: '_archive_full', limit: this.maxBytes() } })}\n`);
+            out.push(`${JSON.stringify({ t: entries[i]!.t, u: { sessionUpdate: '_archive_full', limit: max } })}\n`);
             break;
           }
           out.push(line);

@@ -31,13 +31,13 @@ export type HostToWebview =
       readonly type: 'init';
       readonly panel: PanelInfo;
       readonly status: PanelStatus;
-      /** The newest items; older ones follow in `older` messages when `olderPending` > 0. */
+      /** The newest items; the webview asks for older ones (`older`) while `olderPending` > 0. */
       readonly items: readonly TranscriptItem[];
       readonly olderPending: number;
       readonly header: HeaderState;
     }
-  /** Older history after an `init`, newest first, each batch shown above what is there. */
-  | { readonly type: 'older'; readonly items: readonly TranscriptItem[]; readonly last: boolean }
+  /** Older history, asked for by the webview: the items just before what it has, and how many are older still. */
+  | { readonly type: 'older'; readonly items: readonly TranscriptItem[]; readonly remaining: number }
   | { readonly type: 'status'; readonly status: PanelStatus }
   /** Put the keyboard in the composer (ACP: Focus Chat Input). */
   | { readonly type: 'focus' }
@@ -50,6 +50,8 @@ export type HostToWebview =
 
 export type WebviewToHost =
   | { readonly type: 'ready' }
+  /** The items before `before` (the oldest the webview has; `pending`: how many it still expects). */
+  | { readonly type: 'older'; readonly before: string; readonly pending: number }
   | { readonly type: 'send'; readonly text: string; readonly attachments?: readonly Attachment[] }
   | { readonly type: 'attach' }
   | { readonly type: 'findFiles'; readonly query: string; readonly requestId: number }
@@ -106,6 +108,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
   switch (m.type) {
     case 'ready':
       return true;
+    case 'older':
+      return str(m.before) && typeof m.pending === 'number' && Number.isSafeInteger(m.pending) && m.pending >= 0;
     case 'send':
       return str(m.text) && (m.attachments === undefined || (Array.isArray(m.attachments) && m.attachments.length <= 100 && m.attachments.every(isAttachment)));
     case 'attach':

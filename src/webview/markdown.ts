@@ -128,9 +128,13 @@ export class StreamingMarkdown {
     if (tail !== this.renderedTail) {
       if (tail.length > PLAIN_TAIL_CHARS) {
         // One huge block still growing: markdown for it would cost a long task per
-        // frame. Show it as text until it completes (the turn end renders it all).
-        this.tail.className = 'plain-tail';
-        this.tail.textContent = tail;
+        // frame. Show it as text until it completes (the turn end renders it all),
+        // appending only what is new (the text already laid out stays as it is).
+        if (this.tail.className === 'plain-tail' && tail.startsWith(this.renderedTail)) this.tail.append(tail.slice(this.renderedTail.length));
+        else {
+          this.tail.className = 'plain-tail';
+          this.tail.textContent = tail;
+        }
       } else {
         this.tail.className = '';
         this.tail.innerHTML = tail.trim() === '' ? '' : renderMarkdown(tail);
