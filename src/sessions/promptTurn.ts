@@ -5,6 +5,7 @@
  * turn at a time. No `vscode` import.
  */
 import type * as acp from '@agentclientprotocol/sdk';
+import * as l10n from '@vscode/l10n';
 import { AgentError, ConnectionClosedError, errorText } from '../acp/errors';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import type { SessionPhase } from './sessionState';
@@ -34,8 +35,15 @@ export interface TurnHost {
   log(message: string): void;
 }
 
+/** The next turn, claimed before its prompt is built (see `PromptTurns.claim`). */
+export interface TurnClaim {
+  /** Stop came while the prompt was being built: the turn is stopped as soon as it is sent. */
+  cancelled: boolean;
+}
+
 export class PromptTurns {
   private current: Promise<unknown> | undefined;
+  private claimed: TurnClaim | undefined;
   private watchdog: NodeJS.Timeout | undefined;
 
   constructor(
@@ -43,8 +51,25 @@ export class PromptTurns {
     private readonly graceMs = CANCEL_GRACE_MS,
   ) {}
 
+  /** A turn runs, or one is claimed and its prompt is being built. */
   get busy(): boolean {
-    return this.current !== undefined;
+    return this.current !== undefined || this.claimed !== undefined;
+  }
+
+  /**
+   * Claims the next turn synchronously, before the prompt is built (file reads):
+   * until `send` takes it over or `release` gives it back, `busy` is true, so a
+   * second prompt waits instead of overlapping. Undefined when one is busy.
+   */
+  claim(): TurnClaim | undefined {
+    if (this.busy) return undefined;
+    this.claimed = { cancelled: false };
+    return this.claimed;
+  }
+
+  /** Gives back a claim that did not become a turn (building the prompt failed); nothing once `send` took it over. */
+  release(claim: TurnClaim): void {
+    if (this.claimed === claim) this.claimed = undefined;
   }
 
   /**
@@ -56,7 +81,10 @@ export class PromptTurns {
     h.setPhase({ kind: 'working' });
     const turn = rt.connection.prompt({ sessionId, prompt: blocks });
     this.current = turn;
+    const stopAtOnce = this.claimed?.cancelled === true;
+    this.claimed = undefined;
     h.began();
+    if (stopAtOnce) void this.cancel().then(undefined, (err: unknown) => h.log(`stop failed: ${errorText(err)}`));
     let stopReason: string | undefined;
     try {
       ({ stopReason } = await turn);
@@ -88,11 +116,11 @@ export class PromptTurns {
       }
     } else if (h.runtime() === rt && err instanceof AgentError && err.isAuthRequired) {
       // The agent wants a sign-in before it answers: offer it; the prompt can be retried after.
-      h.emit(h.transcript().addError(`${h.agentName} needs you to sign in before it answers (${errorText(err)}). Sign in, then retry.`, text));
+      h.emit(h.transcript().addError(l10n.t('{0} needs you to sign in before it answers ({1}). Sign in, then retry.', h.agentName, errorText(err)), text));
       h.setPhase({ kind: 'needsSignIn' });
-      h.signInToAnswer(`${h.agentName} needs you to sign in to answer (${errorText(err)}).`, text);
+      h.signInToAnswer(l10n.t('{0} needs you to sign in to answer ({1}).', h.agentName, errorText(err)), text);
     } else if (h.runtime() === rt) {
-      h.emit(h.transcript().addError(`The turn failed: ${errorText(err)}`, text));
+      h.emit(h.transcript().addError(l10n.t('The turn failed: {0}', errorText(err)), text));
       h.setPhase({ kind: 'ready', text: '' });
     }
   }
@@ -103,6 +131,11 @@ export class PromptTurns {
     const rt = h.runtime();
     const sessionId = h.sessionId();
     const turn = this.current;
+    if (!turn && this.claimed) {
+      h.log('stop requested while the prompt is being built: the turn is stopped once sent');
+      this.claimed.cancelled = true;
+      return;
+    }
     if (!rt || !sessionId || !turn) return;
     h.log('stop requested: sending session/cancel');
     h.cancelPermissions(true);

@@ -2,6 +2,7 @@
  * The transcript model shared by the host (which owns it) and the webview
  * (which renders it). Plain JSON: it crosses postMessage.
  */
+import type { Attachment } from './attachments';
 
 export interface ContentPart {
   /** `text` parts are concatenated into the message's markdown; others are shown beside it. */
@@ -210,8 +211,8 @@ export interface HeaderState {
   /** Files the agent changed in this session (reviewable, revertable where the old text is known). */
   changes?: { path: string; name: string; added: boolean; deleted?: boolean; canRevert: boolean; sensitive?: string }[];
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
-  /** Messages typed while a turn runs, sent one per turn when it ends (in order). */
-  queue?: { id: string; text: string; attachments: number }[];
+  /** Messages typed while a turn runs, sent one per turn when it ends (in order); their attachments come back on Edit. */
+  queue?: { id: string; text: string; attachments: readonly Attachment[] }[];
   /** "Restore files to here": what restoring to a user message would do, and how it went. */
   restore?: RestoreView;
   /** What the agent takes in a prompt besides text (promptCapabilities), for the empty session's welcome. */

@@ -1,7 +1,8 @@
 /**
  * The composer: Enter sends, Shift+Enter is a new line, Up recalls earlier
- * prompts, "/" completes the agent's slash commands, Stop while a turn runs.
+ * prompts, "/" completes the agent's slash commands, Stop (or Escape) while a turn runs.
  */
+import * as l10n from '@vscode/l10n';
 import type { Attachment, Mention } from '../shared/attachments';
 import type { HeaderState } from '../shared/transcriptTypes';
 import { h, icon, type Post } from './render';
@@ -61,9 +62,17 @@ export class Composer {
     });
     send.addEventListener('click', () => this.submit());
     stop.addEventListener('click', () => this.post({ type: 'action', action: 'stop' }));
+    // Escape anywhere in the panel stops a running turn, unless something else took it first
+    // (the completion list closing, an IME composition). Not a VS Code keybinding: the webview
+    // forwards its keys to the workbench even when the page handled them.
+    input.ownerDocument.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || this.stop.hidden) return;
+      e.preventDefault();
+      this.post({ type: 'action', action: 'stop' });
+    });
   }
 
-  /** A queued message taken back to edit: its text goes into the composer (after what is typed there). */
+  /** A queued message taken back to edit: its text goes into the composer (after what is typed there); the host sends its attachments back. */
   takeBack(text: string): void {
     this.input.value = this.input.value.trim() === '' ? text : `${this.input.value}\n${text}`;
     this.onDraft(this.input.value);
@@ -79,8 +88,8 @@ export class Composer {
     this.enabled = enabled;
     this.send.disabled = !enabled;
     // While a turn runs, what is sent waits in the queue for its own turn.
-    this.send.textContent = busy ? 'Queue' : 'Send';
-    this.send.title = busy ? 'Queue: sent when the running turn ends (Enter)' : 'Send (Enter)';
+    this.send.textContent = busy ? l10n.t('Queue') : l10n.t('Send');
+    this.send.title = busy ? l10n.t('Queue: sent when the running turn ends (Enter)') : l10n.t('Send (Enter)');
     this.stop.hidden = !busy;
     this.input.setAttribute('aria-disabled', String(!enabled));
   }
@@ -103,8 +112,8 @@ export class Composer {
       chip.append(icon(a.kind === 'image' ? 'file-media' : a.kind === 'selection' ? 'selection' : a.kind === 'problems' ? 'warning' : 'file'), h('span', 'chip-label', ` ${label}`));
       const remove = h('button', 'chip-remove');
       remove.type = 'button';
-      remove.setAttribute('aria-label', `Remove ${label}`);
-      remove.title = 'Remove';
+      remove.setAttribute('aria-label', l10n.t('Remove {0}', label));
+      remove.title = l10n.t('Remove');
       remove.append(icon('close'));
       remove.addEventListener('click', () => {
         this.attachments.splice(i, 1);

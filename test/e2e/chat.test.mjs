@@ -207,6 +207,14 @@ describe('e2e: the chat panel', function () {
       'maximum number of tokens',
     ]) assert.ok(text.includes(expected), `transcript shows "${expected}"`);
     assert.ok(!text.includes('hologram'), 'an update kind this client does not know is not shown (it goes to the log)');
+    // A code block's Copy is reachable by keyboard, not only on hover: Tab from the link before it.
+    await page.mouse.move(0, 0);
+    await frame.locator('.code-block .copy').evaluateAll((els) => els.forEach((e) => e.remove()));
+    await frame.locator('.msg-agent a', { hasText: 'the docs' }).focus();
+    await page.keyboard.press('Tab');
+    const copy = frame.locator('.code-block .copy:focus');
+    await copy.waitFor({ timeout: 5000 });
+    assert.equal(await copy.getAttribute('aria-label'), 'Copy code');
     // The compaction summary folds open, rendered as Markdown.
     await frame.locator('.compaction-summary summary').click();
     assert.equal(await frame.locator('.compaction-summary strong', { hasText: 'greet.ts' }).count(), 1);
@@ -286,8 +294,21 @@ describe('e2e: the chat panel', function () {
     const asked = rec.filter((r) => r.dir === 'out' && r.msg.method === 'session/request_permission').at(-1);
     const answer = rec.find((r) => r.dir === 'in' && r.msg.id === asked.msg.id && r.msg.method === undefined);
     assert.deepEqual(answer.msg.result, { outcome: { outcome: 'selected', optionId: 'yes' } });
+    // Escape that closes the @-mention list only closes it: the turn goes on.
+    const cancels = () => record(tmp, 'slow-permission').filter((r) => r.dir === 'in' && r.msg?.method === 'session/cancel').length;
+    const cancelsBefore = cancels();
+    await page.keyboard.type('@');
+    await frame.locator('#commands li').first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    await frame.locator('#commands').waitFor({ state: 'hidden', timeout: 5000 });
+    await page.waitForTimeout(500);
+    assert.equal(cancels(), cancelsBefore, 'no session/cancel for the Escape that closed the list');
+    assert.equal(await frame.locator('#stop').isVisible(), true, 'the turn still runs');
+    await page.keyboard.press('Backspace');
+    // Escape with nothing else to close stops the turn.
     await page.keyboard.press('Escape');
     await frame.locator('.turn-end', { hasText: 'Stopped.' }).waitFor({ timeout: 15_000 });
+    assert.equal(cancels(), cancelsBefore + 1);
     // The reply is announced once the turn ends.
     await frame.locator('#announcer', { hasText: 'replied: Waiting for your permission' }).waitFor({ state: 'attached', timeout: 5000 });
     // Up and Down walk the transcript: from it, Up reaches the last item, then the ones before.
@@ -345,22 +366,32 @@ describe('e2e: the chat panel', function () {
     await frame.locator('#stop').waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await frame.locator('#send').innerText(), 'Queue');
     await send(frame, 'second question');
-    await send(frame, 'third question');
+    // The third carries a file (an @-mention, its words then typed over).
+    const input = frame.locator('#input');
+    await input.fill('@gre');
+    await frame.locator('#commands li', { hasText: 'src/greet.ts' }).waitFor({ timeout: 10_000 });
+    await input.press('Enter');
+    await frame.locator('.chip', { hasText: 'greet.ts' }).waitFor({ timeout: 5000 });
+    await input.fill('third question');
+    await input.press('Enter');
+    assert.equal(await frame.locator('.chip').count(), 0);
     const queued = frame.locator('#queue .queued');
     await queued.nth(1).waitFor({ timeout: 5000 });
-    assert.deepEqual(await frame.locator('#queue .queued-text').allInnerTexts(), ['second question', 'third question']);
+    assert.deepEqual(await frame.locator('#queue .queued-text').allInnerTexts(), ['second question', 'third question (+1 attached)']);
     await screenshot(page, 'message-queue');
-    // Edit takes the last one back into the composer (and out of the queue).
+    // Edit takes the last one back into the composer (and out of the queue), with its attachment.
     await frame.locator('#queue .queued', { hasText: 'third question' }).locator('.queued-edit').click();
     assert.equal(await frame.locator('#input').inputValue(), 'third question');
+    await frame.locator('.chip', { hasText: 'greet.ts' }).waitFor({ timeout: 5000 });
     await frame.locator('#input').fill('third, reworded');
     await frame.locator('#input').press('Enter');
     // Each goes out in its own turn, in order.
     await frame.locator('.msg-user', { hasText: 'third, reworded' }).waitFor({ timeout: 30_000 });
     await frame.locator('#queue').waitFor({ state: 'hidden', timeout: 30_000 });
     await frame.locator('#send', { hasText: 'Send' }).waitFor({ timeout: 30_000 });
-    const prompts = record(tmp, 'queue').filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => r.msg.params.prompt[0].text);
-    assert.deepEqual(prompts, ['first question', 'second question', 'third, reworded']);
+    const sent = record(tmp, 'queue').filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => r.msg.params.prompt);
+    assert.deepEqual(sent.map((p) => p[0].text), ['first question', 'second question', 'third, reworded']);
+    assert.match(sent[2][1]?.resource?.uri ?? '', /src\/greet\.ts$/, 'the edited message went with its attachment');
     assert.equal(record(tmp, 'queue').filter((r) => r.dir === 'overlap').length, 0);
   });
 

@@ -1,6 +1,6 @@
 // Fork Session: session/fork where the agent advertises it (a second panel,
 // a new id, the history, "<title> (fork)"); otherwise a new session whose first
-// prompt carries the conversation so far as an embedded resource.
+// prompt carries the conversation so far (embedded, or as text).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
@@ -57,6 +57,25 @@ describe('Fork Session', function () {
     assert.match(prompt[1].resource.text, /^# Conversation so far: Keep greet stable\n\n\*\*User:\*\*\n\nKeep greet stable\n\n\*\*Agent:\*\*\n\nNoted: greet stays stable\.\n$/);
     assert.equal(readRecord('fork-fallback').filter((r) => r.msg?.method === 'session/new').length, 2);
     assert.notEqual(fork.session.id, first.session.id);
+    const notice = fork.session.transcript.items.find((i) => i.kind === 'notice' && i.title === 'Forked from "Keep greet stable"');
+    assert.match(notice?.kind === 'notice' ? (notice.description ?? '') : '', /as an attachment\.$/);
+  });
+
+  it('without session/fork nor embeddedContext: the transcript goes as text, and the notice says so', async () => {
+    const a = await api();
+    const first = a.openChat('fake-default');
+    await waitForStatus(first, 'connected', connected);
+    assert.equal(await first.session.prompt('Keep greet stable'), 'end_turn');
+    await vscode.commands.executeCommand('acpAgents.forkSession', { agentId: 'fake-default', sessionId: first.session.id });
+    const fork = await waitFor('the fork’s panel', () => a.panels().find((p) => p !== first));
+    const prompt = await waitFor('the first prompt of the new session', () => readRecord('default').find((r) => r.dir === 'in' && r.msg?.method === 'session/prompt' && r.msg.params.sessionId === fork.session.id)?.msg.params.prompt);
+    assert.match(prompt[0].text, /The conversation so far is below/);
+    assert.equal(prompt[1].type, 'text');
+    assert.match(prompt[1].text, /^--- Transcript of the earlier conversation \(forked\) ---/);
+    const notice = fork.session.transcript.items.find((i) => i.kind === 'notice' && i.title === 'Forked from "Keep greet stable"');
+    const detail = notice?.kind === 'notice' ? (notice.description ?? '') : '';
+    assert.match(detail, /as text\.$/);
+    assert.doesNotMatch(detail, /attachment/);
   });
 
   it('Export Transcript as Markdown: the active panel’s conversation in a new Markdown document, under its title', async () => {

@@ -62,9 +62,15 @@ describe('Foundation: the extension in a real VS Code host', () => {
     // Every default key runs a contributed command; keys that could clash elsewhere only apply in their context.
     for (const k of contributes.keybindings ?? []) {
       assert.ok(ids.includes(k.command), `${k.key} runs ${k.command}`);
-      if (k.key === 'escape' || /^alt\+/.test(k.key)) assert.match(k.when ?? '', /acpAgents\./, `${k.key} is scoped by a when clause`);
+      if (/^alt\+/.test(k.key)) assert.match(k.when ?? '', /acpAgents\./, `${k.key} is scoped by a when clause`);
+      // AltGr is Ctrl+Alt on Windows: such a key would take characters (ń, ą, …) from every editor.
+      assert.doesNotMatch(k.key, /(^|\s)ctrl\+(shift\+)?alt\+/, `${k.key} does not take an AltGr character`);
+      // Escape is the webview's (it knows whether the @-mention list took it), never a workbench key.
+      assert.notEqual(k.key, 'escape');
+      // Alt+] / Alt+[ are the inline suggestion's next / previous while one is shown.
+      if (/^alt\+[[\]]$/.test(k.key)) assert.match(k.when ?? '', /!inlineSuggestionVisible/, `${k.key} yields to an inline suggestion`);
     }
-    assert.ok((contributes.keybindings ?? []).length >= 7);
+    assert.ok((contributes.keybindings ?? []).length >= 6);
   });
 
   it('declares agent commands as machine-scoped settings and reads the user settings', async () => {

@@ -1,7 +1,10 @@
 // Messages typed while a turn runs: queued, sent one per turn in order (the
 // fake agent refuses an overlapping session/prompt), Send now stops the turn
-// and goes first, a plain Stop leaves the queue waiting.
+// and goes first, a plain Stop leaves the queue waiting (a new message then
+// goes behind it, and sending resumes it in order).
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 /** The text of each session/prompt the agent received, in order. */
@@ -73,5 +76,45 @@ describe('Message queue', function () {
     assert.equal(await ten, 'end_turn');
     assert.equal(promptTexts().includes('nine'), false);
     assert.deepEqual(readRecord('queue').filter((r) => r.dir === 'overlap'), []);
+  });
+
+  it('two prompts sent in the same tick (building the first reads an attached file) arrive as two turns, never overlapping', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-queue');
+    await waitForStatus(panel, 'connected', connected);
+    const before = readRecord('queue').length;
+    const file = { kind: 'file' as const, uri: vscode.Uri.file(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'src', 'greet.ts')).toString(), name: 'greet.ts' };
+    const alpha = panel.session.prompt('alpha', [file]);
+    const beta = panel.session.prompt('beta', [file]);
+    assert.equal(panel.session.isBusy, true, 'the first prompt holds the turn while its attachment is read');
+    assert.deepEqual(panel.session.queued.map((q) => q.text), ['beta'], 'the second waits for its own turn');
+    assert.deepEqual(panel.session.transcript.header.queue?.[0]?.attachments, [file], 'a queued message keeps its attachments (Edit gives them back)');
+    assert.deepEqual(await Promise.all([alpha, beta]), ['end_turn', 'end_turn']);
+    const rec = readRecord('queue').slice(before);
+    assert.deepEqual(rec.filter((r) => r.dir === 'overlap'), [], 'no session/prompt while another ran');
+    const prompts = rec.filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => r.msg.params.prompt);
+    assert.deepEqual(prompts.map((p) => p[0].text), ['alpha', 'beta']);
+    assert.deepEqual(prompts.map((p) => p[1]?.type), ['resource', 'resource'], 'each with the file read and embedded');
+  });
+
+  it('after Stop, a new message goes behind the waiting ones, and sending it resumes the queue in order', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-queue');
+    await waitForStatus(panel, 'connected', connected);
+    const before = promptTexts().length;
+    const red = panel.session.prompt('red');
+    await waitFor('the turn running', () => panel.session.isBusy || undefined);
+    const green = panel.session.prompt('green');
+    const blue = panel.session.prompt('blue');
+    await panel.session.cancel();
+    assert.equal(await red, 'cancelled');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(panel.session.queued.map((q) => q.text), ['green', 'blue'], 'the queue waits after Stop');
+    const yellow = panel.session.prompt('yellow');
+    assert.deepEqual(panel.session.queued.map((q) => q.text), ['blue', 'yellow'], 'the first queued goes first; the new one is last');
+    assert.deepEqual(await Promise.all([green, blue, yellow]), ['end_turn', 'end_turn', 'end_turn']);
+    assert.deepEqual(promptTexts().slice(before), ['red', 'green', 'blue', 'yellow']);
+    assert.deepEqual(readRecord('queue').filter((r) => r.dir === 'overlap'), []);
+    assert.deepEqual(panel.session.transcript.header.queue, []);
   });
 });

@@ -224,6 +224,45 @@ describe('prompt turns', () => {
     assert.equal(await done, 'cancelled');
     assert.equal(phaseOf(state), 'ready');
   });
+
+  it('a turn is claimed before its prompt is built: a second claim is refused until it is sent and ended, or given back', async () => {
+    const prompts: string[] = [];
+    const cancels: string[] = [];
+    let finish!: (r: { stopReason: string }) => void;
+    const rt = stubRuntime({}, { prompt: (p: { prompt: { text: string }[] }) => (prompts.push(p.prompt[0]!.text), new Promise((r) => (finish = r))), cancel: async (id: string) => void cancels.push(id) });
+    const { host } = turnHost(rt);
+    const turns = new PromptTurns(host);
+    const first = turns.claim();
+    assert.ok(first);
+    assert.equal(turns.busy, true, 'busy from the claim on, before anything is sent');
+    assert.equal(turns.claim(), undefined, 'a second prompt in the same tick gets no turn');
+    // Building the prompt takes a while (file reads); the claim still holds.
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(turns.claim(), undefined);
+    const done = turns.send(rt, 's1', 'one', [{ type: 'text', text: 'one' }]);
+    turns.release(first); // after send took it over: nothing
+    assert.equal(turns.busy, true);
+    assert.equal(turns.claim(), undefined, 'no claim while the turn runs');
+    finish({ stopReason: 'end_turn' });
+    await done;
+    assert.equal(turns.busy, false);
+    assert.deepEqual(prompts, ['one']);
+
+    // A claim given back (building the prompt failed) frees the turn.
+    const failed = turns.claim()!;
+    turns.release(failed);
+    assert.equal(turns.busy, false);
+
+    // Stop while the prompt is being built: the turn is stopped as soon as it is sent.
+    turns.claim();
+    await turns.cancel();
+    assert.deepEqual(cancels, [], 'nothing to cancel on the wire yet');
+    const stopped = turns.send(rt, 's1', 'two', [{ type: 'text', text: 'two' }]);
+    await new Promise((r) => setTimeout(r, 0));
+    assert.deepEqual(cancels, ['s1']);
+    finish({ stopReason: 'cancelled' });
+    assert.equal(await stopped, 'cancelled');
+  });
 });
 
 function permissionHost(opts: { autoApprove?: AutoApprove; protectedGlob?: (f: string) => string | undefined; sessionId?: string } = {}) {
