@@ -157,7 +157,7 @@ export class Config {
     const out: { label: string; servers: Record<string, unknown> }[] = [];
     const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
     const top = this.cfg.inspect<unknown>('mcpServers')?.workspaceValue;
-    if (isRecord(top)) out.push({ label: 'workspace acpAgents.mcpServers', servers: top });
+    if (isRecord(top)) out.push({ label: vscode.l10n.t('workspace acpAgents.mcpServers'), servers: top });
     for (const f of vscode.workspace.workspaceFolders ?? []) {
       const v = vscode.workspace.getConfiguration(SECTION, f.uri).inspect<unknown>('mcpServers')?.workspaceFolderValue;
       if (isRecord(v)) out.push({ label: `${f.name}/.vscode/settings.json acpAgents.mcpServers`, servers: v });

@@ -11,10 +11,10 @@ import * as vscode from 'vscode';
 import { CompleteElicitationNotification, CreateElicitationRequest } from './acp/protocol';
 import type { AgentDefinition } from './agents/agentDefinition';
 import { AgentManager, type AgentStatus } from './agents/agentManager';
-import { AgentRegistry, type RegistryEntry } from './agents/registry/agentRegistry';
+import { AgentRegistry, NotInstallableError, type RegistryEntry } from './agents/registry/agentRegistry';
 import { byline } from './agents/registry/format';
 import { HttpError } from './agents/registry/http';
-import { AgentInstaller } from './agents/registry/installer';
+import { AgentInstaller, ChecksumError } from './agents/registry/installer';
 import { RegistrySource } from './agents/registry/registrySource';
 import { AuthService } from './agents/auth';
 import type { AgentHostUi } from './agents/ports';
@@ -50,14 +50,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** For the tests: a session opened as if no folder were open. */
 export const NO_FOLDER = '\u0000no-folder';
 
-const STATUS_WORDS: Record<AgentStatus, string> = {
-  'not-started': 'not started',
-  starting: 'starting…',
-  running: 'running',
-  'needs-sign-in': 'needs sign-in',
-  failed: 'failed',
-  stopped: 'stopped',
-};
+function statusWords(status: AgentStatus): string {
+  switch (status) {
+    case 'not-started':
+      return vscode.l10n.t('not started');
+    case 'starting':
+      return vscode.l10n.t('starting…');
+    case 'running':
+      return vscode.l10n.t('running');
+    case 'needs-sign-in':
+      return vscode.l10n.t('needs sign-in');
+    case 'failed':
+      return vscode.l10n.t('failed');
+    case 'stopped':
+      return vscode.l10n.t('stopped');
+  }
+}
 
 export class Ctx implements vscode.Disposable {
   readonly version: string;
@@ -98,7 +106,7 @@ export class Ctx implements vscode.Disposable {
   folderPicker = pickWorkspaceFolder;
   /** Picks one of an agent's past sessions (the tests answer it). */
   sessionPicker: <T extends vscode.QuickPickItem>(items: T[], title: string) => Promise<T | undefined> = async (items, title) =>
-    await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick a session to open', matchOnDescription: true, matchOnDetail: true });
+    await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Pick a session to open'), matchOnDescription: true, matchOnDetail: true });
   /** Sees every registry quick pick as it opens (the tests drive it). */
   registryPickCreated: ((qp: vscode.QuickPick<RegistryPickItem>) => void) | undefined;
 
@@ -263,7 +271,7 @@ export class Ctx implements vscode.Disposable {
   /** The agent with this id; throws when none is configured (or built in). */
   agent(id: string): AgentDefinition {
     const def = this.agents.find(id);
-    if (!def) throw new Error(`No agent with id "${id}" is configured in acpAgents.agents.`);
+    if (!def) throw new Error(vscode.l10n.t('No agent with id "{0}" is configured in acpAgents.agents.', id));
     return def;
   }
 
@@ -293,31 +301,31 @@ export class Ctx implements vscode.Disposable {
     const ids = new Set(this.agents.definitions().map((a) => a.id));
     const fromRegistry = opts.registry ? (await this.registry.entries()).filter((e) => !ids.has(e.agent.id) && !('unavailable' in e.dist)) : [];
     if (all.length === 0 && fromRegistry.length === 0) {
-      await this.messages.show('info', 'No agent is running.');
+      await this.messages.show('info', vscode.l10n.t('No agent is running.'));
       return undefined;
     }
     type Item = vscode.QuickPickItem & { agent?: AgentDefinition; entry?: RegistryEntry };
     const item = (agent: AgentDefinition): Item => ({
       label: agent.name,
-      description: `${agent.version ? `${agent.version} · ` : ''}${STATUS_WORDS[this.agents.status(agent.id)]}`,
+      description: `${agent.version ? `${agent.version} · ` : ''}${statusWords(this.agents.status(agent.id))}`,
       detail: agent.description ?? [agent.command, ...agent.args].join(' '),
       agent,
     });
     const group = (label: string, list: Item[]): Item[] => (list.length ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...list] : []);
     const items: Item[] = [
-      ...group('Your agents', all.filter((a) => a.source === 'settings').map(item)),
-      ...group('Installed from the ACP Registry', all.filter((a) => a.source === 'registry').map(item)),
+      ...group(vscode.l10n.t('Your agents'), all.filter((a) => a.source === 'settings').map(item)),
+      ...group(vscode.l10n.t('Installed from the ACP Registry'), all.filter((a) => a.source === 'registry').map(item)),
       ...group(
-        'ACP Registry — installed when picked',
+        vscode.l10n.t('ACP Registry — installed when picked'),
         fromRegistry.map((entry) => ({
           label: entry.agent.name,
-          description: `${entry.agent.version} · install`,
+          description: vscode.l10n.t('{0} · install', entry.agent.version),
           detail: `${entry.agent.description}${byline(entry.agent.authors)}`,
           entry,
         })),
       ),
     ];
-    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick an agent', matchOnDescription: true, matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Pick an agent'), matchOnDescription: true, matchOnDetail: true });
     if (picked?.entry) return await this.installFromRegistry(picked.entry);
     return picked?.agent;
   }
@@ -331,10 +339,10 @@ export class Ctx implements vscode.Disposable {
     const a = entry.agent;
     // A running agent keeps its files until the next start.
     const keepVersion = this.agents.runtime(a.id) ? this.registry.installer.get(a.id)?.version : undefined;
-    const mb = (n: number) => `${(n / 1024 ** 2).toFixed(1)} MB`;
+    const mb = (n: number) => vscode.l10n.t('{0} MB', (n / 1024 ** 2).toFixed(1));
     try {
       const def = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Installing ${a.name} ${a.version}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Installing {0} {1}', a.name, a.version), cancellable: true },
         async (progress, token) => {
           let shown = 0;
           return await this.registry.install(
@@ -343,7 +351,7 @@ export class Ctx implements vscode.Disposable {
               if (received - shown < 256 * 1024 && received !== total) return;
               const increment = total ? ((received - shown) / total) * 100 : undefined;
               shown = received;
-              progress.report({ message: total ? `${mb(received)} of ${mb(total)}` : mb(received), ...(increment !== undefined ? { increment } : {}) });
+              progress.report({ message: total ? vscode.l10n.t('{0} of {1}', mb(received), mb(total)) : mb(received), ...(increment !== undefined ? { increment } : {}) });
             },
             token,
             keepVersion ? { keepVersion } : {},
@@ -359,7 +367,8 @@ export class Ctx implements vscode.Disposable {
         return undefined;
       }
       this.log.error(`registry: ${message}`);
-      void this.messages.show('error', /was not installed|cannot be installed/.test(message) ? message : `${a.name} ${a.version} could not be installed: ${message}`, 'Show Log').then((c) => c && this.log.show(true));
+      const showLog = vscode.l10n.t('Show Log');
+      void this.messages.show('error', err instanceof ChecksumError || err instanceof NotInstallableError ? message : vscode.l10n.t('{0} {1} could not be installed: {2}', a.name, a.version, message), showLog).then((c) => c === showLog && this.log.show(true));
       return undefined;
     }
   }
@@ -377,7 +386,8 @@ export class Ctx implements vscode.Disposable {
     await this.extension.globalState.update(UPDATE_CHECK_KEY, now);
     const names = (await this.registry.updates(list)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
     if (names.length) {
-      void this.messages.show('info', `Updates from the ACP Registry: ${names.join(', ')}.`, 'Update').then((c) => c && vscode.commands.executeCommand('acpAgents.updateAgents'));
+      const update = vscode.l10n.t('Update');
+      void this.messages.show('info', vscode.l10n.t('Updates from the ACP Registry: {0}.', names.join(', ')), update).then((c) => c === update && vscode.commands.executeCommand('acpAgents.updateAgents'));
     }
     return names;
   }
@@ -451,7 +461,7 @@ export class Ctx implements vscode.Disposable {
 
   /** An error with Show Log. */
   async showError(agent: AgentDefinition, err: unknown): Promise<void> {
-    const choice = await this.messages.show('error', String((err as Error)?.message ?? err), 'Show Log');
+    const choice = await this.messages.show('error', String((err as Error)?.message ?? err), vscode.l10n.t('Show Log'));
     if (choice) this.agents.showLog(agent.id);
   }
 
@@ -509,7 +519,7 @@ async function confirmModal(message: string, detail: string, action: string): Pr
 }
 
 async function pickWorkspaceFolder(): Promise<vscode.WorkspaceFolder | undefined> {
-  return await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Pick the folder the agent works in' });
+  return await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Pick the folder the agent works in') });
 }
 
 /**
@@ -523,11 +533,11 @@ function mcpSources(config: Config, globalStorage: string): McpSource[] {
     try {
       if (fs.existsSync(file)) sources.push({ label, servers: parseMcpJson(fs.readFileSync(file, 'utf8')), origin });
     } catch {
-      sources.push({ label: `${label} (unreadable)`, servers: {}, origin });
+      sources.push({ label: vscode.l10n.t('{0} (unreadable)', label), servers: {}, origin });
     }
   };
   // globalStorage is <user data>/User/globalStorage/<extension>: mcp.json sits in User/.
-  read(path.join(globalStorage, '..', '..', 'mcp.json'), 'user mcp.json', 'user');
+  read(path.join(globalStorage, '..', '..', 'mcp.json'), vscode.l10n.t('user mcp.json'), 'user');
   if (vscode.workspace.isTrusted) {
     for (const f of vscode.workspace.workspaceFolders ?? []) read(path.join(f.uri.fsPath, '.vscode', 'mcp.json'), `${f.name}/.vscode/mcp.json`, 'workspace');
     for (const w of config.workspaceMcpServers()) sources.push({ label: w.label, servers: w.servers, origin: 'workspace' });

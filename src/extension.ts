@@ -4,6 +4,7 @@
  * integration tests — use.
  */
 import * as vscode from 'vscode';
+import * as l10n from '@vscode/l10n';
 import type { AgentDefinition } from './agents/agentDefinition';
 import type { AgentStatus } from './agents/agentManager';
 import type { ChatPanel } from './chat/chatPanel';
@@ -33,6 +34,8 @@ let current: Ctx | undefined;
 
 export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const activationStart = performance.now();
+  // Modules without a vscode import (the transcript model, the protocol decoder) translate through @vscode/l10n.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const ctx = new Ctx(context);
   current = ctx;
   context.subscriptions.push(ctx, ...registerCommands(ctx));

@@ -3,6 +3,7 @@
  * sends, ACP's `$/cancel_request` in both directions, and per-session ordering
  * of `session/update`. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import {
   CancellationToken,
@@ -47,7 +48,7 @@ export interface AcpConnectionOptions {
 export class ProtocolVersionError extends Error {
   constructor(readonly agentVersion: unknown) {
     super(
-      `The agent speaks ACP protocol version ${JSON.stringify(agentVersion)}, but this extension speaks version ${P.PROTOCOL_VERSION}. Update the agent or the extension.`,
+      l10n.t('The agent speaks ACP protocol version {0}, but this extension speaks version {1}. Update the agent or the extension.', String(JSON.stringify(agentVersion)), P.PROTOCOL_VERSION),
     );
     this.name = 'ProtocolVersionError';
   }

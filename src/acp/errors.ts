@@ -2,6 +2,7 @@
  * ACP's error codes, what each means, and the errors this client throws and
  * catches, in one place. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { ResponseError } from 'vscode-jsonrpc/node';
 
 /** JSON-RPC error codes ACP gives a meaning to. */
@@ -73,7 +74,7 @@ export class AgentError extends Error {
 /** The connection closed (the agent exited or closed its output) before an answer came. */
 export class ConnectionClosedError extends Error {
   constructor(readonly method: string) {
-    super(`The agent stopped before it answered ${method}.`);
+    super(l10n.t('The agent stopped before it answered {0}.', method));
     this.name = 'ConnectionClosedError';
   }
 }

@@ -3,6 +3,7 @@
  * vscode-jsonrpc's reader/writer abstractions. One message per line, no
  * Content-Length headers. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import {
   AbstractMessageReader,
   AbstractMessageWriter,
@@ -186,7 +187,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
 
   write(msg: Message): Promise<void> {
     if (this.closed || this.sink.writable === false) {
-      return Promise.reject(new Error('The agent is not running (its input is closed).'));
+      return Promise.reject(new Error(l10n.t('The agent is not running (its input is closed).')));
     }
     // JSON.stringify never emits a raw newline: strings escape it as \n.
     const line = JSON.stringify(msg) + '\n';

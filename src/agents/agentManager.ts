@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -153,12 +154,12 @@ export class AgentManager implements Disposable {
   }
 
   private startWithProgress(e: Entry, cwd: string | undefined): Promise<AgentRuntime> {
-    return this.deps.ui.withProgress(`Starting ${e.def.name}…`, (token) => this.start(e, cwd, token));
+    return this.deps.ui.withProgress(l10n.t('Starting {0}…', e.def.name), (token) => this.start(e, cwd, token));
   }
 
   private async start(e: Entry, cwd: string | undefined, token?: CancelToken): Promise<AgentRuntime> {
     if (!this.deps.ui.isTrusted()) {
-      throw new AgentStartError('Agents are not started in an untrusted workspace. Trust the workspace to use ACP agents.', 'error');
+      throw new AgentStartError(l10n.t('Agents are not started in an untrusted workspace. Trust the workspace to use ACP agents.'), 'error');
     }
     const def = e.def;
     const log = this.agentLog(def);
@@ -222,8 +223,10 @@ export class AgentManager implements Disposable {
     const giveUp = verdict === 'give-up';
     const willRestart = !giveUp && this.deps.inUse(e.def.id);
     const full = giveUp
-      ? `${message}. It crashed ${e.crashes.recentCrashes} times in the last 3 minutes and will not be restarted automatically.`
-      : `${message}.${willRestart ? ' It is being restarted.' : ''}`;
+      ? l10n.t('{0}. It crashed {1} times in the last 3 minutes and will not be restarted automatically.', message, e.crashes.recentCrashes)
+      : willRestart
+        ? l10n.t('{0}. It is being restarted.', message)
+        : `${message}.`;
     this.exitEmitter.fire({ agentId: e.def.id, message: full, willRestart });
     void this.reportExit(e.def, full);
     // Like vscode-languageclient: restart a crashed agent that is in use, until it
@@ -234,15 +237,17 @@ export class AgentManager implements Disposable {
 
   /** One notification per exit, with Restart and Show Log. */
   private async reportExit(def: AgentDefinition, message: string): Promise<void> {
-    const choice = await this.deps.messages.show('error', message, 'Restart', 'Show Log');
-    if (choice === 'Restart') this.deps.ui.restartRequested(def.id);
-    else if (choice === 'Show Log') this.showLog(def.id);
+    const restart = l10n.t('Restart');
+    const showLog = l10n.t('Show Log');
+    const choice = await this.deps.messages.show('error', message, restart, showLog);
+    if (choice === restart) this.deps.ui.restartRequested(def.id);
+    else if (choice === showLog) this.showLog(def.id);
   }
 
   /** Stops and starts again (used by "ACP: Restart Agent" and after sign-in). */
   async restart(id: string, cwd?: string, opts: { resetCrashes?: boolean } = {}): Promise<AgentRuntime> {
     const def = this.find(id);
-    if (!def) throw new Error(`No agent with id "${id}".`);
+    if (!def) throw new Error(l10n.t('No agent with id "{0}".', id));
     const e = this.entry(def);
     if (opts.resetCrashes ?? true) e.crashes.reset();
     await this.stop(id);
@@ -294,7 +299,9 @@ export class AgentManager implements Disposable {
     if (found?.shellPath) env.PATH = `${env.PATH ? `${env.PATH}:` : ''}${found.shellPath}`;
     if (!resolved) {
       throw new AgentStartError(
-        `Agent '${def.name}' could not be started: the program '${command}' was not found on PATH${process.platform === 'win32' ? '' : " (nor on your login shell's PATH)"}. Install it, or give its absolute path in the acpAgents.agents setting.`,
+        process.platform === 'win32'
+          ? l10n.t("Agent '{0}' could not be started: the program '{1}' was not found on PATH. Install it, or give its absolute path in the acpAgents.agents setting.", def.name, command)
+          : l10n.t("Agent '{0}' could not be started: the program '{1}' was not found on PATH (nor on your login shell's PATH). Install it, or give its absolute path in the acpAgents.agents setting.", def.name, command),
         'not-found',
       );
     }

@@ -4,6 +4,7 @@
  * SIGTERM after 2 s, SIGKILL of the whole process group after 5 s more (several
  * real agents ignore stdin EOF). No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 export interface SpawnSpec {
@@ -190,10 +191,10 @@ export function describeExit(name: string, info: ExitInfo, stderrTail: readonly 
   let what: string;
   if (info.spawnError) {
     const code = (info.spawnError as NodeJS.ErrnoException).code;
-    what = code === 'ENOENT' ? `could not be started: the program was not found` : `could not be started: ${info.spawnError.message}`;
-  } else if (info.signal) what = `was stopped by signal ${info.signal}`;
-  else if (info.code === 0) what = 'exited (code 0) without saying why';
-  else what = `exited with code ${info.code}`;
+    what = code === 'ENOENT' ? l10n.t("Agent '{0}' could not be started: the program was not found.", name) : l10n.t("Agent '{0}' could not be started: {1}.", name, info.spawnError.message);
+  } else if (info.signal) what = l10n.t("Agent '{0}' was stopped by signal {1}.", name, info.signal);
+  else if (info.code === 0) what = l10n.t("Agent '{0}' exited (code 0) without saying why.", name);
+  else what = l10n.t("Agent '{0}' exited with code {1}.", name, String(info.code));
   const tail = stderrTail.filter((l) => l.trim() !== '').slice(-5);
-  return `Agent '${name}' ${what}.${tail.length ? ` Last output: ${tail.join(' ⏎ ')}` : ''}`;
+  return tail.length ? l10n.t('{0} Last output: {1}', what, tail.join(' ⏎ ')) : what;
 }

@@ -3,6 +3,7 @@
  * Start-up fails in words (not found, crashed, timed out, wrong protocol
  * version) and never leaves the process behind. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Message } from 'vscode-jsonrpc/node';
 import { AcpConnection, ProtocolVersionError, type AcpLogger, type TraceDirection } from '../acp/connection';
@@ -114,7 +115,7 @@ export class AgentRuntime {
         () =>
           reject(
             new AgentStartError(
-              `Agent '${name}' did not answer the ACP handshake (initialize) within ${Math.round(initializeTimeoutMs / 1000)} s. Is the command an ACP agent, and are its arguments right?`,
+              l10n.t("Agent '{0}' did not answer the ACP handshake (initialize) within {1} s. Is the command an ACP agent, and are its arguments right?", name, Math.round(initializeTimeoutMs / 1000)),
               'timeout',
               this.process.stderrTail(),
             ),
@@ -122,7 +123,7 @@ export class AgentRuntime {
         initializeTimeoutMs,
       );
       if (cancel) {
-        const onCancel = () => reject(new AgentStartError(`Starting agent '${name}' was cancelled.`, 'cancelled'));
+        const onCancel = () => reject(new AgentStartError(l10n.t("Starting agent '{0}' was cancelled.", name), 'cancelled'));
         if (cancel.isCancellationRequested) onCancel();
         else cancelSub = cancel.onCancellationRequested(onCancel);
       }
@@ -146,9 +147,9 @@ export class AgentRuntime {
       const exit = this.process.exit ?? (known ? undefined : await Promise.race([this.process.exited, delay(1000)]));
       await this.stop();
       if (err instanceof AgentStartError) throw err;
-      if (err instanceof ProtocolVersionError) throw new AgentStartError(`Agent '${name}': ${err.message}`, 'protocol-version');
+      if (err instanceof ProtocolVersionError) throw new AgentStartError(l10n.t("Agent '{0}': {1}", name, err.message), 'protocol-version');
       if (exit && !exit.requested) throw this.exitError(exit);
-      throw new AgentStartError(`Agent '${name}' failed during the ACP handshake: ${errorText(err)}`, 'error', this.process.stderrTail());
+      throw new AgentStartError(l10n.t("Agent '{0}' failed during the ACP handshake: {1}", name, errorText(err)), 'error', this.process.stderrTail());
     } finally {
       clearTimeout(timer);
       cancelSub?.dispose();

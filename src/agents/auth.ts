@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { AgentError, errorText } from '../acp/errors';
 import type { AuthMethodInfo, EnvVarSpec } from '../acp/decode';
 import type { AgentDefinition } from './agentDefinition';
@@ -40,18 +41,18 @@ export class AuthService {
     } catch (err) {
       if (!(err instanceof AgentError) || !err.isAuthRequired) throw err;
       this.manager.setStatus(def.id, 'needs-sign-in');
-      const signedIn = await this.signIn(def, cwd, `${def.name} needs you to sign in (${err.message}).`);
+      const signedIn = await this.signIn(def, cwd, l10n.t('{0} needs you to sign in ({1}).', def.name, err.message));
       if (!signedIn) throw err;
       return await fn(await this.manager.ensureRunning(def, cwd));
     }
   }
 
   /** Offers the agent's sign-in methods and runs the one picked. Returns whether sign-in succeeded. */
-  async signIn(def: AgentDefinition, cwd: string | undefined, reason = `Sign in to ${def.name}`): Promise<boolean> {
+  async signIn(def: AgentDefinition, cwd: string | undefined, reason = l10n.t('Sign in to {0}', def.name)): Promise<boolean> {
     const rt = await this.manager.ensureRunning(def, cwd);
     const methods = rt.initializeResult?.authMethods ?? [];
     if (methods.length === 0) {
-      await this.messages.show('info', `${def.name} offers no sign-in methods. Sign in as its documentation says, then restart it.`);
+      await this.messages.show('info', l10n.t('{0} offers no sign-in methods. Sign in as its documentation says, then restart it.', def.name));
       return false;
     }
     const method = await this.prompter.pickMethod(def.name, methods, reason);
@@ -64,7 +65,7 @@ export class AuthService {
       }
       return ok;
     } catch (err) {
-      await this.messages.show('error', `Signing in to ${def.name} with "${method.name}" failed: ${errorText(err)}`);
+      await this.messages.show('error', l10n.t('Signing in to {0} with "{1}" failed: {2}', def.name, method.name, errorText(err)));
       return false;
     }
   }
@@ -107,7 +108,7 @@ export class AuthService {
       case 'unknown':
         await this.messages.show(
           'warning',
-          `${def.name} offers "${method.name}", a sign-in method of type "${method.rawType}" that this extension cannot run. Sign in outside VS Code as the agent's documentation says, then restart the agent.`,
+          l10n.t("{0} offers \"{1}\", a sign-in method of type \"{2}\" that this extension cannot run. Sign in outside VS Code as the agent's documentation says, then restart the agent.", def.name, method.name, method.rawType),
         );
         return false;
     }
@@ -124,7 +125,7 @@ export class AuthService {
       cwd,
     });
     if (code !== 0) {
-      await this.messages.show('warning', `Signing in to ${def.name} did not complete (the sign-in program exited with ${code === undefined ? 'no exit code' : `code ${code}`}).`);
+      await this.messages.show('warning', code === undefined ? l10n.t('Signing in to {0} did not complete (the sign-in program exited with no exit code).', def.name) : l10n.t('Signing in to {0} did not complete (the sign-in program exited with code {1}).', def.name, code));
       return false;
     }
     return true;
@@ -138,12 +139,12 @@ export class AuthService {
     if (rt?.capabilities.canLogout()) {
       await rt.connection.logout();
       this.manager.setStatus(def.id, 'needs-sign-in');
-      void this.messages.show('info', `Signed out of ${def.name}.`);
+      void this.messages.show('info', l10n.t('Signed out of {0}.', def.name));
     } else if (forgotten > 0) {
       await this.manager.restart(def.id, cwd);
-      void this.messages.show('info', `Forgot the stored sign-in values of ${def.name} and restarted it.`);
+      void this.messages.show('info', l10n.t('Forgot the stored sign-in values of {0} and restarted it.', def.name));
     } else {
-      void this.messages.show('info', `${def.name} does not support signing out from the editor.`);
+      void this.messages.show('info', l10n.t('{0} does not support signing out from the editor.', def.name));
     }
   }
 }

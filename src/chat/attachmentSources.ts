@@ -35,14 +35,14 @@ export class AttachmentSources implements vscode.Disposable {
   async pick(): Promise<Attachment[]> {
     const editor = this.lastEditor;
     const items: (vscode.QuickPickItem & { id: string })[] = [];
-    if (editor) items.push({ id: 'file', label: '$(file) Active file', description: vscode.workspace.asRelativePath(editor.document.uri) });
-    if (editor && !editor.selection.isEmpty) items.push({ id: 'selection', label: '$(selection) Selection', description: `${vscode.workspace.asRelativePath(editor.document.uri)}:${editor.selection.start.line + 1}-${editor.selection.end.line + 1}` });
-    items.push({ id: 'files', label: '$(files) Files…', description: 'Pick files to attach' });
-    const picked = await vscode.window.showQuickPick(items, { title: 'Attach to the prompt' });
+    if (editor) items.push({ id: 'file', label: `$(file) ${vscode.l10n.t('Active file')}`, description: vscode.workspace.asRelativePath(editor.document.uri) });
+    if (editor && !editor.selection.isEmpty) items.push({ id: 'selection', label: `$(selection) ${vscode.l10n.t('Selection')}`, description: `${vscode.workspace.asRelativePath(editor.document.uri)}:${editor.selection.start.line + 1}-${editor.selection.end.line + 1}` });
+    items.push({ id: 'files', label: `$(files) ${vscode.l10n.t('Files…')}`, description: vscode.l10n.t('Pick files to attach') });
+    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Attach to the prompt') });
     if (!picked) return [];
     if (picked.id === 'file' && editor) return [this.fileOf(editor.document.uri)];
     if (picked.id === 'selection' && editor) return [this.selectionOf(editor.document, editor.selection)];
-    const uris = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: false, openLabel: 'Attach' });
+    const uris = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: false, openLabel: vscode.l10n.t('Attach') });
     return (uris ?? []).map((u) => this.fileOf(u));
   }
 
@@ -86,7 +86,7 @@ export class AttachmentSources implements vscode.Disposable {
     const openPaths = new Set(open.map((f) => f.path));
     for (const p of fuzzyFiles([...openPaths], query, 5)) {
       const f = open.find((x) => x.path === p)!;
-      out.push({ kind: 'editor', label: p, detail: 'open editor', attachment: this.fileOf(vscode.Uri.parse(f.uri, true)) });
+      out.push({ kind: 'editor', label: p, detail: vscode.l10n.t('open editor'), attachment: this.fileOf(vscode.Uri.parse(f.uri, true)) });
     }
     if (query.length >= 2) {
       const lookup = this.lookup(query);
@@ -129,9 +129,10 @@ export class AttachmentSources implements vscode.Disposable {
     if (all.length === 0) return undefined;
     all.sort((a, b) => a.sev - b.sev);
     const shown = all.slice(0, MAX_PROBLEMS).map((p) => p.line);
+    // The list goes to the agent: English, like the rest of the prompt.
     if (all.length > MAX_PROBLEMS) shown.push(`… and ${all.length - MAX_PROBLEMS} more`);
     const errors = all.filter((p) => p.sev === vscode.DiagnosticSeverity.Error).length;
-    return { text: shown.join('\n'), detail: `${all.length} in the workspace (${errors} error${errors === 1 ? '' : 's'})` };
+    return { text: shown.join('\n'), detail: errors === 1 ? vscode.l10n.t('{0} in the workspace (1 error)', all.length) : vscode.l10n.t('{0} in the workspace ({1} errors)', all.length, errors) };
   }
 
   /** One workspace symbol lookup per query (VS Code's providers), shared by the keystrokes that ask for it. */

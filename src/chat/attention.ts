@@ -34,8 +34,8 @@ export class PanelAttention implements vscode.Disposable {
         for (const c of changes) {
           if (c.c !== 'add') continue;
           const item = c.item;
-          if (item.kind === 'permission' && item.state === 'pending') this.raise(`${this.title()} asks for permission: ${item.title}`);
-          else if (item.kind === 'elicitation' && item.state === 'pending') this.raise(`${this.title()} asks: ${item.message || 'a question'}`);
+          if (item.kind === 'permission' && item.state === 'pending') this.raise(vscode.l10n.t('{0} asks for permission: {1}', this.title(), item.title));
+          else if (item.kind === 'elicitation' && item.state === 'pending') this.raise(item.message ? vscode.l10n.t('{0} asks: {1}', this.title(), item.message) : vscode.l10n.t('{0} asks: a question', this.title()));
         }
       }),
       panel.onDidChangeViewState(() => {
@@ -49,9 +49,9 @@ export class PanelAttention implements vscode.Disposable {
 
   private onStatus(s: PanelStatus): void {
     const working = s.busy && s.actions.includes('stop');
-    if (this.wasWorking && !working && s.severity !== 'error' && s.inputEnabled) this.raise(`${this.title()} finished its turn.`);
+    if (this.wasWorking && !working && s.severity !== 'error' && s.inputEnabled) this.raise(vscode.l10n.t('{0} finished its turn.', this.title()));
     const failed = s.severity === 'error';
-    if (failed && !this.wasFailed) this.raise(`${this.title()}: ${s.text || 'the agent failed'}`);
+    if (failed && !this.wasFailed) this.raise(s.text ? vscode.l10n.t('{0}: {1}', this.title(), s.text) : vscode.l10n.t('{0}: the agent failed', this.title()));
     this.wasFailed = failed;
     this.wasWorking = working;
   }
@@ -61,8 +61,9 @@ export class PanelAttention implements vscode.Disposable {
     if (!this.deps.enabled()) return;
     if (this.panel.visible && vscode.window.state.focused) return;
     this.flag(true);
-    void this.deps.notify(message.length > 300 ? `${message.slice(0, 300)}…` : message, 'Show').then((choice) => {
-      if (choice === 'Show') this.panel.reveal(undefined, false);
+    const show = vscode.l10n.t('Show');
+    void this.deps.notify(message.length > 300 ? `${message.slice(0, 300)}…` : message, show).then((choice) => {
+      if (choice === show) this.panel.reveal(undefined, false);
     });
   }
 

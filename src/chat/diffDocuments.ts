@@ -44,7 +44,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
       const first = this.texts.keys().next().value as string;
       this.texts.delete(first);
     }
-    const label = title ?? `${base} (${oldText === null ? 'new file' : 'agent’s change'})`;
+    const label = title ?? (oldText === null ? vscode.l10n.t('{0} (new file)', base) : vscode.l10n.t('{0} (agent’s change)', base));
     await vscode.commands.executeCommand('vscode.diff', left, right, label, { preview: true });
   }
 

@@ -7,7 +7,8 @@ import type { CommandFactory } from './index';
 
 /** Offers a New Session with a freshly installed agent (not awaited: the command is done). */
 function offerNewSession(ctx: Ctx, def: AgentDefinition, what: string): void {
-  void ctx.messages.show('info', what, 'New Session').then((c) => c && vscode.commands.executeCommand('acpAgents.newSession', def.id));
+  const newSession = vscode.l10n.t('New Session');
+  void ctx.messages.show('info', what, newSession).then((c) => c === newSession && vscode.commands.executeCommand('acpAgents.newSession', def.id));
 }
 
 /** The registry entry an argument names (an id), refreshing the list when it is not known yet. */
@@ -21,25 +22,27 @@ async function entryFor(ctx: Ctx, id: string): Promise<RegistryEntry | undefined
  * resolves with the installed agent, or undefined.
  */
 export async function installFromRegistry(ctx: Ctx, id: string | undefined, opts: { offerSession: boolean }): Promise<AgentDefinition | undefined> {
-  const entry = id !== undefined ? await entryFor(ctx, id) : await ctx.pickFromRegistry('ACP: Install Agent');
+  const entry = id !== undefined ? await entryFor(ctx, id) : await ctx.pickFromRegistry(vscode.l10n.t('ACP: Install Agent'));
   if (!entry) {
-    if (id !== undefined) void ctx.messages.show('error', `No agent "${id}" is configured, installed, or listed in the ACP Registry.`);
+    if (id !== undefined) void ctx.messages.show('error', vscode.l10n.t('No agent "{0}" is configured, installed, or listed in the ACP Registry.', id));
     return undefined;
   }
   const a = entry.agent;
   if ('unavailable' in entry.dist) {
-    void ctx.messages.show('warning', `${a.name} cannot be installed on this machine: it ${entry.dist.unavailable}.`);
+    void ctx.messages.show('warning', vscode.l10n.t('{0} cannot be installed on this machine ({1}).', a.name, entry.dist.unavailable));
     return undefined;
   }
   if (entry.installed && !entry.update) {
     const def = ctx.agents.find(a.id);
-    if (def && opts.offerSession) offerNewSession(ctx, def, `${a.name} ${entry.installed.version} is already installed.`);
+    if (def && opts.offerSession) offerNewSession(ctx, def, vscode.l10n.t('{0} {1} is already installed.', a.name, entry.installed.version));
     return def;
   }
   const def = await ctx.installFromRegistry(entry);
   if (!def) return undefined;
   const shadowed = ctx.agents.find(a.id)?.source === 'settings';
-  const what = `Installed ${a.name} ${a.version}.${shadowed ? ` Your acpAgents.agents setting also defines "${a.id}"; that one is used.` : ''}`;
+  const what = shadowed
+    ? vscode.l10n.t('Installed {0} {1}. Your acpAgents.agents setting also defines "{2}"; that one is used.', a.name, a.version, a.id)
+    : vscode.l10n.t('Installed {0} {1}.', a.name, a.version);
   if (opts.offerSession) offerNewSession(ctx, def, what);
   else void ctx.messages.show('info', what);
   return def;
@@ -51,10 +54,12 @@ const installAgent: CommandFactory = (ctx) => (arg?: unknown) => installFromRegi
 /** ACP: Update Agents — installs the registry's newer versions; resolves with the ids updated. */
 const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
   const list = await ctx.registry.source.refresh();
-  if (list.error) void ctx.messages.show('warning', `${list.error}. Updates are checked against the ${list.from === 'cache' ? 'cached copy' : 'list shipped with the extension'}.`);
+  if (list.error) {
+    void ctx.messages.show('warning', list.from === 'cache' ? vscode.l10n.t('{0}. Updates are checked against the cached copy.', list.error) : vscode.l10n.t('{0}. Updates are checked against the list shipped with the extension.', list.error));
+  }
   const updates = await ctx.registry.updates(list);
   if (updates.length === 0) {
-    void ctx.messages.show('info', ctx.registry.installer.installed().length ? 'Every agent installed from the ACP Registry is up to date.' : 'No agent is installed from the ACP Registry.');
+    void ctx.messages.show('info', ctx.registry.installer.installed().length ? vscode.l10n.t('Every agent installed from the ACP Registry is up to date.') : vscode.l10n.t('No agent is installed from the ACP Registry.'));
     return [];
   }
   const done: string[] = [];
@@ -67,7 +72,7 @@ const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
   if (done.length) {
     const names = updates.filter((e) => done.includes(e.agent.id)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
     const busy = done.filter((id) => ctx.inUse(id));
-    void ctx.messages.show('info', `Updated ${names.join(', ')}.${busy.length ? ' Open sessions keep the old version until the agent restarts (ACP: Restart Agent).' : ''}`);
+    void ctx.messages.show('info', busy.length ? vscode.l10n.t('Updated {0}. Open sessions keep the old version until the agent restarts (ACP: Restart Agent).', names.join(', ')) : vscode.l10n.t('Updated {0}.', names.join(', ')));
   }
   return done;
 };
@@ -79,25 +84,27 @@ const uninstallAgent: CommandFactory = (ctx) => async (arg?: unknown): Promise<s
   let target = fromArg ? installed.find((a) => a.id === fromArg) : undefined;
   if (!target && fromArg === undefined) {
     if (installed.length === 0) {
-      void ctx.messages.show('info', 'No agent is installed from the ACP Registry.');
+      void ctx.messages.show('info', vscode.l10n.t('No agent is installed from the ACP Registry.'));
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
       installed.map((a) => ({ label: a.name, description: `${a.version} · ${a.kind}`, detail: a.description, a })),
-      { title: 'ACP: Uninstall Agent', placeHolder: 'Pick the agent to uninstall' },
+      { title: vscode.l10n.t('ACP: Uninstall Agent'), placeHolder: vscode.l10n.t('Pick the agent to uninstall') },
     );
     target = picked?.a;
   }
   if (!target) return undefined;
   const sessions = ctx.index.forAgent(target.id).length;
-  if (!(await ctx.confirm(`Uninstall ${target.name} ${target.version}?`, `Its files are removed${ctx.inUse(target.id) ? ' and its open sessions end' : ''}.${sessions ? ` Your ${sessions} past sessions stay in the list.` : ''}`, 'Uninstall'))) return undefined;
+  const removed = ctx.inUse(target.id) ? vscode.l10n.t('Its files are removed and its open sessions end.') : vscode.l10n.t('Its files are removed.');
+  const detail = sessions ? `${removed} ${vscode.l10n.t('Your {0} past sessions stay in the list.', sessions)}` : removed;
+  if (!(await ctx.confirm(vscode.l10n.t('Uninstall {0} {1}?', target.name, target.version), detail, vscode.l10n.t('Uninstall')))) return undefined;
   // Only when the installed one is what runs (an agent of your settings with the same id wins).
   if (ctx.agents.find(target.id)?.source === 'registry') {
     for (const p of ctx.panels.all()) if (p.agentId === target.id) p.panel.dispose();
     await ctx.agents.stop(target.id);
   }
   ctx.registry.uninstall(target.id);
-  void ctx.messages.show('info', `Uninstalled ${target.name}.`);
+  void ctx.messages.show('info', vscode.l10n.t('Uninstalled {0}.', target.name));
   return target.id;
 };
 

@@ -16,7 +16,7 @@ const newSession: CommandFactory = (ctx) => async (arg?: unknown) => {
   }
   if (!agent) {
     const preferred = ctx.config.defaultAgent();
-    agent = (preferred && ctx.agents.find(preferred)) || (await ctx.pickAgent('ACP: New Session', undefined, { registry: true }));
+    agent = (preferred && ctx.agents.find(preferred)) || (await ctx.pickAgent(vscode.l10n.t('ACP: New Session'), undefined, { registry: true }));
   }
   if (!agent) return;
   const cwd = await ctx.pickFolder();
@@ -46,7 +46,7 @@ const forkSession: CommandFactory = (ctx) => async (arg?: unknown) => {
     sessionId = active?.session.id;
   }
   if (!agent || !sessionId) {
-    void ctx.messages.show('info', 'Fork Session works on an open chat panel with a session, or on a session in the sidebar.');
+    void ctx.messages.show('info', vscode.l10n.t('Fork Session works on an open chat panel with a session, or on a session in the sidebar.'));
     return;
   }
   const entry = ctx.index.get(agent.id, sessionId);
@@ -69,13 +69,13 @@ const answerPermission =
     const p = ctx.statusBar.panel;
     const item = p?.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.state === 'pending');
     if (!p || !item) {
-      void ctx.messages.show('info', 'No permission request is waiting.');
+      void ctx.messages.show('info', vscode.l10n.t('No permission request is waiting.'));
       return false;
     }
     const kinds = allow ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
     const option = kinds.map((k) => item.options.find((o) => o.kind === k)).find((o) => o !== undefined);
     if (!option) {
-      void ctx.messages.show('info', `${p.session.def.name} offers no ${allow ? 'allow' : 'reject'} option for "${item.title}": answer it in the panel.`);
+      void ctx.messages.show('info', allow ? vscode.l10n.t('{0} offers no allow option for "{1}": answer it in the panel.', p.session.def.name, item.title) : vscode.l10n.t('{0} offers no reject option for "{1}": answer it in the panel.', p.session.def.name, item.title));
       p.reveal();
       return false;
     }
@@ -86,7 +86,7 @@ const answerPermission =
 const exportTranscript: CommandFactory = (ctx) => async () => {
   const active = ctx.activePanel();
   if (!active) {
-    void ctx.messages.show('info', 'Export Transcript works on an open chat panel.');
+    void ctx.messages.show('info', vscode.l10n.t('Export Transcript works on an open chat panel.'));
     return;
   }
   const s = active.session;
@@ -98,7 +98,7 @@ const exportTranscript: CommandFactory = (ctx) => async () => {
 const deleteSession: CommandFactory = (ctx) => async (node?: SessionTreeNode) => {
   if (node?.kind !== 'session') return;
   const { agent, entry } = node;
-  if (!(await ctx.confirm(`Delete the session "${entry.title || entry.sessionId}" of ${agent.name}?`, 'Its local history is removed, and the agent is asked to delete it where it supports that.', 'Delete'))) return;
+  if (!(await ctx.confirm(vscode.l10n.t('Delete the session "{0}" of {1}?', entry.title || entry.sessionId, agent.name), vscode.l10n.t('Its local history is removed, and the agent is asked to delete it where it supports that.'), vscode.l10n.t('Delete')))) return;
   ctx.panels.find(agent.id, entry.sessionId)?.panel.dispose();
   // Remembered first: even if the agent cannot be reached now, a later session/list never brings it back.
   ctx.index.remove(agent.id, entry.sessionId, { agentPending: true });
@@ -115,7 +115,7 @@ const refreshSessions: CommandFactory = (ctx) => async () => {
 };
 
 const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
-  const agent = ctx.agentFromArg(arg) ?? (await ctx.pickAgent('ACP: Resume Session — pick the agent'));
+  const agent = ctx.agentFromArg(arg) ?? (await ctx.pickAgent(vscode.l10n.t('ACP: Resume Session — pick the agent')));
   if (!agent) return;
   const cwd = ctx.workspaceCwd();
   let rt;
@@ -127,7 +127,7 @@ const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
   }
   const caps = rt.capabilities;
   if (!caps.canLoad() && !caps.canResume()) {
-    await ctx.messages.show('info', `${agent.name} cannot reopen past sessions (it advertises neither session/load nor session/resume). Its sessions in the sidebar open from the local archive.`);
+    await ctx.messages.show('info', vscode.l10n.t('{0} cannot reopen past sessions (it advertises neither session/load nor session/resume). Its sessions in the sidebar open from the local archive.', agent.name));
     return;
   }
   const sessions: { sessionId: string; title?: string | null; updatedAt?: string | null; cwd: string }[] = [];
@@ -141,7 +141,7 @@ const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
         if (!cursor) break;
       }
     } catch (err) {
-      await ctx.messages.show('error', `Listing the sessions of ${agent.name} failed: ${String((err as Error).message ?? err)}`);
+      await ctx.messages.show('error', vscode.l10n.t('Listing the sessions of {0} failed: {1}', agent.name, String((err as Error).message ?? err)));
       return;
     }
   } else {
@@ -151,13 +151,13 @@ const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
   // Deleted here: never offered again, whatever the agent lists.
   const offered = sessions.filter((s) => !ctx.index.isDeleted(agent.id, s.sessionId));
   if (offered.length === 0) {
-    await ctx.messages.show('info', `${agent.name} has no past sessions for this folder.`);
+    await ctx.messages.show('info', vscode.l10n.t('{0} has no past sessions for this folder.', agent.name));
     return;
   }
   offered.sort((a, b) => String(b.updatedAt ?? '').localeCompare(String(a.updatedAt ?? '')));
   const picked = await ctx.sessionPicker(
     offered.map((s) => ({ label: s.title || s.sessionId, description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : undefined, detail: s.cwd, session: s })),
-    `ACP: Resume Session — ${agent.name}`,
+    vscode.l10n.t('ACP: Resume Session — {0}', agent.name),
   );
   if (!picked) return;
   ctx.index.mergeListed(agent.id, offered);
@@ -167,7 +167,7 @@ const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
 const cancel: CommandFactory = (ctx) => async () => {
   const active = ctx.activePanel() ?? ctx.panels.all().find((p) => p.session.isBusy);
   if (active?.session.isBusy) await active.session.cancel();
-  else vscode.window.setStatusBarMessage('ACP: nothing is running.', 3000);
+  else vscode.window.setStatusBarMessage(vscode.l10n.t('ACP: nothing is running.'), 3000);
 };
 
 export const sessionCommands = {

@@ -11,14 +11,14 @@ const manageMcpTrust: CommandFactory = (ctx) => async () => {
   }
   const trusted = ctx.mcpTrust.trusted();
   if (defined.size === 0) {
-    if (trusted.size === 0) return void (await ctx.messages.show('info', 'This workspace defines no MCP servers, and none is trusted.'));
-    const forget = 'Forget Them';
-    if ((await ctx.messages.show('info', `This workspace defines no MCP servers now; ${trusted.size} earlier definition(s) are still trusted.`, forget)) === forget) await ctx.mcpTrust.forgetAll();
+    if (trusted.size === 0) return void (await ctx.messages.show('info', vscode.l10n.t('This workspace defines no MCP servers, and none is trusted.')));
+    const forget = vscode.l10n.t('Forget Them');
+    if ((await ctx.messages.show('info', vscode.l10n.t('This workspace defines no MCP servers now; {0} earlier definition(s) are still trusted.', trusted.size), forget)) === forget) await ctx.mcpTrust.forgetAll();
     return;
   }
   const picked = await vscode.window.showQuickPick(
     [...defined.values()].map((w) => ({ label: w.name, description: w.label, detail: w.display, picked: trusted.has(w.hash), hash: w.hash })),
-    { title: 'ACP: Trusted Workspace MCP Servers', placeHolder: 'Checked servers are handed to agents (which start them); uncheck to revoke', canPickMany: true, ignoreFocusOut: true },
+    { title: vscode.l10n.t('ACP: Trusted Workspace MCP Servers'), placeHolder: vscode.l10n.t('Checked servers are handed to agents (which start them); uncheck to revoke'), canPickMany: true, ignoreFocusOut: true },
   );
   if (!picked) return;
   await ctx.mcpTrust.setTrusted(picked.map((p) => p.hash));

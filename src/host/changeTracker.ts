@@ -277,7 +277,7 @@ export class ChangeTracker implements ChangeTracking {
   async open(file: string): Promise<void> {
     const c = this.changes.get(file);
     if (!c) return;
-    const title = `${path.basename(file)} (changes by the agent)`;
+    const title = vscode.l10n.t('{0} (changes by the agent)', path.basename(file));
     if (this.review && this.reviewBase(file) !== undefined && fs.existsSync(file)) return await this.review(file, title);
     await this.openDiff(file, this.beforeText(c), this.current(file), title);
   }
@@ -338,7 +338,7 @@ export class ChangeTracker implements ChangeTracking {
       return [vscode.Uri.file(file), left, right];
     });
     try {
-      await vscode.commands.executeCommand('vscode.changes', `Changes by the agent (${entries.length})`, resources);
+      await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Changes by the agent ({0})', entries.length), resources);
     } catch {
       // Older VS Code without the multi-diff editor: one diff after another.
       for (const [file] of entries) await this.open(file);

@@ -14,16 +14,19 @@ export interface ElicitationUi {
 
 const nativeElicitationUi: ElicitationUi = {
   async start(agentName, message, fields) {
+    const fillIn = vscode.l10n.t('Fill In');
+    const decline = vscode.l10n.t('Decline');
+    const list = fields.map((f) => (f.required ? vscode.l10n.t('{0} (required)', f.title) : f.title)).join(', ');
     const choice = await vscode.window.showInformationMessage(
-      `${agentName} asks: ${message}`,
-      { modal: true, detail: `${fields.length} field${fields.length === 1 ? '' : 's'}: ${fields.map((f) => f.title + (f.required ? ' (required)' : '')).join(', ')}` },
-      'Fill In',
-      'Decline',
+      vscode.l10n.t('{0} asks: {1}', agentName, message),
+      { modal: true, detail: fields.length === 1 ? vscode.l10n.t('1 field: {0}', list) : vscode.l10n.t('{0} fields: {1}', fields.length, list) },
+      fillIn,
+      decline,
     );
-    return choice === 'Fill In' ? 'fill' : choice === 'Decline' ? 'decline' : undefined;
+    return choice === fillIn ? 'fill' : choice === decline ? 'decline' : undefined;
   },
   async field(f, error) {
-    const title = `${f.title}${f.required ? '' : ' (optional)'}`;
+    const title = f.required ? f.title : vscode.l10n.t('{0} (optional)', f.title);
     if (f.kind === 'enum' || f.kind === 'boolean') {
       const picked = await vscode.window.showQuickPick(f.options.map((o) => ({ label: o.title, value: o.value, picked: String(f.def) === o.value })), { title, placeHolder: error ?? f.description, ignoreFocusOut: true });
       return picked?.value;
@@ -44,13 +47,15 @@ const nativeElicitationUi: ElicitationUi = {
     });
   },
   async url(agentName, message, url, host) {
+    const open = vscode.l10n.t('Open');
+    const decline = vscode.l10n.t('Decline');
     const choice = await vscode.window.showWarningMessage(
-      `${agentName} asks you to open a page on ${host}`,
-      { modal: true, detail: `${message}\n\n${url}\n\nOpen it only if you trust ${host}.` },
-      'Open',
-      'Decline',
+      vscode.l10n.t('{0} asks you to open a page on {1}', agentName, host),
+      { modal: true, detail: `${message}\n\n${url}\n\n${vscode.l10n.t('Open it only if you trust {0}.', host)}` },
+      open,
+      decline,
     );
-    return choice === 'Open' ? 'open' : choice === 'Decline' ? 'decline' : undefined;
+    return choice === open ? 'open' : choice === decline ? 'decline' : undefined;
   },
 };
 

@@ -16,21 +16,45 @@ export interface FileSettings {
   saveAfterWrite(): boolean;
 }
 
+/** The question's first line: who wants to do what with which path, and why that is asked. */
+function accessMessage(q: AccessQuestion): string {
+  if (q.reason === 'outside') {
+    switch (q.action) {
+      case 'read':
+        return vscode.l10n.t("{0} wants to read {1}, which is outside the session's folders.", q.agentName, q.path);
+      case 'write':
+        return vscode.l10n.t("{0} wants to write {1}, which is outside the session's folders.", q.agentName, q.path);
+      case 'run a command in':
+        return vscode.l10n.t("{0} wants to run a command in {1}, which is outside the session's folders.", q.agentName, q.path);
+      case 'open':
+        return vscode.l10n.t("{0} wants to open {1}, which is outside the session's folders.", q.agentName, q.path);
+    }
+  }
+  const glob = q.glob ?? 'acpAgents.files.protectedPaths';
+  switch (q.action) {
+    case 'read':
+      return vscode.l10n.t('{0} wants to read {1}, a protected path ({2}).', q.agentName, q.path, glob);
+    case 'write':
+      return vscode.l10n.t('{0} wants to write {1}, a protected path ({2}).', q.agentName, q.path, glob);
+    case 'run a command in':
+      return vscode.l10n.t('{0} wants to run a command in {1}, a protected path ({2}).', q.agentName, q.path, glob);
+    case 'open':
+      return vscode.l10n.t('{0} wants to open {1}, a protected path ({2}).', q.agentName, q.path, glob);
+  }
+}
+
 /** The native question: a modal naming the agent, the action and the path. Escape denies. */
 async function askAccessNatively(q: AccessQuestion): Promise<AccessAnswer | undefined> {
-  const once = 'Allow Once';
-  const forPath = q.action === 'run a command in' ? 'Allow This Folder for the Session' : 'Allow This File for the Session';
-  const forFolder = 'Allow Its Folder for the Session';
-  const deny = 'Deny';
-  const denyTurn = 'Deny All for This Turn';
-  const message =
-    q.reason === 'outside'
-      ? `${q.agentName} wants to ${q.action} ${q.path}, which is outside the session's folders.`
-      : `${q.agentName} wants to ${q.action} ${q.path}, a protected path (${q.glob ?? 'acpAgents.files.protectedPaths'}).`;
+  const once = vscode.l10n.t('Allow Once');
+  const forPath = q.action === 'run a command in' ? vscode.l10n.t('Allow This Folder for the Session') : vscode.l10n.t('Allow This File for the Session');
+  const forFolder = vscode.l10n.t('Allow Its Folder for the Session');
+  const deny = vscode.l10n.t('Deny');
+  const denyTurn = vscode.l10n.t('Deny All for This Turn');
+  const message = accessMessage(q);
   const detail =
     q.reason === 'outside'
-      ? 'Allow only if you expect the agent to need this.'
-      : 'Files like this decide what VS Code, git, CI or your tools run. Allow only if you asked the agent to change it.';
+      ? vscode.l10n.t('Allow only if you expect the agent to need this.')
+      : vscode.l10n.t('Files like this decide what VS Code, git, CI or your tools run. Allow only if you asked the agent to change it.');
   const items = [once, forPath, ...(q.folder !== undefined ? [forFolder] : []), deny, denyTurn];
   const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...items);
   return choice === once ? 'once' : choice === forPath ? 'session-path' : choice === forFolder ? 'session-folder' : choice === denyTurn ? 'deny-turn' : 'deny';

@@ -87,10 +87,9 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
     const lenses: vscode.CodeLens[] = [];
     r.list.forEach((h, i) => {
       const at = new vscode.Range(Math.min(h.line, doc.lineCount - 1), 0, Math.min(h.line, doc.lineCount - 1), 0);
-      const of = `agent change ${i + 1} of ${r.list.length}`;
       lenses.push(
-        new vscode.CodeLens(at, { title: '$(check) Keep', tooltip: `Keep this ${of}`, command: 'acpAgents.keepHunk', arguments: [doc.uri, i] }),
-        new vscode.CodeLens(at, { title: '$(discard) Undo', tooltip: `Undo this ${of}`, command: 'acpAgents.undoHunk', arguments: [doc.uri, i] }),
+        new vscode.CodeLens(at, { title: `$(check) ${vscode.l10n.t('Keep')}`, tooltip: vscode.l10n.t('Keep this agent change {0} of {1}', i + 1, r.list.length), command: 'acpAgents.keepHunk', arguments: [doc.uri, i] }),
+        new vscode.CodeLens(at, { title: `$(discard) ${vscode.l10n.t('Undo')}`, tooltip: vscode.l10n.t('Undo this agent change {0} of {1}', i + 1, r.list.length), command: 'acpAgents.undoHunk', arguments: [doc.uri, i] }),
       );
     });
     return lenses;

@@ -50,7 +50,7 @@ let seq = 0;
 const MIRROR_DELAY_MS = 250;
 
 function exitLine(exit: { exitCode: number | null; signal: string | null }): string {
-  return `\r\n[${exit.signal ? `stopped by ${exit.signal}` : `exited with code ${exit.exitCode}`}]\r\n`;
+  return `\r\n[${exit.signal ? vscode.l10n.t('stopped by {0}', exit.signal) : vscode.l10n.t('exited with code {0}', String(exit.exitCode))}]\r\n`;
 }
 
 /** "<agent>: <what>", on one line, short enough for the terminal tabs. */
@@ -156,7 +156,7 @@ export class TerminalService implements SessionTerminals, vscode.Disposable {
         t.pendingMirrorBytes = 0;
         t.mirrorGap = false;
         const all = t.buffer.text();
-        const shown = all.length > MIRROR_FLUSH_BYTES ? `[… earlier output skipped …]\r\n${all.slice(-MIRROR_FLUSH_BYTES)}` : all;
+        const shown = all.length > MIRROR_FLUSH_BYTES ? `[${vscode.l10n.t('… earlier output skipped …')}]\r\n${all.slice(-MIRROR_FLUSH_BYTES)}` : all;
         t.write.fire(shown.replace(/\r?\n/g, '\r\n') + (t.exit ? exitLine(t.exit) : ''));
         // A tool call that showed the terminal after it was made gives it its name now.
         if (t.toolTitle && t.toolTitle !== what) t.rename.fire(terminalName(t.label, t.toolTitle));
@@ -214,7 +214,7 @@ export class TerminalService implements SessionTerminals, vscode.Disposable {
       const chunk = Buffer.concat(t.pendingMirror, t.pendingMirrorBytes);
       t.pendingMirror = [];
       t.pendingMirrorBytes = 0;
-      t.write.fire(`${t.mirrorGap ? '\r\n[… earlier output skipped …]\r\n' : ''}${chunk.toString('utf8').replace(/\r?\n/g, '\r\n')}`);
+      t.write.fire(`${t.mirrorGap ? `\r\n[${vscode.l10n.t('… earlier output skipped …')}]\r\n` : ''}${chunk.toString('utf8').replace(/\r?\n/g, '\r\n')}`);
       t.mirrorGap = false;
     }
   }

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
+import * as l10n from '@vscode/l10n';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import type { ClientRequest, PermissionRequest } from '../acp/clientRequests';
 import { decodeModels, decodeModes, decodeSessionUpdate, type DecodedNotification } from '../acp/decode';
@@ -486,7 +487,7 @@ export class AgentSession implements Disposable, SessionSink {
     const mcp = await this.services.mcpServers(rt, cwd, this.def.name);
     if (mcp.skipped.length > 0 && !this.mcpNoticeShown) {
       this.mcpNoticeShown = true;
-      this.emit(this.transcript.addLocalNotice('info', `Some MCP servers were not handed to ${this.def.name}`, mcp.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n')));
+      this.emit(this.transcript.addLocalNotice('info', l10n.t('Some MCP servers were not handed to {0}', this.def.name), mcp.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n')));
     }
     if (mcp.servers.length) this.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
     const extra = rt.capabilities.supportsAdditionalDirectories() && this.cwd !== undefined ? this.services.additionalDirectories(cwd) : [];
@@ -553,24 +554,24 @@ export class AgentSession implements Disposable, SessionSink {
     try {
       rt = await this.manager.ensureRunning(this.def, this.cwd);
     } catch (err) {
-      await this.showArchive(sessionId, `${this.def.name} could not be started (${errorText(err)}). This is the local archive of the session.`);
+      await this.showArchive(sessionId, l10n.t('{0} could not be started ({1}). This is the local archive of the session.', this.def.name, errorText(err)));
       return false;
     }
     switch (pastSessionMode(rt.capabilities)) {
       case 'load': {
         const result = await openSession(this.opener, { kind: 'load', sessionId });
-        if (result === 'not-found') await this.showArchive(sessionId, 'This session no longer exists on the agent. This is the local archive of it.', true);
+        if (result === 'not-found') await this.showArchive(sessionId, l10n.t('This session no longer exists on the agent. This is the local archive of it.'), true);
         else await this.relinkCheckpoints(sessionId);
         return result === 'opened';
       }
       case 'resume': {
-        await this.showArchive(sessionId, `${this.def.name} does not replay past sessions: this is the local archive (read-only history). New prompts continue the session.`, false, false);
+        await this.showArchive(sessionId, l10n.t('{0} does not replay past sessions: this is the local archive (read-only history). New prompts continue the session.', this.def.name), false, false);
         const opened = await this.open({ kind: 'resume', sessionId });
         await this.relinkCheckpoints(sessionId);
         return opened;
       }
       case 'archive':
-        await this.showArchive(sessionId, `${this.def.name} can neither load nor resume past sessions. This is the local archive of the session (read-only).`);
+        await this.showArchive(sessionId, l10n.t('{0} can neither load nor resume past sessions. This is the local archive of the session (read-only).', this.def.name));
         return false;
     }
   }
@@ -579,12 +580,12 @@ export class AgentSession implements Disposable, SessionSink {
   private async showArchive(sessionId: string, note: string, error = false, readOnly = true): Promise<void> {
     const lines = await this.services.archive.read(this.def.id, sessionId);
     this.transcript = new Transcript();
-    this.emit(this.transcript.addLocalNotice(error ? 'warning' : 'info', 'Archived history', note));
+    this.emit(this.transcript.addLocalNotice(error ? 'warning' : 'info', l10n.t('Archived history'), note));
     this.replayLines(lines);
-    if (lines.length === 0) this.emit(this.transcript.addLocalNotice('info', 'Nothing was archived for this session.'));
+    if (lines.length === 0) this.emit(this.transcript.addLocalNotice('info', l10n.t('Nothing was archived for this session.')));
     this.resetEmitter.fire();
     await this.relinkCheckpoints(sessionId);
-    if (readOnly) this.setPhase({ kind: 'readOnly', text: 'Read-only: this is the local archive.' });
+    if (readOnly) this.setPhase({ kind: 'readOnly', text: l10n.t('Read-only: this is the local archive.') });
   }
 
   /** Archived updates into the transcript, in order. */
@@ -596,7 +597,7 @@ export class AgentSession implements Disposable, SessionSink {
         const c = u as { sessionId?: unknown; update?: unknown };
         if (typeof c.sessionId === 'string') this.emit(this.transcript.apply(decodeSessionUpdate(c.update, []), c.sessionId));
       }
-      else if (u?.sessionUpdate === '_archive_full') this.emit(this.transcript.addLocalNotice('warning', 'The archive of this session reached its size limit; later updates were not kept.'));
+      else if (u?.sessionUpdate === '_archive_full') this.emit(this.transcript.addLocalNotice('warning', l10n.t('The archive of this session reached its size limit; later updates were not kept.')));
       else this.emit(this.transcript.apply(decodeSessionUpdate(u, [])));
     }
   }
@@ -617,12 +618,24 @@ export class AgentSession implements Disposable, SessionSink {
       rt = await this.manager.ensureRunning(this.def, this.cwd);
     } catch (err) {
       this.resetEmitter.fire();
-      this.setPhase({ kind: 'failed', text: `${this.def.name} could not be started (${errorText(err)}).` });
+      this.setPhase({ kind: 'failed', text: l10n.t('{0} could not be started ({1}).', this.def.name, errorText(err)) });
       return false;
     }
-    const forkTitle = `${source.title} (fork)`;
+    const forkTitle = l10n.t('{0} (fork)', source.title);
     const native = rt.capabilities.canFork();
-    this.emit(this.transcript.addLocalNotice('info', `Forked from "${source.title}"`, native ? `${this.def.name} continues from here in a new session; the history above stays as it was.` : `${this.def.name} cannot fork sessions: a new session starts, and its first prompt carries the conversation above as an attachment.`));
+    // Without session/fork the transcript goes in the first prompt: embedded where the agent takes it, else as text.
+    const embedded = rt.capabilities.supportsPrompt('embeddedContext');
+    this.emit(
+      this.transcript.addLocalNotice(
+        'info',
+        l10n.t('Forked from "{0}"', source.title),
+        native
+          ? l10n.t('{0} continues from here in a new session; the history above stays as it was.', this.def.name)
+          : embedded
+            ? l10n.t('{0} cannot fork sessions: a new session starts, and its first prompt carries the conversation above as an attachment.', this.def.name)
+            : l10n.t('{0} cannot fork sessions: a new session starts, and its first prompt carries the conversation above as text.', this.def.name),
+      ),
+    );
     this.resetEmitter.fire();
     const ok = native ? await this.open({ kind: 'fork', fromSessionId: source.sessionId }) : await this.start();
     const sid = this.sessionId;
@@ -633,11 +646,10 @@ export class AgentSession implements Disposable, SessionSink {
     if (native) return true;
     const markdown = transcriptMarkdown(history, source.title);
     const uri = `acp-transcript:/${encodeURIComponent(source.sessionId)}.md`;
-    const embedded = rt.capabilities.supportsPrompt('embeddedContext');
     const block: acp.ContentBlock = embedded
       ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text: markdown } }
       : { type: 'text', text: `--- Transcript of the earlier conversation (forked) ---\n\n${markdown}` };
-    await this.prompt(`This session is a fork of "${source.title}". The conversation so far is attached; continue from where it left off.`, [], [block]);
+    await this.prompt(`This session is a fork of "${source.title}". The conversation so far is ${embedded ? 'attached' : 'below'}; continue from where it left off.`, [], [block]);
     return true;
   }
 
@@ -667,8 +679,29 @@ export class AgentSession implements Disposable, SessionSink {
     const rt = this.runtime;
     const sessionId = this.sessionId;
     if (!rt || !sessionId || this.disposed) return undefined;
-    // A turn is running: the message waits for its own (never a second session/prompt at once).
-    if (this.turns.busy) return await this.enqueue(text, attachments);
+    // A turn is running (never a second session/prompt at once), or queued messages wait (after Stop
+    // or a failed turn): the message goes behind them, and sending resumes the queue in order.
+    if (this.turns.busy || this.queue.length) {
+      const queued = this.enqueue(text, attachments);
+      this.drainQueue();
+      return await queued;
+    }
+    return await this.claimAndSend(rt, sessionId, text, attachments, extra);
+  }
+
+  /** The turn is claimed before the first await (building the prompt reads files): a send arriving meanwhile is queued. */
+  private async claimAndSend(rt: AgentRuntime, sessionId: string, text: string, attachments: readonly Attachment[], extra: readonly acp.ContentBlock[] = []): Promise<string | undefined> {
+    const claim = this.turns.claim();
+    if (!claim) return await this.enqueue(text, attachments);
+    try {
+      return await this.startTurn(rt, sessionId, text, attachments, extra);
+    } finally {
+      // Only when the turn never started (building it failed); `send` took the claim over otherwise.
+      this.turns.release(claim);
+    }
+  }
+
+  private async startTurn(rt: AgentRuntime, sessionId: string, text: string, attachments: readonly Attachment[], extra: readonly acp.ContentBlock[]): Promise<string | undefined> {
     const caps = rt.capabilities;
     const built = await buildPrompt(text, attachments, { image: caps.supportsPrompt('image'), embeddedContext: caps.supportsPrompt('embeddedContext') }, (uri) => this.services.readText(uri));
     const parts: ContentPart[] = attachments.map((a) =>
@@ -680,14 +713,14 @@ export class AgentSession implements Disposable, SessionSink {
     );
     // Blocks the client adds itself (a fork's transcript): sent, and shown as one labelled attachment each.
     built.blocks.push(...extra);
-    for (const b of extra) parts.push({ type: 'resource', uri: b.type === 'resource' ? b.resource.uri : 'acp-transcript:', name: 'Conversation so far (attached)' });
+    for (const b of extra) parts.push({ type: 'resource', uri: b.type === 'resource' ? b.resource.uri : 'acp-transcript:', name: b.type === 'resource' ? l10n.t('Conversation so far (attached)') : l10n.t('Conversation so far (sent as text)') });
     // A checkpoint: what the files the turn touches held before it (Restore files to here).
     const checkpoint = this.checkpoints.begin(text);
     const shown = this.transcript.addUserPrompt(text, parts);
     this.emit(shown);
     const userItem = shown.find((c) => c.c === 'add');
     if (userItem && 'item' in userItem) this.restore.link(checkpoint, userItem.item.id);
-    if (built.dropped.length) this.emit(this.transcript.addLocalNotice('warning', `Not sent to ${this.def.name}`, built.dropped.join('\n')));
+    if (built.dropped.length) this.emit(this.transcript.addLocalNotice('warning', l10n.t('Not sent to {0}', this.def.name), built.dropped.join('\n')));
     const { archive, index } = this.services;
     archive.append(this.def.id, sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
     index.touch(this.def.id, sessionId, this.workingFolder);
@@ -713,18 +746,26 @@ export class AgentSession implements Disposable, SessionSink {
     });
   }
 
+  /** A queued message's attachments, whole (the header carries images without their bytes). */
+  queuedAttachments(id: string): readonly Attachment[] | undefined {
+    return this.queue.find((q) => q.id === id)?.attachments;
+  }
+
   private publishQueue(): void {
-    this.transcript.header.queue = this.queue.map((q) => ({ id: q.id, text: q.text, attachments: q.attachments.length }));
+    // The header goes to the panel on every change: a pasted image's bytes are not in it (Edit gets them from queuedAttachments).
+    this.transcript.header.queue = this.queue.map((q) => ({ id: q.id, text: q.text, attachments: q.attachments.map((a) => (a.kind === 'image' ? { ...a, data: '' } : a)) }));
     this.emit([{ c: 'header' }]);
   }
 
   /** The next queued message, when no turn runs and the session is ready for one. */
   private drainQueue(): void {
-    if (this.disposed || this.turns.busy || this.state.phase.kind !== 'ready' || !this.runtime) return;
+    const rt = this.runtime;
+    const sessionId = this.sessionId;
+    if (this.disposed || this.turns.busy || this.state.phase.kind !== 'ready' || !rt || !sessionId) return;
     const next = this.queue.shift();
     if (!next) return;
     this.publishQueue();
-    void this.prompt(next.text, next.attachments).then(next.resolve, () => next.resolve(undefined));
+    void this.claimAndSend(rt, sessionId, next.text, next.attachments).then(next.resolve, () => next.resolve(undefined));
   }
 
   /** A queued message removed, taken back to edit (the panel puts its text in the composer), or sent now. */
@@ -756,7 +797,7 @@ export class AgentSession implements Disposable, SessionSink {
       );
       this.applySessionState({ configOptions: (r as { configOptions?: unknown })?.configOptions });
     } catch (err) {
-      this.emit(this.transcript.addError(`Changing "${configId}" failed: ${errorText(err)}`));
+      this.emit(this.transcript.addError(l10n.t('Changing "{0}" failed: {1}', configId, errorText(err))));
       // Show the value the agent still has.
       this.emit([{ c: 'header' }]);
     }
@@ -769,7 +810,7 @@ export class AgentSession implements Disposable, SessionSink {
       await rt.connection.setMode(this.sessionId, modeId);
       this.emit(this.transcript.apply({ sessionUpdate: 'current_mode_update', currentModeId: modeId }));
     } catch (err) {
-      this.emit(this.transcript.addError(`Changing the mode failed: ${errorText(err)}`));
+      this.emit(this.transcript.addError(l10n.t('Changing the mode failed: {0}', errorText(err))));
       this.emit([{ c: 'header' }]);
     }
   }
@@ -783,7 +824,7 @@ export class AgentSession implements Disposable, SessionSink {
       const m = this.transcript.header.models;
       if (m) this.emit(this.transcript.setModels({ ...m, currentModelId: modelId }));
     } catch (err) {
-      this.emit(this.transcript.addError(`Changing the model failed: ${errorText(err)}`));
+      this.emit(this.transcript.addError(l10n.t('Changing the model failed: {0}', errorText(err))));
       this.emit([{ c: 'header' }]);
     }
   }
@@ -805,8 +846,8 @@ export class AgentSession implements Disposable, SessionSink {
         this.setPhase({ kind: 'ready', text: connectedText(before, this.def.name) });
         return;
       }
-      if (sessionId) this.emit(this.transcript.addLocalNotice('info', `Signed in. ${this.def.name} restarted to sign in, so this continues in a new session.`));
-      if ((await this.start()) && retryPrompt !== undefined) this.emit(this.transcript.addError('Send again the prompt that needed the sign-in?', retryPrompt));
+      if (sessionId) this.emit(this.transcript.addLocalNotice('info', l10n.t('Signed in. {0} restarted to sign in, so this continues in a new session.', this.def.name)));
+      if ((await this.start()) && retryPrompt !== undefined) this.emit(this.transcript.addError(l10n.t('Send again the prompt that needed the sign-in?'), retryPrompt));
     })().finally(() => (this.signingIn = undefined));
     return this.signingIn;
   }

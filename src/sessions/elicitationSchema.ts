@@ -2,6 +2,7 @@
  * The fields of an ACP form elicitation (a flat object of primitive properties),
  * and checking a typed value against its field. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { testPattern } from './patternCheck';
 
 type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi';
@@ -45,7 +46,7 @@ export function fieldsOf(schema: unknown): Field[] {
     } else if (raw.type === 'number' || raw.type === 'integer') {
       out.push({ ...base, kind: raw.type, options: [], min: num('minimum'), max: num('maximum') });
     } else if (raw.type === 'boolean') {
-      out.push({ ...base, kind: 'boolean', options: [{ value: 'true', title: 'Yes' }, { value: 'false', title: 'No' }] });
+      out.push({ ...base, kind: 'boolean', options: [{ value: 'true', title: l10n.t('Yes') }, { value: 'false', title: l10n.t('No') }] });
     } else if (raw.type === 'array' && isObj(raw.items)) {
       const items = raw.items;
       const options = Array.isArray(items.enum)
@@ -65,44 +66,44 @@ export function fieldsOf(schema: unknown): Field[] {
  */
 export async function checkField(f: Field, input: string | string[] | undefined): Promise<{ value?: string | number | boolean | string[]; error?: string }> {
   if (input === undefined || input === '' || (Array.isArray(input) && input.length === 0 && f.kind !== 'multi')) {
-    return f.required ? { error: `${f.title} is required.` } : {};
+    return f.required ? { error: l10n.t('{0} is required.', f.title) } : {};
   }
   switch (f.kind) {
     case 'string': {
       const s = String(input);
-      if (f.minLength !== undefined && s.length < f.minLength) return { error: `At least ${f.minLength} characters.` };
-      if (f.maxLength !== undefined && s.length > f.maxLength) return { error: `At most ${f.maxLength} characters.` };
+      if (f.minLength !== undefined && s.length < f.minLength) return { error: l10n.t('At least {0} characters.', f.minLength) };
+      if (f.maxLength !== undefined && s.length > f.maxLength) return { error: l10n.t('At most {0} characters.', f.maxLength) };
       if (f.pattern !== undefined) {
         // An invalid pattern from the agent is ignored; one too slow to check refuses the value.
         const r = await testPattern(f.pattern, s);
-        if (r === 'no-match') return { error: `Must match ${f.pattern}.` };
-        if (r === 'timeout') return { error: 'The agent’s pattern for this field is too complex to check; the value cannot be accepted.' };
+        if (r === 'no-match') return { error: l10n.t('Must match {0}.', String(f.pattern)) };
+        if (r === 'timeout') return { error: l10n.t('The agent’s pattern for this field is too complex to check; the value cannot be accepted.') };
       }
-      if (f.format === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s)) return { error: 'An e-mail address, please.' };
-      if (f.format === 'uri' && !/^[a-z][a-z0-9+.-]*:\S+$/i.test(s)) return { error: 'A URI, please.' };
-      if (f.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(s)) return { error: 'A date as YYYY-MM-DD, please.' };
-      if (f.format === 'date-time' && Number.isNaN(Date.parse(s))) return { error: 'A date and time (ISO 8601), please.' };
+      if (f.format === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s)) return { error: l10n.t('An e-mail address, please.') };
+      if (f.format === 'uri' && !/^[a-z][a-z0-9+.-]*:\S+$/i.test(s)) return { error: l10n.t('A URI, please.') };
+      if (f.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(s)) return { error: l10n.t('A date as YYYY-MM-DD, please.') };
+      if (f.format === 'date-time' && Number.isNaN(Date.parse(s))) return { error: l10n.t('A date and time (ISO 8601), please.') };
       return { value: s };
     }
     case 'number':
     case 'integer': {
       const n = Number(input);
-      if (!Number.isFinite(n)) return { error: 'A number, please.' };
-      if (f.kind === 'integer' && !Number.isInteger(n)) return { error: 'A whole number, please.' };
-      if (f.min !== undefined && n < f.min) return { error: `At least ${f.min}.` };
-      if (f.max !== undefined && n > f.max) return { error: `At most ${f.max}.` };
+      if (!Number.isFinite(n)) return { error: l10n.t('A number, please.') };
+      if (f.kind === 'integer' && !Number.isInteger(n)) return { error: l10n.t('A whole number, please.') };
+      if (f.min !== undefined && n < f.min) return { error: l10n.t('At least {0}.', f.min) };
+      if (f.max !== undefined && n > f.max) return { error: l10n.t('At most {0}.', f.max) };
       return { value: n };
     }
     case 'boolean':
       return { value: String(input) === 'true' };
     case 'enum':
-      return f.options.some((o) => o.value === input) ? { value: String(input) } : { error: 'Pick one of the options.' };
+      return f.options.some((o) => o.value === input) ? { value: String(input) } : { error: l10n.t('Pick one of the options.') };
     case 'multi': {
       const list = Array.isArray(input) ? input : [String(input)];
-      if (list.some((v) => !f.options.some((o) => o.value === v))) return { error: 'Pick from the options.' };
-      if (f.minItems !== undefined && list.length < f.minItems) return { error: `Pick at least ${f.minItems}.` };
-      if (f.maxItems !== undefined && list.length > f.maxItems) return { error: `Pick at most ${f.maxItems}.` };
-      if (f.required && list.length === 0) return { error: `${f.title} is required.` };
+      if (list.some((v) => !f.options.some((o) => o.value === v))) return { error: l10n.t('Pick from the options.') };
+      if (f.minItems !== undefined && list.length < f.minItems) return { error: l10n.t('Pick at least {0}.', f.minItems) };
+      if (f.maxItems !== undefined && list.length > f.maxItems) return { error: l10n.t('Pick at most {0}.', f.maxItems) };
+      if (f.required && list.length === 0) return { error: l10n.t('{0} is required.', f.title) };
       return { value: list };
     }
   }

@@ -3,6 +3,7 @@
  * `acpAgents.mcpServers` and VS Code's own `mcp.json` files (same shape as their
  * `servers` object), filtered by what the agent can take. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
 import { parseJsonc } from '../shared/jsonc';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -84,35 +85,35 @@ export function selectMcpServers(
     const noteWorkspace = (display: string) => {
       if (origin === 'workspace' && isObj(raw)) fromWorkspace.push({ name, label, display, hash: definitionHash(name, raw) });
     };
-    const skip = (reason: string) => skipped.push({ name, reason: `${reason} (from ${label})` });
+    const skip = (reason: string) => skipped.push({ name, reason: l10n.t('{0} (from {1})', reason, label) });
     if (!isObj(raw)) {
-      skip('not an object');
+      skip(l10n.t('not an object'));
       continue;
     }
     if (JSON.stringify(raw).match(UNRESOLVABLE)) {
-      skip('uses ${input:…} variables, which only VS Code’s own MCP support can ask for');
+      skip(l10n.t('uses {0} variables, which only VS Code’s own MCP support can ask for', '${input:…}'));
       continue;
     }
     const type = typeof raw.type === 'string' ? raw.type : typeof raw.url === 'string' ? 'http' : 'stdio';
     if (type === 'stdio') {
       if (typeof raw.command !== 'string' || raw.command.trim() === '') {
-        skip('has no "command"');
+        skip(l10n.t('has no "command"'));
         continue;
       }
       const args = raw.args === undefined ? [] : Array.isArray(raw.args) && raw.args.every((a) => typeof a === 'string') ? (raw.args as string[]).map((a) => expandVariables(a, ctx)) : undefined;
       if (!args) {
-        skip('"args" must be an array of strings');
+        skip(l10n.t('"args" must be an array of strings'));
         continue;
       }
       const env = pairs(raw.env, ctx);
       if (!env) {
-        skip('"env" must be an object of strings');
+        skip(l10n.t('"env" must be an object of strings'));
         continue;
       }
       const command = expandVariables(raw.command, ctx);
       const resolved = findExecutable(command, { pathEnv: ctx.pathEnv, cwd: ctx.cwd, isExecutable: ctx.isExecutable });
       if (!resolved) {
-        skip(`its command "${command}" was not found on PATH`);
+        skip(l10n.t('its command "{0}" was not found on PATH', command));
         continue;
       }
       // Stdio servers have no "type" field in ACP.
@@ -120,27 +121,27 @@ export function selectMcpServers(
       noteWorkspace([resolved, ...args].join(' '));
     } else if (type === 'http' || type === 'sse') {
       if (typeof raw.url !== 'string' || !/^https?:\/\//i.test(raw.url)) {
-        skip('needs an http(s) "url"');
+        skip(l10n.t('needs an http(s) "url"'));
         continue;
       }
       if (type === 'http' && !caps.canHttp) {
-        skip('is an HTTP server, and the agent does not support HTTP MCP servers');
+        skip(l10n.t('is an HTTP server, and the agent does not support HTTP MCP servers'));
         continue;
       }
       if (type === 'sse' && !caps.canSse) {
-        skip('is an SSE server, and the agent does not support SSE MCP servers');
+        skip(l10n.t('is an SSE server, and the agent does not support SSE MCP servers'));
         continue;
       }
       const headers = pairs(raw.headers, ctx);
       if (!headers) {
-        skip('"headers" must be an object of strings');
+        skip(l10n.t('"headers" must be an object of strings'));
         continue;
       }
       const url = expandVariables(raw.url, ctx);
       servers.push({ type, name, url, headers } as acp.McpServer);
       noteWorkspace(`${type.toUpperCase()} ${url}`);
     } else {
-      skip(`has the unknown type "${type}"`);
+      skip(l10n.t('has the unknown type "{0}"', type));
     }
   }
   return { servers, skipped, fromWorkspace };
@@ -152,7 +153,7 @@ export function withoutUntrusted(sel: McpSelection, trusted: (hash: string) => b
   if (untrusted.size === 0) return sel;
   return {
     servers: sel.servers.filter((s) => !untrusted.has(s.name)),
-    skipped: [...sel.skipped, ...[...untrusted.values()].map((w) => ({ name: w.name, reason: `is defined by the workspace (${w.label}) and you have not trusted it (ACP: Manage Trusted Workspace MCP Servers…)` }))],
+    skipped: [...sel.skipped, ...[...untrusted.values()].map((w) => ({ name: w.name, reason: l10n.t('is defined by the workspace ({0}) and you have not trusted it (ACP: Manage Trusted Workspace MCP Servers…)', w.label) }))],
     fromWorkspace: sel.fromWorkspace.filter((w) => !untrusted.has(w.name)),
   };
 }

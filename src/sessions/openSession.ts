@@ -5,6 +5,7 @@
  * session gets from what the agent supports. No `vscode` import.
  */
 import type * as acp from '@agentclientprotocol/sdk';
+import * as l10n from '@vscode/l10n';
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { AgentCapabilityView } from '../acp/capabilities';
 import { AgentError } from '../acp/errors';
@@ -32,20 +33,21 @@ interface ModeSpec {
   readonly phase: SessionPhase;
   readonly attachFirst: boolean;
   readonly supported: (caps: AgentCapabilityView) => boolean;
-  readonly missing: string;
+  /** Why the agent cannot (`agentName` in it), when `supported` is false. */
+  readonly missing: (agentName: string) => string;
   readonly call: (rt: AgentRuntime, params: SessionParams) => Promise<Opened>;
 }
 
 function spec(mode: OpenMode, token: CancellationToken | undefined): ModeSpec {
   switch (mode.kind) {
     case 'new':
-      return { phase: { kind: 'starting' }, attachFirst: false, supported: () => true, missing: '', call: async (rt, p) => await rt.connection.newSession(p, token) };
+      return { phase: { kind: 'starting' }, attachFirst: false, supported: () => true, missing: () => '', call: async (rt, p) => await rt.connection.newSession(p, token) };
     case 'load':
       return {
         phase: { kind: 'loading' },
         attachFirst: true,
         supported: (c) => c.canLoad(),
-        missing: 'cannot load past sessions (it does not advertise loadSession)',
+        missing: (name) => l10n.t('{0} cannot load past sessions (it does not advertise loadSession).', name),
         call: async (rt, p) => {
           const r = await rt.connection.loadSession({ sessionId: mode.sessionId, ...p }, token);
           // The replay is history: all of it is shown before the session counts as open.
@@ -58,10 +60,10 @@ function spec(mode: OpenMode, token: CancellationToken | undefined): ModeSpec {
         phase: { kind: 'starting' },
         attachFirst: false,
         supported: (c) => c.canFork(),
-        missing: 'cannot fork sessions (it does not advertise sessionCapabilities.fork)',
+        missing: (name) => l10n.t('{0} cannot fork sessions (it does not advertise sessionCapabilities.fork).', name),
         call: async (rt, p) => {
           const r = await rt.connection.forkSession({ sessionId: mode.fromSessionId, ...p }, token);
-          if (typeof r?.sessionId !== 'string' || r.sessionId === '') throw new Error('The agent answered session/fork without a session id.');
+          if (typeof r?.sessionId !== 'string' || r.sessionId === '') throw new Error(l10n.t('The agent answered session/fork without a session id.'));
           return r;
         },
       };
@@ -70,7 +72,7 @@ function spec(mode: OpenMode, token: CancellationToken | undefined): ModeSpec {
         phase: { kind: 'resuming' },
         attachFirst: true,
         supported: (c) => c.canResume(),
-        missing: 'cannot resume past sessions (it does not advertise sessionCapabilities.resume)',
+        missing: (name) => l10n.t('{0} cannot resume past sessions (it does not advertise sessionCapabilities.resume).', name),
         call: async (rt, p) => ({ ...((await rt.connection.resumeSession({ sessionId: mode.sessionId, ...p }, token)) ?? {}), sessionId: mode.sessionId }),
       };
   }
@@ -106,7 +108,7 @@ export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenR
   try {
     const { rt, r } = await host.withAuth(async (rt) => {
       attempted = rt;
-      if (!s.supported(rt.capabilities)) throw new Error(`${host.agentName} ${s.missing}.`);
+      if (!s.supported(rt.capabilities)) throw new Error(s.missing(host.agentName));
       if (mode.kind === 'load') host.resetTranscript();
       if (s.attachFirst && (mode.kind === 'load' || mode.kind === 'resume')) host.attach(rt, mode.sessionId);
       const r = await s.call(rt, await host.sessionParams(rt));
@@ -119,7 +121,7 @@ export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenR
   } catch (err) {
     if (s.attachFirst) host.detach();
     if ((mode.kind === 'load' || mode.kind === 'resume') && err instanceof AgentError && err.isNotFound) {
-      host.setPhase(mode.kind === 'load' ? { kind: 'notFound' } : { kind: 'readOnly', text: 'This session no longer exists on the agent. The archive above is read-only.', error: true });
+      host.setPhase(mode.kind === 'load' ? { kind: 'notFound' } : { kind: 'readOnly', text: l10n.t('This session no longer exists on the agent. The archive above is read-only.'), error: true });
       return 'not-found';
     }
     host.setPhase({ kind: 'failed', text: await host.explain(err, attempted), needsAuth: host.needsSignIn() });
@@ -135,5 +137,6 @@ export function pastSessionMode(caps: AgentCapabilityView): 'load' | 'resume' | 
 /** "Connected to <title> <version>." */
 export function connectedText(rt: AgentRuntime, agentName: string): string {
   const info = rt.initializeResult?.agentInfo;
-  return `Connected to ${info?.title ?? info?.name ?? agentName}${info?.version ? ` ${info.version}` : ''}.`;
+  const name = info?.title ?? info?.name ?? agentName;
+  return info?.version ? l10n.t('Connected to {0} {1}.', name, info.version) : l10n.t('Connected to {0}.', name);
 }

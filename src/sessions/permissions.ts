@@ -5,6 +5,7 @@
  * counting; withdrawn when the agent cancels it or the turn stops. Pure: no
  * `vscode` — unit-tested in plain Node.
  */
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PermissionOption, PermissionRequest } from '../acp/clientRequests';
@@ -56,7 +57,7 @@ export class Permissions {
     if (toolCallId) h.emit(h.transcript().apply(decodeSessionUpdate({ ...req.toolCall, sessionUpdate: 'tool_call_update', toolCallId }, []), childSessionId));
     const tool = toolCallId ? h.transcript().tool(toolCallId, childSessionId) : undefined;
     const toolKind = tool?.toolKind ?? 'other';
-    const title = tool?.title ?? req.title ?? 'The agent asks for permission';
+    const title = tool?.title ?? req.title ?? l10n.t('The agent asks for permission');
     const toolName = tool?.name ?? req.name;
     const key = permissionKey(h.agentId, h.sessionId(), toolKind, toolName);
     const describe = `"${title}" (${toolKind}${toolName ? `, tool ${toolName}` : ''})`;

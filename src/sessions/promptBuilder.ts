@@ -4,6 +4,7 @@
  * with `embeddedContext`, else `resource_link` (always allowed); images only
  * with `image`. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Attachment } from '../shared/attachments';
 
@@ -49,7 +50,7 @@ export async function buildPrompt(text: string, attachments: readonly Attachment
       }
       case 'image':
         if (caps.image) blocks.push({ type: 'image', mimeType: a.mimeType, data: a.data });
-        else dropped.push(`${a.name}: the agent does not accept images`);
+        else dropped.push(l10n.t('{0}: the agent does not accept images', a.name));
         break;
       case 'problems':
         // Not a file: embedded where the agent takes embedded context, else plain text.

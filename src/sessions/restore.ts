@@ -5,6 +5,7 @@
  * checkpoints of the session are linked to its user messages, live and after a
  * reload. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import type { Checkpoints, RestoreEntry } from './checkpoints';
 import type { Change, Transcript } from './transcript';
@@ -101,13 +102,13 @@ export class CheckpointRestore {
     const plan = this.host.checkpoints().plan(checkpoint);
     if (!plan) return;
     this.plan = plan;
-    if (this.host.busy()) return this.show(this.view(checkpoint, 'failed', 'The agent is working: stop the turn first, then restore.'));
-    if (plan.length === 0) return this.show(this.view(checkpoint, 'failed', 'Nothing to restore: the files are as they were before this message.'));
+    if (this.host.busy()) return this.show(this.view(checkpoint, 'failed', l10n.t('The agent is working: stop the turn first, then restore.')));
+    if (plan.length === 0) return this.show(this.view(checkpoint, 'failed', l10n.t('Nothing to restore: the files are as they were before this message.')));
     const edited = plan.filter((e) => e.userEdited).length;
     const unknown = plan.filter((e) => e.action === 'unknown').length;
     const notes = [
-      edited ? `${edited} file${edited === 1 ? ' was' : 's were'} changed after the agent left ${edited === 1 ? 'it' : 'them'}: restoring discards those changes too.` : '',
-      unknown ? `${unknown} file${unknown === 1 ? '' : 's'} cannot be restored (${unknown === 1 ? 'its' : 'their'} content before the turn is not known).` : '',
+      edited === 1 ? l10n.t('1 file was changed after the agent left it: restoring discards those changes too.') : edited ? l10n.t('{0} files were changed after the agent left them: restoring discards those changes too.', edited) : '',
+      unknown === 1 ? l10n.t('1 file cannot be restored (its content before the turn is not known).') : unknown ? l10n.t('{0} files cannot be restored (their content before the turn is not known).', unknown) : '',
     ].filter(Boolean);
     this.show(this.view(checkpoint, 'confirm', notes.join(' ') || undefined));
   }
@@ -129,20 +130,20 @@ export class CheckpointRestore {
     try {
       ok = await this.host.restoreFiles(
         todo.map((e) => ({ path: e.path, bytes: e.target })),
-        'Restore files to a checkpoint',
+        l10n.t('Restore files to a checkpoint'),
       );
     } catch (err) {
       this.host.log(`restore: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (!ok) {
-      this.show(this.view(checkpoint, 'failed', 'The files could not be restored; nothing was changed.'));
+      this.show(this.view(checkpoint, 'failed', l10n.t('The files could not be restored; nothing was changed.')));
       return false;
     }
     // Undo puts back what was there (files that could not be read are left alone).
     this.undo = { checkpoint, files: before.filter((b): b is { path: string; bytes: Buffer | null } => b.bytes !== undefined) };
     this.host.log(`restore: ${todo.length} file(s) restored to checkpoint ${checkpoint}`);
     this.host.restored();
-    this.show(this.view(checkpoint, 'done', `Restored ${todo.length} file${todo.length === 1 ? '' : 's'}.`));
+    this.show(this.view(checkpoint, 'done', todo.length === 1 ? l10n.t('Restored 1 file.') : l10n.t('Restored {0} files.', todo.length)));
     return true;
   }
 
@@ -151,9 +152,9 @@ export class CheckpointRestore {
     const u = this.undo;
     if (!u) return false;
     this.undo = undefined;
-    const ok = await this.host.restoreFiles(u.files, 'Undo restoring files');
+    const ok = await this.host.restoreFiles(u.files, l10n.t('Undo restoring files'));
     this.host.restored();
-    this.show(this.view(u.checkpoint, ok ? 'undone' : 'failed', ok ? 'The restore was undone.' : 'The restore could not be undone.'));
+    this.show(this.view(u.checkpoint, ok ? 'undone' : 'failed', ok ? l10n.t('The restore was undone.') : l10n.t('The restore could not be undone.')));
     return ok;
   }
 
@@ -166,6 +167,6 @@ export class CheckpointRestore {
     const e = this.plan.find((x) => x.path === file);
     if (!e?.userEdited) return;
     const now = this.host.currentBytes(file);
-    await this.host.showDiff(file, e.userEdited.agent?.toString('utf8') ?? null, now?.toString('utf8') ?? '', `${path.basename(file)} (as the agent left it ↔ now)`);
+    await this.host.showDiff(file, e.userEdited.agent?.toString('utf8') ?? null, now?.toString('utf8') ?? '', l10n.t('{0} (as the agent left it ↔ now)', path.basename(file)));
   }
 }

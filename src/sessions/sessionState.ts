@@ -3,6 +3,7 @@
  * phases, each with exactly one status line, busy flag, input state and set of
  * actions. Pure: no `vscode`, no agent — unit-tested in plain Node.
  */
+import * as l10n from '@vscode/l10n';
 import { Emitter } from '../shared/events';
 import type { PanelStatus } from '../shared/webviewProtocol';
 
@@ -32,34 +33,37 @@ type PhaseKind = SessionPhase['kind'];
 export function statusOf(phase: SessionPhase, agentName: string): PanelStatus {
   switch (phase.kind) {
     case 'idle':
-      return { text: phase.text, busy: false, inputEnabled: false, actions: phase.text === NOT_STARTED ? [] : ['restart'] };
+      return { text: phase.text, busy: false, inputEnabled: false, actions: phase.text === notStarted() ? [] : ['restart'] };
     case 'starting':
-      return { text: `Starting ${agentName}…`, busy: true, inputEnabled: false, actions: [] };
+      return { text: l10n.t('Starting {0}…', agentName), busy: true, inputEnabled: false, actions: [] };
     case 'loading':
-      return { text: `Loading the session from ${agentName}…`, busy: true, inputEnabled: false, actions: [], loading: true };
+      return { text: l10n.t('Loading the session from {0}…', agentName), busy: true, inputEnabled: false, actions: [], loading: true };
     case 'resuming':
-      return { text: `Resuming the session with ${agentName}…`, busy: true, inputEnabled: false, actions: [] };
+      return { text: l10n.t('Resuming the session with {0}…', agentName), busy: true, inputEnabled: false, actions: [] };
     case 'ready':
       return { text: phase.text, busy: false, inputEnabled: true, actions: [] };
     case 'working':
       // Typing goes on while the agent works: what is sent then is queued.
       return { text: '', busy: true, inputEnabled: true, actions: ['stop'] };
     case 'stopping':
-      return { text: 'Stopping…', busy: true, inputEnabled: false, actions: [] };
+      return { text: l10n.t('Stopping…'), busy: true, inputEnabled: false, actions: [] };
     case 'stuck':
-      return { text: `${agentName} has not stopped ${phase.seconds} s after Stop. Restart it?`, busy: true, inputEnabled: false, actions: ['restart', 'showLog'], severity: 'error' };
+      return { text: l10n.t('{0} has not stopped {1} s after Stop. Restart it?', agentName, phase.seconds), busy: true, inputEnabled: false, actions: ['restart', 'showLog'], severity: 'error' };
     case 'needsSignIn':
-      return { text: `${agentName} needs you to sign in.`, busy: false, inputEnabled: true, actions: ['signIn', 'showLog'], severity: 'info' };
+      return { text: l10n.t('{0} needs you to sign in.', agentName), busy: false, inputEnabled: true, actions: ['signIn', 'showLog'], severity: 'info' };
     case 'failed':
       return { text: phase.text, busy: false, inputEnabled: false, actions: phase.needsAuth ? ['signIn', 'showLog'] : ['restart', 'showLog'], severity: 'error' };
     case 'notFound':
-      return { text: 'This session no longer exists on the agent.', busy: false, inputEnabled: false, actions: ['showLog'], severity: 'error' };
+      return { text: l10n.t('This session no longer exists on the agent.'), busy: false, inputEnabled: false, actions: ['showLog'], severity: 'error' };
     case 'readOnly':
       return { text: phase.text, busy: false, inputEnabled: false, actions: ['newSession'], ...(phase.error ? { severity: 'error' as const } : {}) };
   }
 }
 
-const NOT_STARTED = 'Not started.';
+/** The first phase's line (a function: translated once the bundle is loaded, not when this module is). */
+function notStarted(): string {
+  return l10n.t('Not started.');
+}
 
 /** Which phases may follow which: anything else is a bug, logged and refused. */
 const NEXT: Record<PhaseKind, readonly PhaseKind[]> = {
@@ -78,7 +82,7 @@ const NEXT: Record<PhaseKind, readonly PhaseKind[]> = {
 };
 
 export class SessionState {
-  private phaseNow: SessionPhase = { kind: 'idle', text: NOT_STARTED };
+  private phaseNow: SessionPhase = { kind: 'idle', text: notStarted() };
   private readonly emitter = new Emitter<PanelStatus>();
   readonly onDidChange = this.emitter.event;
 

@@ -3,6 +3,7 @@
  * changes (deltas) out. Deterministic and free of I/O; no `vscode` import.
  * The host owns one per panel; the webview only renders what it is sent.
  */
+import * as l10n from '@vscode/l10n';
 import { mergeTerminalText } from '../shared/terminalText';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { DecodedToolCallContent, DecodedUpdate, PlanContent, SubagentUpdate } from '../acp/decode';
@@ -192,7 +193,7 @@ export class Transcript {
           content: [],
           locations: [],
         };
-        item.title = update.title || item.title || 'Tool call';
+        item.title = update.title || item.title || l10n.t('Tool call');
         item.toolKind = update.kind ?? 'other';
         item.status = update.status ?? 'pending';
         if (update.name !== undefined) item.name = update.name;
@@ -212,11 +213,11 @@ export class Transcript {
         const created = !item;
         if (!item) {
           // An update for a call never announced: create it (agents do this).
-          item = { kind: 'tool', id: this.nextId('t'), toolCallId: update.toolCallId, title: 'Tool call', toolKind: 'other', status: 'pending', content: [], locations: [] };
+          item = { kind: 'tool', id: this.nextId('t'), toolCallId: update.toolCallId, title: l10n.t('Tool call'), toolKind: 'other', status: 'pending', content: [], locations: [] };
           scope.tools.set(update.toolCallId, item);
         }
         const u = update as acp.ToolCallUpdate & { sessionUpdate: string };
-        if (u.title !== undefined) item.title = u.title ?? 'Tool call';
+        if (u.title !== undefined) item.title = u.title ?? l10n.t('Tool call');
         if (u.kind !== undefined) item.toolKind = u.kind ?? 'other';
         if (u.status !== undefined) item.status = u.status ?? 'pending';
         if (u.name !== undefined) item.name = u.name;
@@ -369,13 +370,13 @@ export class Transcript {
   private subagent(u: SubagentUpdate, scope: Scope, out: Change[]): void {
     let child = this.children.get(u.sessionId);
     if (!child) {
-      const card: SubagentItem = { kind: 'subagent', id: this.nextId('s'), sessionId: u.sessionId, title: 'Subagent', canCancel: false };
+      const card: SubagentItem = { kind: 'subagent', id: this.nextId('s'), sessionId: u.sessionId, title: l10n.t('Subagent'), canCancel: false };
       child = new Scope(card);
       this.children.set(u.sessionId, child);
       this.add(card, out, scope);
     } else out.push({ c: 'put', item: child.card! });
     const card = child.card!;
-    if (u.title !== undefined) card.title = u.title || 'Subagent';
+    if (u.title !== undefined) card.title = u.title || l10n.t('Subagent');
     if (u.description !== undefined) card.description = u.description ?? undefined;
     if (u.canCancel !== undefined) card.canCancel = u.canCancel === true;
     if (u.cwd !== undefined) card.cwd = u.cwd ?? undefined;
@@ -388,8 +389,8 @@ export class Transcript {
 
   /** Who a session is, in words: a subagent's title, else the main agent. */
   private sessionLabel(sessionId: string | null | undefined): string {
-    if (!sessionId) return 'Main agent';
-    return this.children.get(sessionId)?.card?.title ?? 'Main agent';
+    if (!sessionId) return l10n.t('Main agent');
+    return this.children.get(sessionId)?.card?.title ?? l10n.t('Main agent');
   }
 
   /** session_message (upsert) and session_message_chunk (append): messages between a session and its subagents. */

@@ -6,13 +6,13 @@ import type { TerminalRunner } from '../agents/ports';
 function describeMethod(m: AuthMethodInfo): string {
   switch (m.type) {
     case 'agent':
-      return m.terminalAuth ? 'runs a sign-in command in a terminal' : 'the agent signs you in';
+      return m.terminalAuth ? vscode.l10n.t('runs a sign-in command in a terminal') : vscode.l10n.t('the agent signs you in');
     case 'terminal':
-      return 'runs the agent’s sign-in in a terminal';
+      return vscode.l10n.t('runs the agent’s sign-in in a terminal');
     case 'env_var':
-      return `asks for ${m.vars.map((v) => v.name).join(', ')} (kept in VS Code’s secret storage)`;
+      return vscode.l10n.t('asks for {0} (kept in VS Code’s secret storage)', m.vars.map((v) => v.name).join(', '));
     case 'unknown':
-      return `type "${m.rawType}": this extension cannot run it`;
+      return vscode.l10n.t('type "{0}": this extension cannot run it', m.rawType);
   }
 }
 
@@ -21,14 +21,20 @@ export const quickPickPrompter: AuthPrompter = {
   async pickMethod(agentName, methods, reason) {
     const picked = await vscode.window.showQuickPick(
       methods.map((m) => ({ label: m.name, description: describeMethod(m), detail: m.description, method: m })),
-      { title: `Sign in to ${agentName}`, placeHolder: reason, ignoreFocusOut: true },
+      { title: vscode.l10n.t('Sign in to {0}', agentName), placeHolder: reason, ignoreFocusOut: true },
     );
     return picked?.method;
   },
   async askValue(agentName, variable, hasStored) {
     return await vscode.window.showInputBox({
       title: `${agentName}: ${variable.label ?? variable.name}`,
-      prompt: `Value of ${variable.name}${variable.optional ? ' (optional)' : ''}${hasStored ? '. Leave empty to keep the stored value.' : ''}`,
+      prompt: variable.optional
+        ? hasStored
+          ? vscode.l10n.t('Value of {0} (optional). Leave empty to keep the stored value.', variable.name)
+          : vscode.l10n.t('Value of {0} (optional)', variable.name)
+        : hasStored
+          ? vscode.l10n.t('Value of {0}. Leave empty to keep the stored value.', variable.name)
+          : vscode.l10n.t('Value of {0}', variable.name),
       password: variable.secret,
       ignoreFocusOut: true,
     });

@@ -3,12 +3,14 @@ import type { WorkspaceMcpServer } from '../sessions/mcpServers';
 
 /** The native trust question: the exact command lines and URLs, in a modal. Escape trusts nothing. */
 export async function askMcpTrust(agentName: string, servers: readonly WorkspaceMcpServer[]): Promise<readonly string[]> {
-  const trust = servers.length === 1 ? 'Trust and Start It' : 'Trust and Start Them';
+  const one = servers.length === 1;
+  const trust = one ? vscode.l10n.t('Trust and Start It') : vscode.l10n.t('Trust and Start Them');
+  const list = servers.map((s) => `• ${s.name} (${s.label}):\n    ${s.display}`).join('\n');
   const choice = await vscode.window.showWarningMessage(
-    `This workspace defines ${servers.length === 1 ? 'an MCP server' : `${servers.length} MCP servers`} that ${agentName} would start. Trust ${servers.length === 1 ? 'it' : 'them'}?`,
+    one ? vscode.l10n.t('This workspace defines an MCP server that {0} would start. Trust it?', agentName) : vscode.l10n.t('This workspace defines {0} MCP servers that {1} would start. Trust them?', servers.length, agentName),
     {
       modal: true,
-      detail: `${servers.map((s) => `• ${s.name} (${s.label}):\n    ${s.display}`).join('\n')}\n\nThey run as you, with your files and network. Trust them only if you trust this repository; \${env:…} values are not filled in for servers a workspace defines. Change this later with "ACP: Manage Trusted Workspace MCP Servers…".`,
+      detail: `${list}\n\n${vscode.l10n.t('They run as you, with your files and network. Trust them only if you trust this repository; {0} values are not filled in for servers a workspace defines. Change this later with "ACP: Manage Trusted Workspace MCP Servers…".', '${env:…}')}`,
     },
     trust,
   );

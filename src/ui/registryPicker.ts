@@ -13,22 +13,23 @@ export interface RegistryPickItem extends vscode.QuickPickItem {
   readonly entry?: RegistryEntry;
 }
 
-const KIND_WORDS = { binary: 'download', npx: 'npx', uvx: 'uvx' } as const;
+/** How an agent is installed, in a word (npx and uvx are their names). */
+const kindWord = (kind: 'binary' | 'npx' | 'uvx'): string => (kind === 'binary' ? vscode.l10n.t('download') : kind);
 
 function item(e: RegistryEntry, configured: ReadonlySet<string>): RegistryPickItem {
   const a = e.agent;
   const unavailable = 'unavailable' in e.dist ? e.dist.unavailable : undefined;
   const state = e.installed
     ? e.update
-      ? `installed ${e.installed.version} · update to ${a.version}`
-      : `installed ${e.installed.version}`
+      ? vscode.l10n.t('installed {0} · update to {1}', e.installed.version, a.version)
+      : vscode.l10n.t('installed {0}', e.installed.version)
     : unavailable
       ? `${a.version} · ${unavailable}`
-      : `${a.version} · ${'kind' in e.dist ? KIND_WORDS[e.dist.kind] : ''}`;
+      : `${a.version} · ${'kind' in e.dist ? kindWord(e.dist.kind) : ''}`;
   const by = byline(a.authors) || (a.repository ? ` — ${a.repository}` : '');
   return {
     label: a.name,
-    description: `${state}${configured.has(a.id) ? ' · your settings define this id' : ''}`,
+    description: configured.has(a.id) ? vscode.l10n.t('{0} · your settings define this id', state) : state,
     detail: `${a.description}${by}`,
     iconPath: unavailable ? new vscode.ThemeIcon('circle-slash') : e.iconFile ? vscode.Uri.file(e.iconFile) : new vscode.ThemeIcon(e.installed ? 'pass' : 'hubot'),
     entry: e,
@@ -39,17 +40,18 @@ function item(e: RegistryEntry, configured: ReadonlySet<string>): RegistryPickIt
 function registryItems(entries: readonly RegistryEntry[], configured: ReadonlySet<string>): RegistryPickItem[] {
   const byName = (x: RegistryEntry, y: RegistryEntry) => x.agent.name.localeCompare(y.agent.name);
   const groups: [string, RegistryEntry[]][] = [
-    ['Installed', entries.filter((e) => e.installed).sort(byName)],
-    ['Available', entries.filter((e) => !e.installed && !('unavailable' in e.dist)).sort(byName)],
-    ['Cannot run here', entries.filter((e) => !e.installed && 'unavailable' in e.dist).sort(byName)],
+    [vscode.l10n.t('Installed'), entries.filter((e) => e.installed).sort(byName)],
+    [vscode.l10n.t('Available'), entries.filter((e) => !e.installed && !('unavailable' in e.dist)).sort(byName)],
+    [vscode.l10n.t('Cannot run here'), entries.filter((e) => !e.installed && 'unavailable' in e.dist).sort(byName)],
   ];
   return groups.flatMap(([label, list]) => (list.length ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...list.map((e) => item(e, configured))] : []));
 }
 
 function sourceWords(list: RegistryList): string {
-  if (list.from === 'registry') return `${list.agents.length} agents`;
-  const when = list.fetchedAt ? ` of ${new Date(list.fetchedAt).toLocaleString()}` : '';
-  return `${list.agents.length} agents · offline: ${list.from === 'cache' ? `the copy${when}` : 'the list shipped with the extension'}`;
+  const agents = vscode.l10n.t('{0} agents', list.agents.length);
+  if (list.from === 'registry') return agents;
+  if (list.from !== 'cache') return vscode.l10n.t('{0} · offline: the list shipped with the extension', agents);
+  return list.fetchedAt ? vscode.l10n.t('{0} · offline: the copy of {1}', agents, new Date(list.fetchedAt).toLocaleString()) : vscode.l10n.t('{0} · offline: the copy', agents);
 }
 
 /**
@@ -63,7 +65,7 @@ export function pickFromRegistry(
 ): Promise<RegistryEntry | undefined> {
   const qp = vscode.window.createQuickPick<RegistryPickItem>();
   qp.title = opts.title;
-  qp.placeholder = 'Pick an agent to install from the ACP Registry';
+  qp.placeholder = vscode.l10n.t('Pick an agent to install from the ACP Registry');
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
   qp.busy = true;
@@ -78,7 +80,7 @@ export function pickFromRegistry(
     qp.items = registryItems(entries, configured);
     const again = active ? qp.items.find((i) => i.entry?.agent.id === active) : undefined;
     if (again) qp.activeItems = [again];
-    qp.placeholder = `Pick an agent to install from the ACP Registry (${sourceWords(list)})`;
+    qp.placeholder = vscode.l10n.t('Pick an agent to install from the ACP Registry ({0})', sourceWords(list));
   };
   const refresh = async () => {
     await show();

@@ -4,14 +4,23 @@ import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentStatus } from '../agents/agentManager';
 import type { SessionEntry, SessionIndex } from '../sessions/sessionIndex';
 
-const STATUS_TEXT: Record<AgentStatus, string> = {
-  'not-started': '',
-  starting: 'starting…',
-  running: 'running',
-  'needs-sign-in': 'needs sign-in',
-  failed: 'failed',
-  stopped: 'stopped',
-};
+/** An agent's state in words ('' when it is not started: the tree says nothing then). */
+function statusText(status: AgentStatus): string {
+  switch (status) {
+    case 'not-started':
+      return '';
+    case 'starting':
+      return vscode.l10n.t('starting…');
+    case 'running':
+      return vscode.l10n.t('running');
+    case 'needs-sign-in':
+      return vscode.l10n.t('needs sign-in');
+    case 'failed':
+      return vscode.l10n.t('failed');
+    case 'stopped':
+      return vscode.l10n.t('stopped');
+  }
+}
 const STATUS_ICON: Record<AgentStatus, string> = {
   'not-started': 'hubot',
   starting: 'loading~spin',
@@ -27,13 +36,13 @@ export type SessionTreeNode =
 
 function relativeTime(ms: number, now = Date.now()): string {
   const s = Math.round((now - ms) / 1000);
-  if (s < 45) return 'just now';
+  if (s < 45) return vscode.l10n.t('just now');
   const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
+  if (m < 60) return vscode.l10n.t('{0} min ago', m);
   const h = Math.round(m / 60);
-  if (h < 24) return `${h} h ago`;
+  if (h < 24) return vscode.l10n.t('{0} h ago', h);
   const d = Math.round(h / 24);
-  if (d < 30) return `${d} d ago`;
+  if (d < 30) return vscode.l10n.t('{0} d ago', d);
   return new Date(ms).toLocaleDateString();
 }
 
@@ -62,25 +71,26 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
       item.id = `agent:${node.agent.id}`;
       const status = this.status(node.agent.id);
       const version = node.agent.source === 'registry' && node.agent.version ? `${node.agent.version} ` : '';
-      item.description = `${version}${STATUS_TEXT[status]}`.trim();
-      item.tooltip = new vscode.MarkdownString(`**${node.agent.name}** — ${STATUS_TEXT[status] || 'not started'}\n\n\`${[node.agent.command, ...node.agent.args].join(' ')}\``);
+      const words = statusText(status) || vscode.l10n.t('not started');
+      item.description = `${version}${statusText(status)}`.trim();
+      item.tooltip = new vscode.MarkdownString(`**${node.agent.name}** — ${words}\n\n\`${[node.agent.command, ...node.agent.args].join(' ')}\``);
       item.iconPath = new vscode.ThemeIcon(STATUS_ICON[status]);
       item.contextValue = node.agent.source === 'registry' ? 'acpRegistryAgent' : 'acpAgent';
-      item.accessibilityInformation = { label: `Agent ${node.agent.name}, ${STATUS_TEXT[status] || 'not started'}, ${sessions} sessions` };
+      item.accessibilityInformation = { label: vscode.l10n.t('Agent {0}, {1}, {2} sessions', node.agent.name, words, sessions) };
       return item;
     }
     const e = node.entry;
-    const title = e.title || 'Untitled session';
+    const title = e.title || vscode.l10n.t('Untitled session');
     const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
     item.id = `session:${e.agentId}:${e.sessionId}`;
     const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
     const elsewhere = folders.length > 0 && !folders.includes(e.cwd);
     item.description = `${relativeTime(e.updatedAt)}${elsewhere ? ` · ${path.basename(e.cwd)}` : ''}`;
-    item.tooltip = new vscode.MarkdownString(`**${title}**\n\n${node.agent.name} · ${new Date(e.updatedAt).toLocaleString()}\n\n${e.cwd}${e.source === 'agent' ? '\n\n(listed by the agent)' : ''}`);
+    item.tooltip = new vscode.MarkdownString(`**${title}**\n\n${node.agent.name} · ${new Date(e.updatedAt).toLocaleString()}\n\n${e.cwd}${e.source === 'agent' ? `\n\n${vscode.l10n.t('(listed by the agent)')}` : ''}`);
     item.iconPath = new vscode.ThemeIcon(e.source === 'agent' ? 'cloud' : 'comment-discussion');
     item.contextValue = 'acpSession';
-    item.command = { command: 'acpAgents.openSession', title: 'Open', arguments: [node] };
-    item.accessibilityInformation = { label: `Session ${title}, ${relativeTime(e.updatedAt)}` };
+    item.command = { command: 'acpAgents.openSession', title: vscode.l10n.t('Open'), arguments: [node] };
+    item.accessibilityInformation = { label: vscode.l10n.t('Session {0}, {1}', title, relativeTime(e.updatedAt)) };
     return item;
   }
 

@@ -17,7 +17,7 @@ export class SessionStatusBar implements vscode.Disposable {
   private ticker: NodeJS.Timeout | undefined;
 
   constructor(private readonly panels: ChatPanelManager) {
-    this.item.name = 'ACP Session';
+    this.item.name = vscode.l10n.t('ACP Session');
     this.item.command = FOCUS_COMMAND;
     this.disposables.push(
       vscode.commands.registerCommand(FOCUS_COMMAND, () => {
@@ -58,7 +58,7 @@ export class SessionStatusBar implements vscode.Disposable {
     return this.current && this.panels.all().includes(this.current) ? this.current : undefined;
   }
 
-  /** For keybindings' `when`: the current session works (Escape stops it), a permission waits (Alt+Y / Alt+N answer it). */
+  /** For keybindings' `when`: the current session works (for a user's own Stop key; Escape in the panel is the webview's), a permission waits (Alt+Y / Alt+N answer it). */
   private setContext(working: boolean, permission: boolean): void {
     if (working !== this.ctxWorking) void vscode.commands.executeCommand('setContext', 'acpAgents.sessionWorking', (this.ctxWorking = working));
     if (permission !== this.ctxPermission) void vscode.commands.executeCommand('setContext', 'acpAgents.permissionPending', (this.ctxPermission = permission));
@@ -71,8 +71,8 @@ export class SessionStatusBar implements vscode.Disposable {
     const p = this.current;
     this.setContext(!!p && p.session.status.busy && p.session.status.actions.includes('stop'), !!p && p.session.transcript.items.some((i) => i.kind === 'permission' && i.state === 'pending'));
     if (!p) {
-      this.item.text = '$(hubot) ACP: no session';
-      this.item.tooltip = 'No chat panel is open. Click to start a session.';
+      this.item.text = `$(hubot) ${vscode.l10n.t('ACP: no session')}`;
+      this.item.tooltip = vscode.l10n.t('No chat panel is open. Click to start a session.');
       this.item.backgroundColor = undefined;
       this.stopTicker();
       if (this.visible) this.item.show();
@@ -86,25 +86,25 @@ export class SessionStatusBar implements vscode.Disposable {
     let icon = '$(hubot)';
     this.item.backgroundColor = undefined;
     if (s.severity === 'error') {
-      state = 'error';
+      state = vscode.l10n.t('error');
       icon = '$(error)';
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     } else if (waiting || p.attention?.needsYou) {
-      state = 'needs you';
+      state = vscode.l10n.t('needs you');
       icon = '$(bell-dot)';
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (working) {
       this.workingSince ??= Date.now();
       const secs = Math.floor((Date.now() - this.workingSince) / 1000);
-      state = `working ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+      state = vscode.l10n.t('working {0}', `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`);
       icon = '$(loading~spin)';
-    } else if (s.busy) state = 'starting';
-    else state = s.inputEnabled ? 'ready' : 'stopped';
+    } else if (s.busy) state = vscode.l10n.t('starting');
+    else state = s.inputEnabled ? vscode.l10n.t('ready') : vscode.l10n.t('stopped');
     if (!working) this.workingSince = undefined;
     if (working) this.startTicker();
     else this.stopTicker();
     this.item.text = `${icon} ${name}: ${state}`;
-    this.item.tooltip = `${name} — ${p.panel.title}${s.text ? `\n${s.text}` : ''}\nClick to show the panel.`;
+    this.item.tooltip = `${name} — ${p.panel.title}${s.text ? `\n${s.text}` : ''}\n${vscode.l10n.t('Click to show the panel.')}`;
     this.item.show();
     this.visible = true;
   }

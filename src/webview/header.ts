@@ -1,4 +1,5 @@
 /** The panel header: title, mode/model/… selectors in the agent's order, the context meter. */
+import * as l10n from '@vscode/l10n';
 import type { HeaderState } from '../shared/transcriptTypes';
 import type { ChangeAction } from '../shared/webviewProtocol';
 import { h, type Post } from './render';
@@ -18,7 +19,7 @@ export class HeaderView {
     el.replaceChildren();
     if (list.length === 0) return;
     const head = h('div', 'changes-head');
-    head.append(h('span', 'changes-title', `Changes (${list.length})`));
+    head.append(h('span', 'changes-title', l10n.t('Changes ({0})', list.length)));
     const button = (cls: string, text: string, label: string, action: ChangeAction, path?: string) => {
       const b = h('button', `link-button ${cls}`, text);
       b.type = 'button';
@@ -27,9 +28,9 @@ export class HeaderView {
       return b;
     };
     head.append(
-      button('review-all', 'Review All', 'Review all changes', 'reviewAll'),
-      button('keep-all', 'Keep All', 'Keep all changes: they leave this list, the files stay as they are', 'keepAll'),
-      button('revert-all', 'Undo All', 'Undo all changes: every file back as it was before the agent changed it', 'revertAll'),
+      button('review-all', l10n.t('Review All'), l10n.t('Review all changes'), 'reviewAll'),
+      button('keep-all', l10n.t('Keep All'), l10n.t('Keep all changes: they leave this list, the files stay as they are'), 'keepAll'),
+      button('revert-all', l10n.t('Undo All'), l10n.t('Undo all changes: every file back as it was before the agent changed it'), 'revertAll'),
     );
     el.append(head);
     const ul = h('ul', 'changes-list');
@@ -38,15 +39,15 @@ export class HeaderView {
       li.title = c.path;
       li.append(h('span', 'change-name', c.name));
       if (c.sensitive !== undefined) {
-        const badge = h('span', 'change-sensitive', 'sensitive');
-        badge.title = `A protected path (${c.sensitive}): check this change before you keep it.`;
+        const badge = h('span', 'change-sensitive', l10n.t('sensitive'));
+        badge.title = l10n.t('A protected path ({0}): check this change before you keep it.', c.sensitive);
         li.classList.add('is-sensitive');
         li.append(badge);
       }
-      li.append(h('span', 'change-kind', c.added ? ' added' : c.deleted ? ' deleted' : ' modified'));
-      li.append(button('change-open', 'Review', `Review the changes to ${c.name}: keep or undo each one`, 'open', c.path));
-      li.append(button('change-keep', 'Keep', `Keep the changes to ${c.name}`, 'keep', c.path));
-      if (c.canRevert) li.append(button('change-revert', 'Undo', `Undo the changes to ${c.name}: back to its content before the agent changed it`, 'revert', c.path));
+      li.append(h('span', 'change-kind', ` ${c.added ? l10n.t('added') : c.deleted ? l10n.t('deleted') : l10n.t('modified')}`));
+      li.append(button('change-open', l10n.t('Review'), l10n.t('Review the changes to {0}: keep or undo each one', c.name), 'open', c.path));
+      li.append(button('change-keep', l10n.t('Keep'), l10n.t('Keep the changes to {0}', c.name), 'keep', c.path));
+      if (c.canRevert) li.append(button('change-revert', l10n.t('Undo'), l10n.t('Undo the changes to {0}: back to its content before the agent changed it', c.name), 'revert', c.path));
       ul.append(li);
     }
     el.append(ul);
@@ -117,12 +118,12 @@ export class HeaderView {
       }
     } else if (state.modes && state.modes.availableModes.length > 0) {
       const modes = state.modes.availableModes.map((m) => ({ value: m.id, name: m.name, description: m.description }));
-      this.picker('mode-select', 'Mode', undefined, modes, state.modes.currentModeId, (modeId) => this.post({ type: 'setMode', modeId }));
+      this.picker('mode-select', l10n.t('Mode'), undefined, modes, state.modes.currentModeId, (modeId) => this.post({ type: 'setMode', modeId }));
     }
     // Legacy models (session/set_model), only when no config option already picks the model.
     if (state.models && state.models.availableModels.length > 0 && !state.configOptions.some((o) => o.category === 'model')) {
       const models = state.models.availableModels.map((m) => ({ value: m.modelId, name: m.name, description: m.description }));
-      this.picker('model-select', 'Model', `${agentName}: Model`, models, state.models.currentModelId, (modelId) => this.post({ type: 'setModel', modelId }));
+      this.picker('model-select', l10n.t('Model'), l10n.t('{0}: Model', agentName), models, state.models.currentModelId, (modelId) => this.post({ type: 'setModel', modelId }));
     }
     this.usage.replaceChildren();
     if (state.usage && state.usage.size > 0) {
@@ -134,11 +135,14 @@ export class HeaderView {
       meter.low = state.usage.size * 0.7;
       meter.high = state.usage.size * 0.9;
       meter.optimum = 0;
-      const cost = state.usage.cost ? ` · ${formatCost(state.usage.cost.amount, state.usage.cost.currency)}` : '';
+      const money = state.usage.cost ? formatCost(state.usage.cost.amount, state.usage.cost.currency) : undefined;
+      const cost = money !== undefined ? ` · ${money}` : '';
       const text = `${compact(state.usage.used)} / ${compact(state.usage.size)} (${pct}%)${cost}`;
-      meter.setAttribute('aria-label', `Context used: ${text}`);
+      meter.setAttribute('aria-label', l10n.t('Context used: {0}', text));
       this.usage.append(meter, h('span', 'usage-text', text));
-      this.usage.title = `Context window: ${state.usage.used.toLocaleString()} of ${state.usage.size.toLocaleString()} tokens used${cost}`;
+      const used = state.usage.used.toLocaleString();
+      const size = state.usage.size.toLocaleString();
+      this.usage.title = money !== undefined ? l10n.t('Context window: {0} of {1} tokens used · {2}', used, size, money) : l10n.t('Context window: {0} of {1} tokens used', used, size);
     }
   }
 }

@@ -1,3 +1,5 @@
+import './l10nInit';
+import * as l10n from '@vscode/l10n';
 import type { HostToWebview, PanelAction, PanelInfo, PanelStatus, WebviewToHost } from '../shared/webviewProtocol';
 import type { HeaderState } from '../shared/transcriptTypes';
 import { Composer } from './composer';
@@ -51,7 +53,24 @@ let info: PanelInfo | undefined;
 let restoredScroll = false;
 let streaming = false;
 
-const ACTION_LABELS: Record<PanelAction, string> = { restart: 'Restart', showLog: 'Show Log', signIn: 'Sign In…', stop: 'Stop', newSession: 'New Session', fork: 'Fork', export: 'Export' };
+function actionLabel(action: PanelAction): string {
+  switch (action) {
+    case 'restart':
+      return l10n.t('Restart');
+    case 'showLog':
+      return l10n.t('Show Log');
+    case 'signIn':
+      return l10n.t('Sign In…');
+    case 'stop':
+      return l10n.t('Stop');
+    case 'newSession':
+      return l10n.t('New Session');
+    case 'fork':
+      return l10n.t('Fork');
+    case 'export':
+      return l10n.t('Export');
+  }
+}
 
 function setStatus(s: PanelStatus): void {
   status.replaceChildren();
@@ -68,7 +87,7 @@ function setStatus(s: PanelStatus): void {
     b.type = 'button';
     b.className = 'status-action';
     b.dataset.action = action;
-    b.textContent = ACTION_LABELS[action];
+    b.textContent = actionLabel(action);
     b.addEventListener('click', () => post({ type: 'action', action }));
     status.append(b);
   }
@@ -77,7 +96,8 @@ function setStatus(s: PanelStatus): void {
   // The reply is announced once, when the turn ends (never chunk by chunk).
   if (wasStreaming && !s.busy) {
     const reply = transcript.lastText('agent');
-    if (reply) announce(`${info?.agentName ?? 'The agent'} replied: ${reply.length > 600 ? `${reply.slice(0, 600)}…` : reply}`);
+    const said = reply && reply.length > 600 ? `${reply.slice(0, 600)}…` : reply;
+    if (said) announce(info?.agentName ? l10n.t('{0} replied: {1}', info.agentName, said) : l10n.t('The agent replied: {0}', said));
   }
   transcriptEl.setAttribute('aria-busy', String(s.busy));
   document.body.classList.toggle('busy', s.busy);
@@ -110,24 +130,31 @@ function renderQueue(queue: HeaderState['queue']): void {
       li.dataset.id = q.id;
       const label = document.createElement('span');
       label.className = 'queued-text';
-      label.textContent = q.text + (q.attachments ? ` (+${q.attachments} attached)` : '');
+      label.textContent = q.attachments.length ? l10n.t('{0} (+{1} attached)', q.text, q.attachments.length) : q.text;
       label.title = q.text;
       const order = document.createElement('span');
       order.className = 'queued-order';
       order.textContent = `${i + 1}.`;
-      const act = (action: 'sendNow' | 'edit' | 'remove', text: string, cls: string, name: string) => {
+      const act = (action: 'sendNow' | 'edit' | 'remove', text: string, cls: string, ariaLabel: string) => {
         const b = document.createElement('button');
         b.type = 'button';
         b.className = `link-button ${cls}`;
         b.textContent = text;
-        b.setAttribute('aria-label', `${name}: ${q.text.slice(0, 80)}`);
+        b.setAttribute('aria-label', ariaLabel);
         b.addEventListener('click', () => {
           if (action === 'edit') composer.takeBack(q.text);
           post({ type: 'queue', action, id: q.id });
         });
         return b;
       };
-      li.append(order, label, act('sendNow', 'Send now', 'queued-send-now', 'Send now'), act('edit', 'Edit', 'queued-edit', 'Edit'), act('remove', 'Remove', 'queued-remove', 'Remove'));
+      const short = q.text.slice(0, 80);
+      li.append(
+        order,
+        label,
+        act('sendNow', l10n.t('Send now'), 'queued-send-now', l10n.t('Send now: {0}', short)),
+        act('edit', l10n.t('Edit'), 'queued-edit', l10n.t('Edit: {0}', short)),
+        act('remove', l10n.t('Remove'), 'queued-remove', l10n.t('Remove: {0}', short)),
+      );
       return li;
     }),
   );
@@ -182,7 +209,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       agentName.textContent = msg.panel.agentName;
       saveState({ agentId: msg.panel.agentId });
       setFollow(saved.follow === true, saved.follow === true);
-      transcript.reset(msg.items);
+      transcript.reset(msg.items, msg.olderPending);
       setHeader(msg.header);
       setStatus(msg.status);
       if (document.hasFocus()) focusComposer();
@@ -190,9 +217,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       performance.mark('acp:init-applied');
       return;
     case 'older':
-      transcript.prepend(msg.items);
+      transcript.prepend(msg.items, msg.remaining);
       updateWelcome();
-      if (msg.last) restoreScroll();
+      if (msg.remaining === 0) restoreScroll();
       return;
     case 'status':
       setStatus(msg.status);
@@ -213,7 +240,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       transcript.apply(msg.deltas, streaming);
       // A permission request is announced with the keys that answer it.
       for (const d of msg.deltas) {
-        if (d.t === 'add' && d.item.kind === 'permission' && d.item.state === 'pending') announce(`Permission needed: ${d.item.title}. ${MAC ? 'Control+Option+Y' : 'Alt+Y'} allows, ${MAC ? 'Control+Option+N' : 'Alt+N'} rejects.`);
+        if (d.t === 'add' && d.item.kind === 'permission' && d.item.state === 'pending') announce(l10n.t('Permission needed: {0}. {1} allows, {2} rejects.', d.item.title, MAC ? 'Control+Option+Y' : 'Alt+Y', MAC ? 'Control+Option+N' : 'Alt+N'));
       }
       for (const d of msg.deltas) if (d.t === 'header') setHeader(d.header);
       if (!welcomeEl.hidden) updateWelcome();
@@ -231,21 +258,31 @@ transcriptEl.addEventListener('click', (e) => {
   if (href) post({ type: 'openLink', href });
 });
 
-// Copy buttons on code blocks.
-transcriptEl.addEventListener('pointerover', (e) => {
-  const block = (e.target as HTMLElement).closest('.code-block');
-  if (!block || block.querySelector('.copy')) return;
+/** A code block's Copy button, made when it is first needed (a pointer over the block, the keyboard in its item). */
+function addCopyButton(block: Element): void {
+  if (block.querySelector(':scope > .copy')) return;
   const b = document.createElement('button');
   b.type = 'button';
   b.className = 'copy';
-  b.title = 'Copy';
-  b.setAttribute('aria-label', 'Copy code');
-  b.textContent = 'Copy';
+  b.title = l10n.t('Copy');
+  b.setAttribute('aria-label', l10n.t('Copy code'));
+  b.textContent = l10n.t('Copy');
   b.addEventListener('click', () => {
     const code = block.querySelector('code')?.textContent ?? '';
-    void navigator.clipboard.writeText(code).then(() => (b.textContent = 'Copied'));
+    void navigator.clipboard.writeText(code).then(() => (b.textContent = l10n.t('Copied')));
   });
   block.append(b);
+}
+
+// Copy buttons on code blocks: for the mouse on hover; for the keyboard when focus enters the item
+// (Up/Down or Tab), so that the buttons are next in the Tab order.
+transcriptEl.addEventListener('pointerover', (e) => {
+  const block = (e.target as HTMLElement).closest('.code-block');
+  if (block) addCopyButton(block);
+});
+transcriptEl.addEventListener('focusin', (e) => {
+  const item = (e.target as HTMLElement).closest('.item');
+  if (item) for (const block of item.querySelectorAll('.code-block')) addCopyButton(block);
 });
 
 transcriptEl.addEventListener('scroll', () => saveState({ scrollTop: transcriptEl.scrollTop }), { passive: true });

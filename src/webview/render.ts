@@ -2,6 +2,7 @@
  * DOM for each kind of transcript item. Everything from the agent goes in as
  * text (textContent) or through the markdown sanitizer — never as raw HTML.
  */
+import * as l10n from '@vscode/l10n';
 import { relativeTo, relativizeText } from '../shared/paths';
 import { lineDiff, withContext } from '../shared/lineDiff';
 import type {
@@ -64,15 +65,91 @@ const TOOL_ICONS: Record<string, string> = {
   other: 'tools',
 };
 
-const STATUS_LABEL: Record<string, string> = { pending: 'Pending', in_progress: 'Running', completed: 'Done', failed: 'Failed' };
+/** What a tool call's kind is called (its icon's label). */
+function toolKindLabel(kind: string): string {
+  switch (kind) {
+    case 'read':
+      return l10n.t('read');
+    case 'edit':
+      return l10n.t('edit');
+    case 'delete':
+      return l10n.t('delete');
+    case 'move':
+      return l10n.t('move');
+    case 'search':
+      return l10n.t('search');
+    case 'execute':
+      return l10n.t('execute');
+    case 'think':
+      return l10n.t('think');
+    case 'fetch':
+      return l10n.t('fetch');
+    case 'switch_mode':
+      return l10n.t('switch mode');
+    case 'other':
+      return l10n.t('other');
+    default:
+      return kind;
+  }
+}
 
-const STOP_REASON_TEXT: Record<string, string> = {
-  end_turn: '',
-  cancelled: 'Stopped. The agent ended the turn when asked to.',
-  refusal: 'The agent refused to continue. This prompt and what follows will not be part of the next prompt.',
-  max_tokens: 'The agent stopped: it reached its maximum number of tokens for a reply.',
-  max_turn_requests: 'The agent stopped: it reached its maximum number of model requests for one turn.',
-};
+function statusLabel(status: string): string {
+  switch (status) {
+    case 'pending':
+      return l10n.t('Pending');
+    case 'in_progress':
+      return l10n.t('Running');
+    case 'completed':
+      return l10n.t('Done');
+    case 'failed':
+      return l10n.t('Failed');
+    default:
+      return status;
+  }
+}
+
+/** A plan entry's status, as its icon's label. */
+function planStatusLabel(status: string): string {
+  switch (status) {
+    case 'pending':
+      return l10n.t('pending');
+    case 'in_progress':
+      return l10n.t('in progress');
+    case 'completed':
+      return l10n.t('completed');
+    default:
+      return status.replace('_', ' ');
+  }
+}
+
+/** Why a turn ended, in words: '' for a plain end, undefined for a reason this version does not know. */
+function stopReasonText(reason: string): string | undefined {
+  switch (reason) {
+    case 'end_turn':
+      return '';
+    case 'cancelled':
+      return l10n.t('Stopped. The agent ended the turn when asked to.');
+    case 'refusal':
+      return l10n.t('The agent refused to continue. This prompt and what follows will not be part of the next prompt.');
+    case 'max_tokens':
+      return l10n.t('The agent stopped: it reached its maximum number of tokens for a reply.');
+    case 'max_turn_requests':
+      return l10n.t('The agent stopped: it reached its maximum number of model requests for one turn.');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A translated sentence with elements in it: `template`'s `{0}`, `{1}` … become
+ * `nodes[0]`, `nodes[1]` …, the words around them text.
+ */
+function sentence(template: string, ...nodes: Node[]): Node[] {
+  return template.split(/(\{\d+\})/).map((piece) => {
+    const m = /^\{(\d+)\}$/.exec(piece);
+    return (m && nodes[Number(m[1])]) || document.createTextNode(piece);
+  });
+}
 
 /** A rendered item: its element, and how to update it in place. */
 export interface ItemView {
@@ -106,15 +183,15 @@ function renderPart(part: ContentPart, post: Post): HTMLElement {
       const mime = part.mimeType ?? '';
       if (/^image\/(png|jpe?g|gif|webp)$/.test(mime) && part.data && /^[A-Za-z0-9+/=\s]+$/.test(part.data)) {
         const img = h('img', 'part-image');
-        img.alt = 'Image from the agent';
+        img.alt = l10n.t('Image from the agent');
         img.src = `data:${mime};base64,${part.data}`;
         return img;
       }
-      return h('div', 'part-unsupported', `[image of type ${mime || 'unknown'} not shown]`);
+      return h('div', 'part-unsupported', mime ? l10n.t('[image of type {0} not shown]', mime) : l10n.t('[image of unknown type not shown]'));
     }
     case 'resource_link':
     case 'resource': {
-      const a = h('a', 'part-link', part.name ?? (part.uri ? basename(part.uri) : 'resource'));
+      const a = h('a', 'part-link', part.name ?? (part.uri ? basename(part.uri) : l10n.t('resource')));
       a.href = '#';
       a.title = part.uri ?? '';
       a.addEventListener('click', (e) => {
@@ -126,25 +203,25 @@ function renderPart(part: ContentPart, post: Post): HTMLElement {
       return wrap;
     }
     case 'audio':
-      return h('div', 'part-unsupported', `[audio (${part.mimeType ?? 'unknown type'}) not played]`);
+      return h('div', 'part-unsupported', part.mimeType !== undefined ? l10n.t('[audio ({0}) not played]', part.mimeType) : l10n.t('[audio (unknown type) not played]'));
     default: {
       const d = h('details', 'part-unsupported');
-      d.append(h('summary', undefined, `Unsupported content of type "${part.type}"`), h('pre', undefined, part.text ?? ''));
+      d.append(h('summary', undefined, l10n.t('Unsupported content of type "{0}"', part.type)), h('pre', undefined, part.text ?? ''));
       return d;
     }
   }
 }
 
 /** Copy: a message's text (its Markdown, as the agent wrote it) to the clipboard. */
-function copyButton(text: () => string, what: string): HTMLButtonElement {
+function copyButton(text: () => string, ariaLabel: string): HTMLButtonElement {
   const b = h('button', 'link-button copy-message');
   b.type = 'button';
-  b.append(icon('copy'), document.createTextNode(' Copy'));
-  b.setAttribute('aria-label', `Copy ${what}`);
+  b.append(icon('copy'), document.createTextNode(` ${l10n.t('Copy')}`));
+  b.setAttribute('aria-label', ariaLabel);
   b.addEventListener('click', () => {
     void navigator.clipboard.writeText(text()).then(() => {
-      b.lastChild!.textContent = ' Copied';
-      setTimeout(() => (b.lastChild!.textContent = ' Copy'), 1500);
+      b.lastChild!.textContent = ` ${l10n.t('Copied')}`;
+      setTimeout(() => (b.lastChild!.textContent = ` ${l10n.t('Copy')}`), 1500);
     });
   });
   return b;
@@ -154,7 +231,7 @@ function messageView(item: MessageItem, post: Post, streaming: boolean): ItemVie
   const el = h('article', `item msg msg-${item.kind}`);
   el.dataset.id = item.id;
   if (item.kind === 'user') {
-    el.setAttribute('aria-label', 'You');
+    el.setAttribute('aria-label', l10n.t('You'));
     const body = h('div', 'user-text', item.text);
     const parts = h('div', 'parts');
     for (const p of item.parts) parts.append(renderPart(p, post));
@@ -162,13 +239,13 @@ function messageView(item: MessageItem, post: Post, streaming: boolean): ItemVie
     let current = item;
     const setActions = (m: MessageItem) => {
       current = m;
-      actions.replaceChildren(copyButton(() => current.text, 'your message'));
+      actions.replaceChildren(copyButton(() => current.text, l10n.t('Copy your message')));
       const checkpoint = m.checkpoint;
       if (checkpoint === undefined) return;
       const b = h('button', 'link-button restore-checkpoint');
       b.type = 'button';
-      b.append(icon('history'), document.createTextNode(' Restore files to here'));
-      b.title = 'Put the files the agent changed since this message back as they were before it (shows what changes first)';
+      b.append(icon('history'), document.createTextNode(` ${l10n.t('Restore files to here')}`));
+      b.title = l10n.t('Put the files the agent changed since this message back as they were before it (shows what changes first)');
       b.addEventListener('click', () => post({ type: 'checkpoint', action: 'preview', id: checkpoint }));
       actions.append(b);
     };
@@ -191,7 +268,7 @@ function messageView(item: MessageItem, post: Post, streaming: boolean): ItemVie
     // Thoughts are collapsed by default.
     const details = h('details', 'thought');
     const summary = h('summary');
-    summary.append(icon('lightbulb'), document.createTextNode(' Thinking'));
+    summary.append(icon('lightbulb'), document.createTextNode(` ${l10n.t('Thinking')}`));
     details.append(summary);
     el.append(details);
     container = details;
@@ -219,7 +296,7 @@ function messageView(item: MessageItem, post: Post, streaming: boolean): ItemVie
   let current = item;
   if (item.kind === 'agent') {
     const actions = h('div', 'msg-actions');
-    actions.append(copyButton(() => current.text, 'the agent’s message as Markdown'));
+    actions.append(copyButton(() => current.text, l10n.t('Copy the agent’s message as Markdown')));
     el.append(actions);
   }
   return {
@@ -253,8 +330,8 @@ function diffView(c: ToolContent & { type: 'diff' }, onOpen: () => void): HTMLEl
   const lines = lineDiff(c.oldText, c.newText);
   const added = lines.filter((l) => l.op === '+').length;
   const removed = lines.filter((l) => l.op === '-').length;
-  const stats = h('span', 'diff-stats', `${c.oldText === null ? 'new file, ' : ''}+${added} −${removed}`);
-  head.append(icon('diff'), name, stats, button('Open Diff', 'link-button open-diff', onOpen, 'go-to-file'));
+  const stats = h('span', 'diff-stats', c.oldText === null ? l10n.t('new file, +{0} −{1}', added, removed) : `+${added} −${removed}`);
+  head.append(icon('diff'), name, stats, button(l10n.t('Open Diff'), 'link-button open-diff', onOpen, 'go-to-file'));
   const pre = h('pre', 'diff-lines');
   const shown = withContext(lines, 2).slice(0, 80);
   for (const l of shown) {
@@ -262,7 +339,7 @@ function diffView(c: ToolContent & { type: 'diff' }, onOpen: () => void): HTMLEl
     row.textContent = `${l.op === ' ' ? ' ' : l.op} ${l.text}`;
     pre.append(row);
   }
-  if (withContext(lines, 2).length > shown.length) pre.append(h('div', 'ctx', '  … open the diff to see all of it'));
+  if (withContext(lines, 2).length > shown.length) pre.append(h('div', 'ctx', `  … ${l10n.t('open the diff to see all of it')}`));
   box.append(head, pre);
   return box;
 }
@@ -274,11 +351,17 @@ function toolContentView(c: ToolContent, index: number, itemId: string, post: Po
     case 'terminal': {
       const t = h('div', 'terminal');
       const head = h('div', 'terminal-head');
-      const exit = c.exitStatus ? (c.exitStatus.signal ? ` — stopped by ${c.exitStatus.signal}` : ` — exited with code ${c.exitStatus.exitCode}`) : c.output !== undefined ? ' — running' : '';
-      head.append(icon('terminal'), document.createTextNode(` Terminal ${c.terminalId}${exit}`));
+      const label = c.exitStatus
+        ? c.exitStatus.signal
+          ? l10n.t('Terminal {0} — stopped by {1}', c.terminalId, c.exitStatus.signal)
+          : l10n.t('Terminal {0} — exited with code {1}', c.terminalId, String(c.exitStatus.exitCode))
+        : c.output !== undefined
+          ? l10n.t('Terminal {0} — running', c.terminalId)
+          : l10n.t('Terminal {0}', c.terminalId);
+      head.append(icon('terminal'), document.createTextNode(` ${label}`));
       t.append(head);
       if (c.output !== undefined) {
-        const pre = h('pre', 'terminal-output', `${c.truncated ? '… (earlier output dropped)\n' : ''}${c.output.length > 20_000 ? `…${c.output.slice(-20_000)}` : c.output}`);
+        const pre = h('pre', 'terminal-output', `${c.truncated ? `${l10n.t('… (earlier output dropped)')}\n` : ''}${c.output.length > 20_000 ? `…${c.output.slice(-20_000)}` : c.output}`);
         t.append(pre);
       }
       return t;
@@ -286,7 +369,7 @@ function toolContentView(c: ToolContent, index: number, itemId: string, post: Po
     case 'session': {
       // The call runs a subagent: a link to its card.
       const wrap = h('div', 'tool-session');
-      const go = button('Show the subagent', 'link-button show-subagent', () => {
+      const go = button(l10n.t('Show the subagent'), 'link-button show-subagent', () => {
         const card = [...document.querySelectorAll<HTMLElement>('.subagent')].find((e) => e.dataset.session === c.sessionId);
         if (!card) return;
         const d = card.querySelector('details');
@@ -325,8 +408,8 @@ function toolView(item: ToolItem, post: Post): ItemView {
     const head = h('div', 'tool-head');
     const title = h('span', 'tool-title', relativizeText(displayRoot, t.title));
     title.title = t.title;
-    head.append(icon(TOOL_ICONS[t.toolKind] ?? 'tools', t.toolKind), title);
-    const badge = h('span', `badge status-${status}`, t.cancelled ? 'Cancelled' : (STATUS_LABEL[t.status] ?? t.status));
+    head.append(icon(TOOL_ICONS[t.toolKind] ?? 'tools', toolKindLabel(t.toolKind)), title);
+    const badge = h('span', `badge status-${status}`, t.cancelled ? l10n.t('Cancelled') : statusLabel(t.status));
     head.append(badge);
     el.append(head);
     if (t.locations.length) {
@@ -344,9 +427,9 @@ function toolView(item: ToolItem, post: Post): ItemView {
       el.append(locs);
     }
     t.content.forEach((c, i) => el.append(toolContentView(c, i, t.id, post)));
-    const raw = rawDetails('Raw input', t.rawInput);
+    const raw = rawDetails(l10n.t('Raw input'), t.rawInput);
     if (raw) el.append(raw);
-    const out = rawDetails('Raw output', t.rawOutput);
+    const out = rawDetails(l10n.t('Raw output'), t.rawOutput);
     if (out) el.append(out);
     el.append(slot);
   };
@@ -372,7 +455,7 @@ function planView(item: PlanItem, post: Post): ItemView {
     el.dataset.format = p.format;
     if (p.format !== 'items') {
       const head = h('div', 'plan-head');
-      head.append(icon(p.format === 'markdown' ? 'book' : 'file'), h('span', undefined, ' Plan'));
+      head.append(icon(p.format === 'markdown' ? 'book' : 'file'), h('span', undefined, ` ${l10n.t('Plan')}`));
       if (p.path) {
         // The file the plan is in: opened like any location (inside the session's folders, or after asking).
         const a = h('a', 'plan-path', p.path.startsWith('file:') || !/^[a-z][a-z0-9+.-]*:/i.test(p.path) ? relativeTo(displayRoot, p.path.replace(/^file:\/\//, '')) : p.path);
@@ -395,12 +478,12 @@ function planView(item: PlanItem, post: Post): ItemView {
     }
     const head = h('div', 'plan-head');
     const done = p.entries.filter((e) => e.status === 'completed').length;
-    head.append(icon('checklist'), h('span', undefined, ` Plan (${done}/${p.entries.length})`));
+    head.append(icon('checklist'), h('span', undefined, ` ${l10n.t('Plan ({0}/{1})', done, p.entries.length)}`));
     const ol = h('ol', 'plan-entries');
     for (const e of p.entries) {
       const li = h('li', `plan-entry status-${e.status} priority-${e.priority}`);
-      li.append(icon(e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-filled' : 'circle-large-outline', e.status.replace('_', ' ')), h('span', 'plan-text', e.content));
-      if (e.priority === 'high') li.append(h('span', 'badge priority', 'high'));
+      li.append(icon(e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-filled' : 'circle-large-outline', planStatusLabel(e.status)), h('span', 'plan-text', e.content));
+      if (e.priority === 'high') li.append(h('span', 'badge priority', l10n.t('high')));
       ol.append(li);
     }
     el.append(head, ol);
@@ -409,7 +492,20 @@ function planView(item: PlanItem, post: Post): ItemView {
   return { el, update: (it) => fill(it as PlanItem) };
 }
 
-const SUBAGENT_STATE: Record<string, string> = { running: 'Running', idle: 'Idle', requires_action: 'Needs you', unknown: 'Unknown' };
+function subagentState(state: string): string {
+  switch (state) {
+    case 'running':
+      return l10n.t('Running');
+    case 'idle':
+      return l10n.t('Idle');
+    case 'requires_action':
+      return l10n.t('Needs you');
+    case 'unknown':
+      return l10n.t('Unknown');
+    default:
+      return state;
+  }
+}
 
 /** A subagent (child session): a card with its state, Stop where allowed, and the child's own items inside. */
 function subagentView(item: SubagentItem, post: Post): ItemView {
@@ -429,18 +525,18 @@ function subagentView(item: SubagentItem, post: Post): ItemView {
     el.dataset.state = state;
     summary.replaceChildren();
     summary.append(icon('type-hierarchy-sub'), h('span', 'subagent-title', ` ${s.title}`));
-    const label = failed ? 'Error' : s.state ? (SUBAGENT_STATE[s.state] ?? s.state) : '';
+    const label = failed ? l10n.t('Error') : s.state ? subagentState(s.state) : '';
     if (label) {
       const badge = h('span', `badge subagent-state state-${state}`, label);
       badge.setAttribute('role', 'status');
       summary.append(badge);
     }
     if (s.canCancel && (s.state === 'running' || s.state === 'requires_action')) {
-      const stop = button('Stop', 'link-button subagent-stop', () => {
+      const stop = button(l10n.t('Stop'), 'link-button subagent-stop', () => {
         stop.disabled = true;
         post({ type: 'stopSubagent', sessionId: s.sessionId });
       }, 'debug-stop');
-      stop.setAttribute('aria-label', `Stop ${s.title}`);
+      stop.setAttribute('aria-label', l10n.t('Stop {0}', s.title));
       // A click on the button is not a click on the summary (which folds the card).
       stop.addEventListener('click', (e) => e.preventDefault(), true);
       summary.append(stop);
@@ -448,8 +544,8 @@ function subagentView(item: SubagentItem, post: Post): ItemView {
     about.replaceChildren();
     if (s.description) about.append(h('div', 'subagent-description', s.description));
     if (s.error) about.append(h('div', 'subagent-error', s.error));
-    else if (s.state === 'idle' && s.stopReason && s.stopReason !== 'end_turn') about.append(h('div', 'subagent-stop-reason', STOP_REASON_TEXT[s.stopReason] || `Stopped (${s.stopReason}).`));
-    if (s.cwd && s.cwd !== displayRoot) about.append(h('div', 'subagent-cwd', `in ${relativeTo(displayRoot, s.cwd)}`));
+    else if (s.state === 'idle' && s.stopReason && s.stopReason !== 'end_turn') about.append(h('div', 'subagent-stop-reason', stopReasonText(s.stopReason) || l10n.t('Stopped ({0}).', s.stopReason)));
+    if (s.cwd && s.cwd !== displayRoot) about.append(h('div', 'subagent-cwd', l10n.t('in {0}', relativeTo(displayRoot, s.cwd))));
   };
   fill(item);
   return { el, children, update: (it) => fill(it as SubagentItem) };
@@ -465,7 +561,7 @@ function sessionMessageView(item: SessionMessageItem, post: Post): ItemView {
   el.append(head, md, parts);
   const fill = (m: SessionMessageItem) => {
     head.replaceChildren(icon('comment-discussion'), document.createTextNode(` ${m.from} → ${m.to}`));
-    el.setAttribute('aria-label', `Message from ${m.from} to ${m.to}`);
+    el.setAttribute('aria-label', l10n.t('Message from {0} to {1}', m.from, m.to));
     md.innerHTML = renderMarkdown(m.text);
     parts.replaceChildren(...m.parts.map((p) => renderPart(p, post)));
   };
@@ -489,7 +585,7 @@ function noticeView(item: NoticeItem): ItemView {
 }
 
 function turnEndView(item: TurnEndItem): ItemView {
-  const text = STOP_REASON_TEXT[item.stopReason] ?? `The turn ended (${item.stopReason}).`;
+  const text = stopReasonText(item.stopReason) ?? l10n.t('The turn ended ({0}).', item.stopReason);
   const el = h('div', `item turn-end reason-${item.stopReason}`);
   el.dataset.id = item.id;
   if (text) el.append(icon(item.stopReason === 'cancelled' ? 'debug-stop' : 'info'), document.createTextNode(` ${text}`));
@@ -502,16 +598,24 @@ function errorView(item: ErrorItem, post: Post): ItemView {
   el.dataset.id = item.id;
   el.setAttribute('role', 'alert');
   el.append(icon('error'), h('span', undefined, ` ${item.message}`));
-  if (item.retryPrompt !== undefined) el.append(button('Retry', 'link-button retry', () => post({ type: 'retry', id: item.id }), 'refresh'));
+  if (item.retryPrompt !== undefined) el.append(button(l10n.t('Retry'), 'link-button retry', () => post({ type: 'retry', id: item.id }), 'refresh'));
   return { el, update: () => {} };
 }
 
-const COMPACTION_TEXT: Record<string, string> = {
-  in_progress: 'Compacting the context…',
-  completed: 'Context compacted',
-  failed: 'Context compaction failed',
-  cancelled: 'Context compaction cancelled',
-};
+function compactionText(status: string): string {
+  switch (status) {
+    case 'in_progress':
+      return l10n.t('Compacting the context…');
+    case 'completed':
+      return l10n.t('Context compacted');
+    case 'failed':
+      return l10n.t('Context compaction failed');
+    case 'cancelled':
+      return l10n.t('Context compaction cancelled');
+    default:
+      return l10n.t('Context compaction: {0}', status);
+  }
+}
 
 /** A divider at the compaction's place: earlier messages stay above it; the summary folds open. */
 function compactionView(item: CompactionItem): ItemView {
@@ -520,7 +624,7 @@ function compactionView(item: CompactionItem): ItemView {
   const fill = (c: CompactionItem) => {
     el.replaceChildren();
     el.dataset.status = c.status;
-    const label = h('span', 'compaction-label', `${COMPACTION_TEXT[c.status] ?? `Context compaction: ${c.status}`}${c.error ? ` — ${c.error}` : ''}`);
+    const label = h('span', 'compaction-label', `${compactionText(c.status)}${c.error ? ` — ${c.error}` : ''}`);
     label.setAttribute('role', 'status');
     const line = h('div', 'compaction-line');
     line.append(icon(c.status === 'in_progress' ? 'loading' : c.status === 'failed' ? 'warning' : 'fold'), label);
@@ -529,7 +633,7 @@ function compactionView(item: CompactionItem): ItemView {
       const details = h('details', 'compaction-summary');
       const md = h('div', 'markdown');
       md.innerHTML = renderMarkdown(c.summary);
-      details.append(h('summary', undefined, 'Summary'), md);
+      details.append(h('summary', undefined, l10n.t('Summary')), md);
       el.append(details);
     }
   };
@@ -559,15 +663,15 @@ function permissionView(item: PermissionItem, post: Post): ItemView {
     head.append(icon('shield'), h('span', undefined, ` ${p.title}`));
     context.append(head);
     p.content.forEach((c, i) => context.append(toolContentView(c, i, p.id, post)));
-    const raw = rawDetails('Details', p.rawInput);
+    const raw = rawDetails(l10n.t('Details'), p.rawInput);
     if (raw) context.append(raw);
     el.append(context);
     const row = h('div', 'permission-options');
     row.setAttribute('role', 'group');
-    row.setAttribute('aria-label', `Permission requested: ${p.title}`);
+    row.setAttribute('aria-label', l10n.t('Permission requested: {0}', p.title));
     if (p.state === 'pending' && !answered) {
       const ask = h('span', 'permission-ask');
-      ask.append(icon('shield'), document.createTextNode(' Permission needed:'));
+      ask.append(icon('shield'), document.createTextNode(` ${l10n.t('Permission needed:')}`));
       row.append(ask);
       for (const o of p.options) {
         const b = button(o.name, `permission-option kind-${o.kind}`, () => {
@@ -581,7 +685,7 @@ function permissionView(item: PermissionItem, post: Post): ItemView {
       }
     } else {
       const chosen = p.options.find((o) => o.optionId === p.chosen);
-      const verdict = p.state === 'cancelled' ? 'Cancelled' : p.state === 'auto' ? `Answered automatically: ${chosen?.name ?? p.chosen}` : `You chose: ${chosen?.name ?? p.chosen ?? '…'}`;
+      const verdict = p.state === 'cancelled' ? l10n.t('Cancelled') : p.state === 'auto' ? l10n.t('Answered automatically: {0}', String(chosen?.name ?? p.chosen)) : l10n.t('You chose: {0}', chosen?.name ?? p.chosen ?? '…');
       row.append(h('span', 'permission-verdict', verdict));
     }
     el.append(row);
@@ -597,13 +701,22 @@ function permissionView(item: PermissionItem, post: Post): ItemView {
   };
 }
 
-const ELICITATION_VERDICT: Record<string, string> = {
-  accepted: 'Answered.',
-  declined: 'You declined.',
-  cancelled: 'Cancelled.',
-  withdrawn: 'The agent withdrew the question.',
-  completed: 'Done: the agent says the page’s work is complete.',
-};
+function elicitationVerdict(state: string): string {
+  switch (state) {
+    case 'accepted':
+      return l10n.t('Answered.');
+    case 'declined':
+      return l10n.t('You declined.');
+    case 'cancelled':
+      return l10n.t('Cancelled.');
+    case 'withdrawn':
+      return l10n.t('The agent withdrew the question.');
+    case 'completed':
+      return l10n.t('Done: the agent says the page’s work is complete.');
+    default:
+      return state;
+  }
+}
 
 /** One form field: an input fitting its kind, its label, and why the last value was not accepted. */
 function elicitationField(f: ElicitationFieldView, itemId: string, error: string | undefined, value: string | string[] | undefined): { el: HTMLElement; read: () => string | string[] | undefined } {
@@ -677,10 +790,10 @@ function elicitationView(item: ElicitationItem, post: Post): ItemView {
     el.replaceChildren();
     el.dataset.state = e.state;
     const head = h('div', 'elicitation-head');
-    head.append(icon(e.mode === 'url' ? 'link-external' : 'question'), h('span', undefined, ` ${e.message || 'The agent asks for input'}`));
+    head.append(icon(e.mode === 'url' ? 'link-external' : 'question'), h('span', undefined, ` ${e.message || l10n.t('The agent asks for input')}`));
     el.append(head);
     if (e.state !== 'pending') {
-      el.append(h('div', 'elicitation-verdict', ELICITATION_VERDICT[e.state] ?? e.state));
+      el.append(h('div', 'elicitation-verdict', elicitationVerdict(e.state)));
       return;
     }
     const answer = (action: 'accept' | 'decline' | 'cancel', values?: Record<string, string | string[]>) => {
@@ -692,9 +805,9 @@ function elicitationView(item: ElicitationItem, post: Post): ItemView {
     const row = h('div', 'elicitation-actions');
     if (e.mode === 'url') {
       const where = h('div', 'elicitation-url');
-      where.append(document.createTextNode('Opens '), h('strong', undefined, e.host ?? ''), document.createTextNode(': '), h('code', undefined, e.url ?? ''));
+      where.append(...sentence(l10n.t('Opens {0}: {1}'), h('strong', undefined, e.host ?? ''), h('code', undefined, e.url ?? '')));
       el.append(where);
-      row.append(button(`Open ${e.host ?? 'the page'}`, 'elicitation-accept', () => answer('accept'), 'link-external'));
+      row.append(button(e.host !== undefined ? l10n.t('Open {0}', e.host) : l10n.t('Open the page'), 'elicitation-accept', () => answer('accept'), 'link-external'));
     } else {
       const form = h('form', 'elicitation-form');
       const fields = e.fields.map((f) => elicitationField(f, e.id, e.errors?.[f.key], typed[f.key]));
@@ -711,12 +824,12 @@ function elicitationView(item: ElicitationItem, post: Post): ItemView {
       });
       const submit = h('button', 'elicitation-accept');
       submit.type = 'submit';
-      submit.append(icon('check'), document.createTextNode(' Submit'));
+      submit.append(icon('check'), document.createTextNode(` ${l10n.t('Submit')}`));
       row.append(submit);
       form.append(row);
       el.append(form);
     }
-    row.append(button('Decline', 'link-button elicitation-decline', () => answer('decline')), button('Cancel', 'link-button elicitation-cancel', () => answer('cancel')));
+    row.append(button(l10n.t('Decline'), 'link-button elicitation-decline', () => answer('decline')), button(l10n.t('Cancel'), 'link-button elicitation-cancel', () => answer('cancel')));
     if (e.mode === 'url') el.append(row);
   };
   fill(item);

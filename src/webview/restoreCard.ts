@@ -3,15 +3,37 @@
  * that will change (and those the user edited since, with a diff) — then the
  * outcome, with Undo.
  */
+import * as l10n from '@vscode/l10n';
 import type { RestoreView } from '../shared/transcriptTypes';
 import { h, icon, type Post } from './render';
 
-const ACTION_TEXT: Record<RestoreView['files'][number]['action'], string> = {
-  restore: 'back to its content then',
-  recreate: 'made again (deleted since)',
-  delete: 'removed (it did not exist then)',
-  unknown: 'cannot be restored: its content then is not known',
-};
+function actionText(action: RestoreView['files'][number]['action']): string {
+  switch (action) {
+    case 'restore':
+      return l10n.t('back to its content then');
+    case 'recreate':
+      return l10n.t('made again (deleted since)');
+    case 'delete':
+      return l10n.t('removed (it did not exist then)');
+    case 'unknown':
+      return l10n.t('cannot be restored: its content then is not known');
+  }
+}
+
+function headingOf(state: RestoreView['state'], n: number): string {
+  switch (state) {
+    case 'confirm':
+      return n === 1 ? l10n.t('Restore 1 file to before this message?') : l10n.t('Restore {0} files to before this message?', n);
+    case 'restoring':
+      return l10n.t('Restoring…');
+    case 'done':
+      return l10n.t('Files restored');
+    case 'undone':
+      return l10n.t('Restore undone');
+    case 'failed':
+      return l10n.t('Not restored');
+  }
+}
 
 /** Shows (or removes) the card: after its message when that is on screen, else at the top of `fallback`. */
 export function renderRestore(transcript: HTMLElement, fallback: HTMLElement, view: RestoreView | undefined, post: Post): void {
@@ -19,28 +41,26 @@ export function renderRestore(transcript: HTMLElement, fallback: HTMLElement, vi
   if (!view) return;
   const card = h('section', `restore-card state-${view.state}`);
   card.setAttribute('role', 'group');
-  card.setAttribute('aria-label', 'Restore files to here');
+  card.setAttribute('aria-label', l10n.t('Restore files to here'));
   const title = h('div', 'restore-title');
   title.append(icon('history'), document.createTextNode(' '));
   const n = view.files.filter((f) => f.action !== 'unknown').length;
-  const heading =
-    view.state === 'confirm' ? `Restore ${n} file${n === 1 ? '' : 's'} to before this message?` : view.state === 'restoring' ? 'Restoring…' : view.state === 'done' ? 'Files restored' : view.state === 'undone' ? 'Restore undone' : 'Not restored';
-  title.append(h('strong', undefined, heading));
+  title.append(h('strong', undefined, headingOf(view.state, n)));
   card.append(title);
   if (view.files.length && view.state !== 'failed') {
     const ul = h('ul', 'restore-files');
     for (const f of view.files) {
       const li = h('li', `restore-file action-${f.action}`);
       li.title = f.path;
-      li.append(h('span', 'restore-name', f.name), h('span', 'restore-action', ` ${ACTION_TEXT[f.action]}`));
+      li.append(h('span', 'restore-name', f.name), h('span', 'restore-action', ` ${actionText(f.action)}`));
       if (f.userEdited) {
         const warn = h('span', 'restore-edited');
-        warn.append(icon('warning'), document.createTextNode(' edited since the agent changed it'));
+        warn.append(icon('warning'), document.createTextNode(` ${l10n.t('edited since the agent changed it')}`));
         li.classList.add('is-edited');
         li.append(warn);
-        const diff = h('button', 'link-button restore-diff', 'Show Diff');
+        const diff = h('button', 'link-button restore-diff', l10n.t('Show Diff'));
         diff.type = 'button';
-        diff.setAttribute('aria-label', `Show what changed in ${f.name} since the agent left it`);
+        diff.setAttribute('aria-label', l10n.t('Show what changed in {0} since the agent left it', f.name));
         diff.addEventListener('click', () => post({ type: 'checkpoint', action: 'diff', id: view.checkpoint, path: f.path }));
         li.append(diff);
       }
@@ -56,9 +76,9 @@ export function renderRestore(transcript: HTMLElement, fallback: HTMLElement, vi
     b.addEventListener('click', () => post({ type: 'checkpoint', action, id: view.checkpoint }));
     return b;
   };
-  if (view.state === 'confirm' && n > 0) buttons.append(button('restore-confirm', `Restore ${n} File${n === 1 ? '' : 's'}`, 'restore', true));
-  if (view.state === 'done') buttons.append(button('restore-undo', 'Undo Restore', 'undo'));
-  if (view.state !== 'restoring') buttons.append(button('restore-dismiss', view.state === 'confirm' ? 'Cancel' : 'Close', 'dismiss'));
+  if (view.state === 'confirm' && n > 0) buttons.append(button('restore-confirm', n === 1 ? l10n.t('Restore 1 File') : l10n.t('Restore {0} Files', n), 'restore', true));
+  if (view.state === 'done') buttons.append(button('restore-undo', l10n.t('Undo Restore'), 'undo'));
+  if (view.state !== 'restoring') buttons.append(button('restore-dismiss', view.state === 'confirm' ? l10n.t('Cancel') : l10n.t('Close'), 'dismiss'));
   card.append(buttons);
   const anchor = transcript.querySelector(`[data-id="${CSS.escape(view.messageId)}"]`);
   if (anchor) anchor.after(card);

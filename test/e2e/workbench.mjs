@@ -128,6 +128,33 @@ if (typeof globalThis.afterEach === 'function') afterEach(async function () {
 });
 
 /**
+ * VS Code in the pseudo-locale: a language pack for it (VS Code's own strings
+ * stay English, its translations being empty) and the installed extension's
+ * package.nls.json and l10n bundle pseudo-translated next to the originals, as
+ * a translation would be shipped. Every string the extension translates then
+ * reads like "Şŧǿǿƥ"; one it forgot stays in plain ASCII.
+ * @param {string} tmp
+ * @returns {Pick<import('../harness/codeServer.mjs').CodeServerOptions, 'locale' | 'languagePacks' | 'beforeStart'>}
+ */
+function pseudoLocale(tmp) {
+  const core = path.join(tmp, 'qps-ploc.i18n.json');
+  fs.writeFileSync(core, JSON.stringify({ version: '1.0.0', contents: {} }));
+  return {
+    locale: 'qps-ploc',
+    languagePacks: { 'qps-ploc': core },
+    async beforeStart({ extensionsDir }) {
+      const { getL10nPseudoLocalized } = await import('@vscode/l10n-dev');
+      const { name, publisher, version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+      const installed = path.join(extensionsDir, `${publisher}.${name}-${version}`);
+      if (!fs.existsSync(installed)) throw new Error(`the .vsix is not installed at ${installed}`);
+      const pseudo = (/** @type {string} */ file) => JSON.stringify(getL10nPseudoLocalized(JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'))), null, 1);
+      fs.writeFileSync(path.join(installed, 'package.nls.qps-ploc.json'), pseudo('package.nls.json'));
+      fs.writeFileSync(path.join(installed, 'l10n', 'bundle.l10n.qps-ploc.json'), pseudo('l10n/bundle.l10n.json'));
+    },
+  };
+}
+
+/**
  * A code-server with the packaged .vsix installed, a copy of the sample
  * workspace, the given agents in user settings, and a page on its workbench.
  * `agents` picks fake agents by id, or is a function of the temp dir giving the settings.
@@ -137,13 +164,19 @@ if (typeof globalThis.afterEach === 'function') afterEach(async function () {
  * @param {{ width: number, height: number }} [options.viewport]
  * @param {boolean} [options.workspaceTrust]
  * @param {Record<string, unknown>} [options.settings] more user settings
+ * @param {'qps-ploc'} [options.locale] VS Code in the pseudo-locale, with the extension's strings pseudo-translated
  */
-export async function openWorkbench({ prefix, agents, viewport = { width: 1280, height: 850 }, workspaceTrust = false, settings = {} }) {
+export async function openWorkbench({ prefix, agents, viewport = { width: 1280, height: 850 }, workspaceTrust = false, settings = {}, locale }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   const workspace = prepareWorkspace(tmp);
   const agentSettings = typeof agents === 'function' ? agents(tmp) : testAgents(ensureNode(), tmp).filter((a) => agents.includes(a.id));
   // Notification toasts would sit over the panel's buttons in the screenshots and clicks of other tests.
-  const server = await startCodeServer({ installVsix: [vsixPath()], userSettings: { 'acpAgents.agents': agentSettings, 'acpAgents.notifications': false, ...settings }, workspaceTrust });
+  const server = await startCodeServer({
+    installVsix: [vsixPath()],
+    userSettings: { 'acpAgents.agents': agentSettings, 'acpAgents.notifications': false, ...settings },
+    workspaceTrust,
+    ...(locale ? pseudoLocale(tmp) : {}),
+  });
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport });
   await page.goto(workbenchUrl(server, workspace));

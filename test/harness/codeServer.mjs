@@ -52,6 +52,10 @@ export function baseUserSettings(extra = {}) {
  * @property {string[]} [installVsix] .vsix files installed first
  * @property {boolean} [workspaceTrust]
  * @property {number} [port]
+ * @property {string[]} [extraArgs] more code-server arguments (e.g. `--inspect-extensions=PORT` to profile the extension host)
+ * @property {string} [locale] VS Code's display language (`--locale`); other than English it needs a language pack in `languagePacks`
+ * @property {(dirs: { userDataDir: string, extensionsDir: string }) => void | Promise<void>} [beforeStart] runs after the .vsix installs, before code-server starts
+ * @property {Record<string, string>} [languagePacks] locale → a language pack's `vscode` translations file (written to languagepacks.json, as VS Code does on installing one)
  */
 
 /**
@@ -89,6 +93,17 @@ export async function startCodeServer(opts = {}) {
     fs.writeFileSync(path.join(userDataDir, scope, 'settings.json'), JSON.stringify(baseUserSettings({ ...trust, ...opts.userSettings }), null, 2));
   }
   fs.writeFileSync(path.join(dir, 'config.yaml'), 'auth: none\ncert: false\n');
+  if (opts.languagePacks) {
+    // `extensions` names the pack's extension: VS Code reads it for every installed language (without it the
+    // list of languages throws, and the remote extension host gets no extension but the built-in ones).
+    const packs = Object.fromEntries(
+      Object.entries(opts.languagePacks).map(([locale, file]) => [
+        locale,
+        { hash: `test-${locale}`, label: locale, extensions: [{ extensionIdentifier: { id: `test.language-pack-${locale}` }, version: '1.0.0' }], translations: { vscode: file } },
+      ]),
+    );
+    fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs));
+  }
   /** @type {NodeJS.ProcessEnv} */
   const env = {
     ...process.env,
@@ -110,6 +125,7 @@ export async function startCodeServer(opts = {}) {
   for (const vsix of opts.installVsix ?? []) {
     await runToEnd(nodeBin, [entry, ...common, '--install-extension', vsix, '--force'], env, logFile);
   }
+  await opts.beforeStart?.({ userDataDir, extensionsDir });
 
   const port = opts.port ?? (await freePort());
   const out = fs.openSync(logFile, 'a');
@@ -125,6 +141,8 @@ export async function startCodeServer(opts = {}) {
       ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--vscode-option', 'enable-smoke-test-driver',
+      ...(opts.locale ? ['--locale', opts.locale] : []),
+      ...(opts.extraArgs ?? []),
     ],
     { env, detached: true, stdio: ['ignore', out, out] },
   );

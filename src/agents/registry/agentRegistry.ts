@@ -3,6 +3,7 @@
  * of it runs on this machine (format.ts), what is installed (installer.ts), the
  * icons, and which installed agents have a newer version. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Emitter } from '../../shared/events';
@@ -26,6 +27,9 @@ export interface RegistryEntry {
 }
 
 const MAX_ICON_BYTES = 64 * 1024;
+
+/** An agent that cannot be installed on this machine: its words say it all. */
+export class NotInstallableError extends Error {}
 
 export class AgentRegistry {
   private readonly changed = new Emitter<void>();
@@ -80,8 +84,8 @@ export class AgentRegistry {
    */
   install(entry: RegistryEntry, progress?: InstallProgress, token?: CancelToken, opts: { keepVersion?: string } = {}): Promise<AgentDefinition> {
     const dist = entry.dist;
-    if ('unavailable' in dist) return Promise.reject(new Error(`${entry.agent.name} cannot be installed here: it ${dist.unavailable}.`));
-    if (this.installing.has(entry.agent.id)) return Promise.reject(new Error(`${entry.agent.name} is being installed already.`));
+    if ('unavailable' in dist) return Promise.reject(new NotInstallableError(l10n.t('{0} cannot be installed here ({1}).', entry.agent.name, dist.unavailable)));
+    if (this.installing.has(entry.agent.id)) return Promise.reject(new Error(l10n.t('{0} is being installed already.', entry.agent.name)));
     const run = (async () => {
       try {
         const record = await this.installer.install(entry.agent, dist, progress, token, opts);

@@ -7,6 +7,7 @@
  * yauzl and unbzip2-stream (in a child process: bz2Worker.ts) do the formats. No
  * `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fork } from 'node:child_process';
@@ -51,17 +52,17 @@ const inside = (root: string, p: string) => p === root || p.startsWith(root.ends
 /** Where an entry named `name` goes under `root`; throws when it would go anywhere else. */
 export function entryPath(root: string, name: string): string {
   const n = name.replace(/\\/g, '/');
-  if (n.startsWith('/') || /^[A-Za-z]:/.test(n)) throw new UnsafeArchiveError(`the entry "${name}" has an absolute path`);
+  if (n.startsWith('/') || /^[A-Za-z]:/.test(n)) throw new UnsafeArchiveError(l10n.t('the entry "{0}" has an absolute path', name));
   const parts = n.split('/').filter((s) => s !== '' && s !== '.');
-  if (parts.includes('..')) throw new UnsafeArchiveError(`the entry "${name}" points outside the agent's folder`);
+  if (parts.includes('..')) throw new UnsafeArchiveError(l10n.t("the entry \"{0}\" points outside the agent's folder", name));
   return path.join(root, ...parts);
 }
 
 /** Throws when a link at `at` with target `target` would lead outside `root` (judged on the names). */
 function checkLink(root: string, at: string, target: string, name: string): void {
   const t = target.replace(/\\/g, '/');
-  if (t.startsWith('/') || /^[A-Za-z]:/.test(t)) throw new UnsafeArchiveError(`the link "${name}" points to the absolute path "${target}"`);
-  if (!inside(root, path.resolve(path.dirname(at), t))) throw new UnsafeArchiveError(`the link "${name}" points outside the agent's folder ("${target}")`);
+  if (t.startsWith('/') || /^[A-Za-z]:/.test(t)) throw new UnsafeArchiveError(l10n.t('the link "{0}" points to the absolute path "{1}"', name, target));
+  if (!inside(root, path.resolve(path.dirname(at), t))) throw new UnsafeArchiveError(l10n.t("the link \"{0}\" points outside the agent's folder (\"{1}\")", name, target));
 }
 
 /**
@@ -79,9 +80,9 @@ function checkLinksOnDisk(root: string): void {
         try {
           real = fs.realpathSync.native(p);
         } catch {
-          throw new UnsafeArchiveError(`the link "${path.relative(root, p)}" leads nowhere`);
+          throw new UnsafeArchiveError(l10n.t('the link "{0}" leads nowhere', path.relative(root, p)));
         }
-        if (!inside(realRoot, real)) throw new UnsafeArchiveError(`the link "${path.relative(root, p)}" leads outside the agent's folder`);
+        if (!inside(realRoot, real)) throw new UnsafeArchiveError(l10n.t("the link \"{0}\" leads outside the agent's folder", path.relative(root, p)));
       } else if (d.isDirectory()) {
         walk(p);
       }
@@ -99,7 +100,7 @@ export async function extractArchive(file: string, kind: ArchiveKind, dest: stri
   const root = fs.realpathSync(dest);
   try {
     if (kind === 'unsupported') {
-      throw new UnsafeArchiveError('it is an installer or an archive format agents are not shipped in (zip, tar.gz, tar.bz2 or a plain executable)');
+      throw new UnsafeArchiveError(l10n.t('it is an installer or an archive format agents are not shipped in (zip, tar.gz, tar.bz2 or a plain executable)'));
     } else if (kind === 'raw') {
       const target = entryPath(root, rawName);
       fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -115,6 +116,10 @@ export async function extractArchive(file: string, kind: ArchiveKind, dest: stri
     throw err;
   }
 }
+
+const tooManyEntries = (limits: ExtractLimits) => l10n.t('it has more than {0} entries', limits.maxEntries);
+const tooBig = (limits: ExtractLimits) => l10n.t('it unpacks to more than {0} MB', Math.round(limits.maxBytes / 1024 ** 2));
+const aBomb = () => l10n.t('it unpacks to over {0} times its size (an archive bomb)', MAX_RATIO);
 
 const PLAIN_TYPES = new Set<string>(['File', 'OldFile', 'ContiguousFile', 'Directory', 'GNUDumpDir']);
 /** Like node-tar's own guard for gzip: more than this many bytes out per byte in is a bomb. */
@@ -139,9 +144,9 @@ async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2', root: string
       if (refusal) return false;
       const e = entry as ReadEntry;
       try {
-        if (++entries > limits.maxEntries) throw new UnsafeArchiveError(`it has more than ${limits.maxEntries} entries`);
+        if (++entries > limits.maxEntries) throw new UnsafeArchiveError(tooManyEntries(limits));
         bytes += e.size ?? 0;
-        if (bytes > limits.maxBytes) throw new UnsafeArchiveError(`it unpacks to more than ${Math.round(limits.maxBytes / 1024 ** 2)} MB`);
+        if (bytes > limits.maxBytes) throw new UnsafeArchiveError(tooBig(limits));
         const at = entryPath(root, name);
         if (PLAIN_TYPES.has(e.type)) return true;
         if (e.type === 'SymbolicLink') {
@@ -154,7 +159,7 @@ async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2', root: string
           return true;
         }
         // pax/GNU headers never reach the filter; anything else (devices, FIFOs) has no place here.
-        throw new UnsafeArchiveError(`the entry "${name}" is a ${e.type}`);
+        throw new UnsafeArchiveError(l10n.t('the entry "{0}" is a {1}', name, e.type));
       } catch (err) {
         return refuse(err);
       }
@@ -171,15 +176,15 @@ async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2', root: string
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       produced += chunk.length;
-      if (produced > limits.maxBytes) return done(new UnsafeArchiveError(`it unpacks to more than ${Math.round(limits.maxBytes / 1024 ** 2)} MB`));
-      if (produced > consumed * MAX_RATIO + 1024 ** 2) return done(new UnsafeArchiveError(`it unpacks to over ${MAX_RATIO} times its size (an archive bomb)`));
+      if (produced > limits.maxBytes) return done(new UnsafeArchiveError(tooBig(limits)));
+      if (produced > consumed * MAX_RATIO + 1024 ** 2) return done(new UnsafeArchiveError(aBomb()));
       done(null, chunk);
     },
   });
   try {
     await pipeline(source, meter, unpack);
   } catch (err) {
-    throw refusal ?? (err instanceof UnsafeArchiveError ? err : new UnsafeArchiveError(`the archive cannot be read: ${(err as Error).message}`));
+    throw refusal ?? (err instanceof UnsafeArchiveError ? err : new UnsafeArchiveError(l10n.t('the archive cannot be read: {0}', (err as Error).message)));
   }
   if (refusal) throw refusal;
 }
@@ -192,7 +197,7 @@ async function extractTar(file: string, kind: 'tar.gz' | 'tar.bz2', root: string
 function bunzipInChild(file: string): Readable {
   const child = fork(path.join(__dirname, 'bz2Worker.js'), [file], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: ['--max-old-space-size=1024'] });
   // The decoder is plain JavaScript: slow, but a real agent's archive is done in well under this.
-  const deadline = setTimeout(() => out.destroy(new UnsafeArchiveError('its bzip2 data took over 10 minutes to unpack')), 10 * 60_000);
+  const deadline = setTimeout(() => out.destroy(new UnsafeArchiveError(l10n.t('its bzip2 data took over 10 minutes to unpack'))), 10 * 60_000);
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-500)));
   const out = new PassThrough({
@@ -203,14 +208,16 @@ function bunzipInChild(file: string): Readable {
     },
   });
   child.stdout?.pipe(out, { end: false });
-  child.on('error', (err) => out.destroy(new UnsafeArchiveError(`the bzip2 data cannot be read: ${err.message}`)));
+  child.on('error', (err) => out.destroy(new UnsafeArchiveError(l10n.t('the bzip2 data cannot be read: {0}', err.message))));
   child.on('close', (code, signal) => {
     clearTimeout(deadline);
     if (out.destroyed) return;
     if (code === 0) out.end();
-    else if (code === 2) out.destroy(new UnsafeArchiveError(`the bzip2 data cannot be read: ${stderr.trim()}`));
-    else if (code === 3) out.destroy(new UnsafeArchiveError(stderr.trim()));
-    else out.destroy(new UnsafeArchiveError(`its bzip2 decoder ran out of memory or crashed (${signal ?? `exit code ${code}`}): an archive bomb, or a broken archive`));
+    else if (code === 2) out.destroy(new UnsafeArchiveError(l10n.t('the bzip2 data cannot be read: {0}', stderr.trim())));
+    // 3: the child's own meter refused (its words are English; the same refusal, translated, here).
+    else if (code === 3) out.destroy(new UnsafeArchiveError(aBomb()));
+    else if (signal) out.destroy(new UnsafeArchiveError(l10n.t('its bzip2 decoder ran out of memory or crashed ({0}): an archive bomb, or a broken archive', signal)));
+    else out.destroy(new UnsafeArchiveError(l10n.t('its bzip2 decoder ran out of memory or crashed (exit code {0}): an archive bomb, or a broken archive', String(code))));
   });
   return out;
 }
@@ -218,7 +225,7 @@ function bunzipInChild(file: string): Readable {
 function extractZip(file: string, root: string, limits: ExtractLimits): Promise<void> {
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true, autoClose: true, strictFileNames: false, validateEntrySizes: true }, (openErr, zip) => {
-      if (openErr) return reject(new UnsafeArchiveError(`the archive cannot be read: ${openErr.message}`));
+      if (openErr) return reject(new UnsafeArchiveError(l10n.t('the archive cannot be read: {0}', openErr.message)));
       let entries = 0;
       let bytes = 0;
       let failed = false;
@@ -229,7 +236,7 @@ function extractZip(file: string, root: string, limits: ExtractLimits): Promise<
         zip.close();
         reject(err instanceof Error ? err : new Error(String(err)));
       };
-      zip.on('error', (err: Error) => fail(new UnsafeArchiveError(`the archive cannot be read: ${err.message}`)));
+      zip.on('error', (err: Error) => fail(new UnsafeArchiveError(l10n.t('the archive cannot be read: {0}', err.message))));
       zip.on('end', () => {
         if (failed) return;
         // Links last, so no file is ever written through one.
@@ -246,9 +253,9 @@ function extractZip(file: string, root: string, limits: ExtractLimits): Promise<
       zip.on('entry', (entry: yauzl.Entry) => {
         if (failed) return;
         try {
-          if (++entries > limits.maxEntries) throw new UnsafeArchiveError(`it has more than ${limits.maxEntries} entries`);
+          if (++entries > limits.maxEntries) throw new UnsafeArchiveError(tooManyEntries(limits));
           bytes += entry.uncompressedSize;
-          if (bytes > limits.maxBytes) throw new UnsafeArchiveError(`it unpacks to more than ${Math.round(limits.maxBytes / 1024 ** 2)} MB`);
+          if (bytes > limits.maxBytes) throw new UnsafeArchiveError(tooBig(limits));
           const at = entryPath(root, entry.fileName);
           const mode = (entry.externalFileAttributes >>> 16) & 0o177777;
           const type = mode & 0o170000;
@@ -257,15 +264,15 @@ function extractZip(file: string, root: string, limits: ExtractLimits): Promise<
             zip.readEntry();
             return;
           }
-          if (type !== 0 && type !== 0o100000 && type !== 0o120000) throw new UnsafeArchiveError(`the entry "${entry.fileName}" is not a file, folder or link`);
+          if (type !== 0 && type !== 0o100000 && type !== 0o120000) throw new UnsafeArchiveError(l10n.t('the entry "{0}" is not a file, folder or link', entry.fileName));
           zip.openReadStream(entry, (err, stream) => {
-            if (err) return fail(new UnsafeArchiveError(`the entry "${entry.fileName}" cannot be read: ${err.message}`));
+            if (err) return fail(new UnsafeArchiveError(l10n.t('the entry "{0}" cannot be read: {1}', entry.fileName, err.message)));
             if (type === 0o120000) {
               const chunks: Buffer[] = [];
               let size = 0;
               stream.on('data', (c: Buffer) => {
                 size += c.length;
-                if (size > 4096) stream.destroy(new UnsafeArchiveError(`the link "${entry.fileName}" is too long`));
+                if (size > 4096) stream.destroy(new UnsafeArchiveError(l10n.t('the link "{0}" is too long', entry.fileName)));
                 else chunks.push(c);
               });
               stream.on('error', fail);

@@ -4,6 +4,7 @@
  * the whole file — and which distribution of an entry can run on this machine.
  * No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 
 export type PlatformKey = 'darwin-aarch64' | 'darwin-x86_64' | 'linux-aarch64' | 'linux-x86_64' | 'windows-aarch64' | 'windows-x86_64';
 
@@ -160,7 +161,7 @@ function parseAgent(v: unknown): RegistryAgent {
 
 /** " — by A, B" for pickers and descriptions; empty without authors. */
 export function byline(authors: readonly string[]): string {
-  return authors.length ? ` — by ${authors.join(', ')}` : '';
+  return authors.length ? ` — ${l10n.t('by {0}', authors.join(', '))}` : '';
 }
 
 /** Parses registry.json text. Throws only when the file as a whole is not a registry. */
@@ -223,9 +224,9 @@ export function chooseDistribution(agent: RegistryAgent, machine: MachineTools):
   }
   if (agent.npx && machine.hasNpx) return { kind: 'npx', target: agent.npx };
   if (agent.uvx && machine.hasUvx) return { kind: 'uvx', target: agent.uvx };
-  const needs = [agent.npx ? 'Node.js (npx)' : undefined, agent.uvx ? 'uv' : undefined].filter(Boolean);
-  if (needs.length) return { unavailable: `needs ${needs.join(' or ')}` };
-  return { unavailable: `no build for this platform${p ? ` (${p})` : ''}` };
+  if (agent.npx && agent.uvx) return { unavailable: l10n.t('needs {0} or {1}', 'Node.js (npx)', 'uv') };
+  if (agent.npx || agent.uvx) return { unavailable: l10n.t('needs {0}', agent.npx ? 'Node.js (npx)' : 'uv') };
+  return { unavailable: p ? l10n.t('no build for this platform ({0})', p) : l10n.t('no build for this platform') };
 }
 
 /** Compares versions: numeric parts as numbers ("1.10.0" > "1.9.2"), a pre-release below its release. */

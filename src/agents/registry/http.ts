@@ -4,6 +4,7 @@
  * cancellation. Used for the registry index, icons and agent archives. No
  * `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -44,10 +45,11 @@ class Stop implements CancelToken {
   private readonly sub: { dispose(): void } | undefined;
   error: HttpError | undefined;
 
-  constructor(opts: GetOptions, what: string) {
-    this.sub = opts.token?.onCancellationRequested(() => this.fire(new HttpError('Cancelled.', 'cancelled')));
-    if (opts.token?.isCancellationRequested) this.error = new HttpError('Cancelled.', 'cancelled');
-    if (opts.deadlineMs) this.timer = setTimeout(() => this.fire(new HttpError(`${what} took longer than ${Math.round(opts.deadlineMs! / 1000)} s.`, 'offline')), opts.deadlineMs);
+  /** `tooLong(seconds)`: the words when the deadline passes. */
+  constructor(opts: GetOptions, tooLong: (seconds: number) => string) {
+    this.sub = opts.token?.onCancellationRequested(() => this.fire(new HttpError(l10n.t('Cancelled.'), 'cancelled')));
+    if (opts.token?.isCancellationRequested) this.error = new HttpError(l10n.t('Cancelled.'), 'cancelled');
+    if (opts.deadlineMs) this.timer = setTimeout(() => this.fire(new HttpError(tooLong(Math.round(opts.deadlineMs! / 1000)), 'offline')), opts.deadlineMs);
   }
   get isCancellationRequested(): boolean {
     return this.error !== undefined;
@@ -84,11 +86,11 @@ export function checkUrl(url: string, from?: URL): URL {
   try {
     u = new URL(url);
   } catch {
-    throw new HttpError(`"${url}" is not a URL.`, 'refused');
+    throw new HttpError(l10n.t('"{0}" is not a URL.', url), 'refused');
   }
   if (u.protocol === 'https:') return u;
   if (u.protocol === 'http:' && isLoopback(u.hostname) && (!from || (from.protocol === 'http:' && isLoopback(from.hostname)))) return u;
-  throw new HttpError(`${u.protocol}//${u.host} is refused: agents and the registry are fetched over https only (plain http only from this machine).`, 'refused');
+  throw new HttpError(l10n.t('{0} is refused: agents and the registry are fetched over https only (plain http only from this machine).', `${u.protocol}//${u.host}`), 'refused');
 }
 
 interface Opened {
@@ -117,20 +119,20 @@ function open(url: string, opts: GetOptions, stop: Stop, redirects = 0, from?: U
       if (status >= 300 && status < 400 && status !== 304 && location) {
         res.resume();
         cancelSub?.dispose();
-        if (redirects >= (opts.maxRedirects ?? 5)) return reject(new HttpError(`Too many redirects fetching ${u.origin}${u.pathname}.`, 'refused'));
+        if (redirects >= (opts.maxRedirects ?? 5)) return reject(new HttpError(l10n.t('Too many redirects fetching {0}.', `${u.origin}${u.pathname}`), 'refused'));
         let next: string;
         try {
           next = new URL(location, u).toString();
         } catch {
-          return reject(new HttpError(`A bad redirect from ${u.origin}${u.pathname}.`, 'refused'));
+          return reject(new HttpError(l10n.t('A bad redirect from {0}.', `${u.origin}${u.pathname}`), 'refused'));
         }
         return open(next, opts, stop, redirects + 1, u).then(resolve, reject);
       }
       cancelSub?.dispose();
       resolve({ status, headers: res.headers, response: res, url: u.toString() });
     });
-    req.setTimeout(opts.idleTimeoutMs, () => req.destroy(new HttpError(`No answer from ${u.host} in ${Math.round(opts.idleTimeoutMs / 1000)} s.`, 'offline')));
-    req.on('error', (err) => reject(err instanceof HttpError ? err : new HttpError(`Could not reach ${u.host}: ${err.message}`, 'offline')));
+    req.setTimeout(opts.idleTimeoutMs, () => req.destroy(new HttpError(l10n.t('No answer from {0} in {1} s.', u.host, Math.round(opts.idleTimeoutMs / 1000)), 'offline')));
+    req.on('error', (err) => reject(err instanceof HttpError ? err : new HttpError(l10n.t('Could not reach {0}: {1}', u.host, err.message), 'offline')));
     const cancelSub = stop.onCancellationRequested(() => req.destroy(stop.error));
   });
 }
@@ -143,7 +145,7 @@ function drain(o: Opened, opts: GetOptions, stop: Stop, sink: (chunk: Buffer) =>
   return new Promise((resolve, reject) => {
     if (total !== undefined && total > opts.maxBytes) {
       res.destroy();
-      return reject(new HttpError(`${o.url} is ${total} bytes, over the limit of ${opts.maxBytes}.`, 'refused'));
+      return reject(new HttpError(l10n.t('{0} is {1} bytes, over the limit of {2}.', o.url, total, opts.maxBytes), 'refused'));
     }
     let received = 0;
     const fail = (err: HttpError) => {
@@ -151,21 +153,21 @@ function drain(o: Opened, opts: GetOptions, stop: Stop, sink: (chunk: Buffer) =>
       res.destroy();
       reject(err);
     };
-    const sub = stop.onCancellationRequested(() => fail(stop.error ?? new HttpError('Cancelled.', 'cancelled')));
+    const sub = stop.onCancellationRequested(() => fail(stop.error ?? new HttpError(l10n.t('Cancelled.'), 'cancelled')));
     if (stop.error) return fail(stop.error);
-    res.setTimeout(opts.idleTimeoutMs, () => fail(new HttpError(`The download from ${new URL(o.url).host} stalled for ${Math.round(opts.idleTimeoutMs / 1000)} s.`, 'offline')));
+    res.setTimeout(opts.idleTimeoutMs, () => fail(new HttpError(l10n.t('The download from {0} stalled for {1} s.', new URL(o.url).host, Math.round(opts.idleTimeoutMs / 1000)), 'offline')));
     res.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > opts.maxBytes) return fail(new HttpError(`${o.url} is over the limit of ${opts.maxBytes} bytes.`, 'refused'));
+      if (received > opts.maxBytes) return fail(new HttpError(l10n.t('{0} is over the limit of {1} bytes.', o.url, opts.maxBytes), 'refused'));
       // A slow sink (the disk) pauses the download instead of buffering it.
       if (sink(chunk) === false) res.pause();
       opts.onProgress?.(received, total);
     });
-    res.on('error', (err) => fail(new HttpError(`The download failed: ${err.message}`, 'offline')));
-    o.writeFailed = (err) => fail(new HttpError(`The download could not be written: ${err.message}`, 'refused'));
+    res.on('error', (err) => fail(new HttpError(l10n.t('The download failed: {0}', err.message), 'offline')));
+    o.writeFailed = (err) => fail(new HttpError(l10n.t('The download could not be written: {0}', err.message), 'refused'));
     res.on('end', () => {
       sub?.dispose();
-      if (total !== undefined && received < total) return reject(new HttpError(`The download from ${new URL(o.url).host} ended early (${received} of ${total} bytes).`, 'offline'));
+      if (total !== undefined && received < total) return reject(new HttpError(l10n.t('The download from {0} ended early ({1} of {2} bytes).', new URL(o.url).host, received, total), 'offline'));
       resolve(received);
     });
   });
@@ -184,7 +186,8 @@ export async function getText(url: string, opts: GetOptions & { readonly etag?: 
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.etag) headers['if-none-match'] = opts.etag;
   if (opts.lastModified) headers['if-modified-since'] = opts.lastModified;
-  const stop = new Stop(opts, `Fetching ${new URL(url).host}`);
+  const host = new URL(url).host;
+  const stop = new Stop(opts, (s) => l10n.t('Fetching {0} took longer than {1} s.', host, s));
   try {
     return await getTextWith(url, { ...opts, headers }, stop);
   } finally {
@@ -202,7 +205,7 @@ async function getTextWith(url: string, opts: GetOptions, stop: Stop): Promise<T
   }
   if (o.status !== 200) {
     o.response.resume();
-    throw new HttpError(`${o.url} answered HTTP ${o.status}.`, 'status');
+    throw new HttpError(l10n.t('{0} answered HTTP {1}.', o.url, o.status), 'status');
   }
   const chunks: Buffer[] = [];
   await drain(o, opts, stop, (c) => void chunks.push(c));
@@ -211,7 +214,7 @@ async function getTextWith(url: string, opts: GetOptions, stop: Stop): Promise<T
 
 /** Downloads to `file`, hashing as it goes; returns the lower-case hex SHA-256 and the size. */
 export async function download(url: string, file: string, opts: GetOptions): Promise<{ sha256: string; bytes: number }> {
-  const stop = new Stop(opts, 'The download');
+  const stop = new Stop(opts, (s) => l10n.t('The download took longer than {0} s.', s));
   try {
     return await downloadWith(url, file, opts, stop);
   } finally {
@@ -223,7 +226,7 @@ async function downloadWith(url: string, file: string, opts: GetOptions, stop: S
   const o = await open(url, opts, stop);
   if (o.status !== 200) {
     o.response.resume();
-    throw new HttpError(`${o.url} answered HTTP ${o.status}.`, 'status');
+    throw new HttpError(l10n.t('{0} answered HTTP {1}.', o.url, o.status), 'status');
   }
   const hash = createHash('sha256');
   const out = fs.createWriteStream(file, { mode: 0o600 });

@@ -6,6 +6,7 @@
  * folder and then switched to; npx/uvx agents are pinned package specs with
  * their own npm prefix. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -90,7 +91,7 @@ export class AgentInstaller {
 
   /** The folder an agent's files live in. */
   agentDir(id: string): string {
-    if (!SAFE_NAME.test(id)) throw new Error(`"${id}" is not an agent id.`);
+    if (!SAFE_NAME.test(id)) throw new Error(l10n.t('"{0}" is not an agent id.', id));
     return path.join(this.root, id);
   }
 
@@ -99,7 +100,7 @@ export class AgentInstaller {
    * current version. Nothing of a failed install is left behind.
    */
   async install(agent: RegistryAgent, dist: Distribution, progress?: InstallProgress, token?: CancelToken, opts: { keepVersion?: string } = {}): Promise<InstalledAgent> {
-    if (!SAFE_NAME.test(agent.version)) throw new Error(`"${agent.version}" is not a version ${agent.name} can be installed as.`);
+    if (!SAFE_NAME.test(agent.version)) throw new Error(l10n.t('"{0}" is not a version {1} can be installed as.', agent.version, agent.name));
     const dir = this.agentDir(agent.id);
     const hadDir = fs.existsSync(dir);
     const base = { id: agent.id, name: agent.name, version: agent.version, description: agent.description, authors: agent.authors, kind: dist.kind, installedAt: Date.now() };
@@ -121,7 +122,7 @@ export class AgentInstaller {
     }
     if (token?.isCancellationRequested) {
       if (!hadDir) fs.rmSync(dir, { recursive: true, force: true });
-      throw new HttpError('Cancelled.', 'cancelled');
+      throw new HttpError(l10n.t('Cancelled.'), 'cancelled');
     }
     const state = this.read();
     state.agents[agent.id] = record;
@@ -149,13 +150,13 @@ export class AgentInstaller {
       const got = await download(target.archive, file, { idleTimeoutMs: 30_000, maxBytes: MAX_DOWNLOAD_BYTES, token, onProgress: progress });
       if (target.sha256 && got.sha256 !== target.sha256.toLowerCase()) {
         throw new ChecksumError(
-          `${agent.name} ${agent.version} was not installed: the download does not match the registry's checksum (expected SHA-256 ${target.sha256.toLowerCase()}, got ${got.sha256}). Nothing was unpacked.`,
+          l10n.t("{0} {1} was not installed: the download does not match the registry's checksum (expected SHA-256 {2}, got {3}). Nothing was unpacked.", agent.name, agent.version, target.sha256.toLowerCase(), got.sha256),
         );
       }
       if (!target.sha256) this.log(`${agent.name} ${agent.version}: the registry gives no checksum; the archive's SHA-256 is ${got.sha256}.`);
       await extractArchive(file, archiveKind(target.archive), staging, path.posix.basename(target.cmd.replace(/\\/g, '/')));
       const cmdInStaging = entryPath(staging, target.cmd);
-      if (!fs.statSync(cmdInStaging, { throwIfNoEntry: false })?.isFile()) throw new Error(`${agent.name} ${agent.version}: the archive has no "${target.cmd}" to run.`);
+      if (!fs.statSync(cmdInStaging, { throwIfNoEntry: false })?.isFile()) throw new Error(l10n.t('{0} {1}: the archive has no "{2}" to run.', agent.name, agent.version, target.cmd));
       if (process.platform !== 'win32') fs.chmodSync(cmdInStaging, 0o755);
       const final = path.join(dir, agent.version);
       fs.rmSync(final, { recursive: true, force: true });
@@ -223,7 +224,7 @@ export class AgentInstaller {
 
   /** An installed agent as the rest of the extension sees agents. */
   static definition(a: InstalledAgent): AgentDefinition {
-    return { id: a.id, name: a.name, command: a.command, args: a.args, env: a.env, source: 'registry', version: a.version, description: `${a.description}${byline(a.authors)} (ACP Registry, ${a.version})` };
+    return { id: a.id, name: a.name, command: a.command, args: a.args, env: a.env, source: 'registry', version: a.version, description: l10n.t('{0}{1} (ACP Registry, {2})', a.description, byline(a.authors), a.version) };
   }
 
   /** The state, re-read when another window changed the file; records that do not hold together are dropped. */

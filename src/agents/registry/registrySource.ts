@@ -3,6 +3,7 @@
  * with the cached ETag / Last-Modified), else the last good copy in global
  * storage, else the snapshot shipped inside the extension. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseRegistry, type RegistryAgent } from './format';
@@ -83,7 +84,7 @@ export class RegistrySource {
       this.writeCache({ url, etag: r.etag, lastModified: r.lastModified, fetchedAt, text: text ?? '' });
       this.last = { ...parsed, from: 'registry', fetchedAt };
     } catch (err) {
-      const error = `The ACP Registry (${url}) could not be read: ${(err as Error).message ?? String(err)}`;
+      const error = l10n.t('The ACP Registry ({0}) could not be read: {1}', url, (err as Error).message ?? String(err));
       this.o.log(error);
       this.last = { ...this.offline(), error };
     }
