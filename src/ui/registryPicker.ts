@@ -69,6 +69,8 @@ export function pickFromRegistry(
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
   qp.busy = true;
+  // Opened from the walkthrough, the page marking its step done takes the focus: the picker stays (Escape closes it).
+  qp.ignoreFocusOut = true;
   const cts = new vscode.CancellationTokenSource();
   registry.rescanMachine();
   let list = registry.source.current();

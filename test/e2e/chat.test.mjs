@@ -274,6 +274,38 @@ describe('e2e: the chat panel', function () {
     assert.match(await frame.locator('.tool', { hasText: 'Delete build/' }).innerText(), /Cancelled/);
   });
 
+  it('the status bar follows a turn — ready, needs you, working, ready — and its click shows the panel', async function () {
+    const frame = await newSession('Fake: slow-permission');
+    const item = page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: 'Fake: slow-permission:' });
+    const says = async (/** @type {RegExp} */ re) => {
+      const deadline = Date.now() + 15_000;
+      let text = '';
+      while (Date.now() < deadline) {
+        text = (await item.first().innerText().catch(() => '')).trim();
+        if (re.test(text)) return text;
+        await page.waitForTimeout(100);
+      }
+      assert.fail(`the status bar item says "${text}", not ${re}`);
+    };
+    await says(/: ready$/);
+    await send(frame, 'Clean up');
+    // The agent asks: the session needs the user.
+    await frame.locator('.permission-option', { hasText: 'Delete it' }).waitFor({ timeout: 15_000 });
+    await says(/: needs you$/);
+    await screenshot(page, 'status-bar-needs-you');
+    await frame.locator('.permission-option', { hasText: 'Delete it' }).click();
+    // Answered, the turn goes on: working, with its time.
+    await says(/: working \d+:\d\d$/);
+    // Another editor in front; a click on the item brings the panel back.
+    await runCommand(page, 'File: New Untitled Text File');
+    await page.locator('.tabs-container .tab.active', { hasText: 'Untitled' }).waitFor({ timeout: 10_000 });
+    await item.first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'Fake: slow-permission' }).waitFor({ timeout: 10_000 });
+    await frame.locator('#stop').click();
+    await frame.locator('.turn-end', { hasText: 'Stopped.' }).waitFor({ timeout: 15_000 });
+    await says(/: ready$/);
+  });
+
   it('the keyboard alone: type, answer the permission with Alt+Y, stop the turn with Escape', async function () {
     const frame = await newSession('Fake: slow-permission');
     await page.keyboard.type('Clean up');
@@ -404,6 +436,11 @@ describe('e2e: the chat panel', function () {
     const change = frame.locator('.change', { hasText: 'hunks.txt' });
     await change.waitFor({ timeout: 15_000 });
     await fileHas(file, 'one\nTWO\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n');
+    // The turn ends, and a moment later (late disk events still count for it) its checkpoint records
+    // what the agent left — the message then offers Restore: what follows is the user's.
+    await frame.locator('#stop').waitFor({ state: 'hidden', timeout: 15_000 });
+    const restore = frame.locator('.msg-user', { hasText: 'Edit two places' }).locator('.restore-checkpoint');
+    await restore.waitFor({ timeout: 15_000 });
     // Review: the diff editor, with Keep / Undo for the change at the cursor as editor actions.
     await change.locator('.change-open').click();
     await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 10_000 });
@@ -418,7 +455,6 @@ describe('e2e: the chat panel', function () {
     // Restore files to here: the confirmation lists the file, flagged as changed since the agent left it.
     await page.locator('.tabs-container .tab', { hasText: 'Fake: hunks' }).first().click();
     await change.waitFor({ timeout: 5000 });
-    const restore = frame.locator('.msg-user', { hasText: 'Edit two places' }).locator('.restore-checkpoint');
     await restore.waitFor({ timeout: 15_000 });
     await restore.click();
     const card = frame.locator('.restore-card');

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MessageItem } from '../../src/shared/transcriptTypes';
-import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, settleSetupWrites, waitFor, waitForStatus } from './helpers';
 
 describe('Checkpoints and review by hunks', function () {
   this.timeout(90_000);
@@ -33,6 +33,7 @@ describe('Checkpoints and review by hunks', function () {
     git('init', '-q');
     git('add', 'cp');
     git('commit', '-q', '-m', 'base');
+    await settleSetupWrites();
     try {
       const panel = a.openChat('fake-checkpoints');
       await waitForStatus(panel, 'connected', connected);
@@ -143,17 +144,22 @@ describe('Checkpoints and review by hunks', function () {
         ['1:acpAgents.keepHunk', '1:acpAgents.undoHunk', '7:acpAgents.keepHunk', '7:acpAgents.undoHunk'],
       );
 
-      // Undo the second hunk: the first stays the agent's, the list still has the file.
-      const undo2 = first[3]!.command!;
-      assert.equal(await vscode.commands.executeCommand(undo2.command, ...undo2.arguments!), true);
-      assert.equal(read(file), 'one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\n');
-      assert.ok(panel.session.changes.list().some((c) => c.path === file));
-      const second = await lenses();
-      assert.deepEqual(second.map((l) => `${l.range.start.line}:${l.command!.command}`), ['1:acpAgents.keepHunk', '1:acpAgents.undoHunk']);
-
-      // Keep the first: the file is as it is, and nothing is left to decide.
-      const keep1 = second[0]!.command!;
+      // Keep the first while the second still waits: the file is untouched, the second hunk is still offered.
+      const keep1 = first[0]!.command!;
       assert.equal(await vscode.commands.executeCommand(keep1.command, ...keep1.arguments!), true);
+      assert.equal(read(file), agents);
+      assert.ok(panel.session.changes.list().some((c) => c.path === file), 'still listed: one hunk is undecided');
+      const second = await waitFor('only the second hunk offered', async () => {
+        const l = await lenses();
+        return l.length === 2 ? l : undefined;
+      });
+      assert.deepEqual(second.map((l) => `${l.range.start.line}:${l.command!.command}`), ['7:acpAgents.keepHunk', '7:acpAgents.undoHunk']);
+      // The review's left side now holds the kept hunk.
+      assert.equal((await vscode.workspace.openTextDocument(tab.original)).getText(), 'one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\n');
+
+      // Undo the second: the first stays as kept, and nothing is left to decide.
+      const undo2 = second[1]!.command!;
+      assert.equal(await vscode.commands.executeCommand(undo2.command, ...undo2.arguments!), true);
       assert.equal(read(file), 'one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\n');
       await waitFor('hunks.txt off the list', () => !panel.session.changes.list().some((c) => c.path === file) || undefined);
       assert.deepEqual(await lenses(), []);

@@ -71,3 +71,12 @@ export async function waitForStatus(panel: ChatPanel, what: string, predicate: (
 
 export const connected = (s: PanelStatus) => s.inputEnabled && /^Connected to /.test(s.text);
 export const failed = (s: PanelStatus) => s.severity === 'error';
+
+/**
+ * Lets files written just now (a test's `git init` and commits) age past the
+ * slack a turn gives late disk events (changes within 250 ms of its start count
+ * as the turn's): they are the test's setup, not the agent's work.
+ */
+export async function settleSetupWrites(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 600));
+}
