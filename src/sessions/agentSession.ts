@@ -578,11 +578,15 @@ export class AgentSession implements Disposable, SessionSink {
 
   /** Shows the archived transcript of a session; read-only unless the session goes on. */
   private async showArchive(sessionId: string, note: string, error = false, readOnly = true): Promise<void> {
-    const lines = await this.services.archive.read(this.def.id, sessionId);
     this.transcript = new Transcript();
     this.emit(this.transcript.addLocalNotice(error ? 'warning' : 'info', l10n.t('Archived history'), note));
-    this.replayLines(lines);
-    if (lines.length === 0) this.emit(this.transcript.addLocalNotice('info', l10n.t('Nothing was archived for this session.')));
+    // Read and applied a batch at a time: a long archive never sits in memory whole, nor blocks the host.
+    let count = 0;
+    for await (const batch of this.services.archive.lines(this.def.id, sessionId)) {
+      this.replayLines(batch);
+      count += batch.length;
+    }
+    if (count === 0) this.emit(this.transcript.addLocalNotice('info', l10n.t('Nothing was archived for this session.')));
     this.resetEmitter.fire();
     await this.relinkCheckpoints(sessionId);
     if (readOnly) this.setPhase({ kind: 'readOnly', text: l10n.t('Read-only: this is the local archive.') });

@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
 
 export interface ArchivedLine {
   /** Time (ms since epoch). */
@@ -96,24 +97,48 @@ export class TranscriptArchive {
     return this.writing;
   }
 
+  /** The whole archive of a session, in order. */
   async read(agentId: string, sessionId: string): Promise<ArchivedLine[]> {
-    await this.flush();
-    let text: string;
-    try {
-      text = await fs.promises.readFile(this.fileOf(agentId, sessionId), 'utf8');
-    } catch {
-      return [];
-    }
     const out: ArchivedLine[] = [];
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        out.push(JSON.parse(line) as ArchivedLine);
-      } catch {
-        // a torn line (the window closed mid-write): skip it
-      }
-    }
+    for await (const batch of this.lines(agentId, sessionId)) out.push(...batch);
     return out;
+  }
+
+  /**
+   * The archive read incrementally: a stream of the file, parsed a batch of
+   * lines at a time (the event loop runs between batches; the file is never
+   * held whole as one string).
+   */
+  async *lines(agentId: string, sessionId: string, batchSize = 2000): AsyncGenerator<ArchivedLine[]> {
+    await this.flush();
+    let stream: fs.ReadStream;
+    try {
+      const file = this.fileOf(agentId, sessionId);
+      await fs.promises.access(file);
+      stream = fs.createReadStream(file, { encoding: 'utf8' });
+    } catch {
+      return;
+    }
+    const reader = readline.createInterface({ input: stream, crlfDelay: Infinity });
+    let batch: ArchivedLine[] = [];
+    try {
+      for await (const line of reader) {
+        if (!line) continue;
+        try {
+          batch.push(JSON.parse(line) as ArchivedLine);
+        } catch {
+          // a torn line (the window closed mid-write): skip it
+        }
+        if (batch.length >= batchSize) {
+          yield batch;
+          batch = [];
+        }
+      }
+    } finally {
+      reader.close();
+      stream.destroy();
+    }
+    if (batch.length) yield batch;
   }
 
   has(agentId: string, sessionId: string): boolean {

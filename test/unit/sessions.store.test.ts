@@ -82,6 +82,28 @@ describe('TranscriptArchive', () => {
     await ar.delete('a', 's');
     assert.equal(fs.existsSync(ar.fileOf('a', 's')), false);
   });
+
+  it('reads incrementally: batches in order, torn lines skipped, the size limit read once per write', async () => {
+    let reads = 0;
+    const ar = new TranscriptArchive(tmp(), () => (reads++, 10_000_000));
+    for (let i = 0; i < 5000; i++) ar.append('a', 's', { sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: `call ${i}` });
+    await ar.flush();
+    assert.equal(reads, 1, 'one configuration read for 5,000 lines');
+    // A torn line, as a window closing mid-write leaves it.
+    fs.appendFileSync(ar.fileOf('a', 's'), '{"t":1,"u":{"sessionUpd');
+    const sizes: number[] = [];
+    const ids: string[] = [];
+    for await (const batch of ar.lines('a', 's', 1500)) {
+      sizes.push(batch.length);
+      for (const l of batch) ids.push((l.u as any).toolCallId);
+    }
+    assert.deepEqual(sizes, [1500, 1500, 1500, 500]);
+    assert.deepEqual(ids, Array.from({ length: 5000 }, (_, i) => `t${i}`));
+    // No archive: nothing, no error.
+    const none: unknown[] = [];
+    for await (const batch of ar.lines('a', 'missing')) none.push(batch);
+    assert.deepEqual(none, []);
+  });
 });
 
 describe('archive coalescing', () => {
