@@ -228,8 +228,9 @@ async function main() {
     console.log('\nStreaming: 20,000 agent_message_chunk updates written as fast as the agent can');
     const prompted = record(tmp, 'stream-20k').find((r) => r.dir === 'in' && r.msg?.method === 'session/prompt');
     console.log(`  Enter → the whole answer painted                           ${fmt(stream.doneAt - tSend).padStart(7)} ms   (target ≤ 3,000)`);
-    if (prompted) console.log(`    of which: the agent got the prompt after ${fmt(prompted.t - tSend)} ms and wrote the last chunk at ${fmt(mark.t - tSend)} ms`);
-    console.log(`  last chunk written → painted                               ${fmt(stream.doneAt - mark.t).padStart(7)} ms   (target ≤ 100)`);
+    if (prompted) console.log(`    of which: the agent got the prompt after ${fmt(prompted.t - tSend)} ms, queued the last chunk at ${fmt((mark.queued ?? mark.t) - tSend)} ms, and it was in the pipe at ${fmt(mark.t - tSend)} ms`);
+    console.log(`  last chunk written (in the pipe) → painted                 ${fmt(stream.doneAt - mark.t).padStart(7)} ms   (target ≤ 100)`);
+    console.log(`  last chunk queued by the agent → painted                   ${fmt(stream.doneAt - (mark.queued ?? mark.t)).padStart(7)} ms   (0.1.0 measured this one: about 206)`);
     console.log(`  longest main-thread task in the webview                    ${fmt(stream.longest).padStart(7)} ms   (target ≤ 50)`);
     console.log(`  worst delay of a keystroke while streaming                 ${fmt(stream.maxInputDelay, 1).padStart(7)} ms`);
     console.log(`  worst timer lag while streaming                            ${fmt(stream.maxLag, 1).padStart(7)} ms`);

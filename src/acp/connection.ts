@@ -83,6 +83,9 @@ class AcpCancellation implements CancellationStrategy {
   }
 }
 
+/** Text joined into one update at most (then a new one starts). */
+const MAX_JOINED_TEXT = 1 << 20;
+
 export class AcpConnection {
   private readonly rpc: MessageConnection;
   private readonly cancellation = new AcpCancellation();
@@ -110,9 +113,15 @@ export class AcpConnection {
       listen((m) => {
         trace?.('receive', m);
         if ((m as { method?: unknown }).method === P.SessionUpdateNotification.method && !('id' in m)) {
-          if (!this.closed) this.onUpdateNotification((m as { params?: unknown }).params);
+          const params = (m as { params?: unknown }).params;
+          if (!this.closed && !this.coalesce(params)) {
+            this.flushText();
+            this.onUpdateNotification(params);
+          }
           return;
         }
+        // Anything else comes after the text read before it.
+        this.flushText();
         cb(m);
       });
     if (trace) {
@@ -138,6 +147,43 @@ export class AcpConnection {
     });
     this.rpc.onUnhandledNotification((n) => logger.info(`Ignored notification ${n.method} (not handled by this client)`));
     this.rpc.listen();
+  }
+
+  /**
+   * Consecutive plain text chunks of one message (the bulk of a streamed answer:
+   * thousands of lines of a few words) are joined before they are decoded and
+   * dispatched — once per read from the agent, or before anything else arrives.
+   * Only chunks with nothing but their text are joined (no annotations, no _meta);
+   * the order of everything is kept.
+   */
+  private pendingText: { sessionId: string; kind: string; messageId: string | undefined; parts: string[]; size: number } | undefined;
+
+  private coalesce(params: unknown): boolean {
+    const p = params as { sessionId?: unknown; update?: { sessionUpdate?: unknown; messageId?: unknown; content?: { type?: unknown; text?: unknown } } } | null;
+    const u = p?.update;
+    const c = u?.content;
+    if (!p || typeof p.sessionId !== 'string' || !u || (u.sessionUpdate !== 'agent_message_chunk' && u.sessionUpdate !== 'agent_thought_chunk')) return false;
+    if (!c || c.type !== 'text' || typeof c.text !== 'string' || (u.messageId !== undefined && typeof u.messageId !== 'string')) return false;
+    if (Object.keys(p).length !== 2 || Object.keys(u).length !== (u.messageId === undefined ? 2 : 3) || Object.keys(c).length !== 2) return false;
+    const messageId = u.messageId as string | undefined;
+    const open = this.pendingText;
+    if (open && open.sessionId === p.sessionId && open.kind === u.sessionUpdate && open.messageId === messageId && open.size < MAX_JOINED_TEXT) {
+      open.parts.push(c.text);
+      open.size += c.text.length;
+      return true;
+    }
+    this.flushText();
+    this.pendingText = { sessionId: p.sessionId, kind: u.sessionUpdate, messageId, parts: [c.text], size: c.text.length };
+    queueMicrotask(() => this.flushText());
+    return true;
+  }
+
+  private flushText(): void {
+    const open = this.pendingText;
+    if (!open) return;
+    this.pendingText = undefined;
+    const update = { sessionUpdate: open.kind, ...(open.messageId !== undefined ? { messageId: open.messageId } : {}), content: { type: 'text', text: open.parts.join('') } };
+    this.onUpdateNotification({ sessionId: open.sessionId, update });
   }
 
   private onUpdateNotification(params: unknown): void {
@@ -286,6 +332,7 @@ export class AcpConnection {
 
   private markClosed(): void {
     if (this.closed) return;
+    this.flushText();
     this.closed = true;
     for (const p of this.pendingCalls) p.reject(new ConnectionClosedError(p.method));
     this.pendingCalls.clear();

@@ -121,8 +121,9 @@ describe('AcpConnection', () => {
       await tick(text === '0' ? 30 : 1);
       seen.push(text);
     });
+    // (Separate messages: consecutive chunks of one message would be joined.)
     for (let i = 0; i < 10; i++) {
-      p.send({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: String(i) } } } });
+      p.send({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text: String(i) } } } });
     }
     await tick(20);
     await p.conn.drainSession('s');
@@ -134,15 +135,55 @@ describe('AcpConnection', () => {
     const seen: string[] = [];
     p.conn.onSessionUpdate(async (n) => {
       await tick(5);
-      seen.push((n.update as any).content.text);
+      const u = n.update as any;
+      seen.push(u.content?.text ?? u.title);
     });
     const pending = p.conn.prompt({ sessionId: 's', prompt: [{ type: 'text', text: 'hi' }] });
     const req = await p.next((m) => m.method === 'session/prompt');
-    for (const t of ['a', 'b', 'c']) p.send({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } } } });
+    for (const t of ['a', 'b', 'c']) p.send({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: t } } } });
+    p.send({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'd' } } });
     p.send({ id: req.id, result: { stopReason: 'end_turn' } });
     const r = await pending;
     assert.equal(r.stopReason, 'end_turn');
-    assert.deepEqual(seen, ['a', 'b', 'c']);
+    // The three chunks of one thought arrive joined, all before the tool call and the answer.
+    assert.deepEqual(seen, ['abc', 'd']);
+  });
+
+  it('joins consecutive plain text chunks of one message, never across messages, kinds, sessions or anything else; keeps the order', async () => {
+    const p = connectPeer();
+    const seen: string[] = [];
+    p.conn.onSessionUpdate((n) => {
+      const u = n.update as any;
+      seen.push(`${n.sessionId}:${u.sessionUpdate}:${u.messageId ?? ''}:${u.content?.text ?? u.toolCallId}`);
+    });
+    const chunk = (text: string, extra: object = {}, sessionId = 's', kind = 'agent_message_chunk') =>
+      p.send({ method: 'session/update', params: { sessionId, update: { sessionUpdate: kind, content: { type: 'text', text }, ...extra } } });
+    let all = '';
+    for (let i = 0; i < 2000; i++) {
+      chunk(`w${i} `);
+      all += `w${i} `;
+    }
+    chunk('x', { messageId: 'm2' });
+    chunk('y', { messageId: 'm2' });
+    chunk('z', {}, 's', 'agent_thought_chunk');
+    chunk('other session', {}, 's2');
+    chunk('annotated', { _meta: { k: 1 } });
+    chunk('plain');
+    p.send({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'with annotations', annotations: { priority: 1 } } } } });
+    p.send({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'tool_call', toolCallId: 'tc' } } });
+    chunk('after');
+    await tick(30);
+    assert.deepEqual(seen, [
+      `s:agent_message_chunk::${all}`,
+      's:agent_message_chunk:m2:xy',
+      's:agent_thought_chunk::z',
+      's2:agent_message_chunk::other session',
+      's:agent_message_chunk::annotated',
+      's:agent_message_chunk::plain',
+      's:agent_message_chunk::with annotations',
+      's:tool_call::tc',
+      's:agent_message_chunk::after',
+    ]);
   });
 
   it('a pending call fails with ConnectionClosedError when the agent closes its output', async () => {
