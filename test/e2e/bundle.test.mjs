@@ -1,7 +1,9 @@
 // What ships: the packaged .vsix carries the production bundle without the
 // integration tests' hooks (they are built only with `esbuild.mjs --test-hooks`).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { ROOT } from '../harness/testEnv.mjs';
@@ -96,5 +98,18 @@ describe('e2e: the packaged .vsix', function () {
     }
     assert.match(pkg.galleryBanner?.color ?? '', /^#[0-9a-f]{6}$/i);
     assert.ok(pkg.repository?.url && pkg.bugs?.url && pkg.homepage);
+    // What ships is only what the extension runs, and its words: nothing of the sources, tests or pictures.
+    const shipped = names.filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length)).sort();
+    const allowed = /^(package\.json|package\.nls(\.[\w-]+)?\.json|README\.md|CHANGELOG\.md|LICENSE(\.txt)?|dist\/[\w.-]+\.(js|css|ttf)|l10n\/bundle\.l10n(\.[\w-]+)?\.json|media\/[\w-]+\.(svg|png|css|json)|media\/walkthrough\/[\w-]+\.png)$/i;
+    assert.deepEqual(shipped.filter((n) => !allowed.test(n)), [], 'only what runs ships');
+    for (const must of ['dist/extension.js', 'dist/webview.js', 'package.nls.json', 'l10n/bundle.l10n.json']) assert.ok(shipped.includes(must), `${must} ships`);
+  });
+
+  it('packages without a warning from vsce', function () {
+    this.timeout(120_000);
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', path.join(os.tmpdir(), `acp-vsce-${process.pid}.vsix`)], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'silent' } });
+    assert.equal(r.status, 0, r.stderr);
+    const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /WARNING|warn/i.test(l) && !/nodedir|npm warn/i.test(l));
+    assert.deepEqual(warnings, []);
   });
 });
