@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CompleteElicitationNotification, CreateElicitationRequest } from './acp/protocol';
 import type { AgentDefinition } from './agents/agentDefinition';
-import { AgentManager, type AgentStatus } from './agents/agentManager';
+import { AgentManager } from './agents/agentManager';
 import { AgentRegistry, NotInstallableError, type RegistryEntry } from './agents/registry/agentRegistry';
 import { byline } from './agents/registry/format';
 import { HttpError } from './agents/registry/http';
@@ -41,7 +41,7 @@ import { TranscriptArchive } from './sessions/transcriptArchive';
 import { quickPickPrompter, runInTerminal } from './ui/authPrompts';
 import { askMcpTrust } from './ui/mcpTrustPrompt';
 import { pickFromRegistry, type RegistryPickItem } from './ui/registryPicker';
-import { SessionTreeProvider } from './ui/sessionTree';
+import { agentStatusWords, SessionTreeProvider } from './ui/sessionTree';
 import { UserMessages } from './ui/userMessages';
 
 const UPDATE_CHECK_KEY = 'registry.lastUpdateCheck';
@@ -49,23 +49,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** For the tests: a session opened as if no folder were open. */
 export const NO_FOLDER = '\u0000no-folder';
-
-function statusWords(status: AgentStatus): string {
-  switch (status) {
-    case 'not-started':
-      return vscode.l10n.t('not started');
-    case 'starting':
-      return vscode.l10n.t('starting…');
-    case 'running':
-      return vscode.l10n.t('running');
-    case 'needs-sign-in':
-      return vscode.l10n.t('needs sign-in');
-    case 'failed':
-      return vscode.l10n.t('failed');
-    case 'stopped':
-      return vscode.l10n.t('stopped');
-  }
-}
 
 export class Ctx implements vscode.Disposable {
   readonly version: string;
@@ -307,7 +290,7 @@ export class Ctx implements vscode.Disposable {
     type Item = vscode.QuickPickItem & { agent?: AgentDefinition; entry?: RegistryEntry };
     const item = (agent: AgentDefinition): Item => ({
       label: agent.name,
-      description: `${agent.version ? `${agent.version} · ` : ''}${statusWords(this.agents.status(agent.id))}`,
+      description: `${agent.version ? `${agent.version} · ` : ''}${agentStatusWords(this.agents.status(agent.id))}`,
       detail: agent.description ?? [agent.command, ...agent.args].join(' '),
       agent,
     });

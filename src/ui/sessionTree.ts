@@ -5,10 +5,11 @@ import type { AgentStatus } from '../agents/agentManager';
 import type { SessionEntry, SessionIndex } from '../sessions/sessionIndex';
 
 /** An agent's state in words ('' when it is not started: the tree says nothing then). */
-function statusText(status: AgentStatus): string {
+/** An agent's state in words (the picker and the tree). */
+export function agentStatusWords(status: AgentStatus): string {
   switch (status) {
     case 'not-started':
-      return '';
+      return vscode.l10n.t('not started');
     case 'starting':
       return vscode.l10n.t('starting…');
     case 'running':
@@ -21,6 +22,9 @@ function statusText(status: AgentStatus): string {
       return vscode.l10n.t('stopped');
   }
 }
+/** In the tree, an agent not started yet says nothing. */
+const statusText = (status: AgentStatus): string => (status === 'not-started' ? '' : agentStatusWords(status));
+
 const STATUS_ICON: Record<AgentStatus, string> = {
   'not-started': 'hubot',
   starting: 'loading~spin',

@@ -56,6 +56,8 @@ export class TranscriptView {
   private stick = true;
   /** Where the last scroll to the end put the view. */
   private ownTop = -1;
+  /** When the user last scrolled (wheel, keys, scrollbar, touch). */
+  private userScrollAt = -Infinity;
   private rendered = 0;
   private measuredHeight = 0;
   private measuredItems = 0;
@@ -90,10 +92,19 @@ export class TranscriptView {
         }
       }
     }, { root, rootMargin: '1500px 0px' });
+    // Only the user unsticks the view from the bottom: a scroll by the wheel, the keys, the scrollbar
+    // or a touch. Scrolls of our own (to the end, reported a frame later when more may have been
+    // appended) and the browser's scroll anchoring say nothing of where the user wants to be.
+    const byUser = () => (this.userScrollAt = performance.now());
+    root.addEventListener('wheel', byUser, { passive: true });
+    root.addEventListener('touchmove', byUser, { passive: true });
+    root.addEventListener('pointerdown', (e) => e.target === root && byUser(), { passive: true });
+    root.addEventListener('keydown', (e) => ['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' '].includes(e.key) && byUser(), { passive: true });
     root.addEventListener('scroll', () => {
-      // Our own scroll to the end, reported a frame later — by then more may have been appended: it says nothing of the user.
       if (root.scrollTop === this.ownTop) return;
-      this.stick = root.scrollTop + root.clientHeight >= root.scrollHeight - 40;
+      const atBottom = root.scrollTop + root.clientHeight >= root.scrollHeight - 40;
+      if (atBottom) this.stick = true;
+      else if (performance.now() - this.userScrollAt < 1000) this.stick = false;
     }, { passive: true });
     root.addEventListener('keydown', (e) => this.onKey(e));
   }
@@ -408,6 +419,8 @@ export class TranscriptView {
     }
     this.root.append(frag);
     for (const e of nested) this.placeNested(e, false, streaming);
+    // A question waiting for the user is always in the DOM, even where the user scrolled away.
+    for (const e of top) if ((e.item.kind === 'permission' || e.item.kind === 'elicitation') && e.item.state === 'pending') this.show(e);
   }
 
   /** An item shown inside another: a subagent's in its card, a permission request on its tool call's card. */
@@ -460,11 +473,11 @@ export class TranscriptView {
     return e.view?.slot;
   }
 
-  /** Makes an entry rendered: its block expanded (or, nested, its card). */
+  /** Makes an entry rendered and in the DOM: its block expanded (or, nested, its card's). A card kept while collapsed has a view but is not in the DOM. */
   private show(e: Entry): void {
-    if (e.view) return;
-    if (e.block) this.expand(e.block);
-    else if (e.item.parent !== undefined) {
+    if (e.block) {
+      if (e.block.spacer) this.expand(e.block);
+    } else if (e.item.parent !== undefined) {
       const card = this.entries.get(e.item.parent);
       if (card) this.show(card);
     }
@@ -549,6 +562,9 @@ export class TranscriptView {
    * once, in a frame.
    */
   private trim(near: Block): void {
+    // A question waiting for the user (on a card of the block, or in a subagent's) stays in the DOM.
+    const pending = '.permission[data-state="pending"], .elicitation[data-state="pending"]';
+    const waits = (b: Block) => b.entries.some((e) => !!e.el && (e.el.matches(pending) || (e.holds === true && !!e.el.querySelector(pending))));
     const last = this.blocks.length - 1;
     // At the bottom, only the last blocks stay; scrolling around, up to the budget.
     const budget = this.stick && near === this.blocks[last] ? 0 : BUDGET;
@@ -557,7 +573,7 @@ export class TranscriptView {
     const focused = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
     const candidates = this.blocks
       .map((b, i) => ({ b, i }))
-      .filter(({ b, i }) => !b.spacer && i !== last && Math.abs(i - at) > KEEP_NEAR && !(focused && b.entries.some((e) => e.el?.contains(focused))))
+      .filter(({ b, i }) => !b.spacer && i !== last && Math.abs(i - at) > KEEP_NEAR && !(focused && b.entries.some((e) => e.el?.contains(focused))) && !waits(b))
       .sort((x, y) => Math.abs(y.i - at) - Math.abs(x.i - at));
     // Measure first (one layout), then change the DOM.
     const plan: { b: Block; height: number }[] = [];
