@@ -537,7 +537,11 @@ describe('e2e: the chat panel', function () {
 
   it('a window reload restores the panel, and the session is loaded again from the agent', async function () {
     const before = record(tmp, 'all-updates').filter((r) => r.msg?.method === 'session/new').length;
-    await page.reload();
+    // As a person reloads: the workbench shuts down (saving which editors are open), then loads again.
+    // (A bare page reload can cut the browser's storage write short, and then no editor comes back.)
+    const reloaded = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 30_000 });
+    await runCommand(page, 'Developer: Reload Window');
+    await reloaded;
     await waitForWorkbench(page);
     const frame = webviewFrame(page);
     await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 60_000 });
