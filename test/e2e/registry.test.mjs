@@ -85,7 +85,10 @@ describe('e2e: install an agent from the ACP Registry', function () {
     await screenshot(page, 'walkthrough');
     await step.locator('a, .monaco-button, button', { hasText: 'Install an Agent…' }).first().click();
     await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Demo Agent (local registry)' }).first().waitFor({ timeout: 20_000 });
+    // The walkthrough, marking its step done, may have taken the keyboard: Escape goes to the picker.
+    await page.locator('.quick-input-widget input').first().click();
     await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
     await runCommand(page, 'View: Close All Editors');
   });
 
