@@ -41,6 +41,8 @@ export class ChatPanel implements vscode.Disposable {
    */
   private holding = false;
   private progress: NodeJS.Timeout | undefined;
+  /** The session is loading a past session (kept from its status events: the transcript's hot path does not build a status). */
+  private loading: boolean;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -52,6 +54,7 @@ export class ChatPanel implements vscode.Disposable {
     attention?: AttentionDeps,
   ) {
     const agent = session.def;
+    this.loading = session.status.loading === true;
     this.info = { agentId: agent.id, agentName: agent.name, title: agent.name, ...(session.cwd ? { cwd: session.cwd } : {}) };
     panel.title = agent.name;
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
@@ -64,18 +67,17 @@ export class ChatPanel implements vscode.Disposable {
       session.onDidChangeStatus((status) => {
         // Deltas first: the status may refer to what they show.
         this.batcher.flush();
-        if (this.holding && !status.loading) this.release();
+        this.loading = status.loading === true;
+        // The load ended: everything it brought, as one snapshot.
+        if (this.holding && !this.loading) this.resync();
         this.post({ type: 'status', status });
         this.post({ type: 'session', sessionId: this.session.id ?? this.session.targetSessionId });
       }),
       session.onDidResetTranscript(() => {
-        if (!this.ready) return;
-        this.batcher.discard();
-        this.sendSnapshot();
-        this.updateTitle();
+        if (this.ready) this.resync();
       }),
       session.onDidChangeTranscript((changes) => {
-        if (this.ready && this.session.status.loading) this.hold();
+        if (this.ready && this.loading) this.hold();
         else if (this.ready) this.batcher.push(changes);
         if (changes.some((c) => c.c === 'header')) this.updateTitle();
       }),
@@ -139,10 +141,9 @@ export class ChatPanel implements vscode.Disposable {
     this.progress = undefined;
   }
 
-  /** The load ended: everything it brought, as one snapshot. */
-  private release(): void {
-    this.holding = false;
-    this.stopProgress();
+  /** Pending deltas dropped, the whole transcript as a snapshot (after a reset, or a load's end). */
+  private resync(): void {
+    this.batcher.discard();
     this.sendSnapshot();
     this.updateTitle();
   }

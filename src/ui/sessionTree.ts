@@ -4,7 +4,6 @@ import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentStatus } from '../agents/agentManager';
 import type { SessionEntry, SessionIndex } from '../sessions/sessionIndex';
 
-/** An agent's state in words ('' when it is not started: the tree says nothing then). */
 /** An agent's state in words (the picker and the tree). */
 export function agentStatusWords(status: AgentStatus): string {
   switch (status) {

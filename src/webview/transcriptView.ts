@@ -102,8 +102,7 @@ export class TranscriptView {
     root.addEventListener('keydown', (e) => ['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' '].includes(e.key) && byUser(), { passive: true });
     root.addEventListener('scroll', () => {
       if (root.scrollTop === this.ownTop) return;
-      const atBottom = root.scrollTop + root.clientHeight >= root.scrollHeight - 40;
-      if (atBottom) this.stick = true;
+      if (this.atBottom()) this.stick = true;
       else if (performance.now() - this.userScrollAt < 1000) this.stick = false;
     }, { passive: true });
     root.addEventListener('keydown', (e) => this.onKey(e));
@@ -223,7 +222,12 @@ export class TranscriptView {
   }
 
   private olderHeight(): number {
-    return Math.round(Math.min(this.olderPending, 200_000) * (this.measuredItems ? this.measuredHeight / this.measuredItems : DEFAULT_ITEM_HEIGHT) * 0.8);
+    return Math.round(Math.min(this.olderPending, 200_000) * this.itemHeight() * 0.8);
+  }
+
+  /** An item's height, about: the average of what was measured so far. */
+  private itemHeight(): number {
+    return this.measuredItems ? this.measuredHeight / this.measuredItems : DEFAULT_ITEM_HEIGHT;
   }
 
   private askOlder(): void {
@@ -504,7 +508,7 @@ export class TranscriptView {
   }
 
   private heightOf(block: Block): number {
-    return block.height ?? block.entries.length * (this.measuredItems ? this.measuredHeight / this.measuredItems : DEFAULT_ITEM_HEIGHT);
+    return block.height ?? block.entries.length * this.itemHeight();
   }
 
   private spacer(block: Block): HTMLElement {
@@ -566,8 +570,8 @@ export class TranscriptView {
     const pending = '.permission[data-state="pending"], .elicitation[data-state="pending"]';
     const waits = (b: Block) => b.entries.some((e) => !!e.el && (e.el.matches(pending) || (e.holds === true && !!e.el.querySelector(pending))));
     const last = this.blocks.length - 1;
-    // At the bottom, only the last blocks stay; scrolling around, up to the budget.
-    const budget = this.stick && near === this.blocks[last] ? 0 : BUDGET;
+    // At the bottom, only the last blocks stay (what they hold is the budget); scrolling around, up to BUDGET.
+    const budget = this.stick && near === this.blocks[last] ? this.blocks.slice(-(KEEP_NEAR + 1)).reduce((n, b) => n + (b.spacer ? 0 : b.entries.length), 0) : BUDGET;
     if (this.rendered <= budget) return;
     const at = this.blocks.indexOf(near);
     const focused = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
@@ -587,10 +591,10 @@ export class TranscriptView {
       plan.push({ b, height: Math.max(0, lastEl.getBoundingClientRect().bottom - first.getBoundingClientRect().top) });
       left -= els.length;
     }
-    const keep = this.stick ? undefined : this.root.scrollTop;
+    const atTop = !this.stick && this.root.scrollTop === 0;
     for (const { b, height } of plan) this.collapse(b, height);
     // Scroll anchoring keeps the view in place; at the very top it does not, and nothing collapsed above then anyway.
-    if (keep !== undefined && keep === 0) this.root.scrollTop = 0;
+    if (atTop) this.root.scrollTop = 0;
   }
 
   /** One frame: streamed text, trimming, and the stick to the bottom — the layout read once. */
@@ -620,7 +624,11 @@ export class TranscriptView {
   /** Scrolls to a saved position (not sticking to the bottom unless it is the bottom). */
   scrollTo(top: number): void {
     this.root.scrollTop = top;
-    this.stick = this.root.scrollTop + this.root.clientHeight >= this.root.scrollHeight - 40;
+    this.stick = this.atBottom();
+  }
+
+  private atBottom(): boolean {
+    return this.root.scrollTop + this.root.clientHeight >= this.root.scrollHeight - 40;
   }
 
   private scrollToEnd(): void {
