@@ -1,7 +1,7 @@
 // Benchmarks of the protocol layer (numbers, not pass/fail):
-//  1. throughput of ~1 KB session/update notifications through the NDJSON
-//     transport and the full connection, against a bare JSON.parse of the same
-//     lines as the floor;
+//  1. throughput of session/update notifications (~1 KB each, and a word each as
+//     a streamed answer) through the NDJSON transport and the full connection,
+//     against a bare JSON.parse of the same lines as the floor;
 //  2. spawn → initialized through AgentRuntime, against a raw NDJSON client on
 //     the same fake agent.
 import { spawn } from 'node:child_process';
@@ -15,19 +15,29 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const FAKE = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 const N = Number(process.env.BENCH_MESSAGES || 50_000);
 
-function makeLines(): { buf: Buffer; lines: number } {
-  const filler = 'lorem ipsum dolor sit amet, '.repeat(40).slice(0, 900);
+/** A workload: NDJSON lines of session/update text chunks, and the text they carry. */
+interface Workload {
+  name: string;
+  buf: Buffer;
+  lines: number;
+  textChars: number;
+}
+
+function makeLines(name: string, count: number, text: (i: number) => string): Workload {
   const parts: string[] = [];
-  for (let i = 0; i < N; i++) {
+  let textChars = 0;
+  for (let i = 0; i < count; i++) {
+    const t = text(i);
+    textChars += t.length;
     parts.push(
       JSON.stringify({
         jsonrpc: '2.0',
         method: 'session/update',
-        params: { sessionId: 'bench', update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: `${i} ${filler}` } } },
+        params: { sessionId: 'bench', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } } },
       }),
     );
   }
-  return { buf: Buffer.from(parts.join('\n') + '\n'), lines: N };
+  return { name, buf: Buffer.from(parts.join('\n') + '\n'), lines: count, textChars };
 }
 
 function chunks(buf: Buffer, size = 64 * 1024): Buffer[] {
@@ -38,37 +48,51 @@ function chunks(buf: Buffer, size = 64 * 1024): Buffer[] {
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-function report(name: string, ms: number, bytes: number): void {
-  console.log(`  ${name.padEnd(44)} ${fmt(N / (ms / 1000)).padStart(10)} msg/s  ${fmt(bytes / 1e6 / (ms / 1000), 1).padStart(7)} MB/s  (${fmt(ms, 1)} ms)`);
+function report(w: Workload, name: string, ms: number): void {
+  console.log(`  ${name.padEnd(44)} ${fmt(w.lines / (ms / 1000)).padStart(10)} msg/s  ${fmt(w.buf.length / 1e6 / (ms / 1000), 1).padStart(7)} MB/s  (${fmt(ms, 1)} ms)`);
 }
 
-async function throughput(): Promise<void> {
-  const { buf } = makeLines();
-  console.log(`\nTransport throughput: ${fmt(N)} session/update notifications of ~1 KB (${fmt(buf.length / 1e6, 1)} MB), fed in 64 KB chunks`);
+/** Resolves when `done` is called; fails the benchmark (instead of letting the process end quietly) if it never is. */
+function completion(what: string, ms = 60_000): { promise: Promise<void>; done: () => void } {
+  let done!: () => void;
+  const promise = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`benchmark: ${what} did not complete in ${ms} ms`)), ms);
+    done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  return { promise, done };
+}
+
+async function throughput(w: Workload): Promise<void> {
+  console.log(`\nTransport throughput: ${w.name} (${fmt(w.lines)} session/update notifications, ${fmt(w.buf.length / 1e6, 1)} MB), fed in 64 KB chunks`);
 
   // Floor: split on newlines and JSON.parse each line.
   let t0 = performance.now();
   let count = 0;
-  for (const line of buf.toString('utf8').split('\n')) if (line) {
+  for (const line of w.buf.toString('utf8').split('\n')) if (line) {
     JSON.parse(line);
     count++;
   }
-  report('floor: split + JSON.parse', performance.now() - t0, buf.length);
-  if (count !== N) throw new Error('floor miscounted');
+  report(w, 'floor: split + JSON.parse', performance.now() - t0);
+  if (count !== w.lines) throw new Error('floor miscounted');
 
   // NDJSON reader (framing + parse + classification).
   {
     const input = new PassThrough({ highWaterMark: 1 << 20 });
     const reader = new NdjsonMessageReader(input);
     let got = 0;
-    const done = new Promise<void>((resolve) => reader.listen(() => ++got === N && resolve()));
+    const c = completion('NdjsonMessageReader');
+    reader.listen(() => ++got === w.lines && c.done());
     t0 = performance.now();
-    for (const c of chunks(buf)) input.write(c);
-    await done;
-    report('NdjsonMessageReader', performance.now() - t0, buf.length);
+    for (const ch of chunks(w.buf)) input.write(ch);
+    await c.promise;
+    report(w, 'NdjsonMessageReader', performance.now() - t0);
   }
 
-  // Full connection: reader + vscode-jsonrpc dispatch + tolerant decoding + per-session queue.
+  // Full connection: reader + tolerant decoding + per-session queue. Consecutive
+  // text chunks are joined on the way, so completion is all of the text arriving.
   {
     const input = new PassThrough({ highWaterMark: 1 << 20 });
     const conn = new AcpConnection({
@@ -77,16 +101,20 @@ async function throughput(): Promise<void> {
       clientInfo: { name: 'bench', version: '0' },
       logger: { info: () => {}, warn: () => {}, error: () => {} },
     });
-    let got = 0;
-    const done = new Promise<void>((resolve) =>
-      conn.onSessionUpdate(() => {
-        if (++got === N) resolve();
-      }),
-    );
+    let chars = 0;
+    let updates = 0;
+    const c = completion('AcpConnection');
+    conn.onSessionUpdate((n) => {
+      updates++;
+      const content = (n.update as { content?: { text?: string } }).content;
+      chars += content?.text?.length ?? 0;
+      if (chars === w.textChars) c.done();
+    });
     t0 = performance.now();
-    for (const c of chunks(buf)) input.write(c);
-    await done;
-    report('AcpConnection (decode + ordered dispatch)', performance.now() - t0, buf.length);
+    for (const ch of chunks(w.buf)) input.write(ch);
+    await c.promise;
+    report(w, 'AcpConnection (decode + ordered dispatch)', performance.now() - t0);
+    console.log(`    (${fmt(w.lines)} chunks reached the session as ${fmt(updates)} joined updates)`);
     conn.dispose();
   }
 }
@@ -145,7 +173,10 @@ async function startup(): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`Node ${process.version}, ${process.platform}/${process.arch}`);
-  await throughput();
+  const filler = 'lorem ipsum dolor sit amet, '.repeat(40).slice(0, 900);
+  await throughput(makeLines('~1 KB chunks', N, (i) => `${i} ${filler}`));
+  // What a streamed answer looks like on the wire: a few words per update (the webview bench's stream).
+  await throughput(makeLines('a streamed answer of a word per chunk', 20_000, (i) => `w${i} `));
   await startup();
 }
 
