@@ -59,9 +59,30 @@ export class LineSplitter {
   ) {}
 
   push(chunk: Buffer): void {
-    let start = 0;
+    let nl = chunk.indexOf(NEWLINE);
+    if (nl === -1) {
+      this.append(chunk);
+      return;
+    }
+    // The line begun in an earlier chunk.
+    this.append(chunk.subarray(0, nl));
+    this.endLine();
+    let start = nl + 1;
+    // The lines wholly inside this chunk: decoded at once (a newline byte never
+    // falls inside a UTF-8 sequence), then cut as strings — no Buffer per line.
+    // Only when none of them can be over the limit: else byte by byte below.
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last > start && last - start <= this.maxLineBytes && !this.discarding) {
+      const text = chunk.toString('utf8', start, last + 1);
+      let from = 0;
+      while ((nl = text.indexOf('\n', from)) !== -1) {
+        this.onLine(text.charCodeAt(nl - 1) === CR && nl > from ? text.slice(from, nl - 1) : text.slice(from, nl));
+        from = nl + 1;
+      }
+      start = last + 1;
+    }
     for (;;) {
-      const nl = chunk.indexOf(NEWLINE, start);
+      nl = chunk.indexOf(NEWLINE, start);
       if (nl === -1) {
         this.append(chunk.subarray(start));
         return;

@@ -52,6 +52,29 @@ describe('NDJSON framing', () => {
     assert.deepEqual(lines, ['{"ok":1}']);
   });
 
+  it('cuts whole chunks of many lines the same as byte by byte: CRLF, multi-byte text, blank and oversize lines', () => {
+    // A line per kind, repeated: the chunked result must equal splitting the whole text by hand.
+    const kinds = ['{"a":1}', '{"t":"héllo 🌍 世界"}', '', '{"crlf":true}\r', 'x'.repeat(40), '{"b":"' + 'é'.repeat(12) + '"}'];
+    const all: string[] = [];
+    for (let i = 0; i < 300; i++) all.push(kinds[(i * 7) % kinds.length]!);
+    const bytes = Buffer.from(all.join('\n') + '\n', 'utf8');
+    // A limit some lines pass (whole chunks are then cut line by line), and one all pass (cut at once).
+    for (const max of [30, 1 << 20]) {
+      const expected = { lines: [] as string[], oversize: [] as number[] };
+      for (const l of all) {
+        const n = Buffer.byteLength(l);
+        if (n > max) expected.oversize.push(n);
+        else expected.lines.push(l.endsWith('\r') ? l.slice(0, -1) : l);
+      }
+      for (const size of [1, 7, 64, 1000, bytes.length]) {
+        const { s, lines, oversize } = collect(max);
+        for (let i = 0; i < bytes.length; i += size) s.push(bytes.subarray(i, i + size));
+        assert.deepEqual({ lines, oversize }, expected, `limit ${max}, chunks of ${size} bytes`);
+        assert.equal(s.buffered, 0);
+      }
+    }
+  });
+
   it('classifies lines: blank, invalid JSON, batch, non-message, message', () => {
     assert.deepEqual(parseMessageLine('   '), { blank: true });
     assert.match((parseMessageLine('{nope') as { problem: string }).problem, /not JSON/);
