@@ -367,16 +367,27 @@ export class TranscriptView {
     }
   }
 
-  /** At the end of a turn: streamed messages are rendered once more as a whole. */
+  /**
+   * At the end of a turn: streamed messages are rendered once more as a whole —
+   * in the task after the next frame, so that frame shows their last text at
+   * once (markdown for all of a long answer can take longer than a frame).
+   */
   finalizeStreams(): void {
-    this.renderDirty();
-    for (const id of this.streamed) {
-      const e = this.entries.get(id);
-      if (e?.view?.finalize && 'text' in e.item) e.view.finalize(e.item as MessageItem);
-    }
+    const ids = [...this.streamed];
     this.streamed.clear();
-    if (this.stick) this.wantEnd = true;
+    if (ids.length === 0) return;
     this.schedule();
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.renderDirty();
+        for (const id of ids) {
+          const e = this.entries.get(id);
+          if (e?.view?.finalize && 'text' in e.item) e.view.finalize(e.item as MessageItem);
+        }
+        if (this.stick) this.wantEnd = true;
+        this.schedule();
+      }),
+    );
   }
 
   private isTopLevel(item: TranscriptItem): boolean {
