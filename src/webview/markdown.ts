@@ -101,6 +101,14 @@ export function renderMarkdown(text: string): string {
  * only the tail after it is re-rendered as chunks arrive.
  */
 const PLAIN_TAIL_CHARS = 16_000;
+/**
+ * A plain tail is laid out in pieces of about this many characters, each its own
+ * block, so appending lays out only the last piece instead of all of a growing
+ * block (which grew to over 10 ms a frame for 140 KB of text). A piece ends
+ * after a newline (nothing changes on screen) or, in a line without one, after
+ * a space (the line wraps there early, until the turn end renders it all).
+ */
+const PLAIN_PIECE_CHARS = 4_096;
 
 export class StreamingMarkdown {
   readonly el: HTMLDivElement;
@@ -108,6 +116,9 @@ export class StreamingMarkdown {
   private readonly tail: HTMLDivElement;
   private frozenLen = 0;
   private renderedTail = '';
+  /** The plain tail's last piece and how many characters it has. */
+  private piece: HTMLDivElement | undefined;
+  private pieceLen = 0;
 
   constructor(className = 'markdown') {
     this.el = document.createElement('div');
@@ -130,10 +141,12 @@ export class StreamingMarkdown {
         // One huge block still growing: markdown for it would cost a long task per
         // frame. Show it as text until it completes (the turn end renders it all),
         // appending only what is new (the text already laid out stays as it is).
-        if (this.tail.className === 'plain-tail' && tail.startsWith(this.renderedTail)) this.tail.append(tail.slice(this.renderedTail.length));
+        if (this.tail.className === 'plain-tail' && tail.startsWith(this.renderedTail)) this.appendPlain(tail.slice(this.renderedTail.length));
         else {
           this.tail.className = 'plain-tail';
-          this.tail.textContent = tail;
+          this.tail.replaceChildren();
+          this.piece = undefined;
+          this.appendPlain(tail);
         }
       } else {
         this.tail.className = '';
@@ -142,6 +155,43 @@ export class StreamingMarkdown {
       this.renderedTail = tail;
     }
   }
+
+  /** Appends to the plain tail: a full piece ends at the next newline, else the next space, and a new one begins. */
+  private appendPlain(text: string): void {
+    let rest = text;
+    while (rest) {
+      if (this.piece && this.pieceLen >= PLAIN_PIECE_CHARS) {
+        const cut = pieceCut(rest);
+        if (cut === -1) {
+          // No place to end it yet: it grows.
+          this.piece.append(rest);
+          this.pieceLen += rest.length;
+          return;
+        }
+        this.piece.append(rest.slice(0, cut));
+        rest = rest.slice(cut);
+        this.piece = undefined;
+        continue;
+      }
+      if (!this.piece) {
+        this.piece = document.createElement('div');
+        this.pieceLen = 0;
+        this.tail.append(this.piece);
+      }
+      const part = rest.slice(0, PLAIN_PIECE_CHARS - this.pieceLen);
+      this.piece.append(part);
+      this.pieceLen += part.length;
+      rest = rest.slice(part.length);
+    }
+  }
+}
+
+/** Where a full piece may end in `text`: after its first newline, else after its first space; -1 when neither is there. */
+function pieceCut(text: string): number {
+  const nl = text.indexOf('\n');
+  if (nl !== -1) return nl + 1;
+  const sp = text.indexOf(' ');
+  return sp === -1 ? -1 : sp + 1;
 }
 
 /** The end of the last complete block (a blank line outside a fence) at or after `from`. */
