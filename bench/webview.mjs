@@ -14,7 +14,7 @@ import { pick, runCommand, vsixPath, waitForWorkbench } from '../test/e2e/workbe
 
 /**
  * What the in-frame instrumentation keeps (see instrument()).
- * @typedef {{ doneAt: number, longest: number, maxInputDelay: number, maxLag: number }} BenchState
+ * @typedef {{ doneAt: number, rxAt: number, longest: number, maxInputDelay: number, maxLag: number }} BenchState
  * @typedef {Window & { __bench: BenchState }} BenchWindow
  * @typedef {Performance & { memory?: { usedJSHeapSize: number } }} ChromePerformance (Chromium's non-standard heap size)
  */
@@ -62,7 +62,11 @@ async function chatFrame(page, timeoutMs = 30_000) {
 function instrument(frame, marker) {
   return frame.evaluate((m) => {
     const w = /** @type {BenchWindow} */ (/** @type {unknown} */ (window));
-    w.__bench = { doneAt: 0, longest: 0, maxInputDelay: 0, maxLag: 0 };
+    w.__bench = { doneAt: 0, rxAt: 0, longest: 0, maxInputDelay: 0, maxLag: 0 };
+    // When the message carrying the marker reached the webview (before the view's own listener).
+    window.addEventListener('message', (e) => {
+      if (!w.__bench.rxAt && JSON.stringify(e.data).includes(m)) w.__bench.rxAt = Date.now();
+    }, true);
     try {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) w.__bench.longest = Math.max(w.__bench.longest, e.duration);
@@ -241,7 +245,7 @@ async function main() {
     // ---------------------------------------------------------------- streaming
     // A few runs, each in a new session of the same agent: one run on 2 busy cores says little.
     const runs = Number(process.env.BENCH_STREAM_RUNS || 5);
-    /** @type {{ total: number, inPipe: number, queued: number, gotPrompt: number, queuedAt: number, pipeAt: number, longest: number, inputDelay: number, lag: number, typed: number }[]} */
+    /** @type {{ total: number, inPipe: number, queued: number, gotPrompt: number, queuedAt: number, pipeAt: number, toWebview: number, inWebview: number, longest: number, inputDelay: number, lag: number, typed: number }[]} */
     const streams = [];
     let emptyHeap = 0;
     for (let run = 0; run < runs; run++) {
@@ -282,6 +286,8 @@ async function main() {
         gotPrompt: prompted.t - tSend,
         queuedAt: queued - tSend,
         pipeAt: mark.t - tSend,
+        toWebview: stream.rxAt - mark.t,
+        inWebview: stream.doneAt - stream.rxAt,
         longest: stream.longest,
         inputDelay: stream.maxInputDelay,
         lag: stream.maxLag,
@@ -299,6 +305,8 @@ async function main() {
     console.log(`      the agent got the prompt after ${streams.map((x) => fmt(x.gotPrompt)).join(', ')} ms; queued its last chunk at ${streams.map((x) => fmt(x.queuedAt)).join(', ')} ms; that chunk was in the pipe at ${streams.map((x) => fmt(x.pipeAt)).join(', ')} ms`);
     row('last chunk queued by the agent → painted', (x) => x.queued, '(target ≤ 100; 0.1.0: about 206)');
     row('last chunk written (in the pipe) → painted', (x) => x.inPipe, '');
+    row('  of which: in the pipe → its message in the webview', (x) => x.toWebview, '(the extension host, then VS Code to the webview)');
+    row('  of which: its message in the webview → painted', (x) => x.inWebview, '');
     row('longest main-thread task in the webview', (x) => x.longest, '(target ≤ 50)');
     row('worst delay of a keystroke while streaming', (x) => x.inputDelay, '(target ≤ 50)', 1);
     row('worst timer lag while streaming', (x) => x.lag, '', 1);
