@@ -136,7 +136,7 @@ export class Ctx implements vscode.Disposable {
           if (!sessions.completeElicitation(params)) this.elicitation.complete(params);
         },
       },
-      inUse: (id) => this.inUse(id),
+      hasSessionsOn: (id, pid) => pid !== undefined && [...this.liveSessions].some((s) => s.def.id === id && s.agentPid === pid),
       installed: () => this.registry.definitions(),
     });
     this.auth = new AuthService(this.agents, this.signInStore, this.messages, quickPickPrompter, runInTerminal);

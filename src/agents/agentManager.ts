@@ -59,8 +59,12 @@ export interface AgentManagerDeps {
   readonly agentNotifications?: Record<string, (agentName: string, params: unknown, sessions: SessionRouter) => void>;
   /** Agents installed from the ACP Registry. */
   readonly installed: () => readonly AgentDefinition[];
-  /** Whether any open panel uses the agent (a crashed agent is restarted only then). */
-  readonly inUse: (agentId: string) => boolean;
+  /**
+   * Whether a session is open on this process of the agent (a crashed agent is
+   * restarted only then: not when it died before any session was open on it,
+   * as one that exits on session/new does, which would only leave a process idle).
+   */
+  readonly hasSessionsOn: (agentId: string, pid: number | undefined) => boolean;
 }
 
 /**
@@ -221,7 +225,7 @@ export class AgentManager implements Disposable {
     const verdict = e.crashes.recordCrash();
     this.setStatusOf(e, 'failed');
     const giveUp = verdict === 'give-up';
-    const willRestart = !giveUp && this.deps.inUse(e.def.id);
+    const willRestart = !giveUp && this.deps.hasSessionsOn(e.def.id, runtime.pid);
     const full = giveUp
       ? l10n.t('{0}. It crashed {1} times in the last 3 minutes and will not be restarted automatically.', message, e.crashes.recentCrashes)
       : willRestart

@@ -143,7 +143,11 @@ describe('Agents: start, handshake and failures (fake agents in the real host)',
     const panel = (await api()).openChat('fake-exit-silently');
     const s = await waitForStatus(panel, 'the exit message', failed);
     assert.match(s.text, /exited \(code 0\) without saying why/);
+    // It died before any session was open on it: restarting it would only leave a process idle.
+    assert.doesNotMatch(s.text, /being restarted/);
+    assert.equal((await api()).agentStatus('fake-exit-silently'), 'failed');
     await noProcessLeft('exit-silently');
+    assert.equal(startedPids('exit-silently').length, 1, 'started once, never again');
   });
 
   it('several sessions of one agent share one process', async () => {
