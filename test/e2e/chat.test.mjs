@@ -250,6 +250,14 @@ describe('e2e: the chat panel', function () {
     await screenshot(page, 'chat-all-updates');
   });
 
+  it('Open Diff makes a diff editor the active tab', async function () {
+    const frame = webviewFrame(page);
+    await frame.locator('.open-diff').first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'greet.ts' }).waitFor({ timeout: 10_000 });
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 10_000 });
+    await screenshot(page, 'chat-open-diff');
+  });
+
   it('streams a long one-block answer as plain text in pieces cut at newlines or spaces, then renders it whole at the turn end', async function () {
     const frame = await newSession('Fake: long-block');
     await send(frame, 'A long answer please');
@@ -278,14 +286,6 @@ describe('e2e: the chat panel', function () {
     const paragraph = await frame.locator('.msg-agent .markdown p').last().textContent();
     assert.match(paragraph ?? '', /^a0 a1 .* a2999\s+b0 b1 .* b1999 END-OF-ANSWER$/s);
     assert.equal(await frame.locator('.msg-agent h1', { hasText: 'Long answer' }).count(), 1);
-  });
-
-  it('Open Diff makes a diff editor the active tab', async function () {
-    const frame = webviewFrame(page);
-    await frame.locator('.open-diff').first().click();
-    await page.locator('.tabs-container .tab.active', { hasText: 'greet.ts' }).waitFor({ timeout: 10_000 });
-    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 10_000 });
-    await screenshot(page, 'chat-open-diff');
   });
 
   it('Stop sends session/cancel and the pending permission is answered cancelled', async function () {
