@@ -136,7 +136,7 @@ export class Ctx implements vscode.Disposable {
           if (!sessions.completeElicitation(params)) this.elicitation.complete(params);
         },
       },
-      hasSessionsOn: (id, pid) => pid !== undefined && [...this.liveSessions].some((s) => s.def.id === id && s.agentPid === pid),
+      hasSessionsOn: (runtime) => [...this.liveSessions].some((s) => s.isOpenOn(runtime)),
       installed: () => this.registry.definitions(),
     });
     this.auth = new AuthService(this.agents, this.signInStore, this.messages, quickPickPrompter, runInTerminal);

@@ -60,11 +60,12 @@ export interface AgentManagerDeps {
   /** Agents installed from the ACP Registry. */
   readonly installed: () => readonly AgentDefinition[];
   /**
-   * Whether a session is open on this process of the agent (a crashed agent is
-   * restarted only then: not when it died before any session was open on it,
-   * as one that exits on session/new does, which would only leave a process idle).
+   * Whether a session is open on this process of the agent. A crashed agent is
+   * restarted only then: not when it died before any session was open on it (one
+   * that exits on session/new would only sit idle), nor while one was being
+   * opened (the failed open has let go of it already); the panel's Restart does it.
    */
-  readonly hasSessionsOn: (agentId: string, pid: number | undefined) => boolean;
+  readonly hasSessionsOn: (runtime: AgentRuntime) => boolean;
 }
 
 /**
@@ -225,7 +226,7 @@ export class AgentManager implements Disposable {
     const verdict = e.crashes.recordCrash();
     this.setStatusOf(e, 'failed');
     const giveUp = verdict === 'give-up';
-    const willRestart = !giveUp && this.deps.hasSessionsOn(e.def.id, runtime.pid);
+    const willRestart = !giveUp && this.deps.hasSessionsOn(runtime);
     const full = giveUp
       ? l10n.t('{0}. It crashed {1} times in the last 3 minutes and will not be restarted automatically.', message, e.crashes.recentCrashes)
       : willRestart

@@ -219,6 +219,11 @@ export class AgentSession implements Disposable, SessionSink {
     return this.sessionId;
   }
 
+  /** Whether this session is open on that process of its agent. */
+  isOpenOn(runtime: AgentRuntime): boolean {
+    return this.runtime === runtime;
+  }
+
   get agentPid(): number | undefined {
     return this.runtime?.pid;
   }
