@@ -109,6 +109,8 @@ const PLAIN_TAIL_CHARS = 16_000;
  * a space (the line wraps there early, until the turn end renders it all).
  */
 const PLAIN_PIECE_CHARS = 4_096;
+/** Text with neither (base64, minified code, unspaced CJK) is cut anyway here: a piece never grows past it. */
+const PLAIN_PIECE_MAX = 4 * PLAIN_PIECE_CHARS;
 
 export class StreamingMarkdown {
   readonly el: HTMLDivElement;
@@ -161,14 +163,14 @@ export class StreamingMarkdown {
     let rest = text;
     while (rest) {
       if (this.piece && this.pieceLen >= PLAIN_PIECE_CHARS) {
-        const cut = pieceCut(rest);
+        const cut = pieceCut(rest, PLAIN_PIECE_MAX - this.pieceLen);
         if (cut === -1) {
           // No place to end it yet: it grows.
           this.piece.append(rest);
           this.pieceLen += rest.length;
           return;
         }
-        this.piece.append(rest.slice(0, cut));
+        if (cut > 0) this.piece.append(rest.slice(0, cut));
         rest = rest.slice(cut);
         this.piece = undefined;
         continue;
@@ -186,12 +188,20 @@ export class StreamingMarkdown {
   }
 }
 
-/** Where a full piece may end in `text`: after its first newline, else after its first space; -1 when neither is there. */
-function pieceCut(text: string): number {
+/**
+ * Where a full piece may end in `text`: after its first newline, else after its
+ * first space, else at `room` (never between the halves of a surrogate pair);
+ * -1 when none is in the text yet.
+ */
+function pieceCut(text: string, room: number): number {
   const nl = text.indexOf('\n');
-  if (nl !== -1) return nl + 1;
+  if (nl !== -1 && nl < room) return nl + 1;
   const sp = text.indexOf(' ');
-  return sp === -1 ? -1 : sp + 1;
+  if (sp !== -1 && sp < room) return sp + 1;
+  if (text.length <= room) return -1;
+  // A pair that would straddle the cut (or, at 0, the end of the piece) stays together.
+  const c = room === 0 ? text.charCodeAt(0) : text.charCodeAt(room - 1);
+  return room === 0 ? (c >= 0xdc00 && c <= 0xdfff ? 1 : 0) : c >= 0xd800 && c <= 0xdbff ? room + 1 : room;
 }
 
 /** The end of the last complete block (a blank line outside a fence) at or after `from`. */
