@@ -54,11 +54,12 @@ describe('NDJSON framing', () => {
 
   it('cuts whole chunks of many lines the same as byte by byte: CRLF, multi-byte text, blank and oversize lines', () => {
     // A line per kind, repeated: the chunked result must equal splitting the whole text by hand.
-    const kinds = ['{"a":1}', '{"t":"héllo 🌍 世界"}', '', '{"crlf":true}\r', 'x'.repeat(40), '{"b":"' + 'é'.repeat(12) + '"}'];
+    const kinds = ['{"a":1}', '{"t":"héllo 🌍 世界"}', '', '{"crlf":true}\r', 'x'.repeat(40), '{"b":"' + 'é'.repeat(12) + '"}', 'y'.repeat(30)];
     const all: string[] = [];
-    for (let i = 0; i < 300; i++) all.push(kinds[(i * 7) % kinds.length]!);
+    for (let i = 0; i < 300; i++) all.push(kinds[(i * 5) % kinds.length]!);
     const bytes = Buffer.from(all.join('\n') + '\n', 'utf8');
-    // A limit some lines pass (whole chunks are then cut line by line), and one all pass (cut at once).
+    // A limit some lines are over (30 bytes: one line is exactly that, one is 40), and one all are under.
+    // A chunk's whole lines are cut at once when all of them fit the limit, else line by line.
     for (const max of [30, 1 << 20]) {
       const expected = { lines: [] as string[], oversize: [] as number[] };
       for (const l of all) {
