@@ -63,9 +63,12 @@ function instrument(frame, marker) {
   return frame.evaluate((m) => {
     const w = /** @type {BenchWindow} */ (/** @type {unknown} */ (window));
     w.__bench = { doneAt: 0, rxAt: 0, longest: 0, maxInputDelay: 0, maxLag: 0 };
-    // When the message carrying the marker reached the webview (before the view's own listener).
+    let inFrame = false;
+    // A message from the host is a task of its own, never inside a frame's rendering (see inFrame below).
+    // Also: when the one carrying the marker reached the webview (before the view's own listener).
     window.addEventListener('message', (e) => {
-      if (!w.__bench.rxAt && JSON.stringify(e.data).includes(m)) w.__bench.rxAt = Date.now();
+      inFrame = false;
+      if (!w.__bench.rxAt && e.data?.type === 'deltas' && JSON.stringify(e.data).includes(m)) w.__bench.rxAt = Date.now();
     }, true);
     try {
       new PerformanceObserver((list) => {
@@ -86,8 +89,7 @@ function instrument(frame, marker) {
     });
     // Whether the page is inside a frame's rendering: set by the first animation-frame
     // callback of each frame (ours re-registers itself each frame, so it runs first),
-    // cleared by the first task after that frame.
-    let inFrame = false;
+    // cleared by the first task after that frame (ours, or a host message queued before it).
     const after = new MessageChannel();
     /** @type {(() => void)[]} */
     let afterFrame = [];
@@ -120,11 +122,8 @@ function instrument(frame, marker) {
     };
     const observer = new MutationObserver((records) => {
       if (pending) return;
-      seen ||= records.some((r) =>
-        r.type === 'characterData'
-          ? (/** @type {CharacterData} */ (r.target).data ?? '').includes(m)
-          : r.type === 'childList' && [...r.addedNodes].some((n) => (n.textContent ?? '').includes(m)),
-      );
+      // The changed element's whole text: the marker may come in two text nodes.
+      seen ||= records.some((r) => (r.type === 'characterData' || (r.type === 'childList' && r.addedNodes.length > 0)) && (r.target.textContent ?? '').includes(m));
       check();
     });
     observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['disabled'] });
