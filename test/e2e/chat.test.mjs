@@ -261,22 +261,29 @@ describe('e2e: the chat panel', function () {
   it('streams a long one-block answer as plain text in pieces cut at newlines or spaces, then renders it whole at the turn end', async function () {
     const frame = await newSession('Fake: long-block');
     await send(frame, 'A long answer please');
-    // What the scenario streams after its heading: 3,000 words on lines of 10, then 2,000 on one line.
+    // What the scenario streams after its heading: 3,000 words on lines of 10, 2,000 on one line, 5,000 with no space.
     let expected = '';
     for (let i = 0; i < 3000; i++) expected += `a${i}${i % 10 === 9 ? '\n' : ' '}`;
     for (let i = 0; i < 2000; i++) expected += `b${i} `;
+    for (let i = 0; i < 5000; i++) expected += `c${i}`;
     const tail = frame.locator('.msg-agent .plain-tail');
-    await tail.filter({ hasText: 'b1999' }).waitFor({ timeout: 30_000 });
+    await tail.filter({ hasText: 'c4999' }).waitFor({ timeout: 30_000 });
     const pieces = await tail.evaluate((el) => [...el.children].map((c) => c.textContent ?? ''));
     // Nothing lost, nothing twice, in order.
     assert.equal(pieces.join(''), expected);
     assert.equal(await tail.evaluate((el) => el.textContent), expected);
     assert.ok(pieces.length >= 6, `${expected.length} characters in pieces of about 4,096: got ${pieces.length}`);
     for (const [i, piece] of pieces.slice(0, -1).entries()) {
-      assert.ok(piece.length >= 4096 && piece.length <= 4096 + 80, `piece ${i} has ${piece.length} characters`);
-      // Where the text has lines, a piece ends with one (nothing moves on screen); on the long line, after a word.
+      // Where the text has lines, a piece ends with one (nothing moves on screen); on the long line, after a word;
+      // where there is no space at all, at 16,384 characters.
+      if (piece.includes('c')) {
+        assert.equal(piece.length, 16_384, `piece ${i}, cut with no space in sight`);
+        continue;
+      }
       assert.ok(piece.endsWith(piece.includes('b') ? ' ' : '\n'), `piece ${i} ends with ${JSON.stringify(piece.slice(-8))}`);
+      assert.ok(piece.length >= 4096 && piece.length <= 4096 + 80, `piece ${i} has ${piece.length} characters`);
     }
+    assert.ok(pieces.some((p) => p.length === 16_384), 'the run with no space was cut');
     // The heading before the block was rendered as markdown as soon as its block ended.
     assert.equal(await frame.locator('.msg-agent h1', { hasText: 'Long answer' }).count(), 1);
     fs.writeFileSync(path.join(tmp, 'workspace', '.long-block-go'), '');
@@ -284,7 +291,7 @@ describe('e2e: the chat panel', function () {
     await frame.locator('.msg-agent', { hasText: 'END-OF-ANSWER' }).waitFor({ timeout: 15_000 });
     await frame.locator('.msg-agent .plain-tail').waitFor({ state: 'detached', timeout: 10_000 });
     const paragraph = await frame.locator('.msg-agent .markdown p').last().textContent();
-    assert.match(paragraph ?? '', /^a0 a1 .* a2999\s+b0 b1 .* b1999 END-OF-ANSWER$/s);
+    assert.match(paragraph ?? '', /^a0 a1 .* a2999\s+b0 b1 .* b1999 c0c1c2.*c4999END-OF-ANSWER$/s);
     assert.equal(await frame.locator('.msg-agent h1', { hasText: 'Long answer' }).count(), 1);
   });
 
