@@ -132,6 +132,39 @@ function instrument(frame, marker) {
 }
 
 /**
+ * Whether the Long Tasks API reports anything in this frame: an 80 ms task of our own must show.
+ * (Else "longest task: 0 ms" would only mean the browser never said.)
+ * @param {import('playwright-core').Frame} frame
+ * @returns {Promise<boolean>}
+ */
+function longTasksSeen(frame) {
+  return frame.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let seen = false;
+        try {
+          const o = new PerformanceObserver((list) => {
+            if (list.getEntries().some((e) => e.duration >= 50)) seen = true;
+          });
+          o.observe({ type: 'longtask' });
+          setTimeout(() => {
+            const t = performance.now();
+            while (performance.now() - t < 80) {
+              // busy on purpose
+            }
+            setTimeout(() => {
+              o.disconnect();
+              resolve(seen);
+            }, 200);
+          }, 0);
+        } catch {
+          resolve(false);
+        }
+      }),
+  );
+}
+
+/**
  * @param {import('playwright-core').Frame} frame
  * @param {number} [timeoutMs]
  * @returns {Promise<BenchState>}
@@ -207,7 +240,7 @@ async function measureReplay(page, tmp, scenario, count) {
   ]) if (t) marks.push({ name, at: t, detail: null });
   marks.sort((a, b) => a.at - b.at);
   for (const m of marks) console.log(`      ${m.name.padEnd(22)} at ${fmt(m.at - t0).padStart(7)} ms${m.from ? ` (requested at ${fmt(m.from - t0)} ms)` : ''}${m.detail != null ? ` (${fmt(Number(m.detail))} items)` : ''}`);
-  console.log(`  longest main-thread task in the webview                   ${fmt(replay.longest).padStart(7)} ms`);
+  console.log(`  longest task in the webview (only tasks over 50 ms count; 0: none) ${fmt(replay.longest).padStart(7)} ms`);
   console.log(`  webview JS heap after the replay                          ${fmt(heap / 1e6, 1).padStart(7)} MB   (target ≤ ${count > 50_000 ? 200 : 150})`);
   console.log(`  the whole history in the panel (fetched in the background) ${fmt(allMs).padStart(7)} ms, heap then ${fmt(heapAll / 1e6, 1)} MB`);
   console.log(`  DOM: ${fmt(dom.rendered)} of ${fmt(dom.items)} items rendered, the rest behind ${fmt(dom.spacers)} spacers; ${fmt(dom.nodes)} elements`);
@@ -234,9 +267,11 @@ async function main() {
     const wframe = await chatFrame(page, 60_000);
     await wframe.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
     const firstWebviewMs = Date.now() - tw;
+    const longTasks = await longTasksSeen(wframe);
     await runCommand(page, 'View: Close All Editors');
 
     console.log(`\n(The window's first webview, cold, took ${fmt(firstWebviewMs)} ms to open and connect: VS Code's webview start-up.)`);
+    console.log(longTasks ? "(The Long Tasks API reports in the webview: an 80 ms task of the bench's own was seen.)" : '(The Long Tasks API reports nothing in the webview here: the "longest task" figures below mean nothing.)');
     // ---------------------------------------------------------------- replay: today's size, and ten times it
     await measureReplay(page, tmp, 'replay-10k', 10_000);
     if (!process.argv.includes('--quick')) await measureReplay(page, tmp, 'replay-100k', 100_000);
@@ -306,7 +341,7 @@ async function main() {
     row('last chunk written (in the pipe) → painted', (x) => x.inPipe, '');
     row('  of which: in the pipe → its message in the webview', (x) => x.toWebview, '(the extension host, then VS Code to the webview)');
     row('  of which: its message in the webview → painted', (x) => x.inWebview, '');
-    row('longest main-thread task in the webview', (x) => x.longest, '(target ≤ 50)');
+    row('longest task in the webview (over 50 ms count; 0: none)', (x) => x.longest, '(target ≤ 50)');
     row('worst delay of a keystroke while streaming', (x) => x.inputDelay, '(target ≤ 50)', 1);
     row('worst timer lag while streaming', (x) => x.lag, '', 1);
     console.log(`  characters typed during the stream that arrived            ${streams.map((x) => `${x.typed}/30`).join(', ')}`);
