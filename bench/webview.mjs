@@ -192,6 +192,13 @@ async function measureReplay(page, tmp, scenario, count) {
   await pick(page, `Fake: ${scenario}`);
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Long session' }).first();
   await row.waitFor({ timeout: 30_000 });
+  // The webview's frame shares its JS heap with the workbench (one renderer process): the heap before it opens.
+  const heapBefore = await page.evaluate(async () => {
+    globalThis.gc?.();
+    await new Promise((r) => setTimeout(r, 100));
+    globalThis.gc?.();
+    return (/** @type {ChromePerformance} */ (performance)).memory?.usedJSHeapSize ?? 0;
+  });
   const t0 = Date.now();
   await row.click();
   const frame = await chatFrame(page);
@@ -242,6 +249,7 @@ async function measureReplay(page, tmp, scenario, count) {
   for (const m of marks) console.log(`      ${m.name.padEnd(22)} at ${fmt(m.at - t0).padStart(7)} ms${m.from ? ` (requested at ${fmt(m.from - t0)} ms)` : ''}${m.detail != null ? ` (${fmt(Number(m.detail))} items)` : ''}`);
   console.log(`  longest task in the webview (only tasks over 50 ms count; 0: none) ${fmt(replay.longest).padStart(7)} ms`);
   console.log(`  webview JS heap after the replay                          ${fmt(heap / 1e6, 1).padStart(7)} MB   (target ≤ ${count > 50_000 ? 200 : 150})`);
+  console.log(`    (the renderer's heap, which the workbench and its webviews share: ${fmt(heapBefore / 1e6, 1)} MB before the panel opened, so the panel's share is about ${fmt((heap - heapBefore) / 1e6, 1)} MB)`);
   console.log(`  the whole history in the panel (fetched in the background) ${fmt(allMs).padStart(7)} ms, heap then ${fmt(heapAll / 1e6, 1)} MB`);
   console.log(`  DOM: ${fmt(dom.rendered)} of ${fmt(dom.items)} items rendered, the rest behind ${fmt(dom.spacers)} spacers; ${fmt(dom.nodes)} elements`);
   console.log(`  typing 12 characters into the composer afterwards          ${fmt(typeMs).padStart(7)} ms`);
