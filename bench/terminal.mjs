@@ -22,4 +22,6 @@ const r = JSON.parse(fs.readFileSync(out, 'utf8'));
 console.log('\nterminal flood (64 MiB, no outputByteLimit, 1 MiB kept)');
 console.log(`  whole turn                    ${r.seconds.toFixed(2)} s`);
 console.log(`  panel deltas                  ${r.panelDeltas} (largest ${r.maxDeltaChars} characters, ${r.panelChars} in all)`);
+// A flood that fits in one flush reaches the panel as whole updates of its card instead.
+console.log(`  whole updates of the card     ${r.panelWholes ?? '?'}`);
 console.log(`  worst extension-host delay    ${r.maxHostLagMs} ms (a 20 ms timer, late by)`);

@@ -354,7 +354,7 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
     assert.ok(held().length <= limit, `the panel holds ${held().length} characters`);
     assert.ok(maxDelta <= 32 * 1024, `the largest delta was ${maxDelta} characters`);
     assert.ok(deltas + wholes >= 2, `the panel heard of the output (${deltas} deltas, ${wholes} whole updates)`);
-    const report = { outputMiB: 64, seconds, panelDeltas: deltas, panelChars, maxDeltaChars: maxDelta, maxHostLagMs: lag };
+    const report = { outputMiB: 64, seconds, panelDeltas: deltas, panelWholes: wholes, panelChars, maxDeltaChars: maxDelta, maxHostLagMs: lag };
     console.log(`  [terminal flood] ${JSON.stringify(report)}`);
     if (process.env.ACP_BENCH_OUT) fs.writeFileSync(process.env.ACP_BENCH_OUT, JSON.stringify(report));
   });
