@@ -393,6 +393,49 @@ describe('e2e: the chat panel', function () {
     assert.match((await focused()) ?? '', /tool/);
   });
 
+  it('the keyboard alone, the other keys: Ctrl+K N starts a session, Ctrl+K A comes back to its composer, Alt+N rejects', async function () {
+    await runCommand(page, 'View: Close All Editors');
+    // Ctrl+K N: the agent picker, answered by typing.
+    await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } });
+    await page.keyboard.press('Control+k');
+    await page.keyboard.press('n');
+    const pickInput = page.locator('.quick-input-widget input');
+    await pickInput.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.type('Fake: slow-permission');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Fake: slow-permission' }).first().waitFor({ timeout: 10_000 });
+    // The arrow keys to it, if the filter put another agent first.
+    const focusedRow = page.locator('.quick-input-list .monaco-list-row.focused');
+    for (let i = 0; i < 20 && !((await focusedRow.textContent().catch(() => '')) ?? '').includes('Fake: slow-permission'); i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    await page.keyboard.type('Clean up');
+    await page.keyboard.press('Enter');
+    const card = frame.locator('.tool', { hasText: 'Delete build/' });
+    await card.locator('.permission-option', { hasText: 'Keep it' }).waitFor({ timeout: 15_000 });
+    // The keyboard goes elsewhere (the Explorer); Ctrl+K A brings it back to the composer.
+    await runCommand(page, 'View: Show Explorer');
+    await page.locator('.explorer-folders-view .monaco-list').first().waitFor({ timeout: 10_000 });
+    assert.equal(await frame.locator('body').evaluate(() => document.hasFocus()), false, 'the keyboard left the panel');
+    await page.keyboard.press('Control+k');
+    await page.keyboard.press('a');
+    await page.waitForTimeout(300);
+    await page.keyboard.type('typed here');
+    const deadline = Date.now() + 10_000;
+    while ((await frame.locator('#input').inputValue()) !== 'typed here' && Date.now() < deadline) await page.waitForTimeout(100);
+    assert.equal(await frame.locator('#input').inputValue(), 'typed here', 'the keys after Ctrl+K A land in the composer');
+    // Alt+N answers the waiting permission with its reject option.
+    await page.keyboard.press('Alt+n');
+    await card.locator('.permission-verdict', { hasText: 'Keep it' }).waitFor({ timeout: 10_000 });
+    const rec = record(tmp, 'slow-permission');
+    const asked = rec.filter((r) => r.dir === 'out' && r.msg.method === 'session/request_permission').at(-1);
+    const answer = rec.find((r) => r.dir === 'in' && r.msg.id === asked.msg.id && r.msg.method === undefined);
+    assert.deepEqual(answer.msg.result, { outcome: { outcome: 'selected', optionId: 'no' } });
+    await frame.locator('#input').fill('');
+    await page.keyboard.press('Escape');
+    await frame.locator('.turn-end', { hasText: 'Stopped.' }).waitFor({ timeout: 15_000 });
+  });
+
   it('shows subagents as cards with their own items (Stop only where allowed) and a Markdown plan, rendered', async function () {
     const frame = await newSession('Fake: subagents');
     await send(frame, 'Refactor greet');
