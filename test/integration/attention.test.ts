@@ -1,8 +1,9 @@
-// "Needs you": a permission request while the panel is hidden raises a
+// "Needs you": a permission request, a question or a failure while the panel is hidden raises a
 // notification naming the session (with Show) and marks the panel's tab;
 // acpAgents.notifications turns it off.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { ElicitationItem } from '../../src/shared/transcriptTypes';
 import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
 
 describe('Needs you: notifications and the tab', function () {
@@ -53,6 +54,37 @@ describe('Needs you: notifications and the tab', function () {
     assert.equal(await stopped, 'cancelled');
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(a.testing.messages().slice(mark).map((m) => m.message), []);
+  });
+
+  it('a question (elicitation) while the panel is hidden: a notification with its message, and the tab says so', async () => {
+    await cfg().update('notifications', true, vscode.ConfigurationTarget.Global);
+    const { a, panel } = await hiddenPanel('fake-elicit');
+    const before = a.testing.messages().length;
+    const turn = panel.session.prompt('deploy it');
+    const shown = await waitFor('the notification', () => a.testing.messages().slice(before).find((m) => /asks:/.test(m.message)));
+    assert.equal(shown.message, 'Fake: elicit asks: Configure the deploy');
+    assert.deepEqual(shown.actions, ['Show']);
+    assert.equal(panel.attention?.needsYou, true);
+    assert.match((panel.panel.iconPath as vscode.Uri).path, /needs-you\.svg$/);
+    // Both of its questions declined, the turn ends.
+    for (const mode of ['form', 'url']) {
+      const q = await waitFor(`the ${mode} question`, () => panel.session.transcript.items.find((i): i is ElicitationItem => i.kind === 'elicitation' && i.mode === mode && i.state === 'pending'));
+      assert.equal(await panel.session.answerElicitation(q.id, 'decline'), true);
+    }
+    assert.equal(await turn, 'end_turn');
+  });
+
+  it('the agent failing while the panel is hidden: a notification with what happened, once', async () => {
+    await cfg().update('notifications', true, vscode.ConfigurationTarget.Global);
+    const { a, panel } = await hiddenPanel('fake-exit-mid-prompt');
+    const before = a.testing.messages().length;
+    await panel.session.prompt('hi').catch(() => undefined);
+    const shown = await waitFor('the notification', () => a.testing.messages().slice(before).find((m) => m.message.startsWith('Fake: exit-mid-prompt: ')));
+    assert.match(shown.message, /exited/);
+    assert.deepEqual(shown.actions, ['Show']);
+    assert.equal(panel.attention?.needsYou, true);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(a.testing.messages().slice(before).filter((m) => m.message.startsWith('Fake: exit-mid-prompt: ')).length, 1, 'one notification for one failure');
   });
 
   it('with acpAgents.notifications off, nothing is shown and the tab stays as it is', async () => {
