@@ -25,6 +25,8 @@ describe('Elicitation (form and URL)', function () {
     });
     const panel = a.openChat('fake-elicit');
     await waitForStatus(panel, 'connected', connected);
+    // This test's answers only: other tests ask this agent too.
+    const recorded = readRecord('elicit').length;
     const turn = panel.session.prompt('deploy it');
     const items = () => panel.session.transcript.items.filter((i): i is ElicitationItem => i.kind === 'elicitation');
     const form = await waitFor('the form in the panel', () => items().find((i) => i.mode === 'form'));
@@ -43,7 +45,7 @@ describe('Elicitation (form and URL)', function () {
     assert.deepEqual([url.host, url.url], ['login.example.com', 'https://login.example.com/device?code=ABC']);
     assert.equal(await panel.session.answerElicitation(url.id, 'decline'), true);
     assert.equal(await turn, 'end_turn');
-    const results = readRecord('elicit').filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined).map((r) => r.msg.result);
+    const results = readRecord('elicit').slice(recorded).filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined).map((r) => r.msg.result);
     assert.deepEqual(results[0], { action: 'accept', content: { name: 'shop', region: 'eu', replicas: 3, public: true, features: ['logs', 'traces'] } });
     assert.deepEqual(results[1], { action: 'decline' });
     assert.equal(url.state, 'declined');
