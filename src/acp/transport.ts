@@ -72,11 +72,11 @@ export class LineSplitter {
     // falls inside a UTF-8 sequence), then cut as strings — no Buffer per line.
     // Only when none of them can be over the limit: else byte by byte below.
     const last = chunk.lastIndexOf(NEWLINE);
-    if (last > start && last - start <= this.maxLineBytes && !this.discarding) {
+    if (last > start && last - start <= this.maxLineBytes) {
       const text = chunk.toString('utf8', start, last + 1);
       let from = 0;
       while ((nl = text.indexOf('\n', from)) !== -1) {
-        this.onLine(text.charCodeAt(nl - 1) === CR && nl > from ? text.slice(from, nl - 1) : text.slice(from, nl));
+        this.onLine(text.charCodeAt(nl - 1) === CR ? text.slice(from, nl - 1) : text.slice(from, nl));
         from = nl + 1;
       }
       start = last + 1;
