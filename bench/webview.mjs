@@ -165,6 +165,20 @@ function longTasksSeen(frame) {
 }
 
 /**
+ * The renderer's retained JS heap (the garbage collected first), read in the page or a frame of it.
+ * @param {import('playwright-core').Page | import('playwright-core').Frame} where
+ * @returns {Promise<number>}
+ */
+function retainedHeap(where) {
+  return where.evaluate(async () => {
+    globalThis.gc?.();
+    await new Promise((r) => setTimeout(r, 100));
+    globalThis.gc?.();
+    return (/** @type {ChromePerformance} */ (performance)).memory?.usedJSHeapSize ?? 0;
+  });
+}
+
+/**
  * @param {import('playwright-core').Frame} frame
  * @param {number} [timeoutMs]
  * @returns {Promise<BenchState>}
@@ -193,12 +207,7 @@ async function measureReplay(page, tmp, scenario, count) {
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Long session' }).first();
   await row.waitFor({ timeout: 30_000 });
   // The webview's frame shares its JS heap with the workbench (one renderer process): the heap before it opens.
-  const heapBefore = await page.evaluate(async () => {
-    globalThis.gc?.();
-    await new Promise((r) => setTimeout(r, 100));
-    globalThis.gc?.();
-    return (/** @type {ChromePerformance} */ (performance)).memory?.usedJSHeapSize ?? 0;
-  });
+  const heapBefore = await retainedHeap(page);
   const t0 = Date.now();
   await row.click();
   const frame = await chatFrame(page);
@@ -212,19 +221,12 @@ async function measureReplay(page, tmp, scenario, count) {
     ...(/** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource'))).map((r) => ({ name: `fetched ${(r.name.split('/').pop() ?? '').split('?')[0]}`, at: performance.timeOrigin + r.responseEnd, detail: null, from: performance.timeOrigin + r.startTime })),
     ...(/** @type {PerformanceMark[]} */ (performance.getEntriesByType('mark'))).filter((m) => m.name.startsWith('acp:')).map((m) => ({ name: m.name, at: performance.timeOrigin + m.startTime, detail: m.detail })),
   ].sort((a, b) => a.at - b.at));
-  const heapNow = () => frame.evaluate(async () => {
-    // Retained heap: collect the garbage of the replay first.
-    globalThis.gc?.();
-    await new Promise((r) => setTimeout(r, 100));
-    globalThis.gc?.();
-    return (/** @type {ChromePerformance} */ (performance)).memory?.usedJSHeapSize ?? 0;
-  });
-  const heap = await heapNow();
+  const heap = await retainedHeap(frame);
   // The panel then fetches older history in the background, a batch at a time: the heap once all of it is there.
   const tAll = Date.now();
   await frame.waitForFunction(() => document.getElementById('transcript')?.dataset.older === '0', null, { timeout: 120_000, polling: 100 });
   const allMs = Date.now() - tAll + replayMs;
-  const heapAll = await heapNow();
+  const heapAll = await retainedHeap(frame);
   const dom = await frame.evaluate(() => ({ nodes: document.getElementsByTagName('*').length, items: Number(document.getElementById('transcript')?.dataset.items ?? 0), rendered: document.querySelectorAll('#transcript .item').length, spacers: document.querySelectorAll('#transcript > .placeholder').length }));
   // Typing right after the replay.
   await frame.locator('#input').click();
@@ -296,12 +298,7 @@ async function main() {
       await pick(page, 'Fake: stream-20k');
       const sframe = await chatFrame(page);
       await sframe.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
-      if (run === 0) {
-        emptyHeap = await sframe.evaluate(() => {
-          globalThis.gc?.();
-          return (/** @type {ChromePerformance} */ (performance)).memory?.usedJSHeapSize ?? 0;
-        });
-      }
+      if (run === 0) emptyHeap = await retainedHeap(sframe);
       await instrument(sframe, 'STREAM-END-MARKER');
       await sframe.locator('#input').fill('stream please');
       const tSend = Date.now();
