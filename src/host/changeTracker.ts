@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkPath } from '../platform/pathPolicy';
-import { TurnBaseline } from './turnBaseline';
+import { TurnBaseline, type RepoPins } from './turnBaseline';
 import type { ChangeEntry, ChangeTracking, TurnObserver } from '../sessions/services';
 
 interface Change {
@@ -86,6 +86,8 @@ export class ChangeTracker implements ChangeTracking {
   private readonly proposed = new Map<string, { snapshot: Buffer | null; oldText: string | null; newText: string }>();
   private watchers: vscode.FileSystemWatcher[] = [];
   private baseline: TurnBaseline | undefined;
+  /** Each folder's repository, decided at the first turn: one an agent makes later is never used. */
+  private readonly repoPins: RepoPins = new Map();
   /** Files just put back by Revert: the disk events of that write are not the agent's. */
   private readonly reverted = new Map<string, { at: number; bytes: Buffer }>();
   /** The session's checkpoints: every change of a turn is reported there too. */
@@ -157,7 +159,7 @@ export class ChangeTracker implements ChangeTracking {
   watch(roots: readonly string[]): void {
     this.unwatch();
     if (roots.length === 0) return;
-    const baseline = new TurnBaseline(roots, (file) => this.turn?.knownBefore(file));
+    const baseline = new TurnBaseline(roots, (file) => this.turn?.knownBefore(file), this.repoPins);
     this.baseline = baseline;
     const since = Date.now();
     const seen = async (u: vscode.Uri, created: boolean) => {

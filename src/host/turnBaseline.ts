@@ -4,31 +4,38 @@
  * ("modified", never "added"), and — for files git had clean — what its bytes
  * were. Cheap: names only (bounded count and time), one `git status` per
  * repository. No `vscode` import.
+ *
+ * Git is only ever run through `safeGit.ts` (no hook, fsmonitor, filter driver,
+ * submodule or transport of the repository's runs). Which repository a session
+ * folder belongs to is decided once, at the first turn a `ChangeTracker` sees
+ * (the `pins` it passes): a repository (a `.git` folder or file, or a bare one)
+ * that appears inside a folder later — an agent can write one — is never used,
+ * and a folder that had one keeps using that git directory and work tree,
+ * whatever the folder holds later. A repository above the folder (a monorepo
+ * sub-folder opened alone) is found by git's discovery as usual; a bare
+ * repository is never discovered.
  */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { discoverRepo, SafeGit, type GitRepo } from './safeGit';
 
 const MAX_ENTRIES = 200_000;
 const LIST_BUDGET_MS = 2_000;
-const GIT_TIMEOUT_MS = 3_000;
 const MAX_BLOB_BYTES = 5 * 1024 * 1024;
 const SKIP_DIRS = new Set(['.git', 'node_modules']);
 /** Files git had changed when the turn began are read then (bounded): git cannot tell their bytes later. */
 const MAX_DIRTY_FILES = 200;
 const MAX_DIRTY_BYTES = 16 * 1024 * 1024;
 
+/** Per session folder, the repository decided at the first turn (undefined: none). */
+export type RepoPins = Map<string, Promise<GitRepo | undefined>>;
+
 interface Repo {
   readonly top: string;
+  readonly git: SafeGit;
   readonly head: string;
   /** Tracked files that differed from HEAD when the turn began (absolute paths). */
   readonly dirty: Set<string>;
-}
-
-function git(cwd: string, args: string[], encoding: 'utf8' | 'buffer' = 'utf8'): Promise<string | Buffer | undefined> {
-  return new Promise((resolve) => {
-    execFile('git', ['-C', cwd, ...args], { timeout: GIT_TIMEOUT_MS, maxBuffer: Math.max(MAX_BLOB_BYTES + 1024, 64 * 1024 * 1024), encoding, windowsHide: true }, (err, stdout) => resolve(err ? undefined : stdout));
-  });
 }
 
 /** Paths compared case-insensitively on Windows (git says C:\, VS Code c:\). */
@@ -47,6 +54,8 @@ export class TurnBaseline {
     readonly roots: readonly string[],
     /** What a file held when the turn began, known from elsewhere (an earlier turn's checkpoint). */
     private readonly known: (file: string) => Buffer | null | undefined = () => undefined,
+    /** The repository of each folder, kept across the turns of one tracker. */
+    private readonly pins: RepoPins = new Map(),
   ) {
     this.ready = Promise.all([this.list(), this.readGit()]).then(() => undefined);
   }
@@ -76,25 +85,27 @@ export class TurnBaseline {
   }
 
   private async readGit(): Promise<void> {
-    const tops = new Set<string>();
+    const found = new Map<string, GitRepo>();
     for (const root of this.roots) {
-      const top = (await git(root, ['rev-parse', '--show-toplevel'])) as string | undefined;
-      if (top?.trim()) tops.add(path.resolve(top.trim()));
+      let pin = this.pins.get(key(root));
+      if (!pin) this.pins.set(key(root), (pin = discoverRepo(root)));
+      const repo = await pin;
+      if (repo) found.set(`${key(repo.gitDir)}\0${key(repo.top)}`, repo);
     }
-    for (const top of tops) {
-      const head = ((await git(top, ['rev-parse', '--verify', '-q', 'HEAD'])) as string | undefined)?.trim();
-      const status = (await git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=no'])) as string | undefined;
+    for (const { top, gitDir } of found.values()) {
+      const git = await SafeGit.open({ top, gitDir });
+      if (!git) continue;
+      const head = ((await git.run(['rev-parse', '--verify', '-q', 'HEAD'])) as string | undefined)?.trim();
+      const status = (await git.run(['status', '--porcelain=v1', '-z', '--untracked-files=no', '--ignore-submodules=all', '--no-renames'])) as string | undefined;
       if (!head || status === undefined) continue;
       const dirty = new Set<string>();
       const parts = status.split('\0');
-      for (let i = 0; i < parts.length; i++) {
-        const entry = parts[i]!;
+      for (const entry of parts) {
         if (entry.length < 4) continue;
+        // No renames (--no-renames): a moved file is its two sides, each listed.
         dirty.add(key(path.join(top, entry.slice(3))));
-        // Renames and copies carry the original path as the next entry.
-        if (entry[0] === 'R' || entry[0] === 'C') dirty.add(key(path.join(top, parts[++i] ?? '')));
       }
-      this.repos.push({ top, head, dirty });
+      this.repos.push({ top, git, head, dirty });
       let budget = MAX_DIRTY_BYTES;
       for (const f of [...dirty].slice(0, MAX_DIRTY_FILES)) {
         try {
@@ -129,7 +140,7 @@ export class TurnBaseline {
   /**
    * The file's bytes when the turn began, when known: from an earlier turn's
    * checkpoint; a tracked file git had changed, read then; a tracked file that
-   * was clean then is the HEAD of that moment (with the repository's filters applied).
+   * was clean then is the HEAD of that moment, when git would check it out unchanged.
    */
   async bytesBefore(file: string): Promise<Buffer | undefined> {
     const known = this.known(file);
@@ -140,7 +151,6 @@ export class TurnBaseline {
     const repo = this.repos.find((r) => !path.relative(key(r.top), key(file)).startsWith('..'));
     if (!repo || repo.dirty.has(key(file)) || !this.files.has(file)) return undefined;
     const rel = path.relative(repo.top, file).split(path.sep).join('/');
-    const out = (await git(repo.top, ['cat-file', '--filters', `${repo.head}:${rel}`], 'buffer')) as Buffer | undefined;
-    return out && out.length <= MAX_BLOB_BYTES ? out : undefined;
+    return repo.git.checkoutBytes(repo.head, rel, MAX_BLOB_BYTES);
   }
 }
