@@ -20,6 +20,7 @@
  *   cannot start `uploadpack` or `ssh` commands from the configuration.
  * Callers keep submodules out (`--ignore-submodules=all`: a submodule's own
  * configuration is never read) and read blobs raw (no `--filters`).
+ * A git older than 2.38 (no safe.bareRepository) is not used at all.
  * Not covered: a configuration rewritten between our `git config --list` and the
  * next command (the agent would need to write `.git/config`, a protected path).
  * No `vscode` import.
@@ -95,11 +96,22 @@ function runGit(
   });
 }
 
+/** safe.bareRepository (and GIT_CONFIG_COUNT, --path-format) came with git 2.38: an older git is not used. */
+let versionOk: Promise<boolean> | undefined;
+function recentEnough(): Promise<boolean> {
+  versionOk ??= runGit(os.tmpdir(), ['version']).then((out) => {
+    const m = /(\d+)\.(\d+)/.exec(String(out ?? ''));
+    return !!m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 38));
+  });
+  return versionOk;
+}
+
 /** The repository a folder belongs to (git's own discovery, hardened), if any. */
 export async function discoverRepo(folder: string): Promise<GitRepo | undefined> {
+  if (!(await recentEnough())) return undefined;
   const out = (await runGit(folder, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir'])) as string | undefined;
   const [top, gitDir] = (out ?? '').split('\n').map((l) => l.trim());
-  return top && gitDir ? { top: path.resolve(top), gitDir: path.resolve(gitDir) } : undefined;
+  return top && gitDir && path.isAbsolute(top) && path.isAbsolute(gitDir) ? { top: path.resolve(top), gitDir: path.resolve(gitDir) } : undefined;
 }
 
 /** One repository's hardened git: every filter driver its configuration names is switched off. */
