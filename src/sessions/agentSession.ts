@@ -141,6 +141,8 @@ export class AgentSession implements Disposable, SessionSink {
       emit: (c) => this.emit(c),
       autoApprove: () => services.settings.autoApprove(),
       protectedGlob: (f) => services.files.protectedGlob(f, this.effectiveRoots),
+      roots: () => this.effectiveRoots,
+      cwd: () => this.workingFolder,
       log: (m) => this.log(m),
     });
     this.elicitations = new Elicitations({ transcript: () => this.transcript, emit: (c) => this.emit(c), log: (m) => this.log(m) });

@@ -6,14 +6,17 @@
  * `vscode` — unit-tested in plain Node.
  */
 import * as l10n from '@vscode/l10n';
-import * as path from 'node:path';
+import * as os from 'node:os';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PermissionOption, PermissionRequest } from '../acp/clientRequests';
 import { decodeSessionUpdate } from '../acp/decode';
 import { clientError } from '../acp/errors';
 import type { CancelToken } from '../agents/sessionRouter';
-import { allowOption, autoApproves, permissionKey, type AutoApprove } from './permissionPolicy';
+import { checkPath } from '../platform/pathPolicy';
+import { allowOption, alwaysScope, autoApproves, permissionKey, type AutoApprove } from './permissionPolicy';
+import { toolCallPaths, type ToolCallView } from './toolPaths';
 import type { Change, Transcript } from './transcript';
+import type { ToolItem } from '../shared/transcriptTypes';
 
 /** What the permission handling needs from its session. */
 export interface PermissionHost {
@@ -24,6 +27,10 @@ export interface PermissionHost {
   autoApprove(): AutoApprove;
   /** The protected-path glob an absolute path falls under, if any. */
   protectedGlob(file: string): string | undefined;
+  /** The session's folders: a call naming a path outside them is always asked about. */
+  roots(): readonly string[];
+  /** The session's cwd (its first folder): relative paths in a tool call are resolved against it. */
+  cwd(): string;
   log(message: string): void;
 }
 
@@ -31,10 +38,38 @@ interface Pending {
   /** A subagent's request (kept when only the session's own are withdrawn). */
   readonly child: boolean;
   readonly options: readonly PermissionOption[];
-  readonly key: string;
-  /** Whether "allow always" may be remembered: not for a nameless execute/other/fetch call (one "always" on `ls` must not cover `curl … | sh`). */
-  readonly rememberable: boolean;
+  /** Undefined: "allow always" is not remembered (a nameless call of another kind, an execute call with no command or title). */
+  readonly key: string | undefined;
   readonly resolve: (outcome: acp.RequestPermissionResponse) => void;
+}
+
+/** Kinds that only look: a protected path is no reason to ask (fs/read_text_file does not either). */
+const READ_ONLY_KINDS = new Set(['read', 'search']);
+/** Kinds that change files: with no path we can find, the call cannot be checked. */
+const PATH_KINDS = new Set(['edit', 'delete', 'move']);
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The paths and input of a call as the transcript holds it (the request's details merged in). */
+function toolView(tool: ToolItem): ToolCallView & { rawInput: unknown } {
+  return { locations: tool.locations, diffPaths: tool.content.flatMap((c) => (c.type === 'diff' ? [c.path] : [])), rawInput: parseJson(tool.rawInput) };
+}
+
+/** The same from a request with no tool call id (nothing in the transcript to merge it into). */
+function rawView(call: Readonly<Record<string, unknown>>): ToolCallView & { rawInput: unknown } {
+  const objs = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : []);
+  return {
+    locations: objs(call.locations).flatMap((l) => (typeof l.path === 'string' ? [{ path: l.path }] : [])),
+    diffPaths: objs(call.content).flatMap((c) => (c.type === 'diff' && typeof c.path === 'string' ? [c.path] : [])),
+    rawInput: call.rawInput,
+  };
 }
 
 export class Permissions {
@@ -59,15 +94,17 @@ export class Permissions {
     const toolKind = tool?.toolKind ?? 'other';
     const title = tool?.title ?? req.title ?? l10n.t('The agent asks for permission');
     const toolName = tool?.name ?? req.name;
-    const key = permissionKey(h.agentId, h.sessionId(), toolKind, toolName);
     const describe = `"${title}" (${toolKind}${toolName ? `, tool ${toolName}` : ''})`;
-    // A call that touches a protected path (.vscode/, .git/, .env…) is always asked about.
-    const touched = tool ? [...tool.locations.map((l) => l.path), ...tool.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []))] : [];
-    const protectedHit = touched.map((f) => (path.isAbsolute(f) ? h.protectedGlob(f) : undefined)).find((g) => g !== undefined);
+    const view = tool ? toolView(tool) : rawView(req.toolCall);
+    // Every path the call names, checked before any automatic answer: outside the folders, protected, or none at all for an edit → ask.
+    const askWhy = this.askReason(toolKind, view);
+    const agentTitle = req.title ?? (tool && tool.title !== l10n.t('Tool call') ? tool.title : undefined);
+    const scope = alwaysScope({ toolKind, toolName, title: agentTitle, rawInput: view.rawInput });
+    const key = scope === undefined ? undefined : permissionKey(h.agentId, h.sessionId(), scope);
 
-    const remembered = protectedHit === undefined ? this.always.get(key) : undefined;
-    const rememberedOption = remembered ? options.find((o) => o.optionId === remembered) : undefined;
-    const auto = rememberedOption ?? (protectedHit === undefined && autoApproves(h.autoApprove(), toolKind) ? allowOption(options) : undefined);
+    const remembered = key !== undefined ? this.always.get(key) : undefined;
+    const rememberedOption = remembered && askWhy === undefined ? options.find((o) => o.optionId === remembered) : undefined;
+    const auto = rememberedOption ?? (askWhy === undefined && autoApproves(h.autoApprove(), toolKind) ? allowOption(options) : undefined);
     const { item, changes } = h.transcript().addPermission({ toolCallId: toolCallId ?? '', title, options: [...options], content: tool?.content ?? [], rawInput: tool?.rawInput }, childSessionId);
     h.emit(changes);
     if (auto) {
@@ -75,10 +112,10 @@ export class Permissions {
       h.log(`permission ${describe}: answered "${auto.optionId}" automatically (${rememberedOption ? 'allowed always earlier in this session' : `acpAgents.permissions.autoApprove`})`);
       return { outcome: { outcome: 'selected', optionId: auto.optionId } };
     }
-    h.log(`permission ${describe}: asking the user (options ${options.map((o) => o.optionId).join(', ')})${protectedHit ? `; it touches a protected path (${protectedHit})` : ''}`);
+    const held = remembered !== undefined && askWhy !== undefined ? '; an earlier "allow always" does not cover it' : '';
+    h.log(`permission ${describe}: asking the user (options ${options.map((o) => o.optionId).join(', ')})${askWhy ? `; ${askWhy}` : ''}${held}`);
     return await new Promise<acp.RequestPermissionResponse>((resolve, reject) => {
-      const rememberable = typeof toolName === 'string' || !['execute', 'other', 'fetch'].includes(toolKind);
-      this.pending.set(item.id, { child: childSessionId !== undefined, options, key, rememberable, resolve });
+      this.pending.set(item.id, { child: childSessionId !== undefined, options, key, resolve });
       // The agent's $/cancel_request: the prompt closes, and the request is answered -32800.
       const sub = token.onCancellationRequested(() => {
         sub.dispose();
@@ -88,6 +125,29 @@ export class Permissions {
         reject(clientError.cancelled('The agent cancelled the permission request.'));
       });
     });
+  }
+
+  /**
+   * Why a call must be asked about whatever the settings or an earlier "allow always" say, or
+   * undefined. Every kind: a path outside the session's folders (reading ~/.ssh/id_rsa is never
+   * automatic), or one we cannot place. Every kind but read/search (which change nothing, as with
+   * fs/read_text_file): a protected path. Edit, delete and move: naming no path at all.
+   */
+  private askReason(toolKind: string, view: ToolCallView & { rawInput: unknown }): string | undefined {
+    const h = this.host;
+    const found = toolCallPaths(view, { cwd: h.cwd(), home: os.homedir() });
+    if (found.truncated) return 'its input is too large to search whole for the paths it names';
+    const roots = h.roots();
+    for (const p of found.paths) {
+      const named = `${JSON.stringify(p.raw)} (${p.from})`;
+      if (p.resolved === undefined) return `${named} is not a path that can be checked`;
+      const { resolved, inside } = checkPath(p.resolved, roots);
+      if (!inside) return `${named} resolves to ${resolved}, outside the session's folders`;
+      const glob = READ_ONLY_KINDS.has(toolKind) ? undefined : h.protectedGlob(resolved);
+      if (glob !== undefined) return `${named} resolves to ${resolved}, a protected path (${glob})`;
+    }
+    if (found.paths.length === 0 && PATH_KINDS.has(toolKind)) return `it names no path, so what a ${toolKind} call changes cannot be checked`;
+    return undefined;
   }
 
   /** The user's answer; only the first answer to a request counts, and only one of its options. */
@@ -116,7 +176,7 @@ export class Permissions {
     const h = this.host;
     if (optionId !== undefined) {
       const option = pending.options.find((o) => o.optionId === optionId);
-      if (option?.kind === 'allow_always' && pending.rememberable) this.always.set(pending.key, optionId);
+      if (option?.kind === 'allow_always' && pending.key !== undefined) this.always.set(pending.key, optionId);
       h.emit(h.transcript().settlePermission(itemId, 'answered', optionId));
       h.log(`permission ${itemId}: "${optionId}" (${why})`);
       pending.resolve({ outcome: { outcome: 'selected', optionId } });

@@ -1,6 +1,6 @@
 // Approval semantics, workspace MCP servers and their trust, and log redaction.
 import * as assert from 'node:assert/strict';
-import { allowOption, autoApproves, permissionKey } from '../../src/sessions/permissionPolicy';
+import { allowOption, alwaysScope, autoApproves, permissionKey, type CallShape } from '../../src/sessions/permissionPolicy';
 import { definitionHash, selectMcpServers, withoutUntrusted } from '../../src/sessions/mcpServers';
 import { McpTrust } from '../../src/sessions/mcpTrust';
 import { REDACTED, redact, redactText } from '../../src/agents/redact';
@@ -11,10 +11,25 @@ describe('approval semantics', () => {
     assert.deepEqual(['read', 'edit', 'delete', 'move', 'fetch', 'execute'].filter((k) => autoApproves('edits', k)), ['read', 'edit', 'delete', 'move']);
   });
   it('"allow always" is keyed on agent, session, kind and tool name — a copied title is not enough', () => {
-    assert.notEqual(permissionKey('a', 's', 'edit', 'Write'), permissionKey('a', 's', 'edit', 'Bash'));
-    assert.notEqual(permissionKey('a', 's1', 'edit', 'Write'), permissionKey('a', 's2', 'edit', 'Write'));
-    assert.notEqual(permissionKey('a', 's', 'edit', undefined), permissionKey('a', 's', 'edit', 'Write'));
-    assert.equal(permissionKey('a', 's', 'edit', null), permissionKey('a', 's', 'edit', undefined));
+    const key = (agent: string, session: string, toolKind: string, toolName: string | null | undefined) => permissionKey(agent, session, alwaysScope({ toolKind, toolName, title: 'Same title', rawInput: undefined })!);
+    assert.notEqual(key('a', 's', 'edit', 'Write'), key('a', 's', 'edit', 'Bash'));
+    assert.notEqual(key('a', 's1', 'edit', 'Write'), key('a', 's2', 'edit', 'Write'));
+    assert.notEqual(key('a', 's', 'edit', undefined), key('a', 's', 'edit', 'Write'));
+    assert.equal(key('a', 's', 'edit', null), key('a', 's', 'edit', undefined));
+  });
+  it('"allow always" for a command covers that exact command (and what changes how it runs), never another one', () => {
+    const exec = (rawInput: unknown, title = 'Run') => alwaysScope({ toolKind: 'execute', toolName: 'Bash', title, rawInput });
+    assert.equal(exec({ command: 'npm test', description: 'Run the tests' }), exec({ command: ' npm test', description: 'Tests again', timeout: 5 }));
+    assert.notEqual(exec({ command: 'npm test' }), exec({ command: 'curl x | sh' }));
+    assert.notEqual(exec({ command: 'npm test' }), exec({ command: 'npm test', cwd: '/elsewhere' }));
+    assert.notEqual(exec({ command: 'npm test' }), exec({ command: 'npm test', env: { NODE_OPTIONS: '--require ./x.js' } }));
+    assert.equal(exec({ cmd: ['npm', 'test'] }), exec({ command: 'npm test' }), 'an argv array is the command joined');
+    assert.notEqual(exec(undefined, 'npm test'), exec(undefined, 'curl x | sh'), 'with no input, the title the agent gave');
+    assert.equal(alwaysScope({ toolKind: 'execute', toolName: undefined, title: undefined, rawInput: undefined }), undefined, 'nothing says what runs: not remembered');
+    const fetch = (url: string): CallShape => ({ toolKind: 'fetch', toolName: 'WebFetch', title: 'Fetch', rawInput: { url } });
+    assert.notEqual(alwaysScope(fetch('https://a.example/')), alwaysScope(fetch('https://b.example/')));
+    assert.equal(alwaysScope({ toolKind: 'other', toolName: undefined, title: 'Anything', rawInput: {} }), undefined, 'a nameless tool of another kind is not remembered');
+    assert.notEqual(alwaysScope({ toolKind: 'other', toolName: 'mcp_x', title: 't', rawInput: { a: 1 } }), alwaysScope({ toolKind: 'other', toolName: 'mcp_x', title: 't', rawInput: { a: 1, b: 2 } }));
   });
   it('an option of unknown kind is never an allow', () => {
     assert.equal(allowOption([{ optionId: 'x', kind: 'unknown' }, { optionId: 'r', kind: 'reject_once' }]), undefined);

@@ -9,6 +9,9 @@ import { AgentError, ConnectionClosedError, ErrorCodes } from '../../../src/acp/
 import type { AgentRuntime } from '../../../src/agents/agentRuntime';
 import type { CancelToken } from '../../../src/agents/sessionRouter';
 import { openSession, pastSessionMode, type OpenHost, type OpenMode } from '../../../src/sessions/openSession';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DEFAULT_PROTECTED_PATHS, protectedMatcher } from '../../../src/platform/protectedPaths';
 import { Permissions } from '../../../src/sessions/permissions';
 import type { AutoApprove } from '../../../src/sessions/permissionPolicy';
 import { PromptTurns, type TurnHost } from '../../../src/sessions/promptTurn';
@@ -265,6 +268,9 @@ describe('prompt turns', () => {
   });
 });
 
+/** The session's folder in these tests (it need not exist). */
+const WS = path.resolve('/ws');
+
 function permissionHost(opts: { autoApprove?: AutoApprove; protectedGlob?: (f: string) => string | undefined; sessionId?: string } = {}) {
   const transcript = new Transcript();
   const log: string[] = [];
@@ -275,6 +281,8 @@ function permissionHost(opts: { autoApprove?: AutoApprove; protectedGlob?: (f: s
     emit: () => undefined,
     autoApprove: () => opts.autoApprove ?? 'never',
     protectedGlob: opts.protectedGlob ?? (() => undefined),
+    roots: () => [WS],
+    cwd: () => WS,
     log: (m) => void log.push(m),
   });
   return { transcript, permissions, log };
@@ -308,12 +316,12 @@ describe('permissions: a request is a state of its tool call', () => {
 
   it('"allow always" covers the same named tool later in the session, never a protected path', async () => {
     const { transcript, permissions } = permissionHost({ protectedGlob: (f) => (f.includes('/.git/') ? '.git/**' : undefined) });
-    transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'pending', name: 'write' } as any);
+    transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit', kind: 'edit', status: 'pending', name: 'write', locations: [{ path: '/ws/a.ts' }] } as any);
     const first = permissions.request(request({ toolCallId: 't1' }), neverCancelled);
     await Promise.resolve();
     permissions.answer(transcript.items.find((i) => i.kind === 'permission')!.id, 'always');
     await first;
-    transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Edit b', kind: 'edit', status: 'pending', name: 'write' } as any);
+    transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Edit b', kind: 'edit', status: 'pending', name: 'write', locations: [{ path: 'b.ts' }] } as any);
     assert.deepEqual(await permissions.request(request({ toolCallId: 't2' }), neverCancelled), { outcome: { outcome: 'selected', optionId: 'always' } });
     transcript.apply({ sessionUpdate: 'tool_call', toolCallId: 't3', title: 'Edit hook', kind: 'edit', status: 'pending', name: 'write', locations: [{ path: '/ws/.git/hooks/pre-commit' }] } as any);
     const third = permissions.request(request({ toolCallId: 't3' }), neverCancelled);
@@ -358,6 +366,100 @@ describe('permissions: a request is a state of its tool call', () => {
     withdraw.fire();
     await assert.rejects(pending, (e: { code: number }) => e.code === -32800);
     assert.equal(permissions.waiting, 0);
+  });
+});
+
+/** Announces a tool call and asks for permission for it: the option answered automatically, or "asked" (then withdrawn). */
+async function decide(host: ReturnType<typeof permissionHost>, call: Record<string, unknown>): Promise<string> {
+  host.transcript.apply({ sessionUpdate: 'tool_call', status: 'pending', title: 'Tool', ...call } as any);
+  const before = host.permissions.waiting;
+  const answer = host.permissions.request(request({ toolCallId: call.toolCallId }), neverCancelled);
+  if (host.permissions.waiting > before) {
+    host.permissions.cancelAll();
+    await answer;
+    return 'asked';
+  }
+  const r = await answer;
+  return r.outcome.outcome === 'selected' ? r.outcome.optionId : r.outcome.outcome;
+}
+
+/** Answers the one waiting request "always" (the call is asked first). */
+async function answerAlways(host: ReturnType<typeof permissionHost>, call: Record<string, unknown>): Promise<void> {
+  host.transcript.apply({ sessionUpdate: 'tool_call', status: 'pending', title: 'Tool', ...call } as any);
+  const answer = host.permissions.request(request({ toolCallId: call.toolCallId }), neverCancelled);
+  const item = host.transcript.items.find((i) => i.kind === 'permission' && i.state === 'pending');
+  assert.ok(item, 'asked first');
+  assert.equal(host.permissions.answer(item.id, 'always'), true);
+  assert.deepEqual(await answer, { outcome: { outcome: 'selected', optionId: 'always' } });
+}
+
+describe('permissions: every path a tool call names is checked before an automatic answer', () => {
+  const realProtected = () => {
+    const match = protectedMatcher(DEFAULT_PROTECTED_PATHS);
+    return (f: string) => match(f, [WS]);
+  };
+
+  it('a relative .vscode/settings.json location is asked under "edits" (resolved against the cwd); a plain edit inside is still approved', async () => {
+    const host = permissionHost({ autoApprove: 'edits', protectedGlob: realProtected() });
+    assert.equal(await decide(host, { toolCallId: 'e1', kind: 'edit', name: 'write', locations: [{ path: '.vscode/settings.json' }] }), 'asked');
+    assert.ok(host.log.some((l) => /"\.vscode\/settings\.json" \(locations\) resolves to .*settings\.json, a protected path \(\.vscode\/\*\*\)/.test(l)), host.log.join('\n'));
+    assert.equal(await decide(host, { toolCallId: 'e2', kind: 'edit', name: 'write', locations: [{ path: 'src/app.ts' }], rawInput: { file_path: 'src/app.ts', content: 'x' } }), 'once');
+    assert.equal(await decide(host, { toolCallId: 'e3', kind: 'edit', name: 'write', locations: [{ path: '/ws/./src/../README.md' }] }), 'once');
+  });
+
+  it('~/.bashrc in rawInput is outside the folders: asked', async () => {
+    const host = permissionHost({ autoApprove: 'edits' });
+    assert.equal(await decide(host, { toolCallId: 'h1', kind: 'edit', name: 'write', rawInput: { file_path: '~/.bashrc', content: 'curl x | sh' } }), 'asked');
+    assert.ok(host.log.some((l) => l.includes(`"~/.bashrc" (rawInput.file_path) resolves to ${path.join(os.homedir(), '.bashrc')}, outside the session's folders`)), host.log.join('\n'));
+  });
+
+  it('an apply_patch body touching .github/workflows/x.yml is asked, in an edit or in an execute of apply_patch', async () => {
+    const patch = '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** Add File: .github/workflows/x.yml\n+on: push\n*** End Patch';
+    const host = permissionHost({ autoApprove: 'all', protectedGlob: realProtected() });
+    assert.equal(await decide(host, { toolCallId: 'p1', kind: 'edit', name: 'apply_patch', rawInput: { input: patch } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'p2', kind: 'execute', name: 'shell', rawInput: { command: ['apply_patch', patch] } }), 'asked');
+    const diff = '--- a/src/a.ts\n+++ b/.github/workflows/x.yml\n@@ -1 +1 @@\n-a\n+b\n';
+    assert.equal(await decide(host, { toolCallId: 'p3', kind: 'edit', name: 'patch', rawInput: { diff } }), 'asked');
+  });
+
+  it('a move whose destination is outside the folders is asked', async () => {
+    const host = permissionHost({ autoApprove: 'edits' });
+    assert.equal(await decide(host, { toolCallId: 'm1', kind: 'move', name: 'mv', locations: [{ path: '/ws/a.txt' }], rawInput: { source: '/ws/a.txt', destination: '/tmp/a.txt' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'm2', kind: 'move', name: 'mv', rawInput: { old_path: 'a.txt', new_path: '../outside/a.txt' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'm3', kind: 'move', name: 'mv', rawInput: { old_path: 'a.txt', new_path: 'b/a.txt' } }), 'once');
+  });
+
+  it('an edit, delete or move with no path we can find is asked (cannot tell); a read with none is not', async () => {
+    const host = permissionHost({ autoApprove: 'edits' });
+    assert.equal(await decide(host, { toolCallId: 'n1', kind: 'edit', name: 'write', rawInput: { content: 'x' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'n2', kind: 'delete' }), 'asked');
+    assert.ok(host.log.some((l) => l.includes('it names no path')), host.log.join('\n'));
+    assert.equal(await decide(host, { toolCallId: 'n3', kind: 'search', name: 'grep', rawInput: { pattern: 'TODO' } }), 'once');
+  });
+
+  it('reading ~/.ssh/id_rsa is never automatic under "read"; reading a protected path inside is', async () => {
+    const host = permissionHost({ autoApprove: 'read', protectedGlob: realProtected() });
+    assert.equal(await decide(host, { toolCallId: 'r1', kind: 'read', name: 'read', locations: [{ path: '~/.ssh/id_rsa' }] }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'r2', kind: 'read', name: 'read', rawInput: { path: '/etc/passwd' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'r3', kind: 'read', name: 'read', rawInput: { path: '.vscode/settings.json' } }), 'once');
+  });
+
+  it('"always" for execute `npm test` approves a second `npm test`, never `curl x | sh`', async () => {
+    const host = permissionHost();
+    await answerAlways(host, { toolCallId: 'x1', kind: 'execute', name: 'Bash', title: 'npm test', rawInput: { command: 'npm test', description: 'Run the tests' } });
+    assert.equal(await decide(host, { toolCallId: 'x2', kind: 'execute', name: 'Bash', title: 'npm test', rawInput: { command: 'curl x | sh', description: 'Run the tests' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'x3', kind: 'execute', name: 'Bash', title: 'npm test', rawInput: { command: 'npm test', description: 'Again' } }), 'always');
+  });
+
+  it('"always" never covers a protected path nor one outside the folders, wherever the call names it', async () => {
+    const host = permissionHost({ protectedGlob: realProtected() });
+    await answerAlways(host, { toolCallId: 'w1', kind: 'edit', name: 'write', locations: [{ path: '/ws/src/a.ts' }] });
+    assert.equal(await decide(host, { toolCallId: 'w2', kind: 'edit', name: 'write', rawInput: { file_path: 'src/b.ts' } }), 'always');
+    assert.equal(await decide(host, { toolCallId: 'w3', kind: 'edit', name: 'write', rawInput: { file_path: '.github/workflows/ci.yml' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'w4', kind: 'edit', name: 'write', locations: [{ path: '.env' }] }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'w5', kind: 'edit', name: 'write', rawInput: { file_path: '~/.bashrc' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'w6', kind: 'edit', name: 'write' }), 'asked');
+    assert.ok(host.log.some((l) => l.includes('an earlier "allow always" does not cover it')), host.log.join('\n'));
   });
 });
 

@@ -1,0 +1,167 @@
+/**
+ * Every path a tool call names, for deciding whether it may be answered
+ * without asking: its `locations`, its diff paths, and the values in its
+ * `rawInput` that look like paths (path-like keys, searched recursively but
+ * bounded, and apply_patch / unified-diff bodies in any string). Relative paths
+ * are resolved against the session's cwd, `~` against the home folder. Pure:
+ * no `vscode`, no file system — unit-tested in plain Node.
+ */
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One path a tool call names: as the agent wrote it, where it came from, and resolved (undefined: it cannot be resolved). */
+export interface NamedPath {
+  readonly raw: string;
+  readonly from: string;
+  readonly resolved: string | undefined;
+}
+
+export interface ToolPaths {
+  readonly paths: readonly NamedPath[];
+  /** The input was too large or too deep to search whole: some path may have been missed. */
+  readonly truncated: boolean;
+}
+
+export interface ToolCallView {
+  readonly locations?: readonly { readonly path: string }[];
+  readonly diffPaths?: readonly string[];
+  /** The call's `rawInput`: a value, or the JSON text of one. */
+  readonly rawInput?: unknown;
+}
+
+export interface PathContext {
+  readonly cwd: string;
+  readonly home: string;
+  /** Defaults to this process's platform. */
+  readonly platform?: NodeJS.Platform;
+}
+
+const MAX_DEPTH = 8;
+const MAX_NODES = 5_000;
+const MAX_PATHS = 200;
+const MAX_PATH_CHARS = 4_096;
+/** Strings longer than this are not scanned for patch headers: the call is "cannot tell" instead. */
+const MAX_SCAN_CHARS = 2_000_000;
+
+/** Keys whose values are paths (compared lower-cased, without `_` and `-`). */
+const PATH_KEYS = new Set([
+  'path', 'paths', 'file', 'files', 'filename', 'filenames', 'target', 'targets', 'destination', 'dest', 'source', 'sources', 'src',
+  'cwd', 'dir', 'dirs', 'directory', 'directories', 'folder', 'workdir', 'workingdirectory', 'to', 'from', 'uri', 'location',
+]);
+/** …and keys that end like one (`file_path`, `new_path`, `target_file`, `notebook_path`, `old_dir`…). */
+const PATH_SUFFIXES = ['path', 'paths', 'file', 'files', 'filename', 'dir', 'directory', 'folder', 'uri'];
+
+export function isPathKey(key: string): boolean {
+  const k = key.toLowerCase().replace(/[_-]/g, '');
+  return PATH_KEYS.has(k) || PATH_SUFFIXES.some((s) => k.endsWith(s));
+}
+
+/** apply_patch headers (`*** Add File: x` …) and unified-diff `--- a/x` / `+++ b/x` pairs in a text. */
+export function patchPaths(text: string): string[] {
+  const out: string[] = [];
+  if (!text.includes('*** ') && !text.includes('--- ')) return out;
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const op = /^\*\*\* (?:Add File|Update File|Delete File|Move to|Move File|Rename to):\s*(.+?)\s*$/.exec(line);
+    if (op) {
+      out.push(op[1]!);
+      continue;
+    }
+    const next = lines[i + 1];
+    if (line.startsWith('--- ') && next?.startsWith('+++ ')) {
+      for (const header of [line, next]) {
+        const p = diffHeaderPath(header.slice(4));
+        if (p !== undefined) out.push(p);
+      }
+      i++;
+    }
+  }
+  return out;
+}
+
+/** The path of a `---`/`+++` header: no timestamp, no `a/` `b/` prefix, none for /dev/null. */
+function diffHeaderPath(rest: string): string | undefined {
+  let p = rest.split('\t')[0]!.trim();
+  if (p.startsWith('"') && p.endsWith('"') && p.length > 1) p = p.slice(1, -1);
+  if (p === '' || p === '/dev/null') return undefined;
+  return /^[ab]\//.test(p) ? p.slice(2) : p;
+}
+
+/** A URI of another scheme than `file:` (`https://…`): not a local path. A drive letter (`C:`) is not a scheme. */
+function isNonFileUri(s: string): boolean {
+  return /^[a-z][a-z0-9+.-]+:/i.test(s.trim()) && !/^file:/i.test(s.trim());
+}
+
+/**
+ * A path as an agent wrote it, made absolute: `~`, `~/…`, `$HOME/…` from the
+ * home folder; `file:` URIs decoded; relative ones against the cwd. Undefined
+ * for what we cannot place (a NUL, `~user`, a UNC path on Windows, a URI of another scheme).
+ */
+export function resolveToolPath(raw: string, ctx: PathContext): string | undefined {
+  const platform = ctx.platform ?? process.platform;
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  let s = raw.trim();
+  if (s === '' || s.includes('\0') || s.length > MAX_PATH_CHARS || isNonFileUri(s)) return undefined;
+  if (/^file:/i.test(s)) {
+    try {
+      s = fileURLToPath(s);
+    } catch {
+      return undefined;
+    }
+  }
+  const home = /^(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%)(?=$|[\\/])/.exec(s);
+  if (home) s = ctx.home + s.slice(home[0].length);
+  else if (/^~[^\\/]/.test(s)) return undefined; // ~user: another user's home
+  if (platform === 'win32' && /^[\\/]{2}/.test(s)) return undefined;
+  return p.resolve(ctx.cwd, s);
+}
+
+/** Every path the call names, resolved. */
+export function toolCallPaths(call: ToolCallView, ctx: PathContext): ToolPaths {
+  const named: { raw: string; from: string }[] = [];
+  // Locations and diffs name paths by definition: an empty or odd one cannot be placed (and is asked about).
+  for (const l of call.locations ?? []) named.push({ raw: l.path, from: 'locations' });
+  for (const d of call.diffPaths ?? []) named.push({ raw: d, from: 'diff' });
+  let input = call.rawInput;
+  let truncated = false;
+  if (typeof input === 'string') {
+    try {
+      input = JSON.parse(input);
+    } catch {
+      // Not JSON: a plain string (a patch body, say) is searched as it is.
+    }
+  }
+  if (input !== undefined && input !== null) truncated = searchInput(input, named);
+  const paths = named.slice(0, MAX_PATHS).map((n) => ({ ...n, resolved: resolveToolPath(n.raw, ctx) }));
+  return { paths, truncated: truncated || named.length > MAX_PATHS };
+}
+
+/** Adds the paths in `rawInput` to `out`; true when the search stopped at a bound. */
+function searchInput(input: unknown, out: { raw: string; from: string }[]): boolean {
+  let nodes = 0;
+  let truncated = false;
+  const visit = (v: unknown, where: string, pathKey: boolean, depth: number): void => {
+    if (++nodes > MAX_NODES || depth > MAX_DEPTH || out.length > MAX_PATHS) {
+      truncated = true;
+      return;
+    }
+    if (typeof v === 'string') {
+      if (pathKey && !v.includes('\n')) {
+        if (v.trim() !== '' && !isNonFileUri(v)) out.push({ raw: v, from: where });
+      }
+      else if (v.length > MAX_SCAN_CHARS) truncated = true;
+      else for (const p of patchPaths(v)) out.push({ raw: p, from: `${where} (patch)` });
+      return;
+    }
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => visit(x, `${where}[${i}]`, pathKey, depth + 1));
+      return;
+    }
+    if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) visit(x, `${where}.${k}`, isPathKey(k), depth + 1);
+    }
+  };
+  visit(input, 'rawInput', false, 0);
+  return truncated;
+}
