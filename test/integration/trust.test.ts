@@ -109,6 +109,33 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
     }
   });
 
+  it('under autoApprove "edits", an edit of a relative .vscode/settings.json and of ~/.bashrc named only in rawInput is asked, not answered; a plain edit inside still is', async () => {
+    const a = await api();
+    try {
+      await cfg().update('permissions.autoApprove', 'edits', vscode.ConfigurationTarget.Global);
+      const panel = a.openChat('fake-perm-paths');
+      await waitForStatus(panel, 'connected', connected);
+      const turn = panel.session.prompt('edit');
+      // An automatic answer settles the request as it is added: seen pending, it was asked.
+      for (const id of ['pp-1', 'pp-2']) {
+        const asked = await waitFor(`the question for ${id}`, () => panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.toolCallId === id));
+        assert.equal(asked.state, 'pending', `${id} is asked, not answered automatically`);
+        assert.equal(panel.session.answerPermission(asked.id, 'no'), true);
+      }
+      assert.equal(await turn, 'end_turn');
+      const [p1, p2, p3] = answers('perm-paths').slice(-3);
+      assert.deepEqual([p1.outcome, p2.outcome], [{ outcome: 'selected', optionId: 'no' }, { outcome: 'selected', optionId: 'no' }]);
+      assert.deepEqual(p3.outcome, { outcome: 'selected', optionId: 'once' }, 'the plain edit inside the folder is still approved by "edits"');
+      const third = panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.toolCallId === 'pp-3');
+      assert.equal(third?.state, 'auto');
+      const log = a.testing.logLines();
+      assert.ok(log.some((l) => /"\.vscode\/settings\.json" \(locations\) resolves to .*, a protected path \(\.vscode\/\*\*\)/.test(l)), 'the log says which path and which rule');
+      assert.ok(log.some((l) => l.includes(`"~/.bashrc" (rawInput.file_path) resolves to ${path.join(os.homedir(), '.bashrc')}, outside the session's folders`)));
+    } finally {
+      await cfg().update('permissions.autoApprove', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a workspace .vscode/mcp.json server is not in session/new until the user trusts it (shown its command line), and is after; ${env:…} is never expanded in it', async () => {
     const a = await api();
     const mcpFile = path.join(folder(), '.vscode', 'mcp.json');
