@@ -1,50 +1,60 @@
 /**
  * A compact line diff for the inline view of an agent's change (VS Code's diff
- * editor does the real thing). LCS on lines, with common prefix/suffix trimmed;
- * very large inputs fall back to "all removed, all added". No DOM, no `vscode`.
+ * editor does the real thing). The diff is jsdiff's (Myers), computed once per
+ * content: the same texts again give the same lines back from a small cache.
+ * Texts too large to diff in time fall back to "all removed, all added".
+ * No DOM, no `vscode`.
  */
+import { diffLines } from 'diff';
+
 export type DiffLine = { readonly op: ' ' | '-' | '+'; readonly text: string };
 
-const MAX_CELLS = 250_000;
+/** Beyond this many characters, or this long, no line diff (all removed, all added). */
+const MAX_CHARS = 2_000_000;
+const TIMEOUT_MS = 300;
 
-export function lineDiff(oldText: string | null, newText: string): DiffLine[] {
-  const a = oldText === null || oldText === '' ? [] : oldText.replace(/\n$/, '').split('\n');
-  const b = newText === '' ? [] : newText.replace(/\n$/, '').split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
+/** The lines of a text, without the newline of the last one. */
+function lines(text: string | null): string[] {
+  return text === null || text === '' ? [] : text.replace(/\n$/, '').split('\n');
+}
+
+/** Every line ends with a newline (a missing last one is no change), as `lines` reads it. */
+function normalized(text: string | null): string {
+  return text === null || text === '' ? '' : `${text.replace(/\n$/, '')}\n`;
+}
+
+function computeLineDiff(oldText: string | null, newText: string): DiffLine[] {
+  const a = normalized(oldText);
+  const b = normalized(newText);
+  const parts = a.length + b.length > MAX_CHARS ? undefined : diffLines(a, b, { timeout: TIMEOUT_MS });
+  if (!parts) return [...lines(oldText).map((text) => ({ op: '-' as const, text })), ...lines(newText).map((text) => ({ op: '+' as const, text }))];
+  const out: DiffLine[] = [];
+  for (const p of parts) {
+    const op = p.added ? '+' : p.removed ? '-' : ' ';
+    // Every part ends with a newline (the texts were normalized): one line per newline, empty lines too.
+    for (const text of p.value.slice(0, -1).split('\n')) out.push({ op, text });
   }
-  const out: DiffLine[] = a.slice(0, start).map((text) => ({ op: ' ', text }));
-  const midA = a.slice(start, endA);
-  const midB = b.slice(start, endB);
-  if (midA.length * midB.length > MAX_CELLS) {
-    for (const text of midA) out.push({ op: '-', text });
-    for (const text of midB) out.push({ op: '+', text });
-  } else {
-    // LCS table, filled from the end.
-    const n = midA.length;
-    const m = midB.length;
-    const dp: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-    for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) dp[i]![j] = midA[i] === midB[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
-    let i = 0;
-    let j = 0;
-    while (i < n && j < m) {
-      if (midA[i] === midB[j]) {
-        out.push({ op: ' ', text: midA[i]! });
-        i++;
-        j++;
-      } else if (dp[i + 1]![j]! >= dp[i]![j + 1]!) out.push({ op: '-', text: midA[i++]! });
-      else out.push({ op: '+', text: midB[j++]! });
-    }
-    while (i < n) out.push({ op: '-', text: midA[i++]! });
-    while (j < m) out.push({ op: '+', text: midB[j++]! });
-  }
-  for (const text of a.slice(endA)) out.push({ op: ' ', text });
   return out;
+}
+
+/** Recent diffs by their new text (a string's hash is kept with it: the lookup is cheap), then the old text. */
+const cache = new Map<string, { readonly oldText: string | null; readonly lines: readonly DiffLine[] }>();
+const CACHE_SIZE = 64;
+
+/** The line diff from `oldText` (null: a new file) to `newText`. The same texts give the same (frozen) array. */
+export function lineDiff(oldText: string | null, newText: string): readonly DiffLine[] {
+  const hit = cache.get(newText);
+  if (hit && hit.oldText === oldText) {
+    // Most recently used last.
+    cache.delete(newText);
+    cache.set(newText, hit);
+    return hit.lines;
+  }
+  const result = Object.freeze(computeLineDiff(oldText, newText));
+  cache.delete(newText);
+  cache.set(newText, { oldText, lines: result });
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return result;
 }
 
 /** Keeps changed lines with `context` lines around them; elided runs become one marker (op ' ', text '⋯'). */
