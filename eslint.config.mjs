@@ -75,6 +75,22 @@ export default tseslint.config(
     },
   },
   {
+    // The item views, a folder down: the rest of the webview, and src/shared.
+    files: ['src/webview/items/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'the webview runs in a browser' }],
+          patterns: [
+            { group: ['../../*', '!../../shared', '!../../shared/*'], message: 'the webview imports only from src/shared' },
+            { group: ['node:*'], message: 'the webview runs in a browser' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Test and benchmark scripts: linted, with the Node (and, in page callbacks, browser) globals they run with.
     files: ['test/**/*.mjs', 'bench/**/*.mjs', '*.mjs'],
     extends: [js.configs.recommended],

@@ -11,7 +11,7 @@
  */
 import type { MessageItem, TranscriptDelta, TranscriptItem } from '../shared/transcriptTypes';
 import { mergeTerminalText } from '../shared/terminalText';
-import { renderItem, type ItemView, type Post } from './render';
+import { renderItem, type ItemHandle as ItemView, type Post } from './render';
 
 interface Entry {
   item: TranscriptItem;
