@@ -29,7 +29,7 @@ async function axeViolations(frame) {
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents', 'fake-queue', 'fake-hunks', 'fake-long-block'];
+const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents', 'fake-queue', 'fake-hunks', 'fake-long-block', 'fake-tool-stream'];
 
 /**
  * What a fake agent received (and sent), one entry per JSON line of its record.
@@ -304,6 +304,40 @@ describe('e2e: the chat panel', function () {
     const paragraph = await frame.locator('.msg-agent .markdown p').last().textContent();
     assert.match(paragraph ?? '', /^a0 a1 .* a2999\s+b0 b1 .* b1999 c0c1c2.*c4999END-OF-ANSWER$/s);
     assert.equal(await frame.locator('.msg-agent h1', { hasText: 'Long answer' }).count(), 1);
+  });
+
+  it('a tool card updated 50 times keeps its Raw input open and focused, and its unchanged diff as it was', async function () {
+    const frame = await newSession('Fake: tool-stream');
+    await send(frame, 'Build it');
+    const card = frame.locator('.tool', { hasText: 'Build the project' });
+    const summary = card.locator('details.raw > summary', { hasText: 'Raw input' });
+    await summary.waitFor({ timeout: 15_000 });
+    await summary.click();
+    await summary.focus();
+    // Marks on what is shown now: kept through the updates only if the card is patched, not rebuilt.
+    await card.evaluate((el) => {
+      /** @type {HTMLElement} */ (el.querySelector('details.raw')).dataset.mark = 'raw';
+      /** @type {HTMLElement} */ (el.querySelector('.diff')).dataset.mark = 'diff';
+    });
+    const seen = () =>
+      card.evaluate((el) => {
+        const raw = /** @type {HTMLDetailsElement | null} */ (el.querySelector('details.raw'));
+        return {
+          open: raw?.open ?? false,
+          focused: !!raw && raw.contains(document.activeElement),
+          rawKept: raw?.dataset.mark === 'raw',
+          diffKept: /** @type {HTMLElement | null} */ (el.querySelector('.diff'))?.dataset.mark === 'diff',
+        };
+      });
+    assert.deepEqual(await seen(), { open: true, focused: true, rawKept: true, diffKept: true });
+    fs.writeFileSync(path.join(tmp, 'workspace', '.tool-stream-go'), '');
+    await frame.locator('.msg-agent', { hasText: 'Built in 50 steps.' }).waitFor({ timeout: 30_000 });
+    // All 50 updates reached the card: its text, its raw input and its status are the last ones.
+    assert.equal(await card.locator('.tool-text').innerText(), 'Step 50 of 50');
+    assert.match(await card.locator('details.raw pre').innerText(), /"step":\s*50\b/);
+    assert.equal(await card.locator('.badge').innerText(), 'Done');
+    assert.deepEqual(await seen(), { open: true, focused: true, rawKept: true, diffKept: true }, 'the open section stays open and focused, the diff is not rebuilt');
+    assert.equal(await card.locator('.diff-lines .del').innerText(), '- two');
   });
 
   it('Stop sends session/cancel and the pending permission is answered cancelled', async function () {
