@@ -107,11 +107,10 @@ function sameLocations(a: ToolItem['locations'], b: ToolItem['locations']): bool
 function patch(el: HTMLElement, s: State, prev: ToolItem | undefined, t: ToolItem): void {
   const status = t.cancelled ? 'cancelled' : t.status;
   el.dataset.status = status;
-  const icons = TOOL_ICONS[t.toolKind] ?? 'tools';
   const badge = s.head.lastElementChild;
-  const title = s.head.querySelector('.tool-title');
-  if (!prev || prev.toolKind !== t.toolKind || prev.title !== t.title || !badge || !title || !s.head.firstElementChild?.classList.contains(`codicon-${icons}`)) fillHead(s.head, t, status);
+  if (!prev || !badge || prev.toolKind !== t.toolKind || prev.title !== t.title) fillHead(s.head, t, status);
   else {
+    // Only the status changed: the badge is patched.
     badge.className = `badge status-${status}`;
     setText(badge, t.cancelled ? l10n.t('Cancelled') : statusLabel(t.status));
   }
