@@ -1,7 +1,11 @@
-/** Parses JSON with comments and trailing commas (settings.json, mcp.json, .code-workspace). No `vscode` import. */
+/**
+ * Parses JSON with comments and trailing commas (settings.json, mcp.json,
+ * .code-workspace) with `jsonc-parser`, the parser VS Code itself reads these
+ * files with, and as tolerantly: what VS Code would read from a slightly broken
+ * file, we read too (a setting a workspace sets there is still seen). No `vscode` import.
+ */
+import { parse } from 'jsonc-parser';
+
 export function parseJsonc(text: string): unknown {
-  const stripped = text
-    .replace(/("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, str: string | undefined) => str ?? '')
-    .replace(/,(\s*[}\]])/g, '$1');
-  return JSON.parse(stripped) as unknown;
+  return parse(text, [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true }) as unknown;
 }

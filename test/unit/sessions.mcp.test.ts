@@ -50,4 +50,17 @@ describe('MCP servers for an agent', () => {
     const v = parseMcpJson('{\n // my servers\n "servers": { "a": { "command": "npx", /* x */ "args": ["//not-a-comment"], }, },\n "inputs": [] }');
     assert.deepEqual(v, { a: { command: 'npx', args: ['//not-a-comment'] } });
   });
+
+  it('keeps strings that contain ",]", ",}" or comment markers as they are', () => {
+    // A regex that drops trailing commas rewrote these strings ("x,]" became "x]").
+    const server = { command: 'run', args: ['x,]', 'y,}', '/* z */', '"q,]', '// w'], env: { K: 'v ,\n}' } };
+    const text = `{ "servers": { "a": ${JSON.stringify(server).replace(/}$/, ', }')}, } }`;
+    assert.deepEqual(parseMcpJson(text), { a: server });
+  });
+
+  it('reads what VS Code reads from a slightly broken file instead of giving up', () => {
+    // VS Code parses mcp.json and settings tolerantly; a missing comma must not hide a server from us.
+    const v = parseMcpJson('{ "servers": { "a": { "command": "npx" } "b": { "command": "uvx" } } }');
+    assert.deepEqual(v, { a: { command: 'npx' }, b: { command: 'uvx' } });
+  });
 });
