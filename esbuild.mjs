@@ -84,6 +84,43 @@ function copyCodicons() {
   fs.writeFileSync(path.join('dist', 'codicon.css'), css);
 }
 
+/**
+ * dist/ThirdPartyNotices.txt: the licence of every package whose code the
+ * bundles contain (read from esbuild's metafile), plus the codicon font, so the
+ * minified bundles (which drop legal comments) ship the notices they owe.
+ * @param {import('esbuild').Metafile[]} metafiles
+ */
+const MIT_TEXT = `Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction, including without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.`;
+
+function writeNotices(metafiles) {
+  const dirs = new Set(['node_modules/@vscode/codicons']);
+  for (const m of metafiles) {
+    for (const input of Object.keys(m.inputs)) {
+      const at = input.lastIndexOf('node_modules/');
+      if (at < 0) continue;
+      const parts = input.slice(at + 'node_modules/'.length).split('/');
+      const name = parts[0]?.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+      if (name) dirs.add(input.slice(0, at) + 'node_modules/' + name);
+    }
+  }
+  const sections = [...dirs].map((dir) => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const file = fs.readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+    const author = typeof pkg.author === 'string' ? pkg.author : pkg.author?.name;
+    // A package that ships no licence text (e.g. @vscode/l10n) but declares MIT gets the MIT text with its author.
+    if (!file && !(pkg.license === 'MIT' && author)) throw new Error(`${pkg.name}: no licence file to ship in ThirdPartyNotices.txt`);
+    const text = file ? fs.readFileSync(path.join(dir, file), 'utf8').trim() : `Copyright (c) ${author}\n\n${MIT_TEXT}`;
+    return `${pkg.name} ${pkg.version} (${pkg.license ?? 'see below'})\n${'-'.repeat(72)}\n${text}\n`;
+  });
+  sections.sort();
+  const head = 'ACP Agents for VS Code includes the following third-party software. Their licences follow.\n\n';
+  fs.writeFileSync(path.join('dist', 'ThirdPartyNotices.txt'), head + sections.join('\n'));
+}
+
 function listTs(dir) {
   if (!fs.existsSync(dir)) return [];
   return fs
@@ -118,9 +155,10 @@ async function main() {
     return;
   }
   fs.rmSync('dist', { recursive: true, force: true });
-  const results = await Promise.all(bundles.map((b) => esbuild.build(b)));
+  const results = await Promise.all(bundles.map((b) => esbuild.build({ ...b, metafile: true })));
   if (results.some((r) => r.errors.length > 0)) process.exit(1);
   copyCodicons();
+  writeNotices(results.flatMap((r) => (r.metafile ? [r.metafile] : [])));
 }
 
 main().catch((err) => {

@@ -100,9 +100,26 @@ describe('e2e: the packaged .vsix', function () {
     assert.ok(pkg.repository?.url && pkg.bugs?.url && pkg.homepage);
     // What ships is only what the extension runs, and its words: nothing of the sources, tests or pictures.
     const shipped = names.filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length)).sort();
-    const allowed = /^(package\.json|package\.nls(\.[\w-]+)?\.json|README\.md|CHANGELOG\.md|LICENSE(\.txt)?|dist\/[\w.-]+\.(js|css|ttf)|l10n\/bundle\.l10n(\.[\w-]+)?\.json|media\/[\w-]+\.(svg|png|css|json)|media\/walkthrough\/[\w-]+\.png)$/i;
+    const allowed = /^(package\.json|package\.nls(\.[\w-]+)?\.json|README\.md|CHANGELOG\.md|LICENSE(\.txt)?|dist\/[\w.-]+\.(js|css|ttf)|dist\/ThirdPartyNotices\.txt|l10n\/bundle\.l10n(\.[\w-]+)?\.json|media\/[\w-]+\.(svg|png|css|json)|media\/walkthrough\/[\w-]+\.png)$/i;
     assert.deepEqual(shipped.filter((n) => !allowed.test(n)), [], 'only what runs ships');
     for (const must of ['dist/extension.js', 'dist/webview.js', 'package.nls.json', 'l10n/bundle.l10n.json']) assert.ok(shipped.includes(must), `${must} ships`);
+  });
+
+  it('ships the licence notices of every library in its bundles', async function () {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const vsix = path.join(ROOT, `acp-agents-${pkg.version}.vsix`);
+    const notices = await readEntry(vsix, 'extension/dist/ThirdPartyNotices.txt');
+    // No node_modules ship: every runtime dependency is inside a bundle, and the codicon font is copied.
+    const owed = [...Object.keys(pkg.dependencies), '@vscode/codicons'];
+    for (const name of owed) {
+      const at = notices.indexOf(`\n${name} `);
+      assert.ok(at >= 0, `${name} has a section`);
+      const section = notices.slice(at, notices.indexOf('\n-----', at) + 1500);
+      assert.match(section, /copyright|licen[cs]e/i, `${name}: a licence text follows`);
+    }
+    // The minified bundles drop the libraries' own headers: the notices file is where they are.
+    assert.match(notices, /DOMPurify/);
+    assert.match(notices, /Permission is hereby granted/);
   });
 
   it('packages without a warning from vsce', function () {
