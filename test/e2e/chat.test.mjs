@@ -433,12 +433,12 @@ describe('e2e: the chat panel', function () {
     assert.match((await focused()) ?? '', /tool/);
   });
 
-  it('the keyboard alone, the other keys: Ctrl+K N starts a session, Ctrl+K A comes back to its composer, Alt+N rejects', async function () {
+  it('the keyboard alone, the other keys: Ctrl+K Alt+N starts a session, Ctrl+K A comes back to its composer, Alt+N rejects', async function () {
     await runCommand(page, 'View: Close All Editors');
-    // Ctrl+K N: the agent picker, answered by typing.
+    // Ctrl+K Alt+N: the agent picker, answered by typing.
     await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } });
     await page.keyboard.press('Control+k');
-    await page.keyboard.press('n');
+    await page.keyboard.press('Alt+n');
     const pickInput = page.locator('.quick-input-widget input');
     await pickInput.waitFor({ state: 'visible', timeout: 10_000 });
     await page.keyboard.type('Fake: slow-permission');

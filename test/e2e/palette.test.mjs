@@ -40,4 +40,19 @@ describe('e2e: the installed .vsix in the workbench', function () {
     assert.equal(await frame.locator('#announcer').getAttribute('aria-live'), 'polite');
     await screenshot(page, 'e2e-new-session');
   });
+
+  it('offers ACP: Stop in the palette only while a session works', async function () {
+    // The panel above is open and idle: nothing works, so Stop has nothing to stop.
+    await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } }).catch(() => {});
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill('>ACP: Stop');
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    // The palette has answered once it shows either the command or its "no matching commands" row.
+    await rows.filter({ hasText: /ACP: Stop|No matching commands/ }).first().waitFor({ timeout: 10_000 });
+    const labels = await rows.allInnerTexts();
+    assert.ok(!labels.some((l) => /ACP: Stop\b/.test(l)), `no Stop while nothing works: ${labels.join(' | ')}`);
+    await page.keyboard.press('Escape');
+  });
 });
