@@ -246,13 +246,13 @@ export class ChatPanel implements vscode.Disposable {
         void openLink(this.session, msg.href, this.log).then(undefined, (err: unknown) => this.log.warn(`open link failed: ${String(err)}`));
         return;
       case 'setConfig':
-        void this.session.setConfigOption(msg.configId, msg.value);
+        void this.session.settings.setConfigOption(msg.configId, msg.value);
         return;
       case 'setMode':
-        void this.session.setMode(msg.modeId);
+        void this.session.settings.setMode(msg.modeId);
         return;
       case 'setModel':
-        void this.session.setModel(msg.modelId);
+        void this.session.settings.setModel(msg.modelId);
         return;
       case 'follow':
         this.follower.set(msg.on);
@@ -262,19 +262,19 @@ export class ChatPanel implements vscode.Disposable {
         if (item?.kind !== 'elicitation' || item.state !== 'pending') return;
         // A page is opened only on the user's click on Open, where its full address and host are shown.
         if (msg.action === 'accept' && item.mode === 'url' && item.url) void vscode.env.openExternal(vscode.Uri.parse(item.url, true));
-        void this.session.answerElicitation(msg.id, msg.action, msg.values).then(undefined, (err: unknown) => this.log.warn(`elicitation answer failed: ${String(err)}`));
+        void this.session.elicitations.answer(msg.id, msg.action, msg.values).then(undefined, (err: unknown) => this.log.warn(`elicitation answer failed: ${String(err)}`));
         return;
       }
       case 'queue': {
         // Edit: the message's attachments go back to the composer whole (the queue shown in the header has no image bytes).
-        const add = msg.action === 'edit' ? this.session.queuedAttachments(msg.id) : undefined;
-        void this.session.queueAction(msg.action, msg.id).then((done) => {
+        const add = msg.action === 'edit' ? this.session.queue.attachments(msg.id) : undefined;
+        void this.session.queue.act(msg.action, msg.id).then((done) => {
           if (done && add?.length) this.post({ type: 'attachments', add });
         }, (err: unknown) => this.log.warn(`queue: ${String(err)}`));
         return;
       }
       case 'stopSubagent':
-        void this.session.cancelSubagent(msg.sessionId).then(undefined, (err: unknown) => this.log.warn(`stopping a subagent failed: ${String(err)}`));
+        void this.session.subagents.cancel(msg.sessionId).then(undefined, (err: unknown) => this.log.warn(`stopping a subagent failed: ${String(err)}`));
         return;
       case 'change': {
         const c = this.session.changes;
@@ -356,7 +356,7 @@ export class ChatPanel implements vscode.Disposable {
 
 /** Opens a file the agent pointed at (absolute path, 1-based line): within the session's folders, or after asking. */
 async function openLocation(session: AgentSession, filePath: string, line: number | undefined): Promise<void> {
-  const resolved = await session.pathToOpen(filePath);
+  const resolved = await session.requests.pathToOpen(filePath);
   if (resolved === undefined) {
     void vscode.window.showWarningMessage(vscode.l10n.t("The agent pointed at {0}, which is outside the session's folders; it was not opened.", filePath.slice(0, 300)));
     return;
@@ -440,7 +440,7 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
   /** Opens a panel for a fork of a session of `agent` (its history shown, then a new session). */
   openFork(agent: AgentDefinition, source: { sessionId: string; title: string }, cwd?: string): ChatPanel {
     const p = this.create(agent, cwd);
-    void p.session.forkFrom(source);
+    void p.session.past.forkFrom(source);
     return p;
   }
 

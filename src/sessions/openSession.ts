@@ -8,7 +8,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import * as l10n from '@vscode/l10n';
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { AgentCapabilityView } from '../acp/capabilities';
-import { AgentError } from '../acp/errors';
+import { AgentError, ConnectionClosedError, errorText } from '../acp/errors';
+import { describeExit } from '../agents/agentProcess';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import type { SessionPhase } from './sessionState';
 
@@ -139,4 +140,16 @@ export function connectedText(rt: AgentRuntime, agentName: string): string {
   const info = rt.initializeResult?.agentInfo;
   const name = info?.title ?? info?.name ?? agentName;
   return info?.version ? l10n.t('Connected to {0} {1}.', name, info.version) : l10n.t('Connected to {0}.', name);
+}
+
+/**
+ * Words for a failed call. When the agent closed its output, it is exiting:
+ * wait for that and tell how it ended (code, signal, last stderr lines).
+ */
+export async function explainFailure(err: unknown, rt: AgentRuntime | undefined, agentName: string): Promise<string> {
+  if (err instanceof ConnectionClosedError && rt) {
+    const exit = rt.process.exit ?? (await Promise.race([rt.process.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 3000))]));
+    if (exit) return describeExit(agentName, exit, rt.process.stderrTail());
+  }
+  return errorText(err);
 }

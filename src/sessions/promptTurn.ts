@@ -8,6 +8,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import * as l10n from '@vscode/l10n';
 import { AgentError, ConnectionClosedError, errorText } from '../acp/errors';
 import type { AgentRuntime } from '../agents/agentRuntime';
+import { Emitter } from '../shared/events';
 import type { SessionPhase } from './sessionState';
 import type { Change, Transcript } from './transcript';
 
@@ -22,10 +23,6 @@ export interface TurnHost {
   emit(changes: readonly Change[]): void;
   phase(): SessionPhase;
   setPhase(phase: SessionPhase): void;
-  /** The turn began: new answers to access questions, change tracking on. */
-  began(): void;
-  /** The turn of `sessionId` ended (either way): the archive marks it, change tracking settles. */
-  ended(sessionId: string, stopReason: string | undefined): void;
   /** Pending permission requests answered `cancelled`: all of them (Stop), or only the session's own (the turn ended). */
   cancelPermissions(all: boolean): void;
   explain(err: unknown, rt: AgentRuntime): Promise<string>;
@@ -41,7 +38,19 @@ export interface TurnClaim {
   cancelled: boolean;
 }
 
+/** A turn's end, either way: `stopReason` is undefined when it failed. */
+export interface TurnEnd {
+  readonly sessionId: string;
+  readonly stopReason: string | undefined;
+}
+
 export class PromptTurns {
+  private readonly beginEmitter = new Emitter<void>();
+  private readonly endEmitter = new Emitter<TurnEnd>();
+  /** A turn began (its prompt was sent). */
+  readonly onDidBegin = this.beginEmitter.event;
+  /** A turn ended (either way): the archive marks it, the queue goes on, change tracking settles. */
+  readonly onDidEnd = this.endEmitter.event;
   private current: Promise<unknown> | undefined;
   private claimed: TurnClaim | undefined;
   private watchdog: NodeJS.Timeout | undefined;
@@ -83,7 +92,7 @@ export class PromptTurns {
     this.current = turn;
     const stopAtOnce = this.claimed?.cancelled === true;
     this.claimed = undefined;
-    h.began();
+    this.beginEmitter.fire();
     if (stopAtOnce) void this.cancel().then(undefined, (err: unknown) => h.log(`stop failed: ${errorText(err)}`));
     let stopReason: string | undefined;
     try {
@@ -100,7 +109,7 @@ export class PromptTurns {
       if (this.current === turn) this.current = undefined;
       clearTimeout(this.watchdog);
       this.watchdog = undefined;
-      h.ended(sessionId, stopReason);
+      this.endEmitter.fire({ sessionId, stopReason });
     }
   }
 
@@ -150,5 +159,7 @@ export class PromptTurns {
 
   dispose(): void {
     clearTimeout(this.watchdog);
+    this.beginEmitter.dispose();
+    this.endEmitter.dispose();
   }
 }

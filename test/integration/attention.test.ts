@@ -69,7 +69,7 @@ describe('Needs you: notifications and the tab', function () {
     // Both of its questions declined, the turn ends.
     for (const mode of ['form', 'url']) {
       const q = await waitFor(`the ${mode} question`, () => panel.session.transcript.items.find((i): i is ElicitationItem => i.kind === 'elicitation' && i.mode === mode && i.state === 'pending'));
-      assert.equal(await panel.session.answerElicitation(q.id, 'decline'), true);
+      assert.equal(await panel.session.elicitations.answer(q.id, 'decline'), true);
     }
     assert.equal(await turn, 'end_turn');
   });

@@ -35,15 +35,15 @@ describe('Elicitation (form and URL)', function () {
     assert.equal(form.message, 'Configure the deploy');
     assert.deepEqual(form.fields.map((f) => `${f.key}:${f.kind}${f.required ? '*' : ''}`), ['name:string*', 'region:enum', 'replicas:integer*', 'public:boolean', 'features:multi']);
     // Too short a name and no replicas: not sent; the reasons are on the form.
-    assert.equal(await panel.session.answerElicitation(form.id, 'accept', { name: 'x', region: 'eu' }), false);
+    assert.equal(await panel.session.elicitations.answer(form.id, 'accept', { name: 'x', region: 'eu' }), false);
     assert.deepEqual(form.errors, { name: 'At least 2 characters.', replicas: 'replicas is required.' });
     assert.equal(form.state, 'pending');
-    assert.equal(await panel.session.answerElicitation(form.id, 'accept', { name: 'shop', region: 'eu', replicas: '3', public: 'true', features: ['logs', 'traces'] }), true);
+    assert.equal(await panel.session.elicitations.answer(form.id, 'accept', { name: 'shop', region: 'eu', replicas: '3', public: 'true', features: ['logs', 'traces'] }), true);
     assert.equal(form.state, 'accepted');
-    assert.equal(await panel.session.answerElicitation(form.id, 'decline'), false, 'a second answer does not count');
+    assert.equal(await panel.session.elicitations.answer(form.id, 'decline'), false, 'a second answer does not count');
     const url = await waitFor('the URL in the panel', () => items().find((i) => i.mode === 'url'));
     assert.deepEqual([url.host, url.url], ['login.example.com', 'https://login.example.com/device?code=ABC']);
-    assert.equal(await panel.session.answerElicitation(url.id, 'decline'), true);
+    assert.equal(await panel.session.elicitations.answer(url.id, 'decline'), true);
     assert.equal(await turn, 'end_turn');
     const results = readRecord('elicit').slice(recorded).filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined).map((r) => r.msg.result);
     assert.deepEqual(results[0], { action: 'accept', content: { name: 'shop', region: 'eu', replicas: 3, public: true, features: ['logs', 'traces'] } });

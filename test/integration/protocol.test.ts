@@ -71,8 +71,8 @@ describe('Protocol 1.34: subagents, plan operations, models, cancellation', func
     assert.equal(panel.session.answerPermission(perm.id, 'yes'), true);
     await waitFor('the explorer running again', () => (explorer.state === 'running' ? true : undefined));
     // Stop on a card without cancel does nothing; on the explorer it sends session/cancel for the child only.
-    assert.equal(await panel.session.cancelSubagent('child-quiet'), false);
-    assert.equal(await panel.session.cancelSubagent('child-explorer'), true);
+    assert.equal(await panel.session.subagents.cancel('child-quiet'), false);
+    assert.equal(await panel.session.subagents.cancel('child-explorer'), true);
     assert.equal(await turn, 'end_turn', 'the parent turn goes on and ends normally');
     assert.deepEqual(sentAbout('subagents', 'child-explorer'), ['session/cancel']);
     assert.deepEqual(sentAbout('subagents', 'child-quiet'), []);
@@ -100,7 +100,7 @@ describe('Protocol 1.34: subagents, plan operations, models, cancellation', func
     const card = second.session.transcript.child(firstId)!;
     assert.deepEqual(second.session.transcript.items.filter((i) => i.parent === card.id), []);
     // Stop on that card sends nothing: it was never adopted.
-    assert.equal(await second.session.cancelSubagent(firstId), false);
+    assert.equal(await second.session.subagents.cancel(firstId), false);
     assert.deepEqual(sentAbout('subagent-hijack', firstId).filter((m) => m === 'session/cancel'), []);
   });
 
@@ -113,7 +113,7 @@ describe('Protocol 1.34: subagents, plan operations, models, cancellation', func
     const perm = panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission')!;
     panel.session.answerPermission(perm.id, 'no');
     await waitFor('the plan update after the answer', () => panel.session.transcript.items.find((i): i is PlanItem => i.kind === 'plan' && i.planId === 'steps' && i.entries[0]?.status === 'completed'));
-    await panel.session.cancelSubagent('child-explorer');
+    await panel.session.subagents.cancel('child-explorer');
     assert.equal(await turn, 'end_turn');
     const plans = panel.session.transcript.items.filter((i): i is PlanItem => i.kind === 'plan');
     assert.deepEqual(plans.map((p) => p.planId), ['steps', 'design'], 'the removed plan is gone, the others stay where they began');
@@ -172,16 +172,16 @@ describe('Protocol 1.34: subagents, plan operations, models, cancellation', func
     const sent = (method: string) => readRecord('wire').filter((r) => r.dir === 'in' && r.msg?.method === method).map((r) => r.msg.params);
     // No config option picks the model: the legacy models are the picker, session/set_model the call.
     assert.deepEqual(header().models?.availableModels.map((m) => m.modelId), ['small', 'large']);
-    await panel.session.setModel('large');
+    await panel.session.settings.setModel('large');
     assert.deepEqual(sent('session/set_model'), [{ sessionId: sid, modelId: 'large' }]);
     assert.equal(header().models?.currentModelId, 'large');
-    await panel.session.setMode('code');
+    await panel.session.settings.setMode('code');
     assert.deepEqual(sent('session/set_mode'), [{ sessionId: sid, modeId: 'code' }]);
     assert.equal(header().modes?.currentModeId, 'code');
     // A URL elicitation accepted (the page opened), then completed by the agent.
     const turn = panel.session.prompt('deploy');
     const url = await waitFor('the URL elicitation', () => panel.session.transcript.items.find((i): i is ElicitationItem => i.kind === 'elicitation'));
-    assert.equal(await panel.session.answerElicitation(url.id, 'accept'), true);
+    assert.equal(await panel.session.elicitations.answer(url.id, 'accept'), true);
     assert.equal(await turn, 'end_turn');
     assert.equal(url.state, 'completed', 'elicitation/complete closed it');
     // A refusal ends the turn as such.

@@ -31,7 +31,7 @@ describe('Message queue', function () {
     await waitFor('the turn running', () => panel.session.isBusy || undefined);
     assert.equal(panel.session.status.inputEnabled, true, 'the composer stays usable while the agent works');
     const later = ['two', 'three', 'four'].map((t) => panel.session.prompt(t));
-    assert.deepEqual(panel.session.queued.map((q) => q.text), ['two', 'three', 'four']);
+    assert.deepEqual(panel.session.queue.queued.map((q) => q.text), ['two', 'three', 'four']);
     assert.deepEqual(panel.session.transcript.header.queue?.map((q) => q.text), ['two', 'three', 'four'], 'the panel shows the queue');
     assert.deepEqual(await Promise.all([first, ...later]), ['end_turn', 'end_turn', 'end_turn', 'end_turn']);
     assert.deepEqual(promptTexts().slice(before), ['one', 'two', 'three', 'four']);
@@ -49,8 +49,8 @@ describe('Message queue', function () {
     await waitFor('the turn running', () => panel.session.isBusy || undefined);
     const six = panel.session.prompt('six');
     const seven = panel.session.prompt('seven');
-    const id = panel.session.queued.find((q) => q.text === 'seven')!.id;
-    assert.equal(await panel.session.queueAction('sendNow', id), true);
+    const id = panel.session.queue.queued.find((q) => q.text === 'seven')!.id;
+    assert.equal(await panel.session.queue.act('sendNow', id), true);
     assert.equal(await five, 'cancelled');
     assert.deepEqual(await Promise.all([seven, six]), ['end_turn', 'end_turn']);
     const wire = readRecord('queue')
@@ -67,12 +67,12 @@ describe('Message queue', function () {
     await panel.session.cancel();
     assert.equal(await eight, 'cancelled');
     await new Promise((r) => setTimeout(r, 500));
-    assert.deepEqual(panel.session.queued.map((q) => q.text), ['nine', 'ten'], 'still queued after Stop');
+    assert.deepEqual(panel.session.queue.queued.map((q) => q.text), ['nine', 'ten'], 'still queued after Stop');
     assert.equal(promptTexts().includes('nine'), false);
-    assert.equal(await panel.session.queueAction('remove', panel.session.queued[0]!.id), true);
+    assert.equal(await panel.session.queue.act('remove', panel.session.queue.queued[0]!.id), true);
     assert.equal(await nine, undefined, 'a removed message is never sent');
     // Send now with no turn running sends at once.
-    assert.equal(await panel.session.queueAction('sendNow', panel.session.queued[0]!.id), true);
+    assert.equal(await panel.session.queue.act('sendNow', panel.session.queue.queued[0]!.id), true);
     assert.equal(await ten, 'end_turn');
     assert.equal(promptTexts().includes('nine'), false);
     assert.deepEqual(readRecord('queue').filter((r) => r.dir === 'overlap'), []);
@@ -87,7 +87,7 @@ describe('Message queue', function () {
     const alpha = panel.session.prompt('alpha', [file]);
     const beta = panel.session.prompt('beta', [file]);
     assert.equal(panel.session.isBusy, true, 'the first prompt holds the turn while its attachment is read');
-    assert.deepEqual(panel.session.queued.map((q) => q.text), ['beta'], 'the second waits for its own turn');
+    assert.deepEqual(panel.session.queue.queued.map((q) => q.text), ['beta'], 'the second waits for its own turn');
     assert.deepEqual(panel.session.transcript.header.queue?.[0]?.attachments, [file], 'a queued message keeps its attachments (Edit gives them back)');
     assert.deepEqual(await Promise.all([alpha, beta]), ['end_turn', 'end_turn']);
     const rec = readRecord('queue').slice(before);
@@ -109,9 +109,9 @@ describe('Message queue', function () {
     await panel.session.cancel();
     assert.equal(await red, 'cancelled');
     await new Promise((r) => setTimeout(r, 300));
-    assert.deepEqual(panel.session.queued.map((q) => q.text), ['green', 'blue'], 'the queue waits after Stop');
+    assert.deepEqual(panel.session.queue.queued.map((q) => q.text), ['green', 'blue'], 'the queue waits after Stop');
     const yellow = panel.session.prompt('yellow');
-    assert.deepEqual(panel.session.queued.map((q) => q.text), ['blue', 'yellow'], 'the first queued goes first; the new one is last');
+    assert.deepEqual(panel.session.queue.queued.map((q) => q.text), ['blue', 'yellow'], 'the first queued goes first; the new one is last');
     assert.deepEqual(await Promise.all([green, blue, yellow]), ['end_turn', 'end_turn', 'end_turn']);
     assert.deepEqual(promptTexts().slice(before), ['red', 'green', 'blue', 'yellow']);
     assert.deepEqual(readRecord('queue').filter((r) => r.dir === 'overlap'), []);

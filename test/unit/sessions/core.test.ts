@@ -162,8 +162,6 @@ function turnHost(rt: AgentRuntime | undefined) {
     emit: (c) => void changes.push(...c),
     phase: () => state.phase,
     setPhase: (p) => void state.set(p),
-    began: () => void log.push('began'),
-    ended: (id, r) => void log.push(`ended ${id} ${r ?? '-'}`),
     cancelPermissions: () => void log.push('permissions cancelled'),
     explain: async () => 'Stub exited with code 3.',
     detach: () => {
@@ -182,6 +180,8 @@ describe('prompt turns', () => {
     const rt = stubRuntime({}, { prompt: () => new Promise((r) => (finish = r)) });
     const { host, state, log } = turnHost(rt);
     const turns = new PromptTurns(host);
+    turns.onDidBegin(() => log.push('began'));
+    turns.onDidEnd((e) => log.push(`ended ${e.sessionId} ${e.stopReason ?? '-'}`));
     const done = turns.send(rt, 's1', 'hi', [{ type: 'text', text: 'hi' }]);
     assert.equal(turns.busy, true);
     assert.equal(phaseOf(state), 'working');

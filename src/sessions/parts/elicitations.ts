@@ -4,17 +4,13 @@
  * the agent cancels its request (answered -32800), cancelled when the turn is
  * stopped or the panel closes. Pure: no `vscode` — the panel opens URLs.
  */
-import { clientError as errors } from '../acp/errors';
-import type { CancelToken } from '../agents/sessionRouter';
-import { checkField, fieldsOf, type Field } from './elicitationSchema';
-import type { ElicitationItem } from '../shared/transcriptTypes';
-import type { Change, Transcript } from './transcript';
+import { clientError as errors } from '../../acp/errors';
+import type { CancelToken } from '../../agents/sessionRouter';
+import type { ElicitationItem } from '../../shared/transcriptTypes';
+import { checkField, fieldsOf, type Field } from '../elicitationSchema';
+import type { SessionCore, SessionPart } from '../sessionCore';
 
-export interface ElicitationHost {
-  transcript(): Transcript;
-  emit(changes: readonly Change[]): void;
-  log(message: string): void;
-}
+export type ElicitationHost = Pick<SessionCore, 'sessionId' | 'transcript' | 'emit' | 'log'>;
 
 type Answer = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
 
@@ -28,7 +24,7 @@ interface Pending {
   readonly reject: (e: Error) => void;
 }
 
-export class Elicitations {
+export class Elicitations implements SessionPart {
   private readonly pending = new Map<string, Pending>();
   /** URL elicitations accepted and not completed yet, by elicitationId. */
   private readonly open = new Map<string, ElicitationItem>();
@@ -39,7 +35,15 @@ export class Elicitations {
     return this.pending.size;
   }
 
-  async request(params: unknown, token: CancelToken, childSessionId?: string): Promise<Answer> {
+  /** `elicitation/create` about this session or one of its subagents; a child the transcript does not know is not asked. */
+  async ask(params: unknown, token: CancelToken): Promise<Answer> {
+    const sid = (params as { sessionId?: unknown } | null)?.sessionId;
+    const child = typeof sid === 'string' && sid !== this.host.sessionId() ? sid : undefined;
+    if (child && !this.host.transcript().hasChild(child)) return { action: 'cancel' };
+    return await this.request(params, token, child);
+  }
+
+  private async request(params: unknown, token: CancelToken, childSessionId?: string): Promise<Answer> {
     const h = this.host;
     const p = (params ?? {}) as { mode?: unknown; message?: unknown; requestedSchema?: unknown; url?: unknown; elicitationId?: unknown };
     const message = typeof p.message === 'string' ? p.message : '';
@@ -126,12 +130,16 @@ export class Elicitations {
   }
 
   /** Every waiting elicitation answered `cancel` (Stop, the panel closed, the agent exited) — or only the session's own (the turn ended). */
-  cancelAll(why: string, ownOnly = false): void {
+  withdraw(why: string, ownOnly = false): void {
     for (const [id, p] of [...this.pending]) {
       if (ownOnly && p.child) continue;
       this.settle(id, 'cancelled', why);
       p.resolve({ action: 'cancel' });
     }
+  }
+
+  dispose(): void {
+    this.withdraw('the panel closed');
   }
 
   private settle(itemId: string, state: ElicitationItem['state'], why: string): boolean {

@@ -1,0 +1,140 @@
+/**
+ * What the agent asks the client to do for a session: `fs/*` and `terminal/*`,
+ * served by the editor's services and held to the session's folders (paths
+ * outside them, or protected ones, are asked about through the AccessGate,
+ * one question at a time and remembered for the session). Also the paths the
+ * panel wants to open, and the session's terminals, which do not outlive the
+ * agent that made them. No `vscode` import.
+ */
+import type { ClientRequest } from '../../acp/clientRequests';
+import type { DecodedUpdate } from '../../acp/decode';
+import { clientError, errorText } from '../../acp/errors';
+import type { AgentManager } from '../../agents/agentManager';
+import type { CancelToken } from '../../agents/sessionRouter';
+import type { Disposable } from '../../shared/events';
+import { checkPath, isAbsolutePath } from '../../platform/pathPolicy';
+import { AccessGate, type AccessContext } from '../accessGate';
+import type { SessionCore, SessionPart } from '../sessionCore';
+import type { ChangeTracking } from '../services';
+
+/** A wait the agent can cancel: it then fails with -32800. */
+async function untilCancelled<T>(work: Promise<T>, token: CancelToken | undefined): Promise<T> {
+  if (!token) return await work;
+  let sub: Disposable | undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    const fail = () => reject(clientError.cancelled('The agent cancelled the wait.'));
+    if (token.isCancellationRequested) fail();
+    else sub = token.onCancellationRequested(fail);
+  });
+  try {
+    return await Promise.race([work, cancelled]);
+  } finally {
+    sub?.dispose();
+  }
+}
+
+export class AgentRequests implements SessionPart {
+  /** Questions about paths outside the folders or protected ones: one at a time, remembered for the session. */
+  private readonly gate: AccessGate;
+  private readonly terminals = new Set<string>();
+  private readonly subscriptions: Disposable[];
+
+  /** `changes`: where the files the agent writes are recorded. */
+  constructor(
+    private readonly core: SessionCore,
+    manager: Pick<AgentManager, 'onDidChangeStatus' | 'status'>,
+    private readonly changes: Pick<ChangeTracking, 'record'>,
+  ) {
+    const { services, def } = core;
+    this.gate = new AccessGate((q) => services.files.askAccess(q), (m) => core.log(`access: ${m}`));
+    this.subscriptions = [
+      services.terminals.onDidChange((d) => {
+        if (this.terminals.has(d.terminalId)) core.emit(core.transcript().appendTerminal(d));
+      }),
+      // Terminals do not outlive the agent that made them (an exit, a crash, a restart).
+      manager.onDidChangeStatus((id) => {
+        if (id === def.id && core.runtime() && ['stopped', 'failed'].includes(manager.status(id))) this.killTerminals();
+      }),
+    ];
+  }
+
+  private get access(): AccessContext {
+    return { agentName: this.core.def.name, roots: this.core.roots(), gate: this.gate };
+  }
+
+  private get owner(): string {
+    return `${this.core.def.id}\u0000${this.core.sessionId() ?? ''}`;
+  }
+
+  /** A turn began: access questions are asked again. */
+  turnBegan(): void {
+    this.gate.newTurn();
+  }
+
+  /** The VS Code terminals a tool call shows are named after it. */
+  update(u: DecodedUpdate, child: string | undefined): void {
+    if ((u.sessionUpdate !== 'tool_call' && u.sessionUpdate !== 'tool_call_update') || !this.terminals.size) return;
+    const tool = this.core.transcript().tool(u.toolCallId, child);
+    if (!tool) return;
+    for (const c of tool.content) if (c.type === 'terminal' && this.terminals.has(c.terminalId)) this.core.services.terminals.nameAfterToolCall(c.terminalId, tool.title);
+  }
+
+  async handle(req: ClientRequest, token?: CancelToken): Promise<unknown> {
+    const { access, owner } = this;
+    const { files, terminals } = this.core.services;
+    switch (req.method) {
+      case 'fs/read_text_file':
+        return await files.read(access, req);
+      case 'fs/write_text_file':
+        return await files.write(access, req, (file, before) => this.changes.record(file, before));
+      case 'terminal/create': {
+        const cwd = await files.guard(access, 'run a command in', req.cwd ?? access.roots[0]);
+        const r = await terminals.create(owner, this.core.def.name, cwd, req);
+        this.terminals.add(r.terminalId);
+        this.core.log(`terminal ${r.terminalId}: ${JSON.stringify(req.command)} in ${cwd}`);
+        return r;
+      }
+      case 'terminal/output':
+        return terminals.output(owner, req.terminalId);
+      case 'terminal/wait_for_exit':
+        // The agent may stop waiting ($/cancel_request): answered -32800, the command runs on.
+        return await untilCancelled(terminals.waitForExit(owner, req.terminalId), token);
+      case 'terminal/kill':
+        return terminals.kill(owner, req.terminalId);
+      case 'terminal/release':
+        return terminals.release(owner, req.terminalId);
+    }
+  }
+
+  /**
+   * A path the panel wants to open (a tool call's location, a file link): `..` and
+   * symlinks resolved, inside the session's folders, or else only when the user says so.
+   */
+  async pathToOpen(p: string): Promise<string | undefined> {
+    try {
+      return await this.core.services.files.guard(this.access, 'open', p);
+    } catch (err) {
+      this.core.log(`refused to open ${JSON.stringify(p.slice(0, 300))}: ${errorText(err)}`);
+      return undefined;
+    }
+  }
+
+  /** A path inside the session's folders (symlinks resolved), or undefined — never asks (for Follow). */
+  pathInside(p: string): string | undefined {
+    if (!isAbsolutePath(p)) return undefined;
+    const { resolved, inside } = checkPath(p, this.core.roots());
+    return inside ? resolved : undefined;
+  }
+
+  private killTerminals(): void {
+    if (this.terminals.size === 0) return;
+    this.core.services.terminals.killAll(this.owner);
+    this.terminals.clear();
+  }
+
+  /** The panel closed: the session's terminals go with it. */
+  dispose(): void {
+    this.core.services.terminals.killAll(this.owner);
+    while (this.subscriptions.length) this.subscriptions.pop()?.dispose();
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The files the agent changes in a session: the Changes list (a ChangeTracking
+ * from the editor), and a checkpoint per turn (what the files it touched held
+ * before it) for "Restore files to here" on a user message. Checkpoints are
+ * kept next to the session's archive, and linked again to the user messages of
+ * a loaded session. No `vscode` import.
+ */
+import * as path from 'node:path';
+import type { DecodedUpdate } from '../../acp/decode';
+import type { Disposable } from '../../shared/events';
+import { Checkpoints } from '../checkpoints';
+import { CheckpointRestore } from '../restore';
+import type { SessionCore, SessionPart } from '../sessionCore';
+import type { ChangeTracking } from '../services';
+
+/** Late file events of a turn still count for this long after it ends. */
+const SETTLE_MS = 1000;
+
+export class FileCheckpoints implements SessionPart {
+  /** Files the agent changed in this session. */
+  readonly changes: ChangeTracking;
+  readonly restore: CheckpointRestore;
+  /** What each turn changed; none kept until the session has an id. */
+  private checkpoints: Checkpoints;
+  private checkpointsOf: string | undefined;
+  private readonly subscription: Disposable;
+
+  constructor(private readonly core: SessionCore) {
+    const { services } = core;
+    this.changes = services.changeTracker((file) => services.files.protectedGlob(file, core.roots()));
+    this.checkpoints = this.make(undefined);
+    this.restore = new CheckpointRestore({
+      checkpoints: () => this.checkpoints,
+      transcript: () => core.transcript(),
+      emit: (c) => core.emit(c),
+      busy: () => core.busy(),
+      currentBytes: (f) => services.currentBytes(f),
+      restoreFiles: (e, label) => services.restoreFiles(e, label),
+      showDiff: (f, l, r, t) => services.showDiff(f, l, r, t),
+      restored: () => this.changes.settle(),
+      log: (m) => core.log(m),
+    });
+    this.subscription = this.changes.onDidChange(() => {
+      core.transcript().header.changes = this.changes.list();
+      core.emit([{ c: 'header' }]);
+    });
+  }
+
+  private make(sessionId: string | undefined): Checkpoints {
+    const { def, services } = this.core;
+    const cp = new Checkpoints(
+      () => (sessionId ? services.archive.checkpointsOf(def.id, sessionId) : undefined),
+      (f) => services.currentBytes(f),
+      (m) => this.core.log(m),
+    );
+    this.changes.observe(cp);
+    return cp;
+  }
+
+  /** The checkpoints kept for a session id (read once; the same id keeps what it has). */
+  private use(sessionId: string): Promise<void> {
+    if (this.checkpointsOf === sessionId) return Promise.resolve();
+    this.checkpointsOf = sessionId;
+    this.checkpoints.end();
+    this.checkpoints = this.make(sessionId);
+    this.restore.reset();
+    return this.checkpoints.load();
+  }
+
+  attached(_rt: unknown, sessionId: string): void {
+    void this.use(sessionId);
+  }
+
+  /** After history was shown: its user messages get their checkpoints back. */
+  async relink(sessionId: string): Promise<void> {
+    await this.use(sessionId);
+    this.restore.linkHistory();
+  }
+
+  /** A prompt is sent: its checkpoint begins (what the files the turn touches held before it). */
+  begin(prompt: string): string {
+    return this.checkpoints.begin(prompt);
+  }
+
+  /** The user message that began `checkpoint`, for "Restore files to here". */
+  link(checkpoint: string, messageId: string): void {
+    this.restore.link(checkpoint, messageId);
+  }
+
+  /** Agents that write files themselves: changes on disk are noticed during the turn. */
+  turnBegan(): void {
+    this.changes.watch(this.core.roots());
+  }
+
+  /** A tool call's diff (in a live turn, not in replayed history) names a file the agent changes. */
+  update(u: DecodedUpdate): void {
+    if (!this.core.busy() || (u.sessionUpdate !== 'tool_call' && u.sessionUpdate !== 'tool_call_update')) return;
+    for (const c of u.content ?? []) {
+      if (c.type === 'diff' && path.isAbsolute(c.path)) this.changes.noteDiff(c.path, c.oldText ?? null, c.newText, this.core.roots());
+    }
+    if (u.status === 'completed' || u.status === 'failed') this.changes.settle();
+  }
+
+  turnEnded(): void {
+    this.changes.settle();
+    // Late file events of the turn still count for a moment.
+    setTimeout(() => {
+      if (this.core.busy()) return;
+      this.changes.settle(true);
+      this.changes.unwatch();
+      // The turn's checkpoint is complete: what its files hold now is kept with it.
+      this.checkpoints.end();
+      this.restore.mark();
+    }, SETTLE_MS);
+  }
+
+  dispose(): void {
+    this.checkpoints.end();
+    this.subscription.dispose();
+    this.changes.dispose();
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * What the user sends: a prompt is shown at once, archived, and sent as the
+ * session's next turn — or, while a turn runs (or messages already wait), it
+ * waits in the queue, one sent per turn as the previous one ends. Queued
+ * messages can be removed, taken back to edit, or sent now (the running turn
+ * is stopped for it). No `vscode` import.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import * as l10n from '@vscode/l10n';
+import type { AgentRuntime } from '../../agents/agentRuntime';
+import type { Attachment } from '../../shared/attachments';
+import type { ContentPart } from '../../shared/transcriptTypes';
+import { buildPrompt } from '../promptBuilder';
+import type { PromptTurns } from '../promptTurn';
+import type { SessionCore, SessionPart } from '../sessionCore';
+
+/** A message typed while a turn ran, waiting for its own turn. */
+interface Queued {
+  readonly id: string;
+  readonly text: string;
+  readonly attachments: readonly Attachment[];
+  readonly resolve: (stopReason: string | undefined) => void;
+}
+
+/** Where a sent prompt's checkpoint begins, and the message it belongs to. */
+export interface PromptCheckpoints {
+  begin(prompt: string): string;
+  link(checkpoint: string, messageId: string): void;
+}
+
+export class MessageQueue implements SessionPart {
+  private readonly queue: Queued[] = [];
+  private seq = 0;
+  /** Send now stopped the turn: the queue goes on when it ends (after a plain Stop it waits). */
+  private sendNowPending = false;
+  private disposed = false;
+
+  constructor(
+    private readonly core: SessionCore,
+    private readonly turns: Pick<PromptTurns, 'claim' | 'release' | 'send' | 'cancel'>,
+    private readonly checkpoints: PromptCheckpoints,
+  ) {}
+
+  /** Sends a prompt (shown at once); resolves with the stop reason when the turn ends. */
+  async prompt(text: string, attachments: readonly Attachment[] = [], extra: readonly acp.ContentBlock[] = []): Promise<string | undefined> {
+    const rt = this.core.runtime();
+    const sessionId = this.core.sessionId();
+    if (!rt || !sessionId || this.disposed) return undefined;
+    // A turn is running (never a second session/prompt at once), or queued messages wait (after Stop
+    // or a failed turn): the message goes behind them, and sending resumes the queue in order.
+    if (this.core.busy() || this.queue.length) {
+      const queued = this.enqueue(text, attachments);
+      this.drain();
+      return await queued;
+    }
+    return await this.claimAndSend(rt, sessionId, text, attachments, extra);
+  }
+
+  /** Queued messages, in the order they will be sent. */
+  get queued(): readonly { id: string; text: string }[] {
+    return this.queue.map((q) => ({ id: q.id, text: q.text }));
+  }
+
+  /** A queued message's attachments, whole (the header carries images without their bytes). */
+  attachments(id: string): readonly Attachment[] | undefined {
+    return this.queue.find((q) => q.id === id)?.attachments;
+  }
+
+  /** A queued message removed, taken back to edit (the panel puts its text in the composer), or sent now. */
+  async act(action: 'remove' | 'edit' | 'sendNow', id: string): Promise<boolean> {
+    const i = this.queue.findIndex((q) => q.id === id);
+    if (i < 0) return false;
+    const [item] = this.queue.splice(i, 1);
+    if (action !== 'sendNow') {
+      item!.resolve(undefined);
+      this.publish();
+      return true;
+    }
+    // Send now: first in line, and the running turn (if any) is stopped for it.
+    this.queue.unshift(item!);
+    this.publish();
+    if (this.core.busy()) {
+      this.sendNowPending = true;
+      await this.turns.cancel();
+    } else this.drain();
+    return true;
+  }
+
+  /** The next queued message gets its turn — not after a failed turn, nor after a plain Stop. */
+  turnEnded(_sessionId: string, stopReason: string | undefined): void {
+    const goOn = stopReason !== undefined && (stopReason !== 'cancelled' || this.sendNowPending);
+    this.sendNowPending = false;
+    if (goOn) setTimeout(() => this.drain(), 0);
+    else if (this.queue.length) this.core.log(`queue: ${this.queue.length} message(s) wait (${stopReason === undefined ? 'the turn failed' : 'stopped'})`);
+  }
+
+  /** The turn is claimed before the first await (building the prompt reads files): a send arriving meanwhile is queued. */
+  private async claimAndSend(rt: AgentRuntime, sessionId: string, text: string, attachments: readonly Attachment[], extra: readonly acp.ContentBlock[] = []): Promise<string | undefined> {
+    const claim = this.turns.claim();
+    if (!claim) return await this.enqueue(text, attachments);
+    try {
+      return await this.startTurn(rt, sessionId, text, attachments, extra);
+    } finally {
+      // Only when the turn never started (building it failed); `send` took the claim over otherwise.
+      this.turns.release(claim);
+    }
+  }
+
+  private async startTurn(rt: AgentRuntime, sessionId: string, text: string, attachments: readonly Attachment[], extra: readonly acp.ContentBlock[]): Promise<string | undefined> {
+    const { core } = this;
+    const caps = rt.capabilities;
+    const built = await buildPrompt(text, attachments, { image: caps.supportsPrompt('image'), embeddedContext: caps.supportsPrompt('embeddedContext') }, (uri) => core.services.readText(uri));
+    const parts: ContentPart[] = attachments.map((a) =>
+      a.kind === 'image'
+        ? { type: 'image', mimeType: a.mimeType, data: a.data, name: a.name }
+        : a.kind === 'problems'
+          ? { type: 'resource', uri: 'vscode-problems:/workspace', name: a.name }
+          : { type: 'resource_link', uri: a.uri, name: a.kind === 'selection' ? `${a.name}:${a.startLine}-${a.endLine}` : a.name },
+    );
+    // Blocks the client adds itself (a fork's transcript): sent, and shown as one labelled attachment each.
+    built.blocks.push(...extra);
+    for (const b of extra) parts.push({ type: 'resource', uri: b.type === 'resource' ? b.resource.uri : 'acp-transcript:', name: b.type === 'resource' ? l10n.t('Conversation so far (attached)') : l10n.t('Conversation so far (sent as text)') });
+    // A checkpoint: what the files the turn touches held before it (Restore files to here).
+    const checkpoint = this.checkpoints.begin(text);
+    const shown = core.transcript().addUserPrompt(text, parts);
+    core.emit(shown);
+    const userItem = shown.find((c) => c.c === 'add');
+    if (userItem && 'item' in userItem) this.checkpoints.link(checkpoint, userItem.item.id);
+    if (built.dropped.length) core.emit(core.transcript().addLocalNotice('warning', l10n.t('Not sent to {0}', core.def.name), built.dropped.join('\n')));
+    const { archive, index } = core.services;
+    archive.append(core.def.id, sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+    index.touch(core.def.id, sessionId, core.workingFolder());
+    index.setTitle(core.def.id, sessionId, text, false);
+    return await this.turns.send(rt, sessionId, text, built.blocks);
+  }
+
+  private enqueue(text: string, attachments: readonly Attachment[]): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      this.queue.push({ id: `queued-${++this.seq}`, text, attachments, resolve });
+      this.core.log(`queue: a message waits for the running turn (${this.queue.length} queued)`);
+      this.publish();
+    });
+  }
+
+  private publish(): void {
+    // The header goes to the panel on every change: a pasted image's bytes are not in it (Edit gets them from `attachments`).
+    this.core.transcript().header.queue = this.queue.map((q) => ({ id: q.id, text: q.text, attachments: q.attachments.map((a) => (a.kind === 'image' ? { ...a, data: '' } : a)) }));
+    this.core.emit([{ c: 'header' }]);
+  }
+
+  /** The next queued message, when no turn runs and the session is ready for one. */
+  private drain(): void {
+    const rt = this.core.runtime();
+    const sessionId = this.core.sessionId();
+    if (this.disposed || this.core.busy() || this.core.phase().kind !== 'ready' || !rt || !sessionId) return;
+    const next = this.queue.shift();
+    if (!next) return;
+    this.publish();
+    void this.claimAndSend(rt, sessionId, next.text, next.attachments).then(next.resolve, () => next.resolve(undefined));
+  }
+
+  /** The panel closed: waiting messages are not sent. */
+  dispose(): void {
+    this.disposed = true;
+    for (const q of this.queue.splice(0)) q.resolve(undefined);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Past sessions: opening one the best way the agent allows (`session/load`
+ * replays it; `session/resume` does not, so the local archive is shown; else
+ * the archive alone, read-only), forking one, and the archive itself — every
+ * update is appended to it as it comes (not a second time when a load replays
+ * what it already holds), and replayed into the transcript, each line given
+ * first to the part that claims it. No `vscode` import.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import * as l10n from '@vscode/l10n';
+import type { DecodedUpdate } from '../../acp/decode';
+import { decodeSessionUpdate } from '../../acp/decode';
+import { errorText } from '../../acp/errors';
+import type { AgentRuntime } from '../../agents/agentRuntime';
+import type { Attachment } from '../../shared/attachments';
+import { transcriptMarkdown } from '../forkTranscript';
+import { pastSessionMode, type OpenMode, type OpenResult } from '../openSession';
+import type { ArchivedLine, SessionCore, SessionPart } from '../sessionCore';
+
+/** What past sessions need from their session besides the core. */
+export interface PastHost {
+  /** The agent's process, started if it is not running. */
+  ensureRunning(): Promise<AgentRuntime>;
+  open(mode: OpenMode): Promise<OpenResult>;
+  prompt(text: string, attachments: readonly Attachment[], extra: readonly acp.ContentBlock[]): Promise<string | undefined>;
+  /** The checkpoints of `sessionId`, linked again to the user messages shown. */
+  relink(sessionId: string): Promise<void>;
+  /** A fresh transcript, not shown yet. */
+  newTranscript(): void;
+  /** The transcript was replaced: the panel gets it whole. */
+  shown(): void;
+  /** An archived line, to the part that claims it: true when one did. */
+  claim(line: ArchivedLine): boolean;
+}
+
+export class PastSessions implements SessionPart {
+  /** Set while a load replays a session whose archive already has it. */
+  private replayArchived = false;
+
+  constructor(
+    private readonly core: SessionCore,
+    private readonly host: PastHost,
+  ) {}
+
+  /** A load replays history the archive already holds: it is shown, not archived twice. */
+  attached(_rt: AgentRuntime, sessionId: string): void {
+    this.replayArchived = this.core.phase().kind === 'loading' && this.core.services.archive.has(this.core.def.id, sessionId);
+  }
+
+  /** Every update is archived (a subagent's marked with its id); a new title is remembered. */
+  update(u: DecodedUpdate, child: string | undefined, live: boolean): void {
+    const { def, services } = this.core;
+    const sid = this.core.sessionId() ?? child!;
+    if (!(this.replayArchived && !live)) services.archive.append(def.id, sid, child ? { sessionUpdate: '_child', sessionId: child, update: u } : u);
+    if (!child && u.sessionUpdate === 'session_info_update' && u.title !== undefined) services.index.setTitle(def.id, sid, u.title ?? undefined, true);
+  }
+
+  /** The archive marks where a turn ended (not a failed one). */
+  turnEnded(sessionId: string, stopReason: string | undefined): void {
+    if (stopReason !== undefined) this.core.services.archive.append(this.core.def.id, sessionId, { sessionUpdate: '_turn_end', stopReason });
+  }
+
+  archivedLine(line: ArchivedLine): boolean {
+    const { core } = this;
+    if (line.sessionUpdate === '_turn_end') core.emit(core.transcript().endTurn(String(line.stopReason ?? 'end_turn')));
+    else if (line.sessionUpdate === '_archive_full') core.emit(core.transcript().addLocalNotice('warning', l10n.t('The archive of this session reached its size limit; later updates were not kept.')));
+    else return false;
+    return true;
+  }
+
+  /**
+   * Opens a past session the best way the agent allows: `session/load` (the agent
+   * replays it), else `session/resume` (no replay: the local archive is shown,
+   * marked as such), else the archive alone, read-only.
+   */
+  async openPast(sessionId: string): Promise<boolean> {
+    const name = this.core.def.name;
+    let rt: AgentRuntime;
+    try {
+      rt = await this.host.ensureRunning();
+    } catch (err) {
+      await this.showArchive(sessionId, l10n.t('{0} could not be started ({1}). This is the local archive of the session.', name, errorText(err)));
+      return false;
+    }
+    switch (pastSessionMode(rt.capabilities)) {
+      case 'load': {
+        const result = await this.host.open({ kind: 'load', sessionId });
+        if (result === 'not-found') await this.showArchive(sessionId, l10n.t('This session no longer exists on the agent. This is the local archive of it.'), true);
+        else await this.host.relink(sessionId);
+        return result === 'opened';
+      }
+      case 'resume': {
+        await this.showArchive(sessionId, l10n.t('{0} does not replay past sessions: this is the local archive (read-only history). New prompts continue the session.', name), false, false);
+        const opened = (await this.host.open({ kind: 'resume', sessionId })) === 'opened';
+        await this.host.relink(sessionId);
+        return opened;
+      }
+      case 'archive':
+        await this.showArchive(sessionId, l10n.t('{0} can neither load nor resume past sessions. This is the local archive of the session (read-only).', name));
+        return false;
+    }
+  }
+
+  /** Shows the archived transcript of a session; read-only unless the session goes on. */
+  private async showArchive(sessionId: string, note: string, error = false, readOnly = true): Promise<void> {
+    const { core } = this;
+    this.host.newTranscript();
+    core.emit(core.transcript().addLocalNotice(error ? 'warning' : 'info', l10n.t('Archived history'), note));
+    // Read and applied a batch at a time: a long archive never sits in memory whole, nor blocks the host.
+    let count = 0;
+    for await (const batch of core.services.archive.lines(core.def.id, sessionId)) {
+      this.replay(batch);
+      count += batch.length;
+    }
+    if (count === 0) core.emit(core.transcript().addLocalNotice('info', l10n.t('Nothing was archived for this session.')));
+    this.host.shown();
+    await this.host.relink(sessionId);
+    if (readOnly) core.setPhase({ kind: 'readOnly', text: l10n.t('Read-only: this is the local archive.') });
+  }
+
+  /** Archived updates into the transcript, in order: each line to the part that claims it, else applied as an update. */
+  private replay(lines: readonly { u: unknown }[]): void {
+    const { core, host } = this;
+    for (const line of lines) {
+      const u = line.u as ArchivedLine | null;
+      if (u && typeof u === 'object' && host.claim(u)) continue;
+      core.emit(core.transcript().apply(decodeSessionUpdate(u, [])));
+    }
+  }
+
+  /**
+   * Fork: a new session with the history of `source`. Agents that fork
+   * (`session/fork`) keep the history themselves; the panel shows the archived
+   * one, which is copied to the new session. Agents that cannot get a new session
+   * whose first prompt carries the conversation so far, labelled as such.
+   */
+  async forkFrom(source: { sessionId: string; title: string }): Promise<boolean> {
+    const { core, host } = this;
+    const { def, services } = core;
+    const lines = await services.archive.read(def.id, source.sessionId);
+    host.newTranscript();
+    this.replay(lines);
+    const history = core.transcript().items.slice();
+    let rt: AgentRuntime;
+    try {
+      rt = await host.ensureRunning();
+    } catch (err) {
+      host.shown();
+      core.setPhase({ kind: 'failed', text: l10n.t('{0} could not be started ({1}).', def.name, errorText(err)) });
+      return false;
+    }
+    const forkTitle = l10n.t('{0} (fork)', source.title);
+    const native = rt.capabilities.canFork();
+    // Without session/fork the transcript goes in the first prompt: embedded where the agent takes it, else as text.
+    const embedded = rt.capabilities.supportsPrompt('embeddedContext');
+    core.emit(
+      core.transcript().addLocalNotice(
+        'info',
+        l10n.t('Forked from "{0}"', source.title),
+        native
+          ? l10n.t('{0} continues from here in a new session; the history above stays as it was.', def.name)
+          : embedded
+            ? l10n.t('{0} cannot fork sessions: a new session starts, and its first prompt carries the conversation above as an attachment.', def.name)
+            : l10n.t('{0} cannot fork sessions: a new session starts, and its first prompt carries the conversation above as text.', def.name),
+      ),
+    );
+    host.shown();
+    const ok = (await host.open(native ? { kind: 'fork', fromSessionId: source.sessionId } : { kind: 'new' })) === 'opened';
+    const sid = core.sessionId();
+    if (!ok || !sid) return false;
+    if (native) for (const line of lines) services.archive.append(def.id, sid, line.u);
+    services.index.setTitle(def.id, sid, forkTitle, true);
+    core.log(`forked from ${source.sessionId} (${native ? 'session/fork' : 'new session with the transcript'})`);
+    if (native) return true;
+    const markdown = transcriptMarkdown(history, source.title);
+    const uri = `acp-transcript:/${encodeURIComponent(source.sessionId)}.md`;
+    const block: acp.ContentBlock = embedded
+      ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text: markdown } }
+      : { type: 'text', text: `--- Transcript of the earlier conversation (forked) ---\n\n${markdown}` };
+    await host.prompt(`This session is a fork of "${source.title}". The conversation so far is ${embedded ? 'attached' : 'below'}; continue from where it left off.`, [], [block]);
+    return true;
+  }
+
+  dispose(): void {}
+}

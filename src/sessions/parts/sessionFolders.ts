@@ -1,0 +1,58 @@
+/**
+ * The folders a session may touch, and what opening it sends the agent: its
+ * cwd (the folder it was opened for, or an empty scratch folder — never the
+ * host's cwd), the other workspace folders as additional directories, the MCP
+ * servers handed to it, and the user's instructions. No `vscode` import.
+ */
+import * as l10n from '@vscode/l10n';
+import type { AgentRuntime } from '../../agents/agentRuntime';
+import type { SessionParams } from '../openSession';
+import type { SessionCore, SessionPart } from '../sessionCore';
+
+export class SessionFolders implements SessionPart {
+  /** The cwd and the additional directories sent. */
+  private sent: string[] = [];
+  private scratch: string | undefined;
+  private mcpNoticeShown = false;
+
+  /** `cwd`: the folder the session was opened for (undefined: no folder open). */
+  constructor(
+    private readonly core: Pick<SessionCore, 'def' | 'services' | 'transcript' | 'emit' | 'log'>,
+    private readonly cwd: string | undefined,
+  ) {}
+
+  /** The session's folder: the one it was opened for, or (no folder open) an empty scratch folder. */
+  get workingFolder(): string {
+    return this.cwd ?? (this.scratch ??= this.core.services.scratchRoot());
+  }
+
+  /** The roots sent, or the cwd before any were: the boundary for fs/terminal requests and for change tracking. */
+  roots(): readonly string[] {
+    return this.sent.length ? this.sent : [this.workingFolder];
+  }
+
+  /** The session parameters every new/load/resume/fork carries. */
+  async params(rt: AgentRuntime): Promise<SessionParams> {
+    const { core } = this;
+    const { def, services } = core;
+    const cwd = this.workingFolder;
+    const mcp = await services.mcpServers(rt, cwd, def.name);
+    if (mcp.skipped.length > 0 && !this.mcpNoticeShown) {
+      this.mcpNoticeShown = true;
+      core.emit(core.transcript().addLocalNotice('info', l10n.t('Some MCP servers were not handed to {0}', def.name), mcp.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n')));
+    }
+    if (mcp.servers.length) core.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
+    const extra = rt.capabilities.supportsAdditionalDirectories() && this.cwd !== undefined ? services.additionalDirectories(cwd) : [];
+    this.sent = [cwd, ...extra];
+    // The user's instructions, re-sent on every new/load/resume (agents need not keep them).
+    const instructions = rt.capabilities.supportsSystemPrompt() ? services.settings.instructions() : '';
+    return {
+      cwd,
+      mcpServers: mcp.servers,
+      ...(extra.length ? { additionalDirectories: extra } : {}),
+      ...(instructions ? { systemPrompt: { mode: 'append' as const, content: [{ type: 'text' as const, text: instructions }] } } : {}),
+    };
+  }
+
+  dispose(): void {}
+}
