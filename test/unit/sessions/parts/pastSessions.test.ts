@@ -1,0 +1,93 @@
+// The past sessions part: every update archived (not twice when a load
+// replays what the archive holds), turn ends marked, the archive replayed with
+// each line offered to the parts first, and a fork from the archive.
+import * as assert from 'node:assert/strict';
+import type * as acp from '@agentclientprotocol/sdk';
+import { AgentCapabilityView } from '../../../../src/acp/capabilities';
+import { decodeSessionUpdate } from '../../../../src/acp/decode';
+import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
+import type { OpenMode } from '../../../../src/sessions/openSession';
+import { PastSessions, type PastHost } from '../../../../src/sessions/parts/pastSessions';
+import type { ArchivedLine } from '../../../../src/sessions/sessionCore';
+import { Transcript } from '../../../../src/sessions/transcript';
+import { fakeCore } from './fakeCore';
+
+const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+
+function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean } = {}) {
+  const lines = (opts.archive ?? []).map((u) => ({ u }));
+  const f = fakeCore({
+    archive: {
+      append: (_a: string, sid: string, line: unknown) => void f.archived.push([sid, line]),
+      has: () => opts.has ?? false,
+      read: async () => lines,
+      lines: async function* () {
+        yield lines;
+      },
+    },
+  });
+  const events: string[] = [];
+  const rt = { capabilities: new AgentCapabilityView((opts.caps ?? {}) as any) } as unknown as AgentRuntime;
+  const host: PastHost = {
+    ensureRunning: async () => rt,
+    open: async (mode: OpenMode) => {
+      events.push(`open ${mode.kind}`);
+      f.state.sessionId = mode.kind === 'load' || mode.kind === 'resume' ? mode.sessionId : 'new-1';
+      return 'opened';
+    },
+    prompt: async (text: string, _a: unknown, extra: readonly acp.ContentBlock[]) => void events.push(`prompt ${text.slice(0, 30)}… +${extra.map((b) => b.type).join()}`),
+    relink: async (sid: string) => void events.push(`relink ${sid}`),
+    newTranscript: () => void (f.transcript = new Transcript()),
+    shown: () => void events.push('shown'),
+    // A stand-in for the other parts: it claims the lines marked `_mine`.
+    claim: (line: ArchivedLine) => (line.sessionUpdate === '_mine' ? (events.push('claimed'), true) : past.archivedLine(line)),
+  };
+  // The core reads the transcript through the fake: replacing it is seen there too.
+  (f.core as { transcript: () => Transcript }).transcript = () => f.transcript;
+  const past = new PastSessions(f.core, host);
+  return { f, past, events };
+}
+
+describe('sessions/parts: past sessions', () => {
+  it('archives live updates (a child\'s marked with its id) and remembers a new title; a load of an archived session is not archived twice', () => {
+    const { f, past } = setup({ has: true });
+    past.update(decodeSessionUpdate(chunk('hi'), []), undefined, true);
+    past.update(decodeSessionUpdate(chunk('sub'), []), 'c1', true);
+    past.update(decodeSessionUpdate({ sessionUpdate: 'session_info_update', title: 'Named' }, []), undefined, true);
+    assert.deepEqual(f.archived.map(([sid, l]) => [sid, (l as { sessionUpdate: string }).sessionUpdate]), [['s1', 'agent_message_chunk'], ['s1', '_child'], ['s1', 'session_info_update']]);
+    assert.deepEqual(f.titles, [['s1', 'Named']]);
+    f.state.phase = { kind: 'loading' };
+    past.attached({} as AgentRuntime, 's1');
+    past.update(decodeSessionUpdate(chunk('replayed'), []), undefined, false);
+    assert.equal(f.archived.length, 3, 'the replay of what the archive holds is not appended');
+  });
+
+  it('marks a turn\'s end in the archive, not a failed turn', () => {
+    const { f, past } = setup();
+    past.turnEnded('s1', undefined);
+    past.turnEnded('s1', 'end_turn');
+    assert.deepEqual(f.archived, [['s1', { sessionUpdate: '_turn_end', stopReason: 'end_turn' }]]);
+  });
+
+  it('an agent that can neither load nor resume: the archive is shown read-only, each line offered to the parts first', async () => {
+    const { f, past, events } = setup({ archive: [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' } }, chunk('a'), { sessionUpdate: '_mine' }, { sessionUpdate: '_turn_end', stopReason: 'end_turn' }, { sessionUpdate: '_archive_full' }] });
+    assert.equal(await past.openPast('old'), false);
+    assert.deepEqual(events, ['claimed', 'shown', 'relink old']);
+    assert.deepEqual(f.transcript.items.map((i) => i.kind), ['notice', 'user', 'agent', 'turn-end', 'notice']);
+    assert.equal(f.state.phase.kind, 'readOnly');
+  });
+
+  it('an agent that loads: the session is loaded and its checkpoints linked again', async () => {
+    const { past, events } = setup({ caps: { loadSession: true } });
+    assert.equal(await past.openPast('old'), true);
+    assert.deepEqual(events, ['open load', 'relink old']);
+  });
+
+  it('a fork without session/fork: a new session whose first prompt carries the conversation so far, titled as a fork', async () => {
+    const { f, past, events } = setup({ archive: [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' } }, chunk('a')] });
+    assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }), true);
+    assert.deepEqual(events, ['shown', 'open new', 'prompt This session is a fork of "Pla… +text']);
+    assert.deepEqual(f.titles, [['new-1', 'Plan (fork)']]);
+    assert.equal(f.archived.length, 0, 'the history is not copied: the prompt carries it');
+  });
+});
