@@ -1,0 +1,38 @@
+// The elicitations part: a question from the agent asked in the panel, one from
+// a subagent this session does not know not asked at all; withdrawn at a turn's
+// end (only the session's own), and all of them when the panel closes.
+import * as assert from 'node:assert/strict';
+import type { CancelToken } from '../../../../src/agents/sessionRouter';
+import { decodeSessionUpdate } from '../../../../src/acp/decode';
+import { Elicitations } from '../../../../src/sessions/parts/elicitations';
+import { fakeCore } from './fakeCore';
+
+const never: CancelToken = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
+const form = (sessionId: string) => ({ sessionId, mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+
+describe('sessions/parts: elicitations', () => {
+  it('asks in the panel and answers with the values; a subagent unknown here gets cancel without a question', async () => {
+    const f = fakeCore();
+    const part = new Elicitations(f.core);
+    assert.deepEqual(await part.ask(form('stranger'), never), { action: 'cancel' });
+    assert.equal(f.transcript.items.length, 0);
+    const answer = part.ask(form('s1'), never);
+    const item = f.transcript.items.find((i) => i.kind === 'elicitation')!;
+    assert.equal(await part.answer(item.id, 'accept', { name: 'Ada' }), true);
+    assert.deepEqual(await answer, { action: 'accept', content: { name: 'Ada' } });
+  });
+
+  it('a turn\'s end withdraws only the session\'s own questions; closing the panel withdraws the rest', async () => {
+    const f = fakeCore();
+    f.emitted.push(...f.transcript.apply(decodeSessionUpdate({ sessionUpdate: 'subagent_update', sessionId: 'c1' }, [])));
+    const part = new Elicitations(f.core);
+    const own = part.ask(form('s1'), never);
+    const child = part.ask(form('c1'), never);
+    part.withdraw('the turn ended', true);
+    assert.deepEqual(await own, { action: 'cancel' });
+    assert.equal(part.waiting, 1, 'the subagent still waits for its answer');
+    part.dispose();
+    assert.deepEqual(await child, { action: 'cancel' });
+    assert.equal(part.waiting, 0);
+  });
+});

@@ -1,0 +1,69 @@
+// The file checkpoints part: the Changes list in the header, change tracking
+// during a turn (diffs noted only while one runs), and checkpoints kept per
+// session id, linked again to the user messages of history.
+import * as assert from 'node:assert/strict';
+import { decodeSessionUpdate } from '../../../../src/acp/decode';
+import { FileCheckpoints } from '../../../../src/sessions/parts/fileCheckpoints';
+import type { ChangeEntry, TurnObserver } from '../../../../src/sessions/services';
+import { Emitter } from '../../../../src/shared/events';
+import { fakeCore } from './fakeCore';
+
+function setup() {
+  const tracker: string[] = [];
+  const changed = new Emitter<void>();
+  let list: ChangeEntry[] = [];
+  const observers: TurnObserver[] = [];
+  const stores: string[] = [];
+  const f = fakeCore({
+    changeTracker: () => ({
+      onDidChange: changed.event,
+      observe: (o: TurnObserver) => void observers.push(o),
+      noteDiff: (file: string, _old: string | null, _new: string, roots: readonly string[]) => void tracker.push(`diff ${file} in ${roots.join()}`),
+      settle: (final?: boolean) => void tracker.push(final ? 'settle final' : 'settle'),
+      watch: (roots: readonly string[]) => void tracker.push(`watch ${roots.join()}`),
+      unwatch: () => void tracker.push('unwatch'),
+      list: () => list,
+      dispose: () => void tracker.push('disposed'),
+    }),
+  });
+  (f.core.services.archive as { checkpointsOf: (a: string, sid: string) => string }).checkpointsOf = (_a, sid) => (stores.push(sid), `/nonexistent/${sid}.json`);
+  const part = new FileCheckpoints(f.core);
+  return { f, part, tracker, changed, observers, stores, setList: (l: ChangeEntry[]) => (list = l) };
+}
+
+const diff = (status?: string) => decodeSessionUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 't1', ...(status ? { status } : {}), content: [{ type: 'diff', path: '/ws/a.ts', oldText: 'a', newText: 'b' }] }, []);
+
+describe('sessions/parts: file checkpoints', () => {
+  it('the Changes list goes in the header when it changes', () => {
+    const { f, changed, setList } = setup();
+    setList([{ path: '/ws/a.ts', name: 'a.ts', added: false, canRevert: true }]);
+    changed.fire();
+    assert.equal(f.transcript.header.changes?.[0]?.name, 'a.ts');
+    assert.deepEqual(f.emitted, [{ c: 'header' }]);
+  });
+
+  it('a turn watches the folders; its diffs are noted only while it runs, and a finished call settles', () => {
+    const { f, part, tracker } = setup();
+    part.update(diff());
+    assert.deepEqual(tracker, [], 'replayed history changes nothing');
+    f.state.busy = true;
+    part.turnBegan();
+    part.update(diff());
+    part.update(diff('completed'));
+    part.turnEnded();
+    assert.deepEqual(tracker, ['watch /ws', 'diff /ws/a.ts in /ws', 'diff /ws/a.ts in /ws', 'settle', 'settle']);
+  });
+
+  it('keeps checkpoints per session id: each new checkpoint store is observed by the tracker, the same id is read once', async () => {
+    const { part, observers, stores } = setup();
+    assert.equal(observers.length, 1, 'checkpoints exist before the session has an id (kept nowhere)');
+    part.attached(undefined, 's1');
+    await part.relink('s1');
+    part.attached(undefined, 's2');
+    assert.equal(observers.length, 3);
+    assert.ok(stores.includes('s1') && stores.includes('s2'));
+    const id = part.begin('a prompt');
+    assert.match(id, /\S/);
+    part.dispose();
+  });
+});

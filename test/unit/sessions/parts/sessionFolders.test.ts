@@ -1,0 +1,40 @@
+// The session folders part: the cwd (a scratch folder when none is open),
+// the roots sent (the boundary for requests), MCP servers and instructions in
+// the session parameters, and the skipped-MCP notice shown once.
+import * as assert from 'node:assert/strict';
+import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
+import { SessionFolders } from '../../../../src/sessions/parts/sessionFolders';
+import { fakeCore } from './fakeCore';
+
+function setup(cwd: string | undefined, caps: { dirs?: boolean; systemPrompt?: boolean } = {}) {
+  const f = fakeCore({
+    scratchRoot: () => '/scratch',
+    additionalDirectories: () => ['/other'],
+    mcpServers: async () => ({ servers: [{ name: 'db', command: 'db', args: [], env: [] }], skipped: [{ name: 'web', reason: 'http is not supported' }] }),
+    settings: { instructions: () => 'Be brief.' },
+  });
+  const rt = { capabilities: { supportsAdditionalDirectories: () => caps.dirs ?? false, supportsSystemPrompt: () => caps.systemPrompt ?? false } } as unknown as AgentRuntime;
+  return { f, rt, folders: new SessionFolders(f.core, cwd) };
+}
+
+describe('sessions/parts: session folders', () => {
+  it('a session without a folder works in a scratch folder; the roots are its folder until some are sent', async () => {
+    const { rt, folders } = setup(undefined, { dirs: true });
+    assert.equal(folders.workingFolder, '/scratch');
+    assert.deepEqual(folders.roots(), ['/scratch']);
+    const p = await folders.params(rt);
+    assert.equal(p.cwd, '/scratch');
+    assert.equal(p.additionalDirectories, undefined, 'no other folders for a session without one');
+  });
+
+  it('sends the other folders and the instructions where the agent takes them; skipped MCP servers are said once', async () => {
+    const { f, rt, folders } = setup('/ws', { dirs: true, systemPrompt: true });
+    const p = await folders.params(rt);
+    assert.deepEqual(p.additionalDirectories, ['/other']);
+    assert.deepEqual(folders.roots(), ['/ws', '/other']);
+    assert.deepEqual(p.systemPrompt, { mode: 'append', content: [{ type: 'text', text: 'Be brief.' }] });
+    assert.deepEqual(p.mcpServers.map((s) => s.name), ['db']);
+    await folders.params(rt);
+    assert.equal(f.transcript.items.filter((i) => i.kind === 'notice').length, 1);
+  });
+});
