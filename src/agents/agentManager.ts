@@ -9,6 +9,7 @@ import { mergeAgents, type AgentDefinition } from './agentDefinition';
 import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
 import { AgentRuntime, AgentStartError } from './agentRuntime';
 import { CrashPolicy } from './crashPolicy';
+import { launchEnvQuirks } from './quirks';
 import { expandAll, expandEnv, expandVariables } from './expand';
 import { looksSecret, type SecretValues } from './redact';
 import type { AgentHostUi, AgentSettings, LogChannel, LogFactory, Notifier } from './ports';
@@ -298,6 +299,10 @@ export class AgentManager implements Disposable {
     const ownEnv = { ...(own ? expandEnv(def.env, ctx) : def.env), ...this.entry(def).extraEnv };
     for (const [k, v] of Object.entries(ownEnv)) if (looksSecret(k, v)) secrets.add(v);
     const env: Record<string, string | undefined> = { ...baseEnv, ...ownEnv };
+    // Agent-specific environment (src/agents/quirks.ts); only ever started in a trusted workspace.
+    const quirks = launchEnvQuirks({ id: def.id, source: def.source, command, args }, env);
+    Object.assign(env, quirks.env);
+    for (const note of quirks.notes) this.agentLog(def).info(note);
     const found = await findProgram(command, { pathEnv: env.PATH ?? env.Path, cwd: folder, pathExt: env.PATHEXT });
     const resolved = found?.file;
     // Found on the login shell's PATH: the agent (npx, node…) needs that PATH too.

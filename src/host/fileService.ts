@@ -96,7 +96,8 @@ export class FileService {
     return resolved;
   }
 
-  async read(ctx: AccessContext, p: ReadTextFile): Promise<{ content: string }> {
+  /** `missingAsEmpty`: an interop workaround (src/agents/quirks.ts) — a missing file reads as empty, and this is called. */
+  async read(ctx: AccessContext, p: ReadTextFile, opts?: { missingAsEmpty?: () => void }): Promise<{ content: string }> {
     const file = await this.guard(ctx, 'read', p.path);
     const { line, limit } = p;
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && (d.uri.fsPath === file || d.uri.fsPath === p.path));
@@ -105,6 +106,7 @@ export class FileService {
     try {
       st = await fs.promises.stat(file);
     } catch (err) {
+      if (opts?.missingAsEmpty && (err as NodeJS.ErrnoException).code === 'ENOENT') return (opts.missingAsEmpty(), { content: '' });
       throw clientError.notFound(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
     // A FIFO, socket or device would block or never end: only regular files are read.

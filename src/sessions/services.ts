@@ -17,7 +17,7 @@ import type { TranscriptArchive } from './transcriptArchive';
 /** `fs/*` for agents, held to the session's folders (host/fileService.ts). */
 interface SessionFiles {
   guard(ctx: AccessContext, action: AccessAction, p: unknown): Promise<string>;
-  read(ctx: AccessContext, request: ReadTextFile): Promise<acp.ReadTextFileResponse>;
+  read(ctx: AccessContext, request: ReadTextFile, opts?: { missingAsEmpty?: () => void }): Promise<acp.ReadTextFileResponse>;
   write(ctx: AccessContext, request: WriteTextFile, onBefore?: (file: string, before: Buffer | null) => void): Promise<acp.WriteTextFileResponse>;
   /** The protected-path glob a file falls under, if any. */
   protectedGlob(file: string, roots: readonly string[]): string | undefined;

@@ -10,6 +10,7 @@ import type { ClientRequest } from '../../acp/clientRequests';
 import type { DecodedUpdate } from '../../acp/decode';
 import { clientError, errorText } from '../../acp/errors';
 import type { AgentManager } from '../../agents/agentManager';
+import { SessionQuirks } from '../../agents/quirks';
 import type { CancelToken } from '../../agents/sessionRouter';
 import type { Disposable } from '../../shared/events';
 import { checkPath, isAbsolutePath } from '../../platform/pathPolicy';
@@ -38,6 +39,8 @@ export class AgentRequests implements SessionPart {
   private readonly gate: AccessGate;
   private readonly terminals = new Set<string>();
   private readonly subscriptions: Disposable[];
+  /** Workarounds for the running agent's known bugs (see agents/quirks.ts). */
+  private readonly quirks: SessionQuirks;
 
   /** `changes`: where the files the agent writes are recorded. */
   constructor(
@@ -47,6 +50,7 @@ export class AgentRequests implements SessionPart {
   ) {
     const { services, def } = core;
     this.gate = new AccessGate((q) => services.files.askAccess(q), (m) => core.log(`access: ${m}`));
+    this.quirks = new SessionQuirks(() => core.runtime()?.initializeResult?.agentInfo, (m) => core.log(m));
     this.subscriptions = [
       services.terminals.onDidChange((d) => {
         if (this.terminals.has(d.terminalId)) core.emit(core.transcript().appendTerminal(d));
@@ -84,7 +88,7 @@ export class AgentRequests implements SessionPart {
     const { files, terminals } = this.core.services;
     switch (req.method) {
       case 'fs/read_text_file':
-        return await files.read(access, req);
+        return await files.read(access, req, { missingAsEmpty: this.quirks.use('missing-file-read-as-empty') });
       case 'fs/write_text_file':
         return await files.write(access, req, (file, before) => this.changes.record(file, before));
       case 'terminal/create': {

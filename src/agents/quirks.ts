@@ -1,0 +1,145 @@
+/**
+ * Interop workarounds: what this client does differently for one agent, because
+ * that agent (at those versions) does not work with what the protocol says.
+ * One flat table; each entry names the agent and versions it applies to, the
+ * upstream issue, and what it changes. Nothing here applies to any other agent.
+ * No `vscode` import.
+ *
+ * Two kinds of entry:
+ * - keyed by `initialize`'s `agentInfo` (name and version): known only once the
+ *   agent answered, used while serving its requests;
+ * - keyed by how the agent is launched (before `initialize`, so by registry id or
+ *   command line): used to build its environment. The rule for gemini-cli: the
+ *   ACP Registry agent `gemini`, or a command whose program is `gemini` (or that
+ *   runs the `@google/gemini-cli` package, e.g. through npx) with `--acp` or
+ *   `--experimental-acp` among its arguments.
+ *
+ * Re-check the entries when an agent's tested version moves (shared notes:
+ * AGENT-QUIRKS.md).
+ */
+
+/** The quirks keyed by `agentInfo`. */
+export type QuirkId = 'missing-file-read-as-empty';
+
+export interface Quirk {
+  readonly id: QuirkId;
+  /** `agentInfo.name` as the agent reports it. */
+  readonly agent: string;
+  /** Versions it applies to: at least `from`, and below `below` when that is set (no fixed release known yet otherwise). */
+  readonly from: string;
+  readonly below?: string;
+  readonly issue: string;
+  /** What the client does, for logs. */
+  readonly does: string;
+}
+
+export const QUIRKS: readonly Quirk[] = [
+  {
+    // Its write_file/edit tools read the target first and treat a failed read as "no such file" only when the
+    // rejection is an Error mentioning ENOENT; its JSON-RPC layer rejects with a plain object, so a spec error
+    // answer (-32002) fails the tool and no new file can be created. Its read_file tool checks existence on disk
+    // itself, so the model still hears "not found" for reads.
+    id: 'missing-file-read-as-empty',
+    agent: 'gemini-cli',
+    from: '0.1.0',
+    issue: 'https://github.com/google-gemini/gemini-cli/issues/9280',
+    does: 'fs/read_text_file of a missing file is answered with empty content instead of an error, so that its write tool can create files',
+  },
+];
+
+/** Numeric major.minor.patch of a version string (a pre-release counts as that release); undefined when there is none. */
+export function parseVersion(v: unknown): [number, number, number] | undefined {
+  if (typeof v !== 'string') return undefined;
+  const m = /^v?(\d{1,9})\.(\d{1,9})\.(\d{1,9})/.exec(v.trim());
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+function compare(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+/** Whether `version` is in [from, below). An unreadable version matches nothing. */
+export function inRange(version: unknown, from: string, below?: string): boolean {
+  const v = parseVersion(version);
+  const lo = parseVersion(from);
+  if (!v || !lo || compare(v, lo) < 0) return false;
+  const hi = below === undefined ? undefined : parseVersion(below);
+  return hi === undefined || compare(v, hi) < 0;
+}
+
+/** The table's entries that apply to an agent, by its `initialize` agentInfo (untrusted: any shape). */
+export function quirksFor(agentInfo: { readonly name?: unknown; readonly version?: unknown } | undefined, table: readonly Quirk[] = QUIRKS): Quirk[] {
+  if (!agentInfo || typeof agentInfo.name !== 'string') return [];
+  return table.filter((q) => q.agent === agentInfo.name && inRange(agentInfo.version, q.from, q.below));
+}
+
+/**
+ * One session's use of the table: `use(id)` is undefined when the quirk does not
+ * apply to the session's agent, else a callback to call each time it is applied
+ * (it logs the first time only).
+ */
+export class SessionQuirks {
+  private readonly logged = new Set<QuirkId>();
+
+  constructor(
+    private readonly agentInfo: () => { readonly name?: unknown; readonly version?: unknown } | undefined,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  use(id: QuirkId): (() => void) | undefined {
+    const info = this.agentInfo();
+    const q = quirksFor(info).find((x) => x.id === id);
+    if (!q) return undefined;
+    return () => {
+      if (this.logged.has(id)) return;
+      this.logged.add(id);
+      this.log(`compatibility: ${q.agent} ${String(info?.version)}: ${q.does} (${q.issue})`);
+    };
+  }
+}
+
+// ------------------------------------------------------------ launch quirks
+
+/** What is known of an agent before it starts. */
+export interface LaunchInfo {
+  readonly id: string;
+  readonly source: 'settings' | 'registry';
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** The program's name without folder or Windows extension: `/x/bin/gemini.cmd` → `gemini`. */
+function programName(command: string): string {
+  const base = command.split(/[\\/]/).pop() ?? command;
+  return base.replace(/\.(cmd|bat|exe|ps1)$/i, '').toLowerCase();
+}
+
+/** Whether a launch is gemini-cli in ACP mode (see the rule in the header). */
+export function isGeminiCli(l: LaunchInfo): boolean {
+  if (l.source === 'registry' && l.id === 'gemini') return true;
+  const acpMode = l.args.some((a) => a === '--acp' || a === '--experimental-acp');
+  const program = programName(l.command) === 'gemini' || l.args.some((a) => /^@google\/gemini-cli(@|$)/.test(a));
+  return acpMode && program;
+}
+
+export const GEMINI_TRUST_ENV = 'GEMINI_CLI_TRUST_WORKSPACE';
+
+/**
+ * Environment a launch gets because of who the agent is. gemini-cli keeps its own
+ * folder trust and, in a folder it does not trust, starts none of the MCP servers
+ * it is given and refuses "allow always". Agents are only started in workspaces
+ * the user trusted in VS Code, so that decision is passed on — unless the
+ * environment already says something (the user's own `env` wins, including "false").
+ * Returns the variables to add and a line for the agent's log.
+ */
+export function launchEnvQuirks(l: LaunchInfo, env: Readonly<Record<string, string | undefined>>): { env: Record<string, string>; notes: string[] } {
+  if (!isGeminiCli(l)) return { env: {}, notes: [] };
+  if (env[GEMINI_TRUST_ENV] !== undefined) {
+    return { env: {}, notes: [`compatibility: gemini-cli: ${GEMINI_TRUST_ENV} is already set (${env[GEMINI_TRUST_ENV]}); left as it is`] };
+  }
+  return {
+    env: { [GEMINI_TRUST_ENV]: 'true' },
+    notes: [`compatibility: gemini-cli: ${GEMINI_TRUST_ENV}=true (the VS Code workspace is trusted; without it gemini-cli starts no MCP servers)`],
+  };
+}

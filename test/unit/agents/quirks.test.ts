@@ -1,0 +1,80 @@
+import * as assert from 'node:assert/strict';
+import { GEMINI_TRUST_ENV, inRange, isGeminiCli, launchEnvQuirks, parseVersion, QUIRKS, quirksFor, SessionQuirks, type LaunchInfo } from '../../../src/agents/quirks';
+
+describe('agents: interop quirks table', () => {
+  it('every entry names an agent, a readable version range and its upstream issue', () => {
+    for (const q of QUIRKS) {
+      assert.ok(q.agent && q.does, q.id);
+      assert.ok(parseVersion(q.from), `${q.id}: from ${q.from}`);
+      if (q.below !== undefined) assert.ok(parseVersion(q.below), `${q.id}: below ${q.below}`);
+      assert.match(q.issue, /^https:\/\/github\.com\/[^/]+\/[^/]+\/issues\/\d+$/);
+    }
+  });
+
+  it('reads versions leniently and compares them numerically', () => {
+    assert.deepEqual(parseVersion('0.61.0'), [0, 61, 0]);
+    assert.deepEqual(parseVersion('v1.2.3-nightly.20260101'), [1, 2, 3]);
+    assert.equal(parseVersion('latest'), undefined);
+    assert.equal(parseVersion(61), undefined);
+    assert.equal(inRange('0.61.0', '0.1.0'), true);
+    assert.equal(inRange('0.10.0', '0.9.0', '0.11.0'), true, '10 > 9, not as strings');
+    assert.equal(inRange('0.11.0', '0.9.0', '0.11.0'), false, 'below is exclusive');
+    assert.equal(inRange('0.0.9', '0.1.0'), false);
+    assert.equal(inRange(undefined, '0.0.0'), false, 'an unreadable version matches nothing');
+  });
+
+  it('gemini-cli 0.61.0 gets the missing-file answer; other agents, and gemini-cli without a readable version, do not', () => {
+    assert.deepEqual(
+      quirksFor({ name: 'gemini-cli', version: '0.61.0' }).map((q) => q.id),
+      ['missing-file-read-as-empty'],
+    );
+    assert.deepEqual(quirksFor({ name: 'qwen-code', version: '0.61.0' }), []);
+    assert.deepEqual(quirksFor({ name: 'Gemini-CLI', version: '0.61.0' }), [], 'the name is matched exactly');
+    assert.deepEqual(quirksFor({ name: 'gemini-cli', version: 'dev' }), []);
+    assert.deepEqual(quirksFor({ name: 42, version: '0.61.0' }), []);
+    assert.deepEqual(quirksFor(undefined), []);
+  });
+
+  it('a session applies a quirk only for its agent and logs it once, with the issue', () => {
+    const logs: string[] = [];
+    let info: { name: string; version: string } | undefined;
+    const s = new SessionQuirks(() => info, (m) => logs.push(m));
+    assert.equal(s.use('missing-file-read-as-empty'), undefined, 'no agent known yet');
+    info = { name: 'claude-agent-acp', version: '0.23.1' };
+    assert.equal(s.use('missing-file-read-as-empty'), undefined);
+    info = { name: 'gemini-cli', version: '0.61.0' };
+    const applied = s.use('missing-file-read-as-empty');
+    assert.ok(applied);
+    applied();
+    applied();
+    s.use('missing-file-read-as-empty')!();
+    assert.equal(logs.length, 1, logs.join('\n'));
+    assert.match(logs[0]!, /gemini-cli 0\.61\.0: .*empty content.*issues\/9280/);
+  });
+});
+
+describe('agents: launch quirks (gemini-cli folder trust)', () => {
+  const launch = (over: Partial<LaunchInfo>): LaunchInfo => ({ id: 'mine', source: 'settings', command: 'gemini', args: ['--acp'], ...over });
+
+  it('recognises gemini-cli in ACP mode by registry id, program name or npx package, and nothing else', () => {
+    assert.equal(isGeminiCli(launch({})), true);
+    assert.equal(isGeminiCli(launch({ command: '/opt/x/node_modules/.bin/gemini', args: ['--experimental-acp'] })), true);
+    assert.equal(isGeminiCli(launch({ command: 'C:\\tools\\gemini.cmd' })), true);
+    assert.equal(isGeminiCli(launch({ command: 'npx', args: ['--yes', '@google/gemini-cli@0.61.0', '--acp'] })), true);
+    assert.equal(isGeminiCli(launch({ source: 'registry', id: 'gemini', command: 'npx', args: [] })), true);
+    assert.equal(isGeminiCli(launch({ args: [] })), false, 'not in ACP mode');
+    assert.equal(isGeminiCli(launch({ command: 'qwen', args: ['--acp'] })), false);
+    assert.equal(isGeminiCli(launch({ command: 'npx', args: ['@google/gemini-cli-core', '--acp'] })), false);
+    assert.equal(isGeminiCli(launch({ id: 'gemini', source: 'settings', command: 'my-agent', args: [] })), false, 'a settings id is the user’s name, not the registry’s');
+  });
+
+  it('passes the VS Code trust on to gemini-cli, unless its environment already says something', () => {
+    const set = launchEnvQuirks(launch({}), { PATH: '/bin' });
+    assert.deepEqual(set.env, { [GEMINI_TRUST_ENV]: 'true' });
+    assert.match(set.notes.join('\n'), /GEMINI_CLI_TRUST_WORKSPACE=true/);
+    const kept = launchEnvQuirks(launch({}), { [GEMINI_TRUST_ENV]: 'false' });
+    assert.deepEqual(kept.env, {});
+    assert.match(kept.notes.join('\n'), /already set \(false\)/);
+    assert.deepEqual(launchEnvQuirks(launch({ command: 'claude-agent-acp', args: [] }), {}), { env: {}, notes: [] });
+  });
+});
