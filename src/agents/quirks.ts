@@ -136,7 +136,9 @@ export const GEMINI_TRUST_ENV = 'GEMINI_CLI_TRUST_WORKSPACE';
 export function launchEnvQuirks(l: LaunchInfo, env: Readonly<Record<string, string | undefined>>): { env: Record<string, string>; notes: string[] } {
   if (!isGeminiCli(l)) return { env: {}, notes: [] };
   if (env[GEMINI_TRUST_ENV] !== undefined) {
-    return { env: {}, notes: [`compatibility: gemini-cli: ${GEMINI_TRUST_ENV} is already set (${env[GEMINI_TRUST_ENV]}); left as it is`] };
+    const value = env[GEMINI_TRUST_ENV];
+    const consequence = value === 'true' ? '' : ': unless it trusts this folder itself, it starts none of the MCP servers it is given';
+    return { env: {}, notes: [`compatibility: gemini-cli: ${GEMINI_TRUST_ENV} is already set (${value}); left as it is${consequence}`] };
   }
   return {
     env: { [GEMINI_TRUST_ENV]: 'true' },

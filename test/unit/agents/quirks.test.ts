@@ -74,7 +74,8 @@ describe('agents: launch quirks (gemini-cli folder trust)', () => {
     assert.match(set.notes.join('\n'), /GEMINI_CLI_TRUST_WORKSPACE=true/);
     const kept = launchEnvQuirks(launch({}), { [GEMINI_TRUST_ENV]: 'false' });
     assert.deepEqual(kept.env, {});
-    assert.match(kept.notes.join('\n'), /already set \(false\)/);
+    assert.match(kept.notes.join('\n'), /already set \(false\).*starts none of the MCP servers/);
+    assert.doesNotMatch(launchEnvQuirks(launch({}), { [GEMINI_TRUST_ENV]: 'true' }).notes.join('\n'), /MCP/);
     assert.deepEqual(launchEnvQuirks(launch({ command: 'claude-agent-acp', args: [] }), {}), { env: {}, notes: [] });
   });
 });
