@@ -5,12 +5,14 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CACHE_ROOT } from './tools.mjs';
+import { CACHE_ROOT, ensureNode } from './tools.mjs';
 
 export const REAL_AGENT_PACKAGES = {
   claude: '@zed-industries/claude-agent-acp@0.23.1',
   opencode: 'opencode-ai@1.18.33',
   codex: '@zed-industries/codex-acp@0.16.0',
+  gemini: '@google/gemini-cli@0.61.0',
+  qwen: '@qwen-code/qwen-code@0.24.4',
 };
 
 /** Installs the pinned agents once; returns the directory holding node_modules/.bin. */
@@ -20,7 +22,7 @@ export function ensureRealAgents() {
   const dir = path.join(CACHE_ROOT, `real-agents-${key}`);
   const marker = path.join(dir, '.install-complete');
   const bin = path.join(dir, 'node_modules', '.bin');
-  if (fs.existsSync(marker) && ['claude-agent-acp', 'opencode', 'codex-acp'].every((b) => fs.existsSync(path.join(bin, b)))) return dir;
+  if (fs.existsSync(marker) && ['claude-agent-acp', 'opencode', 'codex-acp', 'gemini', 'qwen'].every((b) => fs.existsSync(path.join(bin, b)))) return dir;
   process.stderr.write(`[tools] installing real agents ${specs.join(', ')} into ${dir}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
@@ -56,7 +58,76 @@ export function realAgentSettings(dir, runTmp) {
     { id: 'real-claude', name: 'Claude Agent (real)', command: path.join(bin, 'claude-agent-acp'), args: [], env: { ...common('claude'), ANTHROPIC_API_KEY: '' } },
     { id: 'real-opencode', name: 'opencode (real)', command: path.join(bin, 'opencode'), args: ['acp'], env: common('opencode') },
     { id: 'real-codex', name: 'Codex (real)', command: path.join(bin, 'codex-acp'), args: [], env: { ...common('codex'), CODEX_API_KEY: '', OPENAI_API_KEY: '' } },
+    { ...geminiWithModelStub(dir, runTmp, CLOSED_PORT_URL, 'real-gemini'), name: 'Gemini CLI (real)' },
+    { ...qwenWithModelStub(dir, runTmp, CLOSED_PORT_URL, 'real-qwen'), name: 'Qwen Code (real)' },
   ];
+}
+
+/** A model endpoint nothing listens on: the real agents' default, so that none reaches the network. A test points them at its stub. */
+const CLOSED_PORT_URL = 'http://127.0.0.1:9';
+
+/**
+ * gemini-cli (`gemini --acp`) pointed at a loopback Gemini API stub: a dummy
+ * GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL, its own HOME. Its folder trust is
+ * left to the extension (which sets GEMINI_CLI_TRUST_WORKSPACE when it starts it).
+ * Run by its own launcher (`#!/usr/bin/env node`), with the harness's Node first on PATH.
+ */
+/**
+ * @param {string} dir from ensureRealAgents()
+ * @param {string} runTmp
+ * @param {string} baseUrl the stub's URL
+ * @param {string} [id]
+ * @returns {import('./testEnv.mjs').AgentSetting}
+ */
+export function geminiWithModelStub(dir, runTmp, baseUrl, id = 'gemini-stub') {
+  const home = path.join(runTmp, 'homes', id);
+  fs.mkdirSync(home, { recursive: true });
+  return {
+    id,
+    name: 'Gemini CLI (model stub)',
+    command: path.join(dir, 'node_modules', '.bin', 'gemini'),
+    args: ['--acp'],
+    env: {
+      ACP_TEST_RUN: runTmp,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      PATH: `${path.dirname(ensureNode())}${path.delimiter}${process.env.PATH ?? ''}`,
+      GEMINI_API_KEY: 'gemini-offline-dummy-key',
+      GOOGLE_GEMINI_BASE_URL: baseUrl,
+      GOOGLE_API_KEY: '',
+      GOOGLE_CLOUD_PROJECT: '',
+    },
+  };
+}
+
+/**
+ * Qwen Code (`qwen --acp --auth-type openai`) pointed at a loopback Chat
+ * Completions stub. It needs Node 22 or later: it runs under the harness's Node 24.
+ */
+/**
+ * @param {string} dir from ensureRealAgents()
+ * @param {string} runTmp
+ * @param {string} baseUrl the stub's URL (without /v1)
+ * @param {string} [id]
+ * @returns {import('./testEnv.mjs').AgentSetting}
+ */
+export function qwenWithModelStub(dir, runTmp, baseUrl, id = 'qwen-stub') {
+  const home = path.join(runTmp, 'homes', id);
+  fs.mkdirSync(home, { recursive: true });
+  return {
+    id,
+    name: 'Qwen Code (model stub)',
+    command: ensureNode(),
+    args: [path.join(dir, 'node_modules', '@qwen-code', 'qwen-code', 'cli-entry.js'), '--acp', '--auth-type', 'openai'],
+    env: {
+      ACP_TEST_RUN: runTmp,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      OPENAI_API_KEY: 'sk-offline-dummy-key',
+      OPENAI_BASE_URL: `${baseUrl}/v1`,
+      OPENAI_MODEL: 'stub-model',
+    },
+  };
 }
 
 /**

@@ -1,8 +1,14 @@
 // Real third-party agents (pinned versions, installed by the harness), through
 // the extension in the real host. None of these steps reach the network.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuthPrompter } from '../../src/agents/auth';
+import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { PermissionItem, ToolItem } from '../../src/shared/transcriptTypes';
+import { startGeminiStub, type GeminiStub } from '../fixtures/modelStub/gemini';
+import { startOpenAiChatStub, type ChatStub } from '../fixtures/modelStub/openaiChat';
 import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
 
 describe('Real agents through the extension', function () {
@@ -98,4 +104,134 @@ describe('Real agents through the extension', function () {
       assert.ok(users.some((t) => t.includes('hello from the integration test')), `replayed user messages: ${JSON.stringify(users)}`);
     });
   }
+});
+
+/** Points a real agent from the harness's settings at a loopback model stub (its env), for the rest of the suite. */
+async function pointAt(agentId: string, env: Record<string, string>): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration('acpAgents');
+  const agents = cfg.get<{ id: string; env?: Record<string, string> }[]>('agents') ?? [];
+  assert.ok(agents.some((x) => x.id === agentId), `the harness configures ${agentId}`);
+  await cfg.update('agents', agents.map((x) => (x.id === agentId ? { ...x, env: { ...x.env, ...env } } : x)), vscode.ConfigurationTarget.Global);
+}
+
+/** Answers every permission request of the panel's session with its allow-once option, until stopped. */
+function allowOnce(panel: ChatPanel): { asked: PermissionItem[]; stop(): void } {
+  const asked: PermissionItem[] = [];
+  const timer = setInterval(() => {
+    for (const i of panel.session.transcript.items) {
+      if (i.kind !== 'permission' || i.state !== 'pending' || asked.includes(i)) continue;
+      asked.push(i);
+      const option = i.options.find((o) => o.kind === 'allow_once');
+      if (option) panel.session.answerPermission(i.id, option.optionId);
+    }
+  }, 50);
+  return { asked, stop: () => clearInterval(timer) };
+}
+
+const tools = (panel: ChatPanel) => panel.session.transcript.items.filter((i): i is ToolItem => i.kind === 'tool');
+
+describe('Real agents through the extension: gemini-cli 0.61.0 and Qwen Code 0.24.4 against loopback model stubs', function () {
+  this.timeout(150_000);
+  let gemini: GeminiStub;
+  let chat: ChatStub;
+  const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+
+  before(async () => {
+    gemini = await startGeminiStub();
+    chat = await startOpenAiChatStub();
+    await pointAt('real-gemini', { GOOGLE_GEMINI_BASE_URL: gemini.url });
+    await pointAt('real-qwen', { OPENAI_BASE_URL: `${chat.url}/v1` });
+  });
+  after(async () => {
+    await gemini?.close();
+    await chat?.close();
+  });
+  afterEach(async () => {
+    const a = await api();
+    await closeAllEditors();
+    await a.testing.stopAllAgents();
+    await vscode.workspace.getConfiguration('acpAgents').update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('gemini-cli: a whole turn creates a NEW file through fs/read_text_file + fs/write_text_file (missing file read as empty, logged once)', async () => {
+    const a = await api();
+    const target = path.join(folder(), 'gemini-created.md');
+    fs.rmSync(target, { force: true });
+    gemini.setScript([
+      { text: ['I will create ', 'gemini-created.md.'], call: { name: 'write_file', args: { file_path: target, content: '# Made by Gemini CLI\n' } } },
+      { text: ['Created ', 'gemini-created.md.'] },
+    ]);
+    const panel = a.openChat('real-gemini');
+    await waitForStatus(panel, 'connected', connected, 90_000);
+    assert.equal(a.testing.initializeResult('real-gemini')?.agentInfo?.version, '0.61.0');
+    const perms = allowOnce(panel);
+    let stop: string | undefined;
+    try {
+      stop = await panel.session.prompt('Create gemini-created.md');
+    } finally {
+      perms.stop();
+    }
+    assert.equal(stop, 'end_turn');
+    const write = tools(panel).find((t) => t.toolCallId.startsWith('write_file'));
+    assert.ok(write, `the transcript has the write_file call: ${JSON.stringify(tools(panel).map((t) => [t.toolCallId, t.status]))}`);
+    assert.equal(write.status, 'completed', JSON.stringify(write.content).slice(0, 500));
+    assert.equal(fs.readFileSync(target, 'utf8'), '# Made by Gemini CLI\n', 'the new file is on disk');
+    assert.ok(perms.asked.length >= 1, 'gemini-cli asked permission for the write, and it was answered');
+    assert.ok(gemini.requests.some((r) => r.kind === 'json'), 'the routing side call was answered in JSON mode');
+    const compat = a.testing.logLines().filter((l) => /compatibility: gemini-cli 0\.61\.0: fs\/read_text_file of a missing file/.test(l));
+    assert.equal(compat.length, 1, 'the workaround is logged once for the session');
+    assert.match(compat[0]!, /issues\/9280/);
+    fs.rmSync(target, { force: true });
+  });
+
+  it('gemini-cli: starts the user’s stdio MCP server from acpAgents.mcpServers and lists its tools (the VS Code trust is passed on)', async () => {
+    const a = await api();
+    const record = path.join(process.env.ACP_TEST_TMP!, `gemini-mcp-${Date.now()}.jsonl`);
+    const server = path.join(process.env.ACP_TEST_FIXTURES!, 'mcp', 'stdioServer.mjs');
+    await vscode.workspace.getConfiguration('acpAgents').update('mcpServers', { probe: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: [server, record] } }, vscode.ConfigurationTarget.Global);
+    const panel = a.openChat('real-gemini');
+    await waitForStatus(panel, 'connected', connected, 90_000);
+    const seen = await waitFor(
+      'gemini-cli to start the MCP server and list its tools',
+      () => {
+        const methods = fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).method as string | undefined) : [];
+        return methods.includes('tools/list') ? methods : undefined;
+      },
+      60_000,
+    );
+    assert.ok(seen.includes('initialize'), seen.join(', '));
+    assert.ok(
+      a.testing.logLines().some((l) => l.includes('compatibility: gemini-cli: GEMINI_CLI_TRUST_WORKSPACE=true')),
+      'the log says the trust was passed on',
+    );
+    assert.equal((await a.testing.launchSpec('real-gemini')).env.GEMINI_CLI_TRUST_WORKSPACE, 'true');
+  });
+
+  it('Qwen Code: initialize, session/new, and a whole turn that creates a new file', async () => {
+    const a = await api();
+    const target = path.join(folder(), 'qwen-created.md');
+    fs.rmSync(target, { force: true });
+    chat.setScript([
+      { text: ['Creating ', 'qwen-created.md.'], call: { name: 'write_file', arguments: { file_path: target, content: '# Made by Qwen Code\n' } } },
+      { text: ['Created ', 'qwen-created.md.'] },
+    ]);
+    const panel = a.openChat('real-qwen');
+    await waitForStatus(panel, 'connected', connected, 90_000);
+    assert.equal(a.testing.initializeResult('real-qwen')?.agentInfo?.version, '0.24.4');
+    assert.ok(panel.session.id);
+    const perms = allowOnce(panel);
+    let stop: string | undefined;
+    try {
+      stop = await panel.session.prompt('Create qwen-created.md');
+    } finally {
+      perms.stop();
+    }
+    assert.equal(stop, 'end_turn');
+    assert.equal(fs.readFileSync(target, 'utf8'), '# Made by Qwen Code\n', 'the new file is on disk');
+    const write = tools(panel).find((t) => t.toolKind === 'edit');
+    assert.ok(write && write.status === 'completed', JSON.stringify(tools(panel).map((t) => [t.title, t.status])));
+    assert.ok(chat.requests.filter((r) => r.kind === 'turn').length >= 2, 'the model saw the tool result');
+    assert.ok(!a.testing.logLines().some((l) => l.includes('compatibility: qwen')), 'no workaround for Qwen Code');
+    fs.rmSync(target, { force: true });
+  });
 });
