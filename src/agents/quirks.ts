@@ -17,6 +17,7 @@
  * Re-check the entries when an agent's tested version moves (shared notes:
  * AGENT-QUIRKS.md).
  */
+import * as l10n from '@vscode/l10n';
 
 /** The quirks keyed by `agentInfo`. */
 export type QuirkId = 'missing-file-read-as-empty';
@@ -144,4 +145,17 @@ export function launchEnvQuirks(l: LaunchInfo, env: Readonly<Record<string, stri
     env: { [GEMINI_TRUST_ENV]: 'true' },
     notes: [`compatibility: gemini-cli: ${GEMINI_TRUST_ENV}=true (the VS Code workspace is trusted; without it gemini-cli starts no MCP servers)`],
   };
+}
+
+/**
+ * Why an agent will not start the MCP servers it was given, when that is known
+ * from who it is and how it was started (for the user, in the session); undefined otherwise.
+ */
+export function mcpServersIgnored(agentInfo: { readonly name?: unknown } | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (agentInfo?.name !== 'gemini-cli') return undefined;
+  const value = env[GEMINI_TRUST_ENV];
+  if (value === 'true') return undefined;
+  return value === undefined
+    ? l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and it was not told that this workspace is trusted (its command line was not recognised). Set {0} to "true" in the agent\'s env in acpAgents.agents.', GEMINI_TRUST_ENV)
+    : l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and its environment sets {0} to "{1}". Remove that from the agent\'s env to pass on your VS Code workspace trust.', GEMINI_TRUST_ENV, value);
 }

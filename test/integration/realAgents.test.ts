@@ -205,6 +205,27 @@ describe('Real agents through the extension: gemini-cli 0.61.0 and Qwen Code 0.2
       'the log says the trust was passed on',
     );
     assert.equal((await a.testing.launchSpec('real-gemini')).env.GEMINI_CLI_TRUST_WORKSPACE, 'true');
+    assert.ok(!panel.session.transcript.items.some((i) => i.kind === 'notice' && /may not start your MCP servers/.test(i.title)), 'no warning when the trust is passed on');
+  });
+
+  it('gemini-cli told by the user’s env not to trust the folder: the session says why its MCP servers may not start', async () => {
+    const a = await api();
+    const cfg = vscode.workspace.getConfiguration('acpAgents');
+    const agents = cfg.get<{ id: string; env?: Record<string, string> }[]>('agents') ?? [];
+    const server = path.join(process.env.ACP_TEST_FIXTURES!, 'mcp', 'stdioServer.mjs');
+    await cfg.update('mcpServers', { probe: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: [server] } }, vscode.ConfigurationTarget.Global);
+    try {
+      await pointAt('real-gemini', { GEMINI_CLI_TRUST_WORKSPACE: 'false' });
+      assert.equal((await a.testing.launchSpec('real-gemini')).env.GEMINI_CLI_TRUST_WORKSPACE, 'false', 'the user’s value wins');
+      const panel = a.openChat('real-gemini');
+      await waitForStatus(panel, 'connected', connected, 90_000);
+      const notice = panel.session.transcript.items.find((i) => i.kind === 'notice' && /may not start your MCP servers/.test(i.title)) as { description?: string } | undefined;
+      assert.ok(notice, 'a notice in the session');
+      assert.match(notice.description ?? '', /only in folders it trusts.*GEMINI_CLI_TRUST_WORKSPACE to "false"/);
+      assert.ok(a.testing.logLines().some((l) => l.includes('GEMINI_CLI_TRUST_WORKSPACE is already set (false); left as it is')));
+    } finally {
+      await cfg.update('agents', agents, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('Qwen Code: initialize, session/new, and a whole turn that creates a new file', async () => {

@@ -6,6 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { AgentRuntime } from '../../agents/agentRuntime';
+import { mcpServersIgnored } from '../../agents/quirks';
 import type { SessionParams } from '../openSession';
 import type { SessionCore, SessionPart } from '../sessionCore';
 
@@ -42,6 +43,12 @@ export class SessionFolders implements SessionPart {
       core.emit(core.transcript().addLocalNotice('info', l10n.t('Some MCP servers were not handed to {0}', def.name), mcp.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n')));
     }
     if (mcp.servers.length) core.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
+    // An agent known to ignore the servers handed to it (gemini-cli outside its own trusted folders): say why.
+    const ignored = mcp.servers.length ? mcpServersIgnored(rt.initializeResult?.agentInfo, rt.process.spec.env) : undefined;
+    if (ignored) {
+      core.log(ignored);
+      core.emit(core.transcript().addLocalNotice('warning', l10n.t('{0} may not start your MCP servers', def.name), ignored));
+    }
     const extra = rt.capabilities.supportsAdditionalDirectories() && this.cwd !== undefined ? services.additionalDirectories(cwd) : [];
     this.sent = [cwd, ...extra];
     // The user's instructions, re-sent on every new/load/resume (agents need not keep them).

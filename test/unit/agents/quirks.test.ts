@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { GEMINI_TRUST_ENV, inRange, isGeminiCli, launchEnvQuirks, parseVersion, QUIRKS, quirksFor, SessionQuirks, type LaunchInfo } from '../../../src/agents/quirks';
+import { GEMINI_TRUST_ENV, inRange, isGeminiCli, launchEnvQuirks, mcpServersIgnored, parseVersion, QUIRKS, quirksFor, SessionQuirks, type LaunchInfo } from '../../../src/agents/quirks';
 
 describe('agents: interop quirks table', () => {
   it('every entry names an agent, a readable version range and its upstream issue', () => {
@@ -77,5 +77,14 @@ describe('agents: launch quirks (gemini-cli folder trust)', () => {
     assert.match(kept.notes.join('\n'), /already set \(false\).*starts none of the MCP servers/);
     assert.doesNotMatch(launchEnvQuirks(launch({}), { [GEMINI_TRUST_ENV]: 'true' }).notes.join('\n'), /MCP/);
     assert.deepEqual(launchEnvQuirks(launch({ command: 'claude-agent-acp', args: [] }), {}), { env: {}, notes: [] });
+  });
+
+  it('says why gemini-cli will not start MCP servers when its environment does not pass the trust on', () => {
+    const gemini = { name: 'gemini-cli', version: '0.61.0' };
+    assert.equal(mcpServersIgnored(gemini, { [GEMINI_TRUST_ENV]: 'true' }), undefined);
+    assert.match(mcpServersIgnored(gemini, { [GEMINI_TRUST_ENV]: 'false' })!, /only in folders it trusts.*"false"/);
+    assert.match(mcpServersIgnored(gemini, {})!, /not told that this workspace is trusted/);
+    assert.equal(mcpServersIgnored({ name: 'qwen-code' }, {}), undefined);
+    assert.equal(mcpServersIgnored(undefined, {}), undefined);
   });
 });
