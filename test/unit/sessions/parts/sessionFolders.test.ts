@@ -6,14 +6,18 @@ import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
 import { SessionFolders } from '../../../../src/sessions/parts/sessionFolders';
 import { fakeCore } from './fakeCore';
 
-function setup(cwd: string | undefined, caps: { dirs?: boolean; systemPrompt?: boolean } = {}) {
+function setup(cwd: string | undefined, caps: { dirs?: boolean; systemPrompt?: boolean } = {}, agent: { name?: string; env?: Record<string, string> } = {}) {
   const f = fakeCore({
     scratchRoot: () => '/scratch',
     additionalDirectories: () => ['/other'],
     mcpServers: async () => ({ servers: [{ name: 'db', command: 'db', args: [], env: [] }], skipped: [{ name: 'web', reason: 'http is not supported' }] }),
     settings: { instructions: () => 'Be brief.' },
   });
-  const rt = { capabilities: { supportsAdditionalDirectories: () => caps.dirs ?? false, supportsSystemPrompt: () => caps.systemPrompt ?? false } } as unknown as AgentRuntime;
+  const rt = {
+    capabilities: { supportsAdditionalDirectories: () => caps.dirs ?? false, supportsSystemPrompt: () => caps.systemPrompt ?? false },
+    initializeResult: { agentInfo: { name: agent.name ?? 'fake', version: '1.0.0' } },
+    process: { spec: { env: agent.env ?? {} } },
+  } as unknown as AgentRuntime;
   return { f, rt, folders: new SessionFolders(f.core, cwd) };
 }
 
@@ -36,5 +40,15 @@ describe('sessions/parts: session folders', () => {
     assert.deepEqual(p.mcpServers.map((s) => s.name), ['db']);
     await folders.params(rt);
     assert.equal(f.transcript.items.filter((i) => i.kind === 'notice').length, 1);
+  });
+
+  it('says in the session when the agent is known to leave the MCP servers handed to it unstarted (gemini-cli, untrusted)', async () => {
+    const untrusted = setup('/ws', {}, { name: 'gemini-cli', env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } });
+    await untrusted.folders.params(untrusted.rt);
+    const warnings = untrusted.f.transcript.items.filter((i) => i.kind === 'notice' && i.severity === 'warning');
+    assert.equal(warnings.length, 1, JSON.stringify(untrusted.f.transcript.items));
+    const trusted = setup('/ws', {}, { name: 'gemini-cli', env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' } });
+    await trusted.folders.params(trusted.rt);
+    assert.equal(trusted.f.transcript.items.filter((i) => i.kind === 'notice' && i.severity === 'warning').length, 0);
   });
 });
