@@ -1,30 +1,79 @@
 /**
  * Paths an agent may change only with the user's yes (`.vscode/**`, `.git/**`,
- * CI workflows, `.env*`…): globs relative to a session folder, matched at any
- * depth, so `packages/app/.env.local` is as protected as `.env`. No `vscode` import.
+ * CI workflows, `.env*`, the agents' own configuration…): globs relative to a
+ * session folder, matched at any depth, so `packages/app/.env.local` is as
+ * protected as `.env`. A glob `x/**` protects `x` itself too (a `.git` file is
+ * a git directory's pointer). Matching follows the file system: case-insensitive
+ * where it is, and Windows spellings (`.git.`, `.git::$INDEX_ALLOCATION`, 8.3
+ * short names) count as what Windows opens. No `vscode` import.
  */
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { isInside, realPathLoose } from './pathPolicy';
+import { caseInsensitiveAt, caseInsensitivePlatform, looksLikeShortName, normalizeRelPath, realPathParts, windowsSegment } from './pathSpelling';
 
 /** The default `acpAgents.files.protectedPaths` (package.json repeats it): writes there always ask. */
-export const DEFAULT_PROTECTED_PATHS: readonly string[] = ['.vscode/**', '.git/**', '.github/workflows/**', '.devcontainer/**', '.env*', '.npmrc'];
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
+  '.vscode/**',
+  '.git/**',
+  '.github/workflows/**',
+  '.devcontainer/**',
+  '.devcontainer.json',
+  '.env*',
+  '.npmrc',
+  '.yarnrc.yml',
+  '.husky/**',
+  '*.code-workspace',
+  '.claude/**',
+  '.gemini/**',
+  '.codex/**',
+  '.qwen/**',
+  '.opencode/**',
+  '.mcp.json',
+];
+
+/** What a matcher names when a path holds a name that may be a Windows 8.3 short name of anything. */
+export const SHORT_NAME_REASON = '8.3 short name (*~N)';
 
 export type ProtectedMatcher = (file: string, roots: readonly string[]) => string | undefined;
 
+export interface MatcherOptions {
+  /** The platform whose spelling rules apply (tests pass 'win32'); default this one. */
+  readonly platform?: NodeJS.Platform;
+  /** Whether the file system holding a directory ignores case (default: probed, see caseInsensitiveAt). */
+  readonly caseInsensitive?: (dir: string) => boolean;
+}
+
 /** Returns a matcher telling which glob protects a file (undefined: not protected). */
-export function protectedMatcher(globs: readonly string[]): ProtectedMatcher {
+export function protectedMatcher(globs: readonly string[], opts: MatcherOptions = {}): ProtectedMatcher {
+  const platform = opts.platform ?? process.platform;
+  const insensitiveAt = opts.caseInsensitive ?? ((dir: string) => caseInsensitivePlatform(platform) || caseInsensitiveAt(dir));
   const tests = globs.map((g) => {
     const glob = g.replace(/\\/g, '/').replace(/^\.?\//, '');
     const anyDepth = glob.startsWith('**/') ? glob : `**/${glob}`;
-    return { glob: g, test: picomatch(anyDepth, { dot: true, nocase: process.platform !== 'linux' }) };
+    // `x/**` protects `x` too, whatever the glob library makes of it.
+    const patterns = anyDepth.endsWith('/**') && anyDepth.length > 3 ? [anyDepth, anyDepth.slice(0, -3)] : [anyDepth];
+    return {
+      glob: g,
+      exact: picomatch(patterns, { dot: true }),
+      folded: picomatch(patterns, { dot: true, nocase: true }),
+    };
   });
   return (file, roots) => {
-    const resolved = realPathLoose(file);
-    const root = roots.map((r) => realPathLoose(r)).find((r) => isInside(resolved, r));
+    const { real, missing } = realPathParts(file);
+    const resolved = path.join(real, ...missing);
+    const realRoots = roots.map((r) => realPathLoose(r));
+    // The nearest existing directory: where case-sensitivity is probed for a path outside the roots.
+    const anchor = missing.length ? real : path.dirname(real);
+    let root = realRoots.find((r) => isInside(resolved, r));
+    if (!root && insensitiveAt(anchor)) root = realRoots.find((r) => isInside(resolved.toLowerCase(), r.toLowerCase()));
+    const fold = insensitiveAt(root ?? anchor);
     // Outside every root: relative to the file system root (the outside-roots question comes first anyway).
-    const rel = (root ? path.relative(root, resolved) : resolved.replace(/^[A-Za-z]:/, '').replace(/^[\\/]+/, '')).split(path.sep).join('/');
+    const raw = root ? path.relative(fold ? root.toLowerCase() : root, fold ? resolved.toLowerCase() : resolved) : resolved.replace(/^[A-Za-z]:/, '').replace(/^[\\/]+/, '');
+    const rel = normalizeRelPath(raw.split(path.sep).join('/'), platform);
     if (rel === '') return undefined;
-    return tests.find((t) => t.test(rel))?.glob;
+    // A name that did not resolve may be the short name of a protected folder (`GITHUB~1` for `.github`).
+    if (missing.some((m) => looksLikeShortName(windowsSegment(m, platform), platform))) return SHORT_NAME_REASON;
+    return tests.find((t) => (fold ? t.folded : t.exact)(rel))?.glob;
   };
 }
