@@ -83,13 +83,13 @@ export class FileService {
     const { resolved, inside } = checkPath(p, ctx.roots);
     if (!inside) {
       const policy = this.config.outsideRootsPolicy();
-      const allowed = policy === 'ask' && (await ctx.gate.ask({ agentName: ctx.agentName, action, path: resolved, reason: 'outside' }));
+      const allowed = policy === 'ask' && (await ctx.gate.ask({ agentName: ctx.agentName, action, path: resolved, reason: 'outside', roots: ctx.roots }));
       if (policy === 'deny') this.log(`${action} ${resolved} outside the session's folders: refused (acpAgents.files.outsideRoots is "deny")`);
       if (!allowed) throw clientError.internal(`Access refused: ${resolved} is outside the session's folders${resolved !== p ? ` (${p} resolves there)` : ''}.`);
     }
     if (action === 'write') {
       const glob = this.protectedMatch()(resolved, ctx.roots);
-      if (glob !== undefined && !(await ctx.gate.ask({ agentName: ctx.agentName, action, path: resolved, reason: 'protected', glob }))) {
+      if (glob !== undefined && !(await ctx.gate.ask({ agentName: ctx.agentName, action, path: resolved, reason: 'protected', glob, roots: ctx.roots }))) {
         throw clientError.internal(`Access refused: ${resolved} is a protected path (${glob}) and the user did not allow the write.`);
       }
     }

@@ -5,9 +5,11 @@
  * session, deny, or deny everything else asked in this turn. Escape denies.
  * No `vscode` import.
  */
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { OrderedQueue } from '../acp/orderedQueue';
-import { isInside } from '../platform/pathPolicy';
+import { isInside, realPathLoose } from '../platform/pathPolicy';
+import { caseInsensitiveAt, caseInsensitivePlatform } from '../platform/pathSpelling';
 
 export type AccessAction = 'read' | 'write' | 'run a command in' | 'open';
 type AccessReason = 'outside' | 'protected';
@@ -21,8 +23,35 @@ export interface AccessQuestion {
   readonly reason: AccessReason;
   /** For protected paths: the glob that protects it. */
   readonly glob?: string;
-  /** The folder "allow for the session" would cover (undefined when the path is itself that folder). */
+  /**
+   * The folder "allow its folder for the session" would cover; undefined when none may be offered
+   * (the path is itself that folder, it is protected, or the folder is the home folder, a file
+   * system or drive root, or holds a session folder).
+   */
   readonly folder?: string;
+}
+
+/** What `ask` needs besides the question: the session's folders (a folder holding one is never offered). */
+export type AccessRequest = Omit<AccessQuestion, 'folder'> & { readonly roots: readonly string[] };
+
+/**
+ * Whether "allow its folder" may cover `folder`: never the home folder or one above it, a file
+ * system or drive root, or a folder that is (or holds) one of the session's folders — allowing any
+ * of those would hand the agent far more than the file it asked for.
+ */
+export function folderGrantable(folder: string, roots: readonly string[], home: string, platform: NodeJS.Platform = process.platform): boolean {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const resolve = (x: string) => (platform === process.platform ? realPathLoose(x) : p.resolve(x));
+  const f = resolve(folder);
+  if (p.dirname(f) === f) return false;
+  const fold = caseInsensitivePlatform(platform) || (platform === process.platform && caseInsensitiveAt(f));
+  const norm = (x: string) => (fold ? x.toLowerCase() : x);
+  const inside = (child: string, parent: string) => {
+    const rel = p.relative(norm(parent), norm(child));
+    return rel === '' || (!rel.startsWith('..') && !p.isAbsolute(rel));
+  };
+  const guarded = [home, ...roots].filter((x) => x !== '').flatMap((x) => [x, resolve(x)]);
+  return !guarded.some((g) => inside(g, f));
 }
 
 /** Asks the user; undefined (Escape, closed) means deny. */
@@ -37,6 +66,8 @@ export class AccessGate {
   constructor(
     private readonly ui: AccessUi,
     private readonly log: (message: string) => void = () => {},
+    /** The home folder (tests pass another); "allow its folder" never covers it. */
+    private readonly home: string = os.homedir(),
   ) {}
 
   /** A new turn: "deny all for this turn" ends. */
@@ -45,9 +76,11 @@ export class AccessGate {
   }
 
   /** Resolves true when the user allows (now or earlier in the session). Questions run one after another. */
-  async ask(q: Omit<AccessQuestion, 'folder'>): Promise<boolean> {
+  async ask(request: AccessRequest): Promise<boolean> {
+    const { roots, ...q } = request;
     // A protected path is allowed by file only: its folder would cover every other protected file in it.
-    const folder = q.action === 'run a command in' || q.reason === 'protected' ? undefined : path.dirname(q.path);
+    const candidate = q.action === 'run a command in' || q.reason === 'protected' ? undefined : path.dirname(q.path);
+    const folder = candidate !== undefined && folderGrantable(candidate, roots, this.home) ? candidate : undefined;
     const question: AccessQuestion = { ...q, ...(folder !== undefined ? { folder } : {}) };
     let allowed = false;
     await this.queue.enqueue('ask', async () => {
@@ -85,8 +118,13 @@ export class AccessGate {
         this.allowedPaths.add(`${scope}\u0000${q.path}`);
         break;
       case 'session-folder': {
+        // No folder was offered: an answer naming one covers the path only.
+        if (q.folder === undefined) {
+          this.allowedPaths.add(`${scope}\u0000${q.path}`);
+          break;
+        }
         const folders = this.allowedFolders.get(scope) ?? [];
-        folders.push(q.folder ?? q.path);
+        folders.push(q.folder);
         this.allowedFolders.set(scope, folders);
         break;
       }
@@ -97,7 +135,7 @@ export class AccessGate {
         break;
     }
     const allowed = answer === 'once' || answer === 'session-path' || answer === 'session-folder';
-    this.log(`${what}: ${allowed ? `allowed by the user (${answer === 'once' ? 'once' : answer === 'session-path' ? 'this path, for the session' : `the folder ${q.folder ?? q.path}, for the session`})` : answer === 'deny-turn' ? 'refused by the user, with the rest of this turn' : 'refused by the user'}`);
+    this.log(`${what}: ${allowed ? `allowed by the user (${answer === 'once' ? 'once' : answer === 'session-path' || q.folder === undefined ? 'this path, for the session' : `the folder ${q.folder}, for the session`})` : answer === 'deny-turn' ? 'refused by the user, with the rest of this turn' : 'refused by the user'}`);
     return allowed;
   }
 }

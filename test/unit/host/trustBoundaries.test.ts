@@ -12,7 +12,7 @@ import { TurnBaseline } from '../../../src/host/turnBaseline';
 import { mergeTerminalText } from '../../../src/shared/terminalText';
 
 describe('access questions: one at a time, remembered for the session', () => {
-  const q = (p: string, reason: 'outside' | 'protected' = 'outside', action: AccessQuestion['action'] = 'read') => ({ agentName: 'A', action, path: p, reason });
+  const q = (p: string, reason: 'outside' | 'protected' = 'outside', action: AccessQuestion['action'] = 'read') => ({ agentName: 'A', action, path: p, reason, roots: ['/ws'] });
 
   it('queues questions instead of stacking them: the second is asked only after the first is answered', async () => {
     const asked: string[] = [];
@@ -61,9 +61,9 @@ describe('protected paths: allowed by file only', () => {
       seen.push(x.folder);
       return 'session-path';
     });
-    assert.equal(await gate.ask({ agentName: 'A', action: 'write', path: '/ws/.env', reason: 'protected' }), true);
-    assert.equal(await gate.ask({ agentName: 'A', action: 'write', path: '/ws/.env', reason: 'protected' }), true);
-    assert.equal(await gate.ask({ agentName: 'A', action: 'write', path: '/ws/.vscode/settings.json', reason: 'protected' }), true);
+    assert.equal(await gate.ask({ agentName: 'A', action: 'write', path: '/ws/.env', reason: 'protected', roots: ['/ws'] }), true);
+    assert.equal(await gate.ask({ agentName: 'A', action: 'write', path: '/ws/.env', reason: 'protected', roots: ['/ws'] }), true);
+    assert.equal(await gate.ask({ agentName: 'A', action: 'write', path: '/ws/.vscode/settings.json', reason: 'protected', roots: ['/ws'] }), true);
     assert.deepEqual(seen, [undefined, undefined], 'asked for each file, never offered its folder');
   });
 });
