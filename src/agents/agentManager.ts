@@ -322,6 +322,14 @@ export class AgentManager implements Disposable {
     return { command: resolved, args, cwd: runCwd, env };
   }
 
+  /**
+   * An empty folder of the extension's own, never a workspace: where package runners start and where
+   * sign-in terminals run, so a repository's `.npmrc` or `node_modules/.bin` cannot choose what runs.
+   */
+  neutralFolder(): string {
+    return this.runDir();
+  }
+
   private runDir(): string {
     fs.mkdirSync(this.deps.runDir, { recursive: true });
     return this.deps.runDir;

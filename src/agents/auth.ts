@@ -75,7 +75,7 @@ export class AuthService {
       case 'agent': {
         if (method.terminalAuth) {
           const { command, args, env, label } = method.terminalAuth;
-          const ok = await this.runInTerminal(def, label ?? method.name, command, args, env, cwd);
+          const ok = await this.runInTerminal(def, label ?? method.name, command, args, env);
           if (ok) await this.manager.restart(def.id, cwd);
           return ok;
         }
@@ -85,7 +85,7 @@ export class AuthService {
       }
       case 'terminal': {
         const spec = await this.manager.launchSpec(def, cwd);
-        const ok = await this.runInTerminal(def, method.name, spec.command, [...spec.args, ...method.args], { ...spec.env, ...method.env }, cwd);
+        const ok = await this.runInTerminal(def, method.name, spec.command, [...spec.args, ...method.args], { ...spec.env, ...method.env });
         if (ok) await this.manager.restart(def.id, cwd);
         return ok;
       }
@@ -114,15 +114,19 @@ export class AuthService {
     }
   }
 
-  /** Runs a sign-in program in a VS Code terminal and waits for it to exit; exit code 0 = signed in. */
-  private async runInTerminal(def: AgentDefinition, title: string, command: string, args: string[], env: Record<string, string | undefined>, cwd: string | undefined): Promise<boolean> {
+  /**
+   * Runs a sign-in program in a VS Code terminal and waits for it to exit; exit code 0 = signed in.
+   * It runs in the extension's empty folder, never the workspace: a repository's `.npmrc`
+   * (`script-shell`, `node-options`…) or `node_modules/.bin` must not choose what `npx` runs.
+   */
+  private async runInTerminal(def: AgentDefinition, title: string, command: string, args: string[], env: Record<string, string | undefined>): Promise<boolean> {
     this.manager.agentLog(def).info(`Sign-in: running ${[command, ...args].join(' ')} in a terminal`);
     const code = await this.runTerminal({
       name: `${def.name}: ${title}`,
       command,
       args,
       env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string')),
-      cwd,
+      cwd: this.manager.neutralFolder(),
     });
     if (code !== 0) {
       await this.messages.show('warning', code === undefined ? l10n.t('Signing in to {0} did not complete (the sign-in program exited with no exit code).', def.name) : l10n.t('Signing in to {0} did not complete (the sign-in program exited with code {1}).', def.name, code));

@@ -1,6 +1,8 @@
 // Sign-in flows against fake agents in the real host. The questions a person
 // would answer (which method, which value) are answered by a test prompter.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuthPrompter } from '../../src/agents/auth';
 import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
@@ -65,6 +67,10 @@ describe('Auth: -32000 leads to sign-in, then the session starts', function () {
     assert.ok(login, 'the sign-in program ran');
     assert.ok(login.argv.includes('--login'));
     assert.equal(rec.filter((r) => r.msg?.method === 'authenticate').length, 0, 'no authenticate for a terminal method');
+    // A neutral folder, never the workspace: a repository's .npmrc cannot choose the shell npx uses.
+    const real = (p: string) => fs.realpathSync(p);
+    assert.equal(real(login.cwd), real(path.join(a.testing.storagePath(), 'run')), 'the sign-in ran in the extension’s empty folder');
+    for (const f of vscode.workspace.workspaceFolders ?? []) assert.ok(!real(login.cwd).startsWith(real(f.uri.fsPath)), `not in ${f.uri.fsPath}`);
   });
 
   it('agent-type: authenticate {methodId}; an unknown method type is offered, not hidden', async () => {
