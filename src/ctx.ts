@@ -40,7 +40,7 @@ import { SessionIndex } from './sessions/sessionIndex';
 import { TranscriptArchive } from './sessions/transcriptArchive';
 import { quickPickPrompter, runInTerminal } from './ui/authPrompts';
 import { askMcpTrust } from './ui/mcpTrustPrompt';
-import { pickFromRegistry, type RegistryPickItem } from './ui/registryPicker';
+import { confirmUnverifiedInstall, pickFromRegistry, type RegistryPickItem } from './ui/registryPicker';
 import { agentStatusWords, SessionTreeProvider } from './ui/sessionTree';
 import { UserMessages } from './ui/userMessages';
 
@@ -322,6 +322,7 @@ export class Ctx implements vscode.Disposable {
     const a = entry.agent;
     // A running agent keeps its files until the next start.
     const keepVersion = this.agents.runtime(a.id) ? this.registry.installer.get(a.id)?.version : undefined;
+    if (!(await confirmUnverifiedInstall(entry, this.confirm))) return undefined;
     const mb = (n: number) => vscode.l10n.t('{0} MB', (n / 1024 ** 2).toFixed(1));
     try {
       const def = await vscode.window.withProgress(
@@ -337,7 +338,7 @@ export class Ctx implements vscode.Disposable {
               progress.report({ message: total ? vscode.l10n.t('{0} of {1}', mb(received), mb(total)) : mb(received), ...(increment !== undefined ? { increment } : {}) });
             },
             token,
-            keepVersion ? { keepVersion } : {},
+            { ...(keepVersion ? { keepVersion } : {}), allowUnverified: true }, // confirmed above when it has no checksum
           );
         },
       );

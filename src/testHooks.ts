@@ -27,8 +27,8 @@ export interface TestHooks {
   flushStores(): Promise<void>;
   /** Answers the folder question of a multi-root workspace. */
   setFolderPicker(picker: (() => Promise<vscode.WorkspaceFolder | undefined>) | undefined): void;
-  /** Answers confirmations (e.g. Delete). */
-  setConfirm(answer: (() => Promise<boolean>) | undefined): void;
+  /** Answers confirmations (e.g. Delete), given what the dialog says. */
+  setConfirm(answer: ((message: string, detail: string, action: string) => Promise<boolean>) | undefined): void;
   setElicitationUi(ui: ElicitationUi | undefined): void;
   /** Answers "may the agent touch a path outside the session's folders (or a protected one)?" with yes/no. */
   setOutsideAnswer(answer: ((agent: string, action: string, path: string) => Promise<boolean>) | undefined): void;
@@ -83,7 +83,7 @@ export function testHooks(ctx: Ctx): TestHooks {
     openChatWithoutFolder: (id) => ctx.panels.open(ctx.agent(id), NO_FOLDER),
     launchSpec: async (id) => await ctx.agents.launchSpec(ctx.agent(id), ctx.workspaceCwd()),
     setElicitationUi: (ui) => void (ctx.elicitation.ui = ui ?? defaults.elicitationUi),
-    setConfirm: (answer) => void (ctx.confirm = answer ? async () => await answer() : defaults.confirm),
+    setConfirm: (answer) => void (ctx.confirm = answer ? async (message, detail, action) => await answer(message, detail, action) : defaults.confirm),
     hasArchive: (agentId, sessionId) => ctx.archive.has(agentId, sessionId),
     archiveLength: async (agentId, sessionId) => (await ctx.archive.read(agentId, sessionId)).length,
     setFolderPicker: (picker) => void (ctx.folderPicker = picker ?? defaults.folderPicker),

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { AgentRegistry, RegistryEntry } from '../agents/registry/agentRegistry';
 import { byline } from '../agents/registry/format';
+import { isUnverified } from '../agents/registry/installer';
 import type { RegistryList } from '../agents/registry/registrySource';
 
 export interface RegistryPickItem extends vscode.QuickPickItem {
@@ -123,4 +124,27 @@ export function pickFromRegistry(
       qp.busy = false;
     });
   });
+}
+
+/**
+ * Before installing a binary the registry gives no SHA-256 for: a confirmation that says so.
+ * Resolves true when the user allows it (or when there is nothing to confirm).
+ */
+export async function confirmUnverifiedInstall(entry: RegistryEntry, confirm: (message: string, detail: string, action: string) => Promise<boolean>): Promise<boolean> {
+  if (!('kind' in entry.dist) || !isUnverified(entry.dist)) return true;
+  const a = entry.agent;
+  return await confirm(
+    vscode.l10n.t('The ACP Registry gives no checksum for {0} {1}. Install it anyway?', a.name, a.version),
+    vscode.l10n.t('Without a SHA-256 checksum the download cannot be checked: whatever {0} serves is unpacked and run as the agent. Install only if you trust where it comes from.', hostOf(entry)),
+    vscode.l10n.t('Install Without Checksum'),
+  );
+}
+
+function hostOf(entry: RegistryEntry): string {
+  if (!('kind' in entry.dist) || entry.dist.kind !== 'binary') return '';
+  try {
+    return new URL(entry.dist.target.archive).host;
+  } catch {
+    return entry.dist.target.archive;
+  }
 }

@@ -127,6 +127,7 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
   });
 
   it('refuses an archive with a ../ entry and one with a link out', async () => {
+    a.testing.setConfirm(async () => true); // neither has a checksum: allowed, so the archive is what is refused
     for (const [id, why] of [
       ['dots', /"\.\.\/escaped\.txt" points outside/],
       ['link-out', /"lib\/up" points outside/],
@@ -137,6 +138,28 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
     }
     assert.equal(fs.existsSync(path.join(agentsDir, 'escaped.txt')), false);
     assert.equal(fs.existsSync(path.join(path.dirname(agentsDir), 'escaped.txt')), false);
+    a.testing.setConfirm(undefined);
+  });
+
+  it('a binary without a checksum: a confirmation says so first; declined, nothing is downloaded or installed', async () => {
+    const asked: string[] = [];
+    a.testing.setConfirm(async (message, detail, action) => (asked.push(`${message} | ${detail} | ${action}`), false));
+    const downloads = () => reg.requests.filter((r) => r.path === '/fresh.tar.gz').length;
+    const before = downloads();
+    assert.equal(await vscode.commands.executeCommand('acpAgents.installAgent', 'fresh'), undefined);
+    a.testing.setConfirm(undefined);
+    assert.equal(asked.length, 1, asked.join('\n'));
+    assert.match(asked[0]!, /gives no checksum for Fresh Agent 2\.0\.0/);
+    assert.match(asked[0]!, /cannot be checked/);
+    assert.match(asked[0]!, /\| Install Without Checksum$/);
+    assert.equal(downloads(), before, 'nothing downloaded');
+    assert.equal(fs.existsSync(path.join(agentsDir, 'fresh')), false);
+    assert.ok(!a.agents().some((x) => x.id === 'fresh'));
+    // One with a checksum is not asked about.
+    a.testing.setConfirm(async (message) => (asked.push(message), false));
+    assert.equal((await vscode.commands.executeCommand<AgentDefinition | undefined>('acpAgents.installAgent', 'fake-registry'))?.id, 'fake-registry', 'already installed');
+    assert.equal(asked.length, 1);
+    a.testing.setConfirm(undefined);
   });
 
   it('shows an unavailable platform as such when installing by id', async () => {
@@ -144,10 +167,14 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
     assert.match(lastMessage(/Elsewhere Agent cannot be installed/)?.message ?? '', /no build for this platform/);
   });
 
-  it('New Session with a registry id installs it first', async () => {
+  it('New Session with a registry id installs it first (allowed without a checksum)', async () => {
     a.testing.setFolderPicker(async () => vscode.workspace.workspaceFolders![0]);
+    const asked: string[] = [];
+    a.testing.setConfirm(async (message) => (asked.push(message), true));
     await vscode.commands.executeCommand('acpAgents.newSession', 'fresh');
     a.testing.setFolderPicker(undefined);
+    a.testing.setConfirm(undefined);
+    assert.equal(asked.length, 1, 'the user allowed the unchecked binary');
     const panel = await waitFor('a panel for the fresh agent', () => a.panels().find((p) => p.agentId === 'fresh')).catch((err: Error) => {
       throw new Error(`${err.message}; messages: ${JSON.stringify(a.testing.messages().slice(-2))}`);
     });

@@ -12,7 +12,7 @@ import { findProgram } from '../resolveCommand';
 import type { CancelToken } from '../sessionRouter';
 import { chooseDistribution, compareVersions, platformKey, type Distribution, type MachineTools, type RegistryAgent } from './format';
 import { getText } from './http';
-import { AgentInstaller, type InstallProgress, type InstalledAgent } from './installer';
+import { AgentInstaller, type InstallOptions, type InstallProgress, type InstalledAgent } from './installer';
 import type { RegistryList, RegistrySource } from './registrySource';
 
 export interface RegistryEntry {
@@ -82,7 +82,7 @@ export class AgentRegistry {
    * Installs (or updates) an entry; one install per agent at a time. `keepVersion`:
    * a version a running process uses, left on the disk until the next start.
    */
-  install(entry: RegistryEntry, progress?: InstallProgress, token?: CancelToken, opts: { keepVersion?: string } = {}): Promise<AgentDefinition> {
+  install(entry: RegistryEntry, progress?: InstallProgress, token?: CancelToken, opts: InstallOptions = {}): Promise<AgentDefinition> {
     const dist = entry.dist;
     if ('unavailable' in dist) return Promise.reject(new NotInstallableError(l10n.t('{0} cannot be installed here ({1}).', entry.agent.name, dist.unavailable)));
     if (this.installing.has(entry.agent.id)) return Promise.reject(new Error(l10n.t('{0} is being installed already.', entry.agent.name)));

@@ -36,12 +36,27 @@ interface StateFile {
   agents: Record<string, InstalledAgent>;
 }
 
+export interface InstallOptions {
+  /** A version a running process still uses: left on the disk until the next sweep. */
+  readonly keepVersion?: string;
+  /** Install a binary the registry gives no checksum for (the user was told and said yes). */
+  readonly allowUnverified?: boolean;
+}
+
 export interface InstallProgress {
   (received: number, total: number | undefined): void;
 }
 
 /** The download does not match the registry's checksum. */
 export class ChecksumError extends Error {}
+
+/** The registry gives no checksum for the binary, and nobody allowed installing it unchecked. */
+export class UnverifiedError extends Error {}
+
+/** A binary the registry gives no SHA-256 for: installing it needs the user's yes (`allowUnverified`). */
+export function isUnverified(dist: Distribution): boolean {
+  return dist.kind === 'binary' && !dist.target.sha256;
+}
 
 const MAX_DOWNLOAD_BYTES = 1024 ** 3;
 /** The npm prefix of an npx agent: a name no version folder can have. */
@@ -97,10 +112,14 @@ export class AgentInstaller {
 
   /**
    * Installs `agent` with `dist` (from chooseDistribution) and makes it the
-   * current version. Nothing of a failed install is left behind.
+   * current version. Nothing of a failed install is left behind. A binary
+   * without a checksum is refused unless `allowUnverified` (the user said yes).
    */
-  async install(agent: RegistryAgent, dist: Distribution, progress?: InstallProgress, token?: CancelToken, opts: { keepVersion?: string } = {}): Promise<InstalledAgent> {
+  async install(agent: RegistryAgent, dist: Distribution, progress?: InstallProgress, token?: CancelToken, opts: InstallOptions = {}): Promise<InstalledAgent> {
     if (!SAFE_NAME.test(agent.version)) throw new Error(l10n.t('"{0}" is not a version {1} can be installed as.', agent.version, agent.name));
+    if (isUnverified(dist) && !opts.allowUnverified) {
+      throw new UnverifiedError(l10n.t('{0} {1} was not installed: the ACP Registry gives no SHA-256 checksum for its download, so it cannot be checked.', agent.name, agent.version));
+    }
     const dir = this.agentDir(agent.id);
     const hadDir = fs.existsSync(dir);
     const base = { id: agent.id, name: agent.name, version: agent.version, description: agent.description, authors: agent.authors, kind: dist.kind, installedAt: Date.now() };

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { archiveKind, extractArchive, UnsafeArchiveError } from '../../../src/agents/registry/archive';
 import { chooseDistribution, compareVersions, parseRegistry, platformKey, type RegistryAgent } from '../../../src/agents/registry/format';
 import { checkUrl, download, getText, HttpError } from '../../../src/agents/registry/http';
-import { AgentInstaller, ChecksumError } from '../../../src/agents/registry/installer';
+import { AgentInstaller, ChecksumError, isUnverified, UnverifiedError } from '../../../src/agents/registry/installer';
 import { RegistrySource } from '../../../src/agents/registry/registrySource';
 import { binaryEntry, fakeAgentEntries, sha256, startLocalRegistry, tarGz, zip, type ArchiveEntry, type LocalRegistry } from '../../support/registryFixture';
 
@@ -267,18 +267,40 @@ describe('registry: installs', () => {
     assert.deepEqual(fs.readdirSync(root), [], 'no folder, no download, no installed.json');
   });
 
+  it('refuses a binary without a checksum unless the user allowed it, before downloading anything', async function () {
+    if (process.platform === 'win32') this.skip();
+    reg.put('unchecked.tar.gz', await tarGz(fakeAgentEntries(FIXTURES)));
+    const a = agentFrom(binaryEntry(reg, { id: 'unchecked', version: '1.0.0', archive: 'unchecked.tar.gz' }));
+    const d = dist(a);
+    assert.equal(isUnverified(d), true);
+    const root = tmp();
+    const inst = new AgentInstaller(root, () => {});
+    const before = reg.requests.length;
+    await assert.rejects(inst.install(a, d), (e: unknown) => e instanceof UnverifiedError && /gives no SHA-256 checksum/.test((e as Error).message));
+    assert.equal(reg.requests.length, before, 'nothing was downloaded');
+    assert.deepEqual(fs.readdirSync(root), [], 'nothing was written');
+    const lines: string[] = [];
+    const allowed = await new AgentInstaller(root, (m) => lines.push(m)).install(a, d, undefined, undefined, { allowUnverified: true });
+    assert.ok(fs.existsSync(allowed.command), 'installed once allowed');
+    assert.ok(lines.some((l) => /gives no checksum; the archive's SHA-256 is [0-9a-f]{64}/.test(l)), 'and the hash it got is logged');
+    const checked = agentFrom(binaryEntry(reg, { id: 'checked', version: '1.0.0', archive: 'unchecked.tar.gz', sha256: 'ab'.repeat(32) }));
+    assert.equal(isUnverified(dist(checked)), false);
+    assert.equal(isUnverified({ kind: 'npx', target: { package: 'x@1', args: [], env: {} } }), false, 'npx pins a package; no archive to check');
+  });
+
   it('refuses an archive without its cmd, and a 404, keeping the installed version', async () => {
     const root = tmp();
     const inst = new AgentInstaller(root, () => {});
     const good = await tarGz(fakeAgentEntries(FIXTURES));
     reg.put('good.tar.gz', good);
+    const unchecked = { allowUnverified: true };
     const a1 = agentFrom(binaryEntry(reg, { id: 'keep', version: '1.0.0', archive: 'good.tar.gz' }));
-    await inst.install(a1, dist(a1));
+    await inst.install(a1, dist(a1), undefined, undefined, unchecked);
     reg.put('nocmd.tar.gz', await tarGz([{ name: 'other', content: 'x' }]));
     const a2 = agentFrom(binaryEntry(reg, { id: 'keep', version: '2.0.0', archive: 'nocmd.tar.gz' }));
-    await assert.rejects(inst.install(a2, dist(a2)), /has no "\.\/agent" to run/);
+    await assert.rejects(inst.install(a2, dist(a2), undefined, undefined, unchecked), /has no "\.\/agent" to run/);
     const a3 = agentFrom(binaryEntry(reg, { id: 'keep', version: '3.0.0', archive: 'missing.tar.gz' }));
-    await assert.rejects(inst.install(a3, dist(a3)), /HTTP 404/);
+    await assert.rejects(inst.install(a3, dist(a3), undefined, undefined, unchecked), /HTTP 404/);
     assert.deepEqual(fs.readdirSync(path.join(root, 'keep')), ['1.0.0']);
     assert.equal(inst.get('keep')?.version, '1.0.0');
   });
