@@ -26,6 +26,7 @@ const USER_ONLY_SETTINGS = [
   'terminals.outputLimitMB',
   'registry.url',
   'instructions',
+  'trace',
 ] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
@@ -84,8 +85,9 @@ export class Config {
     return typeof v === 'string' ? v.trim() : '';
   }
 
+  /** User settings only: a repository cannot switch on a trace of everything its agents are sent and say. */
   trace(): TraceLevel {
-    const v = this.cfg.get<unknown>('trace');
+    const v = this.userValue('trace');
     return v === 'messages' || v === 'verbose' ? v : 'off';
   }
 
