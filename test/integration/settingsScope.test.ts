@@ -26,6 +26,8 @@ describe('User-only settings: acpAgents.trace', function () {
       await vscode.commands.executeCommand('acpAgents.refreshSessions');
       await waitFor('the log to say the workspace value is ignored', () => a.testing.logLines().some((l) => /sets acpAgents\.trace; it is ignored/.test(l)) || undefined);
 
+      // The trace is chosen when an agent starts: start it afresh under the folder's value.
+      await a.testing.stopAllAgents();
       const panel = a.openChat('demo');
       await waitForStatus(panel, 'connected', connected);
       const probe = `trace-probe-${Date.now()}`;
@@ -35,11 +37,13 @@ describe('User-only settings: acpAgents.trace', function () {
 
       // The same prompt with the user's own setting is traced: the check above could see it.
       await cfg().update('trace', 'verbose', vscode.ConfigurationTarget.Global);
+      await a.testing.stopAllAgents();
       const panel2 = a.openChat('demo');
       await waitForStatus(panel2, 'connected', connected);
       const probe2 = `trace-probe-user-${Date.now()}`;
-      await panel2.session.prompt(probe2);
-      assert.ok(a.testing.traceLines().some((l) => l.includes(probe2)), 'traced with the user setting');
+      const stop = await panel2.session.prompt(probe2);
+      const lines = a.testing.traceLines();
+      assert.ok(lines.some((l) => l.includes(probe2)), `traced with the user setting (${String(stop)}; ${JSON.stringify(cfg().inspect('trace'))}): ${lines.slice(-4).join(' ¶ ')}`);
       panel2.panel.dispose();
     } finally {
       await cfg().update('trace', undefined, vscode.ConfigurationTarget.Global);
