@@ -453,6 +453,11 @@ describe('e2e: the chat panel', function () {
     await page.keyboard.press('Enter');
     const card = frame.locator('.tool', { hasText: 'Delete build/' });
     await card.locator('.permission-option', { hasText: 'Keep it' }).waitFor({ timeout: 15_000 });
+    // While the turn works, ACP: Stop is in the palette (the palette test checks it is not when idle).
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>ACP: Stop');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'ACP: Stop' }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
     // The keyboard goes elsewhere (the Explorer); Ctrl+K A brings it back to the composer.
     await runCommand(page, 'View: Show Explorer');
     await page.locator('.explorer-folders-view .monaco-list').first().waitFor({ timeout: 10_000 });
