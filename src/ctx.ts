@@ -43,6 +43,7 @@ import { askMcpTrust } from './ui/mcpTrustPrompt';
 import { confirmUnverifiedInstall, pickFromRegistry, type RegistryPickItem } from './ui/registryPicker';
 import { agentStatusWords, SessionTreeProvider } from './ui/sessionTree';
 import { UserMessages } from './ui/userMessages';
+import { forLabel, forMessage } from './shared/nativeText';
 
 const UPDATE_CHECK_KEY = 'registry.lastUpdateCheck';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -289,9 +290,9 @@ export class Ctx implements vscode.Disposable {
     }
     type Item = vscode.QuickPickItem & { agent?: AgentDefinition; entry?: RegistryEntry };
     const item = (agent: AgentDefinition): Item => ({
-      label: agent.name,
-      description: `${agent.version ? `${agent.version} · ` : ''}${agentStatusWords(this.agents.status(agent.id))}`,
-      detail: agent.description ?? [agent.command, ...agent.args].join(' '),
+      label: forLabel(agent.name),
+      description: `${agent.version ? `${forLabel(agent.version, 50)} · ` : ''}${agentStatusWords(this.agents.status(agent.id))}`,
+      detail: forLabel(agent.description ?? [agent.command, ...agent.args].join(' '), 500),
       agent,
     });
     const group = (label: string, list: Item[]): Item[] => (list.length ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...list] : []);
@@ -301,9 +302,9 @@ export class Ctx implements vscode.Disposable {
       ...group(
         vscode.l10n.t('ACP Registry — installed when picked'),
         fromRegistry.map((entry) => ({
-          label: entry.agent.name,
-          description: vscode.l10n.t('{0} · install', entry.agent.version),
-          detail: `${entry.agent.description}${byline(entry.agent.authors)}`,
+          label: forLabel(entry.agent.name),
+          description: vscode.l10n.t('{0} · install', forLabel(entry.agent.version, 50)),
+          detail: forLabel(`${entry.agent.description}${byline(entry.agent.authors)}`, 500),
           entry,
         })),
       ),
@@ -326,7 +327,7 @@ export class Ctx implements vscode.Disposable {
     const mb = (n: number) => vscode.l10n.t('{0} MB', (n / 1024 ** 2).toFixed(1));
     try {
       const def = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Installing {0} {1}', a.name, a.version), cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Installing {0} {1}', forMessage(a.name, 100), forMessage(a.version, 50)), cancellable: true },
         async (progress, token) => {
           let shown = 0;
           return await this.registry.install(
@@ -352,7 +353,7 @@ export class Ctx implements vscode.Disposable {
       }
       this.log.error(`registry: ${message}`);
       const showLog = vscode.l10n.t('Show Log');
-      void this.messages.show('error', err instanceof ChecksumError || err instanceof NotInstallableError ? message : vscode.l10n.t('{0} {1} could not be installed: {2}', a.name, a.version, message), showLog).then((c) => c === showLog && this.log.show(true));
+      void this.messages.show('error', err instanceof ChecksumError || err instanceof NotInstallableError ? forMessage(message) : vscode.l10n.t('{0} {1} could not be installed: {2}', forMessage(a.name, 100), forMessage(a.version, 50), forMessage(message)), showLog).then((c) => c === showLog && this.log.show(true));
       return undefined;
     }
   }
@@ -371,7 +372,7 @@ export class Ctx implements vscode.Disposable {
     const names = (await this.registry.updates(list)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
     if (names.length) {
       const update = vscode.l10n.t('Update');
-      void this.messages.show('info', vscode.l10n.t('Updates from the ACP Registry: {0}.', names.join(', ')), update).then((c) => c === update && vscode.commands.executeCommand('acpAgents.updateAgents'));
+      void this.messages.show('info', vscode.l10n.t('Updates from the ACP Registry: {0}.', forMessage(names.join(', '), 500)), update).then((c) => c === update && vscode.commands.executeCommand('acpAgents.updateAgents'));
     }
     return names;
   }
@@ -445,7 +446,7 @@ export class Ctx implements vscode.Disposable {
 
   /** An error with Show Log. */
   async showError(agent: AgentDefinition, err: unknown): Promise<void> {
-    const choice = await this.messages.show('error', String((err as Error)?.message ?? err), vscode.l10n.t('Show Log'));
+    const choice = await this.messages.show('error', forMessage(String((err as Error)?.message ?? err)), vscode.l10n.t('Show Log'));
     if (choice) this.agents.showLog(agent.id);
   }
 

@@ -15,6 +15,7 @@ import { looksSecret, type SecretValues } from './redact';
 import type { AgentHostUi, AgentSettings, LogChannel, LogFactory, Notifier } from './ports';
 import type { CancelToken, SessionRouter } from './sessionRouter';
 import { Emitter, type Disposable } from '../shared/events';
+import { forMessage } from '../shared/nativeText';
 import { findProgram, needsShell, quoteCommandForCmd, quoteForCmd } from './resolveCommand';
 
 export type AgentStatus = 'not-started' | 'starting' | 'running' | 'needs-sign-in' | 'failed' | 'stopped';
@@ -160,7 +161,7 @@ export class AgentManager implements Disposable {
   }
 
   private startWithProgress(e: Entry, cwd: string | undefined): Promise<AgentRuntime> {
-    return this.deps.ui.withProgress(l10n.t('Starting {0}…', e.def.name), (token) => this.start(e, cwd, token));
+    return this.deps.ui.withProgress(l10n.t('Starting {0}…', forMessage(e.def.name, 100)), (token) => this.start(e, cwd, token));
   }
 
   private async start(e: Entry, cwd: string | undefined, token?: CancelToken): Promise<AgentRuntime> {
@@ -245,7 +246,8 @@ export class AgentManager implements Disposable {
   private async reportExit(def: AgentDefinition, message: string): Promise<void> {
     const restart = l10n.t('Restart');
     const showLog = l10n.t('Show Log');
-    const choice = await this.deps.messages.show('error', message, restart, showLog);
+    // The message quotes the agent's name and the end of its stderr: no link or codicon syntax survives.
+    const choice = await this.deps.messages.show('error', forMessage(message, 1500), restart, showLog);
     if (choice === restart) this.deps.ui.restartRequested(def.id);
     else if (choice === showLog) this.showLog(def.id);
   }

@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { AgentError, errorText } from '../acp/errors';
+import { forLabel, forMessage } from '../shared/nativeText';
 import type { AuthMethodInfo, EnvVarSpec } from '../acp/decode';
 import type { AgentDefinition } from './agentDefinition';
 import type { AgentManager } from './agentManager';
@@ -41,7 +42,7 @@ export class AuthService {
     } catch (err) {
       if (!(err instanceof AgentError) || !err.isAuthRequired) throw err;
       this.manager.setStatus(def.id, 'needs-sign-in');
-      const signedIn = await this.signIn(def, cwd, l10n.t('{0} needs you to sign in ({1}).', def.name, err.message));
+      const signedIn = await this.signIn(def, cwd, l10n.t('{0} needs you to sign in ({1}).', forLabel(def.name, 100), forLabel(err.message, 300)));
       if (!signedIn) throw err;
       return await fn(await this.manager.ensureRunning(def, cwd));
     }
@@ -52,7 +53,7 @@ export class AuthService {
     const rt = await this.manager.ensureRunning(def, cwd);
     const methods = rt.initializeResult?.authMethods ?? [];
     if (methods.length === 0) {
-      await this.messages.show('info', l10n.t('{0} offers no sign-in methods. Sign in as its documentation says, then restart it.', def.name));
+      await this.messages.show('info', l10n.t('{0} offers no sign-in methods. Sign in as its documentation says, then restart it.', forMessage(def.name, 100)));
       return false;
     }
     const method = await this.prompter.pickMethod(def.name, methods, reason);
@@ -65,7 +66,7 @@ export class AuthService {
       }
       return ok;
     } catch (err) {
-      await this.messages.show('error', l10n.t('Signing in to {0} with "{1}" failed: {2}', def.name, method.name, errorText(err)));
+      await this.messages.show('error', l10n.t('Signing in to {0} with "{1}" failed: {2}', forMessage(def.name, 100), forMessage(method.name, 100), forMessage(errorText(err))));
       return false;
     }
   }
@@ -108,7 +109,7 @@ export class AuthService {
       case 'unknown':
         await this.messages.show(
           'warning',
-          l10n.t("{0} offers \"{1}\", a sign-in method of type \"{2}\" that this extension cannot run. Sign in outside VS Code as the agent's documentation says, then restart the agent.", def.name, method.name, method.rawType),
+          l10n.t("{0} offers \"{1}\", a sign-in method of type \"{2}\" that this extension cannot run. Sign in outside VS Code as the agent's documentation says, then restart the agent.", forMessage(def.name, 100), forMessage(method.name, 100), forMessage(method.rawType, 100)),
         );
         return false;
     }
@@ -122,14 +123,14 @@ export class AuthService {
   private async runInTerminal(def: AgentDefinition, title: string, command: string, args: string[], env: Record<string, string | undefined>): Promise<boolean> {
     this.manager.agentLog(def).info(`Sign-in: running ${[command, ...args].join(' ')} in a terminal`);
     const code = await this.runTerminal({
-      name: `${def.name}: ${title}`,
+      name: `${forLabel(def.name, 60)}: ${forLabel(title, 100)}`,
       command,
       args,
       env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string')),
       cwd: this.manager.neutralFolder(),
     });
     if (code !== 0) {
-      await this.messages.show('warning', code === undefined ? l10n.t('Signing in to {0} did not complete (the sign-in program exited with no exit code).', def.name) : l10n.t('Signing in to {0} did not complete (the sign-in program exited with code {1}).', def.name, code));
+      await this.messages.show('warning', code === undefined ? l10n.t('Signing in to {0} did not complete (the sign-in program exited with no exit code).', forMessage(def.name, 100)) : l10n.t('Signing in to {0} did not complete (the sign-in program exited with code {1}).', forMessage(def.name, 100), code));
       return false;
     }
     return true;
@@ -143,12 +144,12 @@ export class AuthService {
     if (rt?.capabilities.canLogout()) {
       await rt.connection.logout();
       this.manager.setStatus(def.id, 'needs-sign-in');
-      void this.messages.show('info', l10n.t('Signed out of {0}.', def.name));
+      void this.messages.show('info', l10n.t('Signed out of {0}.', forMessage(def.name, 100)));
     } else if (forgotten > 0) {
       await this.manager.restart(def.id, cwd);
-      void this.messages.show('info', l10n.t('Forgot the stored sign-in values of {0} and restarted it.', def.name));
+      void this.messages.show('info', l10n.t('Forgot the stored sign-in values of {0} and restarted it.', forMessage(def.name, 100)));
     } else {
-      void this.messages.show('info', l10n.t('{0} does not support signing out from the editor.', def.name));
+      void this.messages.show('info', l10n.t('{0} does not support signing out from the editor.', forMessage(def.name, 100)));
     }
   }
 }

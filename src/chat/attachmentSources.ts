@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Attachment, Mention } from '../shared/attachments';
+import { forLabel } from '../shared/nativeText';
 import { fuzzyFiles } from '../sessions/promptBuilder';
 
 /** At most this many lines of a symbol, and this many problems, are attached. */
@@ -35,8 +36,8 @@ export class AttachmentSources implements vscode.Disposable {
   async pick(): Promise<Attachment[]> {
     const editor = this.lastEditor;
     const items: (vscode.QuickPickItem & { id: string })[] = [];
-    if (editor) items.push({ id: 'file', label: `$(file) ${vscode.l10n.t('Active file')}`, description: vscode.workspace.asRelativePath(editor.document.uri) });
-    if (editor && !editor.selection.isEmpty) items.push({ id: 'selection', label: `$(selection) ${vscode.l10n.t('Selection')}`, description: `${vscode.workspace.asRelativePath(editor.document.uri)}:${editor.selection.start.line + 1}-${editor.selection.end.line + 1}` });
+    if (editor) items.push({ id: 'file', label: `$(file) ${vscode.l10n.t('Active file')}`, description: forLabel(vscode.workspace.asRelativePath(editor.document.uri), 300) });
+    if (editor && !editor.selection.isEmpty) items.push({ id: 'selection', label: `$(selection) ${vscode.l10n.t('Selection')}`, description: `${forLabel(vscode.workspace.asRelativePath(editor.document.uri), 300)}:${editor.selection.start.line + 1}-${editor.selection.end.line + 1}` });
     items.push({ id: 'files', label: `$(files) ${vscode.l10n.t('Files…')}`, description: vscode.l10n.t('Pick files to attach') });
     const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Attach to the prompt') });
     if (!picked) return [];

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { AgentSession } from '../sessions/agentSession';
+import { forMessage } from '../shared/nativeText';
 import type { PanelStatus } from '../shared/webviewProtocol';
 
 export interface AttentionDeps {
@@ -34,8 +35,8 @@ export class PanelAttention implements vscode.Disposable {
         for (const c of changes) {
           if (c.c !== 'add') continue;
           const item = c.item;
-          if (item.kind === 'permission' && item.state === 'pending') this.raise(vscode.l10n.t('{0} asks for permission: {1}', this.title(), item.title));
-          else if (item.kind === 'elicitation' && item.state === 'pending') this.raise(item.message ? vscode.l10n.t('{0} asks: {1}', this.title(), item.message) : vscode.l10n.t('{0} asks: a question', this.title()));
+          if (item.kind === 'permission' && item.state === 'pending') this.raise(vscode.l10n.t('{0} asks for permission: {1}', forMessage(this.title(), 100), forMessage(item.title, 200)));
+          else if (item.kind === 'elicitation' && item.state === 'pending') this.raise(item.message ? vscode.l10n.t('{0} asks: {1}', forMessage(this.title(), 100), forMessage(item.message, 200)) : vscode.l10n.t('{0} asks: a question', forMessage(this.title(), 100)));
         }
       }),
       panel.onDidChangeViewState(() => {
@@ -49,9 +50,9 @@ export class PanelAttention implements vscode.Disposable {
 
   private onStatus(s: PanelStatus): void {
     const working = s.busy && s.actions.includes('stop');
-    if (this.wasWorking && !working && s.severity !== 'error' && s.inputEnabled) this.raise(vscode.l10n.t('{0} finished its turn.', this.title()));
+    if (this.wasWorking && !working && s.severity !== 'error' && s.inputEnabled) this.raise(vscode.l10n.t('{0} finished its turn.', forMessage(this.title(), 100)));
     const failed = s.severity === 'error';
-    if (failed && !this.wasFailed) this.raise(s.text ? vscode.l10n.t('{0}: {1}', this.title(), s.text) : vscode.l10n.t('{0}: the agent failed', this.title()));
+    if (failed && !this.wasFailed) this.raise(s.text ? vscode.l10n.t('{0}: {1}', forMessage(this.title(), 100), forMessage(s.text, 200)) : vscode.l10n.t('{0}: the agent failed', forMessage(this.title(), 100)));
     this.wasFailed = failed;
     this.wasWorking = working;
   }

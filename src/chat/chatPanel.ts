@@ -15,6 +15,7 @@ import { chatHtml } from './chatHtml';
 import { DeltaBatcher } from './deltaBatcher';
 import type { AttachmentSources } from './attachmentSources';
 import type { Mention } from '../shared/attachments';
+import { forLabel, forMessage } from '../shared/nativeText';
 import type { DiffDocuments } from './diffDocuments';
 
 const CHAT_VIEW_TYPE = 'acpAgents.chat';
@@ -56,7 +57,7 @@ export class ChatPanel implements vscode.Disposable {
     const agent = session.def;
     this.loading = session.status.loading === true;
     this.info = { agentId: agent.id, agentName: agent.name, title: agent.name, ...(session.cwd ? { cwd: session.cwd } : {}) };
-    panel.title = agent.name;
+    panel.title = forLabel(agent.name, 100);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg');
     panel.webview.options = ChatPanel.webviewOptions(extensionUri);
     this.batcher = new DeltaBatcher((deltas) => this.post({ type: 'deltas', deltas }), () => this.session.transcript.header);
@@ -150,7 +151,7 @@ export class ChatPanel implements vscode.Disposable {
 
   private updateTitle(): void {
     const t = this.session.transcript.header.title;
-    const title = t ? `${this.info.agentName}: ${t}` : this.info.agentName;
+    const title = t ? `${forLabel(this.info.agentName, 100)}: ${forLabel(t)}` : forLabel(this.info.agentName, 100);
     if (this.panel.title !== title) this.panel.title = title;
   }
 
@@ -358,7 +359,7 @@ export class ChatPanel implements vscode.Disposable {
 async function openLocation(session: AgentSession, filePath: string, line: number | undefined): Promise<void> {
   const resolved = await session.requests.pathToOpen(filePath);
   if (resolved === undefined) {
-    void vscode.window.showWarningMessage(vscode.l10n.t("The agent pointed at {0}, which is outside the session's folders; it was not opened.", filePath.slice(0, 300)));
+    void vscode.window.showWarningMessage(vscode.l10n.t("The agent pointed at {0}, which is outside the session's folders; it was not opened.", forMessage(filePath, 300)));
     return;
   }
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(resolved));

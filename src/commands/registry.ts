@@ -1,5 +1,6 @@
 /** Commands about the ACP Registry: install, update, uninstall. */
 import * as vscode from 'vscode';
+import { forLabel, forMessage } from '../shared/nativeText';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { RegistryEntry } from '../agents/registry/agentRegistry';
 import type { Ctx } from '../ctx';
@@ -29,20 +30,20 @@ export async function installFromRegistry(ctx: Ctx, id: string | undefined, opts
   }
   const a = entry.agent;
   if ('unavailable' in entry.dist) {
-    void ctx.messages.show('warning', vscode.l10n.t('{0} cannot be installed on this machine ({1}).', a.name, entry.dist.unavailable));
+    void ctx.messages.show('warning', vscode.l10n.t('{0} cannot be installed on this machine ({1}).', forMessage(a.name, 100), forMessage(entry.dist.unavailable, 300)));
     return undefined;
   }
   if (entry.installed && !entry.update) {
     const def = ctx.agents.find(a.id);
-    if (def && opts.offerSession) offerNewSession(ctx, def, vscode.l10n.t('{0} {1} is already installed.', a.name, entry.installed.version));
+    if (def && opts.offerSession) offerNewSession(ctx, def, vscode.l10n.t('{0} {1} is already installed.', forMessage(a.name, 100), forMessage(entry.installed.version, 50)));
     return def;
   }
   const def = await ctx.installFromRegistry(entry);
   if (!def) return undefined;
   const shadowed = ctx.agents.find(a.id)?.source === 'settings';
   const what = shadowed
-    ? vscode.l10n.t('Installed {0} {1}. Your acpAgents.agents setting also defines "{2}"; that one is used.', a.name, a.version, a.id)
-    : vscode.l10n.t('Installed {0} {1}.', a.name, a.version);
+    ? vscode.l10n.t('Installed {0} {1}. Your acpAgents.agents setting also defines "{2}"; that one is used.', forMessage(a.name, 100), forMessage(a.version, 50), forMessage(a.id, 100))
+    : vscode.l10n.t('Installed {0} {1}.', forMessage(a.name, 100), forMessage(a.version, 50));
   if (opts.offerSession) offerNewSession(ctx, def, what);
   else void ctx.messages.show('info', what);
   return def;
@@ -55,7 +56,7 @@ const installAgent: CommandFactory = (ctx) => (arg?: unknown) => installFromRegi
 const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
   const list = await ctx.registry.source.refresh();
   if (list.error) {
-    void ctx.messages.show('warning', list.from === 'cache' ? vscode.l10n.t('{0}. Updates are checked against the cached copy.', list.error) : vscode.l10n.t('{0}. Updates are checked against the list shipped with the extension.', list.error));
+    void ctx.messages.show('warning', list.from === 'cache' ? vscode.l10n.t('{0}. Updates are checked against the cached copy.', forMessage(list.error, 300)) : vscode.l10n.t('{0}. Updates are checked against the list shipped with the extension.', forMessage(list.error, 300)));
   }
   const updates = await ctx.registry.updates(list);
   if (updates.length === 0) {
@@ -72,7 +73,7 @@ const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
   if (done.length) {
     const names = updates.filter((e) => done.includes(e.agent.id)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
     const busy = done.filter((id) => ctx.inUse(id));
-    void ctx.messages.show('info', busy.length ? vscode.l10n.t('Updated {0}. Open sessions keep the old version until the agent restarts (ACP: Restart Agent).', names.join(', ')) : vscode.l10n.t('Updated {0}.', names.join(', ')));
+    void ctx.messages.show('info', busy.length ? vscode.l10n.t('Updated {0}. Open sessions keep the old version until the agent restarts (ACP: Restart Agent).', forMessage(names.join(', '), 500)) : vscode.l10n.t('Updated {0}.', forMessage(names.join(', '), 500)));
   }
   return done;
 };
@@ -88,7 +89,7 @@ const uninstallAgent: CommandFactory = (ctx) => async (arg?: unknown): Promise<s
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
-      installed.map((a) => ({ label: a.name, description: `${a.version} · ${a.kind}`, detail: a.description, a })),
+      installed.map((a) => ({ label: forLabel(a.name), description: forLabel(`${a.version} · ${a.kind}`), detail: a.description === undefined ? undefined : forLabel(a.description, 500), a })),
       { title: vscode.l10n.t('ACP: Uninstall Agent'), placeHolder: vscode.l10n.t('Pick the agent to uninstall') },
     );
     target = picked?.a;
@@ -97,14 +98,14 @@ const uninstallAgent: CommandFactory = (ctx) => async (arg?: unknown): Promise<s
   const sessions = ctx.index.forAgent(target.id).length;
   const removed = ctx.inUse(target.id) ? vscode.l10n.t('Its files are removed and its open sessions end.') : vscode.l10n.t('Its files are removed.');
   const detail = sessions ? `${removed} ${vscode.l10n.t('Your {0} past sessions stay in the list.', sessions)}` : removed;
-  if (!(await ctx.confirm(vscode.l10n.t('Uninstall {0} {1}?', target.name, target.version), detail, vscode.l10n.t('Uninstall')))) return undefined;
+  if (!(await ctx.confirm(vscode.l10n.t('Uninstall {0} {1}?', forMessage(target.name, 100), forMessage(target.version, 50)), detail, vscode.l10n.t('Uninstall')))) return undefined;
   // Only when the installed one is what runs (an agent of your settings with the same id wins).
   if (ctx.agents.find(target.id)?.source === 'registry') {
     for (const p of ctx.panels.all()) if (p.agentId === target.id) p.panel.dispose();
     await ctx.agents.stop(target.id);
   }
   ctx.registry.uninstall(target.id);
-  void ctx.messages.show('info', vscode.l10n.t('Uninstalled {0}.', target.name));
+  void ctx.messages.show('info', vscode.l10n.t('Uninstalled {0}.', forMessage(target.name, 100)));
   return target.id;
 };
 

@@ -1,5 +1,6 @@
 /** Commands about sessions: new, open, resume, delete, refresh, stop. */
 import * as vscode from 'vscode';
+import { forLabel, forMessage } from '../shared/nativeText';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import { transcriptMarkdown } from '../sessions/forkTranscript';
 import type { PermissionItem } from '../shared/transcriptTypes';
@@ -75,7 +76,7 @@ const answerPermission =
     const kinds = allow ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
     const option = kinds.map((k) => item.options.find((o) => o.kind === k)).find((o) => o !== undefined);
     if (!option) {
-      void ctx.messages.show('info', allow ? vscode.l10n.t('{0} offers no allow option for "{1}": answer it in the panel.', p.session.def.name, item.title) : vscode.l10n.t('{0} offers no reject option for "{1}": answer it in the panel.', p.session.def.name, item.title));
+      void ctx.messages.show('info', allow ? vscode.l10n.t('{0} offers no allow option for "{1}": answer it in the panel.', forMessage(p.session.def.name, 100), forMessage(item.title, 200)) : vscode.l10n.t('{0} offers no reject option for "{1}": answer it in the panel.', forMessage(p.session.def.name, 100), forMessage(item.title, 200)));
       p.reveal();
       return false;
     }
@@ -98,7 +99,7 @@ const exportTranscript: CommandFactory = (ctx) => async () => {
 const deleteSession: CommandFactory = (ctx) => async (node?: SessionTreeNode) => {
   if (node?.kind !== 'session') return;
   const { agent, entry } = node;
-  if (!(await ctx.confirm(vscode.l10n.t('Delete the session "{0}" of {1}?', entry.title || entry.sessionId, agent.name), vscode.l10n.t('Its local history is removed, and the agent is asked to delete it where it supports that.'), vscode.l10n.t('Delete')))) return;
+  if (!(await ctx.confirm(vscode.l10n.t('Delete the session "{0}" of {1}?', forMessage(entry.title || entry.sessionId, 200), forMessage(agent.name, 100)), vscode.l10n.t('Its local history is removed, and the agent is asked to delete it where it supports that.'), vscode.l10n.t('Delete')))) return;
   ctx.panels.find(agent.id, entry.sessionId)?.panel.dispose();
   // Remembered first: even if the agent cannot be reached now, a later session/list never brings it back.
   ctx.index.remove(agent.id, entry.sessionId, { agentPending: true });
@@ -127,7 +128,7 @@ const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
   }
   const caps = rt.capabilities;
   if (!caps.canLoad() && !caps.canResume()) {
-    await ctx.messages.show('info', vscode.l10n.t('{0} cannot reopen past sessions (it advertises neither session/load nor session/resume). Its sessions in the sidebar open from the local archive.', agent.name));
+    await ctx.messages.show('info', vscode.l10n.t('{0} cannot reopen past sessions (it advertises neither session/load nor session/resume). Its sessions in the sidebar open from the local archive.', forMessage(agent.name, 100)));
     return;
   }
   const sessions: { sessionId: string; title?: string | null; updatedAt?: string | null; cwd: string }[] = [];
@@ -141,7 +142,7 @@ const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
         if (!cursor) break;
       }
     } catch (err) {
-      await ctx.messages.show('error', vscode.l10n.t('Listing the sessions of {0} failed: {1}', agent.name, String((err as Error).message ?? err)));
+      await ctx.messages.show('error', vscode.l10n.t('Listing the sessions of {0} failed: {1}', forMessage(agent.name, 100), forMessage(String((err as Error).message ?? err))));
       return;
     }
   } else {
@@ -151,13 +152,13 @@ const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
   // Deleted here: never offered again, whatever the agent lists.
   const offered = sessions.filter((s) => !ctx.index.isDeleted(agent.id, s.sessionId));
   if (offered.length === 0) {
-    await ctx.messages.show('info', vscode.l10n.t('{0} has no past sessions for this folder.', agent.name));
+    await ctx.messages.show('info', vscode.l10n.t('{0} has no past sessions for this folder.', forMessage(agent.name, 100)));
     return;
   }
   offered.sort((a, b) => String(b.updatedAt ?? '').localeCompare(String(a.updatedAt ?? '')));
   const picked = await ctx.sessionPicker(
-    offered.map((s) => ({ label: s.title || s.sessionId, description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : undefined, detail: s.cwd, session: s })),
-    vscode.l10n.t('ACP: Resume Session — {0}', agent.name),
+    offered.map((s) => ({ label: forLabel(s.title || s.sessionId), description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : undefined, detail: forLabel(s.cwd, 500), session: s })),
+    vscode.l10n.t('ACP: Resume Session — {0}', forLabel(agent.name)),
   );
   if (!picked) return;
   ctx.index.mergeListed(agent.id, offered);

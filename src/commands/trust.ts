@@ -1,5 +1,6 @@
 /** Commands about what the user trusts: workspace MCP servers. */
 import * as vscode from 'vscode';
+import { forLabel } from '../shared/nativeText';
 import type { WorkspaceMcpServer } from '../sessions/mcpServers';
 import type { CommandFactory } from './index';
 
@@ -17,7 +18,7 @@ const manageMcpTrust: CommandFactory = (ctx) => async () => {
     return;
   }
   const picked = await vscode.window.showQuickPick(
-    [...defined.values()].map((w) => ({ label: w.name, description: w.label, detail: w.display, picked: trusted.has(w.hash), hash: w.hash })),
+    [...defined.values()].map((w) => ({ label: forLabel(w.name), description: forLabel(w.label), detail: forLabel(w.display, 500), picked: trusted.has(w.hash), hash: w.hash })),
     { title: vscode.l10n.t('ACP: Trusted Workspace MCP Servers'), placeHolder: vscode.l10n.t('Checked servers are handed to agents (which start them); uncheck to revoke'), canPickMany: true, ignoreFocusOut: true },
   );
   if (!picked) return;

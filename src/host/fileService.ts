@@ -5,6 +5,7 @@ import { clientError } from '../acp/errors';
 import type { AccessAction, AccessAnswer, AccessContext, AccessQuestion } from '../sessions/accessGate';
 import { checkPath, isAbsolutePath, isUncPath, sliceLines } from '../platform/pathPolicy';
 import { protectedMatcher, type ProtectedMatcher } from '../platform/protectedPaths';
+import { forMessage } from '../shared/nativeText';
 
 /** Largest file `fs/read_text_file` reads from disk. */
 const MAX_READ_BYTES = 32 * 1024 * 1024;
@@ -18,28 +19,31 @@ export interface FileSettings {
 
 /** The question's first line: who wants to do what with which path, and why that is asked. */
 function accessMessage(q: AccessQuestion): string {
+  // The agent's name and path (and a glob) are untrusted: no link or codicon syntax survives.
+  const agentName = forMessage(q.agentName, 100);
+  const path = forMessage(q.path, 500);
   if (q.reason === 'outside') {
     switch (q.action) {
       case 'read':
-        return vscode.l10n.t("{0} wants to read {1}, which is outside the session's folders.", q.agentName, q.path);
+        return vscode.l10n.t("{0} wants to read {1}, which is outside the session's folders.", agentName, path);
       case 'write':
-        return vscode.l10n.t("{0} wants to write {1}, which is outside the session's folders.", q.agentName, q.path);
+        return vscode.l10n.t("{0} wants to write {1}, which is outside the session's folders.", agentName, path);
       case 'run a command in':
-        return vscode.l10n.t("{0} wants to run a command in {1}, which is outside the session's folders.", q.agentName, q.path);
+        return vscode.l10n.t("{0} wants to run a command in {1}, which is outside the session's folders.", agentName, path);
       case 'open':
-        return vscode.l10n.t("{0} wants to open {1}, which is outside the session's folders.", q.agentName, q.path);
+        return vscode.l10n.t("{0} wants to open {1}, which is outside the session's folders.", agentName, path);
     }
   }
-  const glob = q.glob ?? 'acpAgents.files.protectedPaths';
+  const glob = forMessage(q.glob ?? 'acpAgents.files.protectedPaths', 200);
   switch (q.action) {
     case 'read':
-      return vscode.l10n.t('{0} wants to read {1}, a protected path ({2}).', q.agentName, q.path, glob);
+      return vscode.l10n.t('{0} wants to read {1}, a protected path ({2}).', agentName, path, glob);
     case 'write':
-      return vscode.l10n.t('{0} wants to write {1}, a protected path ({2}).', q.agentName, q.path, glob);
+      return vscode.l10n.t('{0} wants to write {1}, a protected path ({2}).', agentName, path, glob);
     case 'run a command in':
-      return vscode.l10n.t('{0} wants to run a command in {1}, a protected path ({2}).', q.agentName, q.path, glob);
+      return vscode.l10n.t('{0} wants to run a command in {1}, a protected path ({2}).', agentName, path, glob);
     case 'open':
-      return vscode.l10n.t('{0} wants to open {1}, a protected path ({2}).', q.agentName, q.path, glob);
+      return vscode.l10n.t('{0} wants to open {1}, a protected path ({2}).', agentName, path, glob);
   }
 }
 

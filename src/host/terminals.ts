@@ -6,6 +6,7 @@ import { clientError } from '../acp/errors';
 import type { SessionTerminals, TerminalDelta } from '../sessions/services';
 import { killTree } from '../agents/agentProcess';
 import { OutputBuffer } from './outputBuffer';
+import { forLabel } from '../shared/nativeText';
 
 /** How often output goes to the panel and the VS Code terminal, and how much at most each time. */
 const FLUSH_MS = 100;
@@ -55,7 +56,8 @@ function exitLine(exit: { exitCode: number | null; signal: string | null }): str
 
 /** "<agent>: <what>", on one line, short enough for the terminal tabs. */
 function terminalName(label: string, what: string): string {
-  const name = `${label}: ${what.replace(/\s+/g, ' ').trim()}`;
+  // Tabs draw $(icon) syntax: the agent's label and command are escaped.
+  const name = `${forLabel(label, 60)}: ${forLabel(what.replace(/\s+/g, ' ').trim(), 300)}`;
   return name.length > 80 ? `${name.slice(0, 79)}…` : name;
 }
 

@@ -22,7 +22,6 @@
 const ZWSP = '\u200b';
 
 /** C0/C1 controls except tab and line feed, and the Unicode bidi embeddings, overrides, isolates and marks. */
-// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /** Breaks `](` and `$(` (also when the `(` would come from the sentence the text is put into) and `command:` URIs. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AuthMethodInfo } from '../acp/decode';
 import type { AuthPrompter } from '../agents/auth';
 import type { TerminalRunner } from '../agents/ports';
+import { forLabel } from '../shared/nativeText';
 
 function describeMethod(m: AuthMethodInfo): string {
   switch (m.type) {
@@ -10,9 +11,9 @@ function describeMethod(m: AuthMethodInfo): string {
     case 'terminal':
       return vscode.l10n.t('runs the agent’s sign-in in a terminal');
     case 'env_var':
-      return vscode.l10n.t('asks for {0} (kept in VS Code’s secret storage)', m.vars.map((v) => v.name).join(', '));
+      return vscode.l10n.t('asks for {0} (kept in VS Code’s secret storage)', forLabel(m.vars.map((v) => v.name).join(', '), 300));
     case 'unknown':
-      return vscode.l10n.t('type "{0}": this extension cannot run it', m.rawType);
+      return vscode.l10n.t('type "{0}": this extension cannot run it', forLabel(m.rawType, 100));
   }
 }
 
@@ -20,21 +21,21 @@ function describeMethod(m: AuthMethodInfo): string {
 export const quickPickPrompter: AuthPrompter = {
   async pickMethod(agentName, methods, reason) {
     const picked = await vscode.window.showQuickPick(
-      methods.map((m) => ({ label: m.name, description: describeMethod(m), detail: m.description, method: m })),
-      { title: vscode.l10n.t('Sign in to {0}', agentName), placeHolder: reason, ignoreFocusOut: true },
+      methods.map((m) => ({ label: forLabel(m.name), description: describeMethod(m), detail: m.description === undefined ? undefined : forLabel(m.description, 500), method: m })),
+      { title: vscode.l10n.t('Sign in to {0}', forLabel(agentName)), placeHolder: reason, ignoreFocusOut: true },
     );
     return picked?.method;
   },
   async askValue(agentName, variable, hasStored) {
     return await vscode.window.showInputBox({
-      title: `${agentName}: ${variable.label ?? variable.name}`,
+      title: `${forLabel(agentName)}: ${forLabel(variable.label ?? variable.name)}`,
       prompt: variable.optional
         ? hasStored
-          ? vscode.l10n.t('Value of {0} (optional). Leave empty to keep the stored value.', variable.name)
-          : vscode.l10n.t('Value of {0} (optional)', variable.name)
+          ? vscode.l10n.t('Value of {0} (optional). Leave empty to keep the stored value.', forLabel(variable.name))
+          : vscode.l10n.t('Value of {0} (optional)', forLabel(variable.name))
         : hasStored
-          ? vscode.l10n.t('Value of {0}. Leave empty to keep the stored value.', variable.name)
-          : vscode.l10n.t('Value of {0}', variable.name),
+          ? vscode.l10n.t('Value of {0}. Leave empty to keep the stored value.', forLabel(variable.name))
+          : vscode.l10n.t('Value of {0}', forLabel(variable.name)),
       password: variable.secret,
       ignoreFocusOut: true,
     });

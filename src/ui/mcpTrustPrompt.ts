@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
 import type { WorkspaceMcpServer } from '../sessions/mcpServers';
+import { forMessage } from '../shared/nativeText';
 
 /** The native trust question: the exact command lines and URLs, in a modal. Escape trusts nothing. */
 export async function askMcpTrust(agentName: string, servers: readonly WorkspaceMcpServer[]): Promise<readonly string[]> {
   const one = servers.length === 1;
   const trust = one ? vscode.l10n.t('Trust and Start It') : vscode.l10n.t('Trust and Start Them');
-  const list = servers.map((s) => `• ${s.name} (${s.label}):\n    ${s.display}`).join('\n');
+  // Names, commands and URLs come from a workspace file: no link or codicon syntax survives.
+  const list = servers.map((s) => `• ${forMessage(s.name, 100)} (${forMessage(s.label, 100)}):\n    ${forMessage(s.display, 1000)}`).join('\n');
   const choice = await vscode.window.showWarningMessage(
-    one ? vscode.l10n.t('This workspace defines an MCP server that {0} would start. Trust it?', agentName) : vscode.l10n.t('This workspace defines {0} MCP servers that {1} would start. Trust them?', servers.length, agentName),
+    one ? vscode.l10n.t('This workspace defines an MCP server that {0} would start. Trust it?', forMessage(agentName, 100)) : vscode.l10n.t('This workspace defines {0} MCP servers that {1} would start. Trust them?', servers.length, forMessage(agentName, 100)),
     {
       modal: true,
       detail: `${list}\n\n${vscode.l10n.t('They run as you, with your files and network. Trust them only if you trust this repository; {0} values are not filled in for servers a workspace defines. Change this later with "ACP: Manage Trusted Workspace MCP Servers…".', '${env:…}')}`,

@@ -9,6 +9,7 @@ import type { AgentRegistry, RegistryEntry } from '../agents/registry/agentRegis
 import { byline } from '../agents/registry/format';
 import { isUnverified } from '../agents/registry/installer';
 import type { RegistryList } from '../agents/registry/registrySource';
+import { forLabel } from '../shared/nativeText';
 
 export interface RegistryPickItem extends vscode.QuickPickItem {
   readonly entry?: RegistryEntry;
@@ -29,9 +30,9 @@ function item(e: RegistryEntry, configured: ReadonlySet<string>): RegistryPickIt
       : `${a.version} · ${'kind' in e.dist ? kindWord(e.dist.kind) : ''}`;
   const by = byline(a.authors) || (a.repository ? ` — ${a.repository}` : '');
   return {
-    label: a.name,
-    description: configured.has(a.id) ? vscode.l10n.t('{0} · your settings define this id', state) : state,
-    detail: `${a.description}${by}`,
+    label: forLabel(a.name),
+    description: forLabel(configured.has(a.id) ? vscode.l10n.t('{0} · your settings define this id', state) : state, 300),
+    detail: forLabel(`${a.description}${by}`, 500),
     iconPath: unavailable ? new vscode.ThemeIcon('circle-slash') : e.iconFile ? vscode.Uri.file(e.iconFile) : new vscode.ThemeIcon(e.installed ? 'pass' : 'hubot'),
     entry: e,
   };

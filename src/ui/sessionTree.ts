@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentStatus } from '../agents/agentManager';
 import type { SessionEntry, SessionIndex } from '../sessions/sessionIndex';
+import { forLabel } from '../shared/nativeText';
 
 /** An agent's state in words (the picker and the tree). */
 export function agentStatusWords(status: AgentStatus): string {
@@ -50,6 +51,21 @@ function relativeTime(ms: number, now = Date.now()): string {
 }
 
 /**
+ * A tooltip whose text from agents (names, titles, folders, commands) is text, never markdown:
+ * no links, no images, no HTML, no theme icons. Pieces alternate: ours (markdown), theirs (text).
+ */
+function textTooltip(...pieces: readonly (readonly [markdown: string, text?: string])[]): vscode.MarkdownString {
+  const tip = new vscode.MarkdownString(undefined, false);
+  tip.isTrusted = false;
+  tip.supportHtml = false;
+  for (const [markdown, text] of pieces) {
+    tip.appendMarkdown(markdown);
+    if (text !== undefined) tip.appendText(forLabel(text, 500));
+  }
+  return tip;
+}
+
+/**
  * The "Sessions" view: agents (with their state) at the top level, their
  * sessions beneath, newest first. Empty → the welcome view with New Session.
  */
@@ -70,26 +86,27 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
   getTreeItem(node: SessionTreeNode): vscode.TreeItem {
     if (node.kind === 'agent') {
       const sessions = this.index.forAgent(node.agent.id).length;
-      const item = new vscode.TreeItem(node.agent.name, sessions ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      const name = forLabel(node.agent.name, 100);
+      const item = new vscode.TreeItem(name, sessions ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
       item.id = `agent:${node.agent.id}`;
       const status = this.status(node.agent.id);
-      const version = node.agent.source === 'registry' && node.agent.version ? `${node.agent.version} ` : '';
+      const version = node.agent.source === 'registry' && node.agent.version ? `${forLabel(node.agent.version, 50)} ` : '';
       const words = statusText(status) || vscode.l10n.t('not started');
       item.description = `${version}${statusText(status)}`.trim();
-      item.tooltip = new vscode.MarkdownString(`**${node.agent.name}** — ${words}\n\n\`${[node.agent.command, ...node.agent.args].join(' ')}\``);
+      item.tooltip = textTooltip(['**', node.agent.name], [`** — ${words}\n\n`, [node.agent.command, ...node.agent.args].join(' ')]);
       item.iconPath = new vscode.ThemeIcon(STATUS_ICON[status]);
       item.contextValue = node.agent.source === 'registry' ? 'acpRegistryAgent' : 'acpAgent';
-      item.accessibilityInformation = { label: vscode.l10n.t('Agent {0}, {1}, {2} sessions', node.agent.name, words, sessions) };
+      item.accessibilityInformation = { label: vscode.l10n.t('Agent {0}, {1}, {2} sessions', name, words, sessions) };
       return item;
     }
     const e = node.entry;
-    const title = e.title || vscode.l10n.t('Untitled session');
+    const title = e.title ? forLabel(e.title) : vscode.l10n.t('Untitled session');
     const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
     item.id = `session:${e.agentId}:${e.sessionId}`;
     const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
     const elsewhere = folders.length > 0 && !folders.includes(e.cwd);
-    item.description = `${relativeTime(e.updatedAt)}${elsewhere ? ` · ${path.basename(e.cwd)}` : ''}`;
-    item.tooltip = new vscode.MarkdownString(`**${title}**\n\n${node.agent.name} · ${new Date(e.updatedAt).toLocaleString()}\n\n${e.cwd}${e.source === 'agent' ? `\n\n${vscode.l10n.t('(listed by the agent)')}` : ''}`);
+    item.description = `${relativeTime(e.updatedAt)}${elsewhere ? ` · ${forLabel(path.basename(e.cwd), 100)}` : ''}`;
+    item.tooltip = textTooltip(['**', title], ['**\n\n', node.agent.name], [` · ${new Date(e.updatedAt).toLocaleString()}\n\n`, e.cwd], [e.source === 'agent' ? `\n\n${vscode.l10n.t('(listed by the agent)')}` : '']);
     item.iconPath = new vscode.ThemeIcon(e.source === 'agent' ? 'cloud' : 'comment-discussion');
     item.contextValue = 'acpSession';
     item.command = { command: 'acpAgents.openSession', title: vscode.l10n.t('Open'), arguments: [node] };

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { ChatPanel, ChatPanelManager } from '../chat/chatPanel';
+import { forLabel, forMessage } from '../shared/nativeText';
 
 const FOCUS_COMMAND = 'acpAgents.showActiveSession';
 
@@ -103,8 +104,9 @@ export class SessionStatusBar implements vscode.Disposable {
     if (!working) this.workingSince = undefined;
     if (working) this.startTicker();
     else this.stopTicker();
-    this.item.text = `${icon} ${name}: ${state}`;
-    this.item.tooltip = `${name} — ${p.panel.title}${s.text ? `\n${s.text}` : ''}\n${vscode.l10n.t('Click to show the panel.')}`;
+    // The agent's name, the session's title and the status text (which may quote the agent) are untrusted.
+    this.item.text = `${icon} ${forLabel(name, 60)}: ${state}`;
+    this.item.tooltip = `${forLabel(name, 100)} — ${forLabel(p.panel.title, 300)}${s.text ? `\n${forMessage(s.text, 500)}` : ''}\n${vscode.l10n.t('Click to show the panel.')}`;
     this.item.show();
     this.visible = true;
   }
