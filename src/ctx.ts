@@ -131,7 +131,7 @@ export class Ctx implements vscode.Disposable {
       runDir: path.join(this.storage, 'run'),
       storedEnv: (id) => this.signInStore.storedEnv(id),
       // Elicitations about a session are asked in its panel; the others (request-scoped) in dialogs.
-      agentRequests: { [CreateElicitationRequest.method]: (name, params, token, sessions) => sessions.elicit(params, token) ?? this.elicitation.create(name, params) },
+      agentRequests: { [CreateElicitationRequest.method]: (name, params, token, sessions) => sessions.elicit(params, token) ?? this.elicitation.create(name, params, token, sessions) },
       agentNotifications: {
         [CompleteElicitationNotification.method]: (_name, params, sessions) => {
           if (!sessions.completeElicitation(params)) this.elicitation.complete(params);

@@ -10,11 +10,35 @@ import type { AuthPrompter } from './agents/auth';
 import type { ChatPanel } from './chat/chatPanel';
 import type { Mention } from './shared/attachments';
 import { NO_FOLDER, type Ctx } from './ctx';
-import type { ElicitationUi } from './host/elicitation';
+import { nativeElicitationUi, type ElicitationUi, type ElicitationWindow } from './host/elicitation';
+import { accessMessage } from './host/fileService';
 import type { AccessAnswer, AccessQuestion } from './sessions/accessGate';
 import type { WorkspaceMcpServer } from './sessions/mcpServers';
 import type { RegistryPickItem } from './ui/registryPicker';
 import type { ShownMessage } from './ui/userMessages';
+
+/** What a native dialog of an elicitation showed (a modal, a quick pick, an input box). */
+export interface ShownDialog {
+  readonly kind: 'modal' | 'pick' | 'input';
+  readonly message: string;
+  readonly detail?: string;
+  /** The buttons, or the quick pick's item labels. */
+  readonly items: readonly string[];
+  readonly title?: string;
+  readonly placeHolder?: string;
+}
+
+/** A stand-in for the window functions the elicitation dialogs call: `answer` sees each and picks a button or label (undefined: Escape). */
+function dialogWindow(answer: (shown: ShownDialog) => Promise<string | undefined>): ElicitationWindow {
+  const modal = async (message: string, options: vscode.MessageOptions, ...items: string[]) => await answer({ kind: 'modal', message, ...(options.detail !== undefined ? { detail: options.detail } : {}), items });
+  const pick = async (items: readonly vscode.QuickPickItem[], options?: vscode.QuickPickOptions) => {
+    const label = await answer({ kind: 'pick', message: '', items: items.map((i) => i.label), ...(options?.title !== undefined ? { title: options.title } : {}), ...(options?.placeHolder !== undefined ? { placeHolder: options.placeHolder } : {}) });
+    const hit = items.find((i) => i.label === label);
+    return options?.canPickMany ? (hit ? [hit] : undefined) : hit;
+  };
+  const input = async (options?: vscode.InputBoxOptions) => await answer({ kind: 'input', message: options?.prompt ?? '', items: [], ...(options?.title !== undefined ? { title: options.title } : {}) });
+  return { showInformationMessage: modal, showWarningMessage: modal, showQuickPick: pick, showInputBox: input } as unknown as ElicitationWindow;
+}
 
 export interface TestHooks {
   messages(): readonly ShownMessage[];
@@ -30,6 +54,14 @@ export interface TestHooks {
   /** Answers confirmations (e.g. Delete), given what the dialog says. */
   setConfirm(answer: ((message: string, detail: string, action: string) => Promise<boolean>) | undefined): void;
   setElicitationUi(ui: ElicitationUi | undefined): void;
+  /** Elicitations outside a session through the real dialog texts, answered by `answer`. */
+  setElicitationDialogs(answer: ((shown: ShownDialog) => Promise<string | undefined>) | undefined): void;
+  /** How many elicitations outside a session wait behind the one being asked. */
+  elicitationsQueued(): number;
+  /** The first line of the native access question (outside the folders, or a protected path). */
+  accessQuestionText(q: AccessQuestion): string;
+  /** The Sessions view's items for an agent: its own and its sessions'. */
+  treeItems(agentId: string): { agent: vscode.TreeItem; sessions: vscode.TreeItem[] };
   /** Answers "may the agent touch a path outside the session's folders (or a protected one)?" with yes/no. */
   setOutsideAnswer(answer: ((agent: string, action: string, path: string) => Promise<boolean>) | undefined): void;
   /** Answers access questions with the full choice (once, for the session, deny, deny for the turn). */
@@ -58,7 +90,7 @@ export interface TestHooks {
   /** Asks the registry again: where the list came from and its ids. */
   refreshRegistry(): Promise<{ from: string; ids: string[]; error?: string }>;
   /** Answers the Resume Session picker: given the sessions offered, the id picked. */
-  setSessionPicker(pick: ((offered: readonly { label: string; sessionId: string }[]) => Promise<string | undefined>) | undefined): void;
+  setSessionPicker(pick: ((offered: readonly { label: string; description?: string; detail?: string; sessionId: string }[]) => Promise<string | undefined>) | undefined): void;
   /** Runs the daily update check as if at `now`; the updates it announced. */
   checkForUpdates(now: number): Promise<string[]>;
   /** The status bar item as shown. */
@@ -84,6 +116,13 @@ export function testHooks(ctx: Ctx): TestHooks {
     launchSpec: async (id) => await ctx.agents.launchSpec(ctx.agent(id), ctx.workspaceCwd()),
     setElicitationUi: (ui) => void (ctx.elicitation.ui = ui ?? defaults.elicitationUi),
     setConfirm: (answer) => void (ctx.confirm = answer ? async (message, detail, action) => await answer(message, detail, action) : defaults.confirm),
+    setElicitationDialogs: (answer) => void (ctx.elicitation.ui = answer ? nativeElicitationUi(dialogWindow(answer)) : defaults.elicitationUi),
+    elicitationsQueued: () => ctx.elicitation.queued,
+    accessQuestionText: (q) => accessMessage(q),
+    treeItems: (agentId) => {
+      const agent = ctx.agent(agentId);
+      return { agent: ctx.tree.getTreeItem({ kind: 'agent', agent }), sessions: ctx.tree.getChildren({ kind: 'agent', agent }).map((n) => ctx.tree.getTreeItem(n)) };
+    },
     hasArchive: (agentId, sessionId) => ctx.archive.has(agentId, sessionId),
     archiveLength: async (agentId, sessionId) => (await ctx.archive.read(agentId, sessionId)).length,
     setFolderPicker: (picker) => void (ctx.folderPicker = picker ?? defaults.folderPicker),
@@ -100,7 +139,7 @@ export function testHooks(ctx: Ctx): TestHooks {
     setSessionPicker: (pick) =>
       void (ctx.sessionPicker = pick
         ? async (items) => {
-            const offered = items.map((i) => ({ label: i.label, sessionId: (i as unknown as { session: { sessionId: string } }).session.sessionId }));
+            const offered = items.map((i) => ({ label: i.label, description: i.description, detail: i.detail, sessionId: (i as unknown as { session: { sessionId: string } }).session.sessionId }));
             const id = await pick(offered);
             return items.find((_i, n) => offered[n]?.sessionId === id);
           }

@@ -18,7 +18,7 @@ export interface FileSettings {
 }
 
 /** The question's first line: who wants to do what with which path, and why that is asked. */
-function accessMessage(q: AccessQuestion): string {
+export function accessMessage(q: AccessQuestion): string {
   // The agent's name and path (and a glob) are untrusted: no link or codicon syntax survives.
   const agentName = forMessage(q.agentName, 100);
   const path = forMessage(q.path, 500);

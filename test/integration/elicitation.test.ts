@@ -1,8 +1,13 @@
 // elicitation/create from a fake agent: asked in the session's panel — a form
 // round-trips its values (a wrong one comes back with its reason), a URL is
-// only opened on the user's click; nothing goes through dialogs.
+// only opened on the user's click; nothing goes through dialogs. Questions
+// not about a session go through dialogs, one at a time.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
 import type { ElicitationItem } from '../../src/shared/transcriptTypes';
+import type { ShownDialog } from '../../src/testHooks';
 import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 describe('Elicitation (form and URL)', function () {
@@ -62,5 +67,55 @@ describe('Elicitation (form and URL)', function () {
     panel.panel.dispose();
     const answer = await waitFor('the answer to the form', () => readRecord('elicit').slice(before).find((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined));
     assert.deepEqual(answer.msg.result, { action: 'cancel' });
+  });
+
+  it('questions not about a session: one dialog at a time, the others wait (the agent may withdraw one); "Decline All from This Agent" declines the waiting and the later ones', async () => {
+    const a = await api();
+    const shown: ShownDialog[] = [];
+    const answer: ((choice: string | undefined) => void)[] = [];
+    let open = 0;
+    let most = 0;
+    a.testing.setElicitationDialogs(async (d) => {
+      shown.push(d);
+      most = Math.max(most, ++open);
+      try {
+        return await new Promise<string | undefined>((resolve) => answer.push(resolve));
+      } finally {
+        open--;
+      }
+    });
+    const go = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.elicit-queue-go');
+    fs.rmSync(go, { force: true });
+    const panel = a.openChat('fake-elicit-queue');
+    await waitForStatus(panel, 'connected', connected);
+    const recorded = readRecord('elicit-queue').length;
+    const turn = panel.session.prompt('ask me');
+    const first = await waitFor('the first dialog', () => shown[0]);
+    await waitFor('three questions waiting behind it', () => (a.testing.elicitationsQueued() === 3 ? true : undefined));
+    assert.equal(shown.length, 1, 'one dialog at a time');
+    assert.equal(first.message, 'Fake: elicit-queue asks: Q1');
+    assert.deepEqual(first.items, ['Fill In', 'Decline', 'Decline All from This Agent']);
+    // The agent withdraws Q2 while it waits: it leaves the queue, never shown.
+    fs.writeFileSync(go, '');
+    await waitFor('Q2 withdrawn', () => (a.testing.elicitationsQueued() === 2 ? true : undefined));
+    answer[0]!('Decline');
+    const second = await waitFor('the second dialog', () => shown[1]);
+    assert.equal(second.message, 'Fake: elicit-queue asks you to open a page on login.example.com');
+    assert.match(second.detail ?? '', /^Q3\n/);
+    assert.match(second.detail ?? '', /1 more question is waiting\. "Decline All from This Agent" also declines its other questions until it restarts\.$/);
+    answer[1]!('Decline All from This Agent');
+    assert.equal(await turn, 'end_turn');
+    assert.equal(shown.length, 2, 'Q4 (waiting) and Q5 (asked after) were declined without a dialog');
+    assert.equal(most, 1, 'never two dialogs at once');
+    const rec = readRecord('elicit-queue').slice(recorded);
+    const answerTo = (q: string) => {
+      const id = rec.find((r) => r.dir === 'out' && r.msg?.method === 'elicitation/create' && r.msg.params?.message === q)?.msg.id;
+      return rec.find((r) => r.dir === 'in' && r.msg?.id === id && r.msg.method === undefined)?.msg;
+    };
+    assert.deepEqual(answerTo('Q1')?.result, { action: 'decline' });
+    assert.equal(answerTo('Q2')?.error?.code, -32800, 'the withdrawn one is answered "cancelled"');
+    assert.deepEqual(answerTo('Q3')?.result, { action: 'decline' });
+    assert.deepEqual(answerTo('Q4')?.result, { action: 'decline' });
+    assert.deepEqual(answerTo('Q5')?.result, { action: 'decline' });
   });
 });
