@@ -1,6 +1,7 @@
 // An agent's text in a VS Code notification, in the real workbench: a
 // permission request titled "[Allow](command:…)" while the panel is hidden
-// raises a notification whose message has the words and no link.
+// raises a notification whose message has the words and no link. (Unescaped,
+// VS Code shows "Allow" there as a link that runs the command.)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,8 +40,8 @@ describe('e2e: untrusted text in a notification', function () {
     await screenshot(page, 'native-text-notification');
     const message = notice.locator('.notification-list-item-message');
     const text = ((await message.textContent()) ?? '').replace(/\u200b/g, '');
-    assert.match(text, /asks for permission: \[Allow\]\(command:workbench\.action\.terminal\.new\) \$\(pass\) _it_/, 'the words are shown');
     assert.equal(await message.locator('a').count(), 0, 'no link in the message');
     assert.equal(await notice.locator('a[href^="command:"], a[data-href^="command:"]').count(), 0, 'no command link anywhere in the notification');
+    assert.match(text, /asks for permission: \[Allow\]\(command:workbench\.action\.terminal\.new\) \$\(pass\) _it_/, 'the words are shown');
   });
 });
