@@ -184,12 +184,14 @@ export class Ctx implements vscode.Disposable {
       archive: this.archive,
       files: this.files,
       terminals: this.terminals,
-      changeTracker: (sensitive) =>
+      changeTracker: (sensitive, access) =>
         new ChangeTracker(
           (file, before, after, title) => this.diffs.open(file, before, after, title),
           (file, before, after) => this.diffs.uris(file, before, after),
           sensitive,
           (file, title) => this.review.open(file, title),
+          (file) => this.files.vetUserWrite(access(), file),
+          (message) => void this.messages.show('warning', message),
         ),
       mcpServers: async (rt, cwd, agentName) => {
         const sel = this.selectMcp(cwd, { canHttp: rt.capabilities.supportsMcp('http'), canSse: rt.capabilities.supportsMcp('sse') });
@@ -206,7 +208,7 @@ export class Ctx implements vscode.Disposable {
       forkSession: (def, sessionId) => void vscode.commands.executeCommand('acpAgents.forkSession', { agentId: def.id, sessionId }),
       readText,
       currentBytes,
-      restoreFiles,
+      restoreFiles: (entries, label, access) => restoreFiles(entries, label, (file) => this.files.vetUserWrite(access, file)),
       showDiff: (file, left, right, title) => this.diffs.open(file, left, right, title),
     };
   }

@@ -95,12 +95,15 @@ export interface TestHooks {
   checkForUpdates(now: number): Promise<string[]>;
   /** The status bar item as shown. */
   statusBar(): { text: string; tooltip: string; visible: boolean };
+  /** Runs between fs/* checking a path and using it (e.g. to swap a folder for a link). */
+  setBetweenCheckAndUse(hook: ((file: string, action: 'read' | 'write') => Promise<void>) | undefined): void;
 }
 
 export function testHooks(ctx: Ctx): TestHooks {
   const defaults = { sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker };
   return {
     messages: () => ctx.messages.history(),
+    setBetweenCheckAndUse: (hook) => void (ctx.files.betweenCheckAndUse = hook),
     statusBar: () => ({ text: ctx.statusBar.item.text, tooltip: String(ctx.statusBar.item.tooltip ?? ''), visible: ctx.statusBar.visible }),
     setAuthPrompter: (p) => void (ctx.auth.prompter = p ?? defaults.prompter),
     agentPid: (id) => ctx.agents.runtime(id)?.pid,

@@ -102,6 +102,10 @@ export class ChangeTracker implements ChangeTracking {
     private readonly sensitive: (file: string) => string | undefined = () => undefined,
     /** The review of a file still on disk: a diff with Keep/Undo per hunk (host/hunkReview.ts). */
     private readonly review?: (file: string, title: string) => Promise<void>,
+    /** Before Revert / Undo writes a file: why it must be left alone (a link on the way, a refused question), or undefined. */
+    private readonly vetWrite: (file: string) => Promise<string | undefined> = async () => undefined,
+    /** Tells the user why files were left alone. */
+    private readonly warn: (message: string) => void = () => undefined,
   ) {
     editorSaves();
   }
@@ -326,9 +330,28 @@ export class ChangeTracker implements ChangeTracking {
 
   /** Undo All: every revertable file back as it was; returns how many were. */
   async revertAll(): Promise<number> {
+    const files = [...this.changes].filter(([, c]) => c.before !== undefined).map(([file]) => file);
+    const allowed = await this.mayWrite(files);
     let n = 0;
-    for (const [file, c] of [...this.changes]) if (c.before !== undefined && (await this.revert(file))) n++;
+    for (const file of files) if (allowed.has(file) && (await this.revertChecked(file))) n++;
     return n;
+  }
+
+  /**
+   * The files Revert / Undo may write now: a file behind a symbolic link is refused,
+   * one outside the folders or protected is asked about. The user is told, at once,
+   * about the files left alone.
+   */
+  async mayWrite(files: readonly string[]): Promise<ReadonlySet<string>> {
+    const allowed = new Set<string>();
+    const refused: string[] = [];
+    for (const file of files) {
+      const why = await this.vetWrite(file);
+      if (why === undefined) allowed.add(file);
+      else refused.push(why);
+    }
+    if (refused.length) this.warn(refused.join(' '));
+    return allowed;
   }
 
   /** A multi-file diff of every change (VS Code's multi-diff editor where available). */
@@ -352,6 +375,12 @@ export class ChangeTracker implements ChangeTracking {
    * for plain UTF-8 text, the exact bytes otherwise (Latin-1, a BOM, binary).
    */
   async revert(file: string): Promise<boolean> {
+    const c = this.changes.get(file);
+    if (!c || c.before === undefined) return false;
+    return (await this.mayWrite([file])).has(file) && (await this.revertChecked(file));
+  }
+
+  private async revertChecked(file: string): Promise<boolean> {
     const c = this.changes.get(file);
     if (!c || c.before === undefined) return false;
     const uri = vscode.Uri.file(file);

@@ -6,6 +6,7 @@ import type { AccessAction, AccessAnswer, AccessContext, AccessQuestion } from '
 import { checkPath, isAbsolutePath, isUncPath, sliceLines } from '../platform/pathPolicy';
 import { protectedMatcher, type ProtectedMatcher } from '../platform/protectedPaths';
 import { forMessage } from '../shared/nativeText';
+import { checkUserWrite, kindOf, readVerified, writeTargetChanged } from '../platform/verifiedIo';
 
 /** Largest file `fs/read_text_file` reads from disk. */
 const MAX_READ_BYTES = 32 * 1024 * 1024;
@@ -100,27 +101,45 @@ export class FileService {
     return resolved;
   }
 
-  /** `missingAsEmpty`: an interop workaround (src/agents/quirks.ts) — a missing file reads as empty, and this is called. */
+  /** Test seam: runs between the guard's check of a path and the I/O on it (set only by the test hooks). */
+  betweenCheckAndUse: ((file: string, action: 'read' | 'write') => Promise<void>) | undefined;
+
+  /**
+   * Reads from disk only the file the guard checked: opened without following a
+   * final link (and never blocking on a FIFO), then the path is resolved again
+   * and must still be that file (a folder swapped for a link in between is refused).
+   * `missingAsEmpty`: an interop workaround (src/agents/quirks.ts) — a missing file reads as empty, and this is called.
+   */
   async read(ctx: AccessContext, p: ReadTextFile, opts?: { missingAsEmpty?: () => void }): Promise<{ content: string }> {
     const file = await this.guard(ctx, 'read', p.path);
+    await this.betweenCheckAndUse?.(file, 'read');
     const { line, limit } = p;
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && (d.uri.fsPath === file || d.uri.fsPath === p.path));
     if (open) return { content: sliceLines(open.getText(), line, limit) };
-    let st: fs.Stats;
-    try {
-      st = await fs.promises.stat(file);
-    } catch (err) {
-      if (opts?.missingAsEmpty && (err as NodeJS.ErrnoException).code === 'ENOENT') return (opts.missingAsEmpty(), { content: '' });
-      throw clientError.notFound(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    const r = await readVerified(file, MAX_READ_BYTES);
+    switch (r.kind) {
+      case 'ok':
+        return { content: sliceLines(r.bytes.toString('utf8'), line, limit) };
+      case 'missing':
+        if (opts?.missingAsEmpty && r.code === 'ENOENT') return (opts.missingAsEmpty(), { content: '' });
+        throw clientError.notFound(`Cannot read ${file}: ${r.code}`);
+      case 'changed':
+        this.log(`REFUSED read ${file}: the path changed after it was checked and now leads to ${r.now} (a link swapped in?)`);
+        throw clientError.internal(`Access refused: ${file} changed after it was checked and now leads to ${r.now}.`);
+      case 'not-file':
+        // A FIFO, socket or device would block or never end: only regular files are read.
+        throw clientError.invalidParams(`Cannot read ${file}: it is not a regular file (${r.what}).`);
+      case 'too-large':
+        throw clientError.invalidParams(`Cannot read ${file}: it is ${(r.size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_READ_BYTES / 1024 / 1024} MB limit.`);
     }
-    // A FIFO, socket or device would block or never end: only regular files are read.
-    if (!st.isFile()) throw clientError.invalidParams(`Cannot read ${file}: it is not a regular file (${kindOf(st)}).`);
-    if (st.size > MAX_READ_BYTES) throw clientError.invalidParams(`Cannot read ${file}: it is ${(st.size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_READ_BYTES / 1024 / 1024} MB limit.`);
-    try {
-      return { content: sliceLines(await fs.promises.readFile(file, 'utf8'), line, limit) };
-    } catch (err) {
-      throw clientError.notFound(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-    }
+  }
+
+  /** The checked path of a write must still resolve to itself (no link swapped in); else the write is refused, loudly. */
+  private recheckWrite(file: string, when: string): void {
+    const changed = writeTargetChanged(file);
+    if (changed === undefined) return;
+    this.log(`REFUSED write ${file} ${when}: ${changed} (a link swapped in after the check?)`);
+    throw clientError.internal(`Access refused: ${file} changed after it was checked (${changed}).`);
   }
 
   /**
@@ -139,9 +158,11 @@ export class FileService {
 
   async write(ctx: AccessContext, p: WriteTextFile, onBefore?: (file: string, before: Buffer | null) => void): Promise<Record<string, never>> {
     const file = await this.guard(ctx, 'write', p.path);
+    await this.betweenCheckAndUse?.(file, 'write');
+    this.recheckWrite(file, 'before reading it');
     let st: fs.Stats | undefined;
     try {
-      st = await fs.promises.stat(file);
+      st = await fs.promises.lstat(file);
     } catch {
       st = undefined;
     }
@@ -160,12 +181,20 @@ export class FileService {
       const doc = await vscode.workspace.openTextDocument(uri);
       edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), p.content);
     }
+    this.recheckWrite(file, 'before the edit');
     const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: false });
     if (!ok) throw clientError.internal(`VS Code could not apply the edit to ${file}.`);
     if (this.config.saveAfterWrite()) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
-      if (doc?.isDirty) await doc.save();
+      if (doc?.isDirty) {
+        // The edit is in the editor only until this save: not saved through a link that appeared meanwhile.
+        this.recheckWrite(file, 'before saving it');
+        await doc.save();
+      }
     }
+    // After the fact: the file written must still be the one checked. Nothing is undone (the
+    // bytes went wherever the path led); the agent gets an error and the log says so loudly.
+    this.recheckWrite(file, 'AFTER it was written — the write may have landed elsewhere');
     this.log(`wrote ${file} (${p.content.length} characters${exists ? '' : ', new file'})`);
     return {};
   }
@@ -174,9 +203,36 @@ export class FileService {
   protectedGlob(file: string, roots: readonly string[]): string | undefined {
     return this.protectedMatch()(file, roots);
   }
+
+  /**
+   * Before Restore, Revert or Undo writes (or removes) a file for the user: never
+   * through a symbolic link (the file, or a folder between the session folder and
+   * it); outside the session's folders or on a protected path, the session's gate
+   * asks. Undefined: go ahead; else why the file is left alone, for the user.
+   */
+  async vetUserWrite(ctx: AccessContext, file: string): Promise<string | undefined> {
+    const c = checkUserWrite(file, ctx.roots, (f) => this.protectedMatch()(f, ctx.roots));
+    switch (c.kind) {
+      case 'ok':
+        return undefined;
+      case 'link':
+        this.log(`REFUSED user write ${file}: ${c.link} is a symbolic link (writing through it could change a file elsewhere)`);
+        return c.link === file
+          ? vscode.l10n.t('{0} was left alone: it is now a symbolic link, and writing it would change the file it points to.', forMessage(file))
+          : vscode.l10n.t('{0} was left alone: its folder {1} is now a symbolic link, and writing through it would change a file elsewhere.', forMessage(file), forMessage(c.link));
+      case 'outside': {
+        const asked = this.config.outsideRootsPolicy() === 'ask' && (await ctx.gate.ask({ agentName: ctx.agentName, action: 'write', path: c.resolved, reason: 'outside', roots: ctx.roots }));
+        if (asked) return undefined;
+        this.log(`REFUSED user write ${file}: ${c.resolved} is outside the session's folders`);
+        return vscode.l10n.t("{0} was left alone: it leads to {1}, which is outside the session's folders.", forMessage(file), forMessage(c.resolved));
+      }
+      case 'protected': {
+        if (await ctx.gate.ask({ agentName: ctx.agentName, action: 'write', path: c.resolved, reason: 'protected', glob: c.glob, roots: ctx.roots })) return undefined;
+        this.log(`REFUSED user write ${file}: protected by ${c.glob}, not allowed`);
+        return vscode.l10n.t('{0} was left alone: it is a protected path ({1}) and writing it was not allowed.', forMessage(file), forMessage(c.glob));
+      }
+    }
+  }
 }
 
-function kindOf(st: fs.Stats): string {
-  return st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a file';
-}
 

@@ -123,6 +123,8 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
   async undoHunk(uri?: vscode.Uri, index?: number): Promise<boolean> {
     const t = await this.target(uri, index);
     if (!t) return false;
+    // Saved at once: never through a link planted on the way (outside or protected files are asked about).
+    if (!(await t.tracker.mayWrite([t.doc.uri.fsPath])).has(t.doc.uri.fsPath)) return false;
     const edit = new vscode.WorkspaceEdit();
     edit.replace(t.doc.uri, new vscode.Range(t.doc.positionAt(t.hunk.newStart), t.doc.positionAt(t.hunk.newEnd)), t.hunk.oldText);
     if (!(await vscode.workspace.applyEdit(edit))) return false;

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import type { RestoreOutcome } from '../sessions/restore';
 import { isPlainUtf8, readDisk, UNREADABLE } from './changeTracker';
 
 /** A file's bytes now: an open editor's unsaved text, else the disk's (null: missing; undefined: not a readable regular file). */
@@ -15,11 +16,26 @@ export function currentBytes(file: string): Buffer | null | undefined {
   return disk === UNREADABLE ? undefined : disk;
 }
 
-export async function restoreFiles(entries: readonly { path: string; bytes: Buffer | null }[], label: string): Promise<boolean> {
+/**
+ * `vet` is asked about every file first (undefined: go ahead; else why it is left
+ * alone: a symbolic link on the way, a question about it denied); the others are
+ * restored.
+ */
+export async function restoreFiles(
+  entries: readonly { path: string; bytes: Buffer | null }[],
+  label: string,
+  vet: (file: string) => Promise<string | undefined>,
+): Promise<RestoreOutcome> {
   const edit = new vscode.WorkspaceEdit();
   const meta: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
   const texts: vscode.Uri[] = [];
+  const refused: { path: string; reason: string }[] = [];
   for (const e of entries) {
+    const why = await vet(e.path);
+    if (why !== undefined) {
+      refused.push({ path: e.path, reason: why });
+      continue;
+    }
     const uri = vscode.Uri.file(e.path);
     const exists = fs.existsSync(e.path);
     if (e.bytes === null) {
@@ -43,10 +59,10 @@ export async function restoreFiles(entries: readonly { path: string; bytes: Buff
       texts.push(uri);
     } else edit.createFile(uri, { contents: e.bytes, overwrite: true }, meta);
   }
-  if (!(await vscode.workspace.applyEdit(edit))) return false;
+  if (!(await vscode.workspace.applyEdit(edit))) return { ok: false, refused };
   for (const uri of texts) {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (doc?.isDirty) await doc.save();
   }
-  return true;
+  return { ok: true, refused };
 }

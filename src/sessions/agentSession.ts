@@ -121,7 +121,7 @@ export class AgentSession implements Disposable, SessionSink {
         void this.signInAndReconnect(reason, prompt);
       },
     });
-    this.checkpoints = new FileCheckpoints(core);
+    this.checkpoints = new FileCheckpoints(core, () => this.requests.access);
     ({ changes: this.changes, restore: this.restore } = this.checkpoints);
     this.requests = new AgentRequests(core, manager, this.changes);
     this.queue = new MessageQueue(core, this.turns, this.checkpoints);

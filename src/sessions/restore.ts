@@ -11,6 +11,12 @@ import type { Checkpoints, RestoreEntry } from './checkpoints';
 import type { Change, Transcript } from './transcript';
 import type { RestoreView } from '../shared/transcriptTypes';
 
+/** What a restore did: `ok` false when VS Code refused the edit; `refused`: files left alone (a link on the way, a question denied), with why. */
+export interface RestoreOutcome {
+  readonly ok: boolean;
+  readonly refused: readonly { readonly path: string; readonly reason: string }[];
+}
+
 export interface RestoreHost {
   checkpoints(): Checkpoints;
   transcript(): Transcript;
@@ -19,8 +25,8 @@ export interface RestoreHost {
   busy(): boolean;
   /** A file's bytes now (an editor's unsaved text included). */
   currentBytes(file: string): Buffer | null | undefined;
-  /** Puts files in one undoable edit (null: remove the file). */
-  restoreFiles(entries: readonly { path: string; bytes: Buffer | null }[], label: string): Promise<boolean>;
+  /** Puts files in one undoable edit (null: remove the file); each is checked first, and refused ones are left alone. */
+  restoreFiles(entries: readonly { path: string; bytes: Buffer | null }[], label: string): Promise<RestoreOutcome>;
   showDiff(file: string, left: string | null, right: string, title: string): Promise<void>;
   /** After a restore, the Changes list is checked again. */
   restored(): void;
@@ -126,24 +132,28 @@ export class CheckpointRestore {
     const todo = plan.filter((e): e is RestoreEntry & { target: Buffer | null } => e.target !== undefined);
     const before = todo.map((e) => ({ path: e.path, bytes: this.host.currentBytes(e.path) }));
     this.show(this.view(checkpoint, 'restoring'));
-    let ok = false;
+    let outcome: RestoreOutcome = { ok: false, refused: [] };
     try {
-      ok = await this.host.restoreFiles(
+      outcome = await this.host.restoreFiles(
         todo.map((e) => ({ path: e.path, bytes: e.target })),
         l10n.t('Restore files to a checkpoint'),
       );
     } catch (err) {
       this.host.log(`restore: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (!ok) {
+    if (!outcome.ok) {
       this.show(this.view(checkpoint, 'failed', l10n.t('The files could not be restored; nothing was changed.')));
       return false;
     }
-    // Undo puts back what was there (files that could not be read are left alone).
-    this.undo = { checkpoint, files: before.filter((b): b is { path: string; bytes: Buffer | null } => b.bytes !== undefined) };
-    this.host.log(`restore: ${todo.length} file(s) restored to checkpoint ${checkpoint}`);
+    const left = new Set(outcome.refused.map((r) => r.path));
+    for (const r of outcome.refused) this.host.log(`restore: ${r.path} left alone: ${r.reason}`);
+    // Undo puts back what was there (files that could not be read, or were left alone, are not touched).
+    this.undo = { checkpoint, files: before.filter((b): b is { path: string; bytes: Buffer | null } => b.bytes !== undefined && !left.has(b.path)) };
+    const done = todo.length - left.size;
+    this.host.log(`restore: ${done} file(s) restored to checkpoint ${checkpoint}`);
     this.host.restored();
-    this.show(this.view(checkpoint, 'done', todo.length === 1 ? l10n.t('Restored 1 file.') : l10n.t('Restored {0} files.', todo.length)));
+    const note = done === 1 ? l10n.t('Restored 1 file.') : l10n.t('Restored {0} files.', done);
+    this.show(this.view(checkpoint, 'done', [note, ...outcome.refused.map((r) => r.reason)].join(' ')));
     return true;
   }
 
@@ -152,9 +162,17 @@ export class CheckpointRestore {
     const u = this.undo;
     if (!u) return false;
     this.undo = undefined;
-    const ok = await this.host.restoreFiles(u.files, l10n.t('Undo restoring files'));
+    let outcome: RestoreOutcome = { ok: false, refused: [] };
+    try {
+      outcome = await this.host.restoreFiles(u.files, l10n.t('Undo restoring files'));
+    } catch (err) {
+      this.host.log(`restore: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const { ok, refused } = outcome;
+    for (const r of refused) this.host.log(`restore: undo left ${r.path} alone: ${r.reason}`);
     this.host.restored();
-    this.show(this.view(u.checkpoint, ok ? 'undone' : 'failed', ok ? l10n.t('The restore was undone.') : l10n.t('The restore could not be undone.')));
+    const note = ok ? l10n.t('The restore was undone.') : l10n.t('The restore could not be undone.');
+    this.show(this.view(u.checkpoint, ok ? 'undone' : 'failed', [note, ...refused.map((r) => r.reason)].join(' ')));
     return ok;
   }
 

@@ -10,6 +10,7 @@ import type { AgentDefinition } from '../agents/agentDefinition';
 import type { Disposable, Event } from '../shared/events';
 import type { AccessAction, AccessAnswer, AccessContext, AccessQuestion } from './accessGate';
 import type { McpSelection } from './mcpServers';
+import type { RestoreOutcome } from './restore';
 import type { AutoApprove } from './permissionPolicy';
 import type { SessionIndex } from './sessionIndex';
 import type { TranscriptArchive } from './transcriptArchive';
@@ -89,6 +90,8 @@ export interface ChangeTracking extends Disposable {
   keep(file: string): void;
   keepAll(): void;
   revertAll(): Promise<number>;
+  /** The files Revert / Undo may write now (never through a link; outside or protected ones asked); the user hears of the rest. */
+  mayWrite(files: readonly string[]): Promise<ReadonlySet<string>>;
 }
 
 /** The settings a session reads. */
@@ -106,8 +109,8 @@ export interface SessionServices {
   readonly archive: TranscriptArchive;
   readonly files: SessionFiles;
   readonly terminals: SessionTerminals;
-  /** A change tracker for one session; `sensitive` names the protected glob of a file. */
-  changeTracker(sensitive: (file: string) => string | undefined): ChangeTracking;
+  /** A change tracker for one session; `sensitive` names the protected glob of a file; `access`: whom Revert / Undo ask. */
+  changeTracker(sensitive: (file: string) => string | undefined, access: () => AccessContext): ChangeTracking;
   /** The MCP servers to hand this agent (filtered by its capabilities; workspace ones only once trusted). */
   mcpServers(rt: AgentRuntime, cwd: string, agentName: string): Promise<McpSelection>;
   /** An empty folder in global storage: the root of a session when no folder is open. */
@@ -122,8 +125,8 @@ export interface SessionServices {
   readText(uri: string): Promise<string | undefined>;
   /** A file's bytes now: an editor's unsaved text, else the disk's (null: missing; undefined: unreadable or too large). */
   currentBytes(file: string): Buffer | null | undefined;
-  /** Puts files back in one undoable edit (null: remove the file); false when the edit was refused. */
-  restoreFiles(entries: readonly { path: string; bytes: Buffer | null }[], label: string): Promise<boolean>;
+  /** Puts files back in one undoable edit (null: remove the file), each checked first (see RestoreOutcome). */
+  restoreFiles(entries: readonly { path: string; bytes: Buffer | null }[], label: string, access: AccessContext): Promise<RestoreOutcome>;
   /** VS Code's diff editor between two texts of a file. */
   showDiff(file: string, left: string | null, right: string, title: string): Promise<void>;
 }

@@ -62,7 +62,8 @@ export class AgentRequests implements SessionPart {
     ];
   }
 
-  private get access(): AccessContext {
+  /** Who asks, the folders it may use, and the session's access gate (also for the user's writes: Revert, Restore). */
+  get access(): AccessContext {
     return { agentName: this.core.def.name, roots: this.core.roots(), gate: this.gate };
   }
 

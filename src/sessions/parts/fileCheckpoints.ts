@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import type { DecodedUpdate } from '../../acp/decode';
 import type { Disposable } from '../../shared/events';
+import type { AccessContext } from '../accessGate';
 import { Checkpoints } from '../checkpoints';
 import { CheckpointRestore } from '../restore';
 import type { SessionCore, SessionPart } from '../sessionCore';
@@ -25,9 +26,13 @@ export class FileCheckpoints implements SessionPart {
   private checkpointsOf: string | undefined;
   private readonly subscription: Disposable;
 
-  constructor(private readonly core: SessionCore) {
+  /** `access`: the session's roots and access gate, for the user's own writes (Revert, Undo, Restore) to be checked like the agent's. */
+  constructor(
+    private readonly core: SessionCore,
+    access: () => AccessContext,
+  ) {
     const { services } = core;
-    this.changes = services.changeTracker((file) => services.files.protectedGlob(file, core.roots()));
+    this.changes = services.changeTracker((file) => services.files.protectedGlob(file, core.roots()), access);
     this.checkpoints = this.make(undefined);
     this.restore = new CheckpointRestore({
       checkpoints: () => this.checkpoints,
@@ -35,7 +40,7 @@ export class FileCheckpoints implements SessionPart {
       emit: (c) => core.emit(c),
       busy: () => core.busy(),
       currentBytes: (f) => services.currentBytes(f),
-      restoreFiles: (e, label) => services.restoreFiles(e, label),
+      restoreFiles: (e, label) => services.restoreFiles(e, label, access()),
       showDiff: (f, l, r, t) => services.showDiff(f, l, r, t),
       restored: () => this.changes.settle(),
       log: (m) => core.log(m),
