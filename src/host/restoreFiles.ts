@@ -59,6 +59,8 @@ export async function restoreFiles(
       texts.push(uri);
     } else edit.createFile(uri, { contents: e.bytes, overwrite: true }, meta);
   }
+  // Every file left alone: nothing to apply (VS Code refuses an empty edit).
+  if (edit.size === 0) return { ok: true, refused };
   if (!(await vscode.workspace.applyEdit(edit))) return { ok: false, refused };
   for (const uri of texts) {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MessageItem } from '../../src/shared/transcriptTypes';
@@ -99,6 +100,67 @@ describe('Checkpoints and review by hunks', function () {
     } finally {
       await closeAllEditors();
       for (const p of [dir, path.join(root(), '.git')]) fs.rmSync(p, { recursive: true, force: true });
+    }
+  });
+
+  it('links the agent planted after its change: Revert, Undo All, hunk Undo and Restore leave them (and the files they point to) alone, and say so', async () => {
+    const a = await api();
+    const plant = path.join(root(), 'plant');
+    const dir = path.join(plant, 'dir');
+    const fileA = path.join(dir, 'a.txt');
+    const fileB = path.join(plant, 'b.txt');
+    const away = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-plant-out-'));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(fileA, 'one\ntwo\n');
+    fs.writeFileSync(fileB, 'one\ntwo\n');
+    fs.writeFileSync(path.join(away, 'a.txt'), 'outside a\n');
+    fs.writeFileSync(path.join(away, 'b.txt'), 'outside b\n');
+    const outsideUntouched = () => {
+      assert.equal(read(path.join(away, 'a.txt')), 'outside a\n');
+      assert.equal(read(path.join(away, 'b.txt')), 'outside b\n');
+    };
+    await settleSetupWrites();
+    try {
+      const panel = a.openChat('fake-link-plant');
+      await waitForStatus(panel, 'connected', connected);
+      assert.equal(await panel.session.prompt('change two files'), 'end_turn');
+      const cp = await waitFor('a checkpoint on the message', () => panel.session.transcript.items.find((i): i is MessageItem => i.kind === 'user')?.checkpoint);
+      assert.deepEqual(panel.session.changes.list().map((c) => `${c.name}:${c.canRevert}`).sort(), ['a.txt:true', 'b.txt:true']);
+
+      // The turn's late file events are over (as the other tests wait for them).
+      await new Promise((r) => setTimeout(r, 1200));
+      // What an agent can do from its own terminal: the folder of one file and the other file become links out.
+      fs.renameSync(dir, `${dir}.real`);
+      fs.symlinkSync(away, dir);
+      fs.rmSync(fileB);
+      fs.symlinkSync(path.join(away, 'b.txt'), fileB);
+      const shown = a.testing.messages().length;
+
+      assert.equal(await panel.session.changes.revert(fileB), false);
+      assert.equal(await panel.session.changes.revert(fileA), false);
+      assert.equal(await panel.session.changes.revertAll(), 0);
+      assert.equal(await vscode.commands.executeCommand('acpAgents.undoHunk', vscode.Uri.file(fileB), 0), false);
+      outsideUntouched();
+      const warnings = a.testing.messages().slice(shown).filter((m) => m.severity === 'warning').map((m) => m.message);
+      assert.ok(warnings.some((m) => m.includes(fileB) && /it is now a symbolic link/.test(m)), warnings.join(' | '));
+      assert.ok(warnings.some((m) => m.includes(fileA) && m.includes(`its folder ${dir} is now a symbolic link`)), warnings.join(' | '));
+      assert.equal(panel.session.changes.list().length, 2, 'both still listed: nothing was reverted');
+
+      // Restore files to here: both are left alone, and the panel says why.
+      panel.session.restore.preview(cp);
+      assert.equal(panel.session.transcript.header.restore?.state, 'confirm');
+      assert.equal(await panel.session.restore.restore(cp), true);
+      outsideUntouched();
+      const view = panel.session.transcript.header.restore!;
+      assert.equal(view.state, 'done');
+      assert.match(view.note ?? '', /Restored 0 files\./);
+      assert.ok((view.note ?? '').includes(`${fileB} was left alone`), view.note);
+      assert.ok((view.note ?? '').includes(`${fileA} was left alone`), view.note);
+      assert.ok(a.testing.logLines().some((l) => l.includes(`REFUSED user write ${fileB}`)), 'the log names the refusal');
+    } finally {
+      await closeAllEditors();
+      fs.rmSync(plant, { recursive: true, force: true });
+      fs.rmSync(away, { recursive: true, force: true });
     }
   });
 

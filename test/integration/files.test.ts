@@ -134,6 +134,58 @@ describe('Client file services (fs/*) with boundaries', function () {
     }
   });
 
+  it('a folder swapped for a link between the check of a path and its read or write: refused, the outside file neither read nor written', async () => {
+    const a = await api();
+    const swap = path.join(folder(), 'swap');
+    const dir = path.join(swap, 'dir');
+    const away = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-swap-out-'));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'f.txt'), 'inside\n');
+    fs.writeFileSync(path.join(away, 'f.txt'), 'outside secret\n');
+    const swapped: string[] = [];
+    // The agent's move, made exactly between the client's check and its I/O.
+    a.testing.setBetweenCheckAndUse(async (file, action) => {
+      if (!file.startsWith(dir + path.sep)) return;
+      swapped.push(`${action} ${path.relative(folder(), file)}`);
+      fs.renameSync(dir, `${dir}.real`);
+      fs.symlinkSync(away, dir);
+    });
+    const unswap = () => {
+      fs.unlinkSync(dir);
+      fs.renameSync(`${dir}.real`, dir);
+    };
+    try {
+      const panel = a.openChat('fake-swap-io');
+      await waitForStatus(panel, 'connected', connected);
+      const answersFrom = (from: number) => {
+        const rec = readRecord('swap-io').slice(from);
+        return rec.filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined).map((r) => r.msg);
+      };
+      let seen = readRecord('swap-io').length;
+      assert.equal(await panel.session.prompt('read it'), 'end_turn');
+      const [read] = answersFrom(seen);
+      assert.equal(read?.result?.content, undefined, `the outside file was not read: ${JSON.stringify(read)}`);
+      assert.match(read?.error?.message ?? '', /changed after it was checked/);
+      unswap();
+
+      seen = readRecord('swap-io').length;
+      assert.equal(await panel.session.prompt('write it'), 'end_turn');
+      const [write] = answersFrom(seen);
+      assert.equal(write?.result, undefined, `the write was refused: ${JSON.stringify(write)}`);
+      assert.match(write?.error?.message ?? '', /changed after it was checked/);
+      assert.equal(fs.readFileSync(path.join(away, 'f.txt'), 'utf8'), 'outside secret\n', 'the outside file is untouched');
+      unswap();
+      assert.equal(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8'), 'inside\n');
+      assert.deepEqual(swapped, ['read swap/dir/f.txt', 'write swap/dir/f.txt']);
+      assert.ok(a.testing.logLines().some((l) => /REFUSED write .*swap.*changed|REFUSED write .*now resolves to/.test(l)), 'the log says so');
+    } finally {
+      a.testing.setBetweenCheckAndUse(undefined);
+      await closeAllEditors();
+      fs.rmSync(swap, { recursive: true, force: true });
+      fs.rmSync(away, { recursive: true, force: true });
+    }
+  });
+
   it('with acpAgents.files.outsideRoots = "deny", outside paths are refused without asking', async () => {
     const a = await api();
     // The scenario's second outside write goes through this link (made by the first test; not when run alone).
