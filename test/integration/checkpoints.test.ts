@@ -103,7 +103,7 @@ describe('Checkpoints and review by hunks', function () {
     }
   });
 
-  it('links the agent planted after its change: Revert, Undo All, hunk Undo and Restore leave them (and the files they point to) alone, and say so', async () => {
+  it('links the agent planted after its change: Revert, Undo All, hunk Undo and Restore leave them (and the files they point to) alone, and say so; a protected file is asked about again', async () => {
     const a = await api();
     const plant = path.join(root(), 'plant');
     const dir = path.join(plant, 'dir');
@@ -113,6 +113,14 @@ describe('Checkpoints and review by hunks', function () {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(fileA, 'one\ntwo\n');
     fs.writeFileSync(fileB, 'one\ntwo\n');
+    const env = path.join(plant, '.env.local');
+    fs.writeFileSync(env, 'KEY=mine\n');
+    let answer: 'once' | 'deny' = 'once';
+    const asked: string[] = [];
+    a.testing.setAccessAnswer(async (q) => {
+      asked.push(`${q.reason} ${path.basename(q.path)}`);
+      return answer;
+    });
     fs.writeFileSync(path.join(away, 'a.txt'), 'outside a\n');
     fs.writeFileSync(path.join(away, 'b.txt'), 'outside b\n');
     const outsideUntouched = () => {
@@ -125,7 +133,9 @@ describe('Checkpoints and review by hunks', function () {
       await waitForStatus(panel, 'connected', connected);
       assert.equal(await panel.session.prompt('change two files'), 'end_turn');
       const cp = await waitFor('a checkpoint on the message', () => panel.session.transcript.items.find((i): i is MessageItem => i.kind === 'user')?.checkpoint);
-      assert.deepEqual(panel.session.changes.list().map((c) => `${c.name}:${c.canRevert}`).sort(), ['a.txt:true', 'b.txt:true']);
+      assert.deepEqual(panel.session.changes.list().map((c) => `${c.name}:${c.canRevert}`).sort(), ['.env.local:true', 'a.txt:true', 'b.txt:true']);
+      assert.deepEqual(asked, ['protected .env.local'], 'the agent’s write of a protected file was asked about');
+      answer = 'deny';
 
       // The turn's late file events are over (as the other tests wait for them).
       await new Promise((r) => setTimeout(r, 1200));
@@ -138,13 +148,20 @@ describe('Checkpoints and review by hunks', function () {
 
       assert.equal(await panel.session.changes.revert(fileB), false);
       assert.equal(await panel.session.changes.revert(fileA), false);
-      assert.equal(await panel.session.changes.revertAll(), 0);
+      assert.equal(await panel.session.changes.revertAll(), 0, 'the links refused, the protected file denied');
+      assert.equal(read(env), 'KEY=agent\n');
       assert.equal(await vscode.commands.executeCommand('acpAgents.undoHunk', vscode.Uri.file(fileB), 0), false);
       outsideUntouched();
       const warnings = a.testing.messages().slice(shown).filter((m) => m.severity === 'warning').map((m) => m.message);
       assert.ok(warnings.some((m) => m.includes(fileB) && /it is now a symbolic link/.test(m)), warnings.join(' | '));
       assert.ok(warnings.some((m) => m.includes(fileA) && m.includes(`its folder ${dir} is now a symbolic link`)), warnings.join(' | '));
-      assert.equal(panel.session.changes.list().length, 2, 'both still listed: nothing was reverted');
+      assert.ok(warnings.some((m) => m.includes(env) && m.includes('a protected path (.env*)')), warnings.join(' | '));
+      assert.equal(panel.session.changes.list().length, 3, 'all still listed: nothing was reverted');
+      assert.deepEqual(asked, ['protected .env.local', 'protected .env.local'], 'Revert asked again about the protected file, never about the links');
+      // Allowed this time: the protected file goes back.
+      answer = 'once';
+      assert.equal(await panel.session.changes.revert(env), true);
+      assert.equal(read(env), 'KEY=mine\n');
 
       // Restore files to here: both are left alone, and the panel says why.
       panel.session.restore.preview(cp);
@@ -158,6 +175,7 @@ describe('Checkpoints and review by hunks', function () {
       assert.ok((view.note ?? '').includes(`${fileA} was left alone`), view.note);
       assert.ok(a.testing.logLines().some((l) => l.includes(`REFUSED user write ${fileB}`)), 'the log names the refusal');
     } finally {
+      a.testing.setAccessAnswer(undefined);
       await closeAllEditors();
       fs.rmSync(plant, { recursive: true, force: true });
       fs.rmSync(away, { recursive: true, force: true });
