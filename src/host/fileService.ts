@@ -124,14 +124,19 @@ export class FileService {
         if (opts?.missingAsEmpty && r.code === 'ENOENT') return (opts.missingAsEmpty(), { content: '' });
         throw clientError.notFound(`Cannot read ${file}: ${r.code}`);
       case 'changed':
-        this.log(`REFUSED read ${file}: the path changed after it was checked and now leads to ${r.now} (a link swapped in?)`);
-        throw clientError.internal(`Access refused: ${file} changed after it was checked and now leads to ${r.now}.`);
+        throw this.changedSinceCheck('read', file, r.now);
       case 'not-file':
         // A FIFO, socket or device would block or never end: only regular files are read.
         throw clientError.invalidParams(`Cannot read ${file}: it is not a regular file (${r.what}).`);
       case 'too-large':
         throw clientError.invalidParams(`Cannot read ${file}: it is ${(r.size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_READ_BYTES / 1024 / 1024} MB limit.`);
     }
+  }
+
+  /** The error (and the loud log line) for a path that led elsewhere at the moment of its use. */
+  private changedSinceCheck(action: 'read' | 'write', file: string, now: string): Error {
+    this.log(`REFUSED ${action} ${file}: the path changed after it was checked and now leads to ${now} (a link swapped in?)`);
+    return clientError.internal(`Access refused: ${file} changed after it was checked and now leads to ${now}.`);
   }
 
   /** The checked path of a write must still resolve to itself (no link swapped in); else the write is refused, loudly. */
@@ -172,7 +177,13 @@ export class FileService {
     const exists = st !== undefined;
     const openDoc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
     let before: Buffer | null = null;
-    if (exists) before = openDoc?.isDirty ? Buffer.from(openDoc.getText(), 'utf8') : await fs.promises.readFile(file).catch(() => Buffer.alloc(0));
+    if (exists && openDoc?.isDirty) before = Buffer.from(openDoc.getText(), 'utf8');
+    else if (exists) {
+      // The bytes before, for Revert and checkpoints: read only from the checked file, never through a link swapped in.
+      const r = await readVerified(file, MAX_READ_BYTES);
+      if (r.kind === 'changed') throw this.changedSinceCheck('write', file, r.now);
+      before = r.kind === 'ok' ? r.bytes : await fs.promises.readFile(file).catch(() => Buffer.alloc(0));
+    }
     onBefore?.(file, before);
     if (!exists) {
       edit.createFile(uri, { ignoreIfExists: true });
