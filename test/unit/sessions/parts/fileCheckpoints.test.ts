@@ -3,6 +3,7 @@
 // session id, linked again to the user messages of history.
 import * as assert from 'node:assert/strict';
 import { decodeSessionUpdate } from '../../../../src/acp/decode';
+import type { AccessContext, AccessGate } from '../../../../src/sessions/accessGate';
 import { FileCheckpoints } from '../../../../src/sessions/parts/fileCheckpoints';
 import type { ChangeEntry, TurnObserver } from '../../../../src/sessions/services';
 import { Emitter } from '../../../../src/shared/events';
@@ -14,9 +15,10 @@ function setup() {
   let list: ChangeEntry[] = [];
   const observers: TurnObserver[] = [];
   const stores: string[] = [];
+  const trackerAccess: (() => AccessContext)[] = [];
   const f = fakeCore({
-    changeTracker: () => ({
-      onDidChange: changed.event,
+    changeTracker: (_sensitive: unknown, access: () => AccessContext) => ({
+      onDidChange: (trackerAccess.push(access), changed.event),
       observe: (o: TurnObserver) => void observers.push(o),
       noteDiff: (file: string, _old: string | null, _new: string, roots: readonly string[]) => void tracker.push(`diff ${file} in ${roots.join()}`),
       settle: (final?: boolean) => void tracker.push(final ? 'settle final' : 'settle'),
@@ -27,8 +29,9 @@ function setup() {
     }),
   });
   (f.core.services.archive as { checkpointsOf: (a: string, sid: string) => string }).checkpointsOf = (_a, sid) => (stores.push(sid), `/nonexistent/${sid}.json`);
-  const part = new FileCheckpoints(f.core);
-  return { f, part, tracker, changed, observers, stores, setList: (l: ChangeEntry[]) => (list = l) };
+  const access: AccessContext = { agentName: 'Fake', roots: ['/ws'], gate: {} as AccessGate };
+  const part = new FileCheckpoints(f.core, () => access);
+  return { f, part, tracker, trackerAccess, access, changed, observers, stores, setList: (l: ChangeEntry[]) => (list = l) };
 }
 
 const diff = (status?: string) => decodeSessionUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 't1', ...(status ? { status } : {}), content: [{ type: 'diff', path: '/ws/a.ts', oldText: 'a', newText: 'b' }] }, []);
@@ -65,5 +68,11 @@ describe('sessions/parts: file checkpoints', () => {
     const id = part.begin('a prompt');
     assert.match(id, /\S/);
     part.dispose();
+  });
+
+  it("hands the session's access context to the tracker, so the user's Revert and Undo are checked like the agent's writes", () => {
+    const { trackerAccess, access } = setup();
+    assert.equal(trackerAccess.length, 1);
+    assert.equal(trackerAccess[0]!(), access);
   });
 });
