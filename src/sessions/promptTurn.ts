@@ -9,27 +9,20 @@ import * as l10n from '@vscode/l10n';
 import { AgentError, ConnectionClosedError, errorText } from '../acp/errors';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import { Emitter } from '../shared/events';
-import type { SessionPhase } from './sessionState';
-import type { Change, Transcript } from './transcript';
+import type { SessionCore } from './sessionCore';
 
 /** How long Stop waits for the agent to end the turn before offering Restart. */
 const CANCEL_GRACE_MS = 10_000;
 
-export interface TurnHost {
+/** What turns need of the session: part of its core, and the facade's answers to a turn's failures. */
+export interface TurnHost extends Pick<SessionCore, 'runtime' | 'sessionId' | 'transcript' | 'emit' | 'phase' | 'setPhase' | 'log'> {
   readonly agentName: string;
-  runtime(): AgentRuntime | undefined;
-  sessionId(): string | undefined;
-  transcript(): Transcript;
-  emit(changes: readonly Change[]): void;
-  phase(): SessionPhase;
-  setPhase(phase: SessionPhase): void;
   /** Pending permission requests answered `cancelled`: all of them (Stop), or only the session's own (the turn ended). */
   cancelPermissions(all: boolean): void;
   explain(err: unknown, rt: AgentRuntime): Promise<string>;
   detach(): void;
   /** The agent asked for a sign-in to answer `prompt`: offer it, and the prompt after. */
   signInToAnswer(reason: string, prompt: string): void;
-  log(message: string): void;
 }
 
 /** The next turn, claimed before its prompt is built (see `PromptTurns.claim`). */
