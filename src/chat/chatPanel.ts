@@ -318,6 +318,10 @@ export class ChatPanel implements vscode.Disposable {
         void run().then(undefined, (err: unknown) => this.log.warn(`restore: ${String(err)}`));
         return;
       }
+      case 'pin':
+        if (msg.action === 'pin') this.session.pins.pin(msg.id);
+        else this.session.pins.unpin(msg.id);
+        return;
       case 'retry': {
         const item = this.session.transcript.get(msg.id);
         if (item?.kind === 'error' && item.retryPrompt !== undefined) void this.session.prompt(item.retryPrompt);

@@ -26,6 +26,7 @@ import { Elicitations } from './parts/elicitations';
 import { FileCheckpoints } from './parts/fileCheckpoints';
 import { MessageQueue } from './parts/messageQueue';
 import { PastSessions } from './parts/pastSessions';
+import { Pins } from './parts/pins';
 import { SessionFolders } from './parts/sessionFolders';
 import { SessionSettings } from './parts/sessionSettings';
 import { Subagents } from './parts/subagents';
@@ -64,7 +65,7 @@ export class AgentSession implements Disposable, SessionSink {
   readonly subagents: Subagents;
   readonly queue: MessageQueue;
   readonly settings: SessionSettings;
-  readonly elicitations: Elicitations;
+  readonly elicitations: Elicitations; readonly pins: Pins;
   /** In this order they hear of updates, turns and withdrawals, and are offered archive lines. */
   private readonly parts: readonly SessionPart[];
   /** Files the agent changed in this session. */
@@ -137,7 +138,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.subagents = new Subagents(core, this);
     this.settings = new SessionSettings(core);
     this.elicitations = new Elicitations(core);
-    this.parts = [this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations];
+    this.parts = [this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this))];
     this.opener = this.makeOpener();
     this.subscriptions = [
       this.turns.onDidBegin(() => this.parts.forEach((p) => p.turnBegan?.())),

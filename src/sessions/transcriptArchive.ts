@@ -46,6 +46,11 @@ export class TranscriptArchive {
     return this.fileOf(agentId, sessionId).replace(/\.jsonl$/, '.checkpoints.json');
   }
 
+  /** Where a session's pinned messages are kept, next to its archive. */
+  pinsOf(agentId: string, sessionId: string): string {
+    return this.fileOf(agentId, sessionId).replace(/\.jsonl$/, '.pins.json');
+  }
+
   /** Cheap: remembers the update; the write happens later, in the background. */
   append(agentId: string, sessionId: string, update: unknown, now = Date.now()): void {
     const file = this.fileOf(agentId, sessionId);
@@ -153,6 +158,7 @@ export class TranscriptArchive {
     await this.flush();
     await fs.promises.rm(file, { force: true });
     await fs.promises.rm(this.checkpointsOf(agentId, sessionId), { force: true });
+    await fs.promises.rm(this.pinsOf(agentId, sessionId), { force: true });
   }
 }
 

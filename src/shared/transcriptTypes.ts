@@ -30,6 +30,8 @@ export interface MessageItem extends ItemBase {
   parts: ContentPart[];
   /** A user message whose turn began a checkpoint that can be restored ("Restore files to here"). */
   checkpoint?: string;
+  /** The user pinned this message (user and agent messages of the session's own timeline; see sessions/parts/pins.ts). */
+  pinned?: boolean;
 }
 
 export type ToolContent =
@@ -217,6 +219,19 @@ export interface HeaderState {
   restore?: RestoreView;
   /** What the agent takes in a prompt besides text (promptCapabilities), for the empty session's welcome. */
   accepts?: { image: boolean; embeddedContext: boolean };
+  /** Pinned messages, in the order of the conversation, for the strip at the top of the panel. */
+  pins?: PinView[];
+}
+
+/** A pinned message as the strip shows it. */
+export interface PinView {
+  /** Stable across a reload (role, ordinal, text hash); what Unpin names. */
+  readonly key: string;
+  readonly role: 'user' | 'agent';
+  /** The start of the message's text (plain text: the agent's, untrusted). */
+  readonly text: string;
+  /** The message's item in the transcript shown now; none when it is not in this history. */
+  readonly id?: string;
 }
 
 /** The confirmation (and then the outcome) of restoring files to a checkpoint. */

@@ -76,7 +76,9 @@ export type WebviewToHost =
   /** Files the agent changed: one file's review (a diff with Keep/Undo per hunk), Keep, Undo; or all of them. */
   | { readonly type: 'change'; readonly action: ChangeAction; readonly path?: string }
   /** Restore files to a user message's checkpoint: preview first, then restore; undo it; a diff of a file the user edited since. */
-  | { readonly type: 'checkpoint'; readonly action: CheckpointAction; readonly id: string; readonly path?: string };
+  | { readonly type: 'checkpoint'; readonly action: CheckpointAction; readonly id: string; readonly path?: string }
+  /** Pin a message (`id`: its item), or unpin one (`id`: its item, or the pin's key from the strip). */
+  | { readonly type: 'pin'; readonly action: 'pin' | 'unpin'; readonly id: string };
 
 export type ChangeAction = 'open' | 'revert' | 'keep' | 'reviewAll' | 'keepAll' | 'revertAll';
 export type CheckpointAction = 'preview' | 'restore' | 'undo' | 'dismiss' | 'diff';
@@ -148,6 +150,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return str(m.action) && CHANGE_ACTIONS.includes(m.action) && (m.path === undefined || str(m.path));
     case 'checkpoint':
       return str(m.action) && CHECKPOINT_ACTIONS.includes(m.action) && str(m.id) && (m.path === undefined || str(m.path));
+    case 'pin':
+      return (m.action === 'pin' || m.action === 'unpin') && str(m.id) && m.id.length <= 200;
     default:
       return false;
   }

@@ -5,6 +5,7 @@ import type { HeaderState } from '../shared/transcriptTypes';
 import { Composer } from './composer';
 import { setDisplayRoot } from './render';
 import { HeaderView } from './header';
+import { PinStrip } from './pinStrip';
 import { renderRestore } from './restoreCard';
 import { renderWelcome } from './welcome';
 import { TranscriptView } from './transcriptView';
@@ -48,6 +49,8 @@ function saveState(patch: Partial<ViewState>): void {
 
 const transcript = new TranscriptView(transcriptEl, post);
 const header = new HeaderView(el('session-title'), el('controls'), el('usage'), post);
+const pins = new PinStrip(post, (id) => transcript.reveal(id), (text) => announce(text));
+el('header').after(pins.el);
 const composer = new Composer(input, el('send'), el('stop'), el('commands'), post, (draft) => saveState({ draft }), el('chips'), el('attach'));
 let info: PanelInfo | undefined;
 let restoredScroll = false;
@@ -186,6 +189,7 @@ function setHeader(h: HeaderState): void {
   lastHeader = h;
   updateWelcome();
   renderQueue(h.queue);
+  pins.render(h.pins);
   header.render(h, info?.agentName ?? '');
   header.renderChanges(changesEl, h);
   renderRestore(transcriptEl, el('restore-slot'), h.restore, post);

@@ -71,6 +71,8 @@ export class TranscriptView {
   private olderTimer: ReturnType<typeof setTimeout> | undefined;
   /** The oldest item we have (what the next batch comes before). */
   private firstId: string | undefined;
+  /** An item to bring into view once its older history arrives (a pin clicked). */
+  private revealing: string | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -173,6 +175,7 @@ export class TranscriptView {
     this.olderNear = false;
     this.olderAsked = false;
     this.olderPending = 0;
+    this.revealing = undefined;
     this.firstId = items[0]?.id;
     this.entries.clear();
     this.blocks = [];
@@ -272,6 +275,33 @@ export class TranscriptView {
     else this.wantEnd = true;
     this.counted();
     this.schedule();
+    if (this.revealing !== undefined && this.entries.has(this.revealing)) this.reveal(this.revealing);
+  }
+
+  /**
+   * Scrolls to an item and gives it the keyboard: its block shown (and its card
+   * unfolded), or — still in older history — once the batches before it have come
+   * (asked for at once). False when the view neither has it nor expects more.
+   */
+  reveal(id: string): boolean {
+    const e = this.entries.get(id);
+    this.stick = false;
+    if (!e) {
+      this.revealing = this.olderPending > 0 ? id : undefined;
+      clearTimeout(this.olderTimer);
+      this.askOlder();
+      return this.revealing !== undefined;
+    }
+    this.revealing = undefined;
+    this.show(e);
+    this.unfold(e.item.parent);
+    if (e.block) this.wantTrim = e.block;
+    if (!e.el) return false;
+    e.el.tabIndex = -1;
+    e.el.scrollIntoView({ block: 'center' });
+    e.el.focus({ preventScroll: true });
+    this.schedule();
+    return true;
   }
 
   apply(deltas: readonly TranscriptDelta[], streaming: boolean): void {

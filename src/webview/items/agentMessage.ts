@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import type { MessageItem } from '../../shared/transcriptTypes';
 import { renderMarkdown, StreamingMarkdown } from '../markdown';
 import { h, icon, type Post } from './dom';
-import { copyButton, syncParts } from './parts';
+import { copyButton, pinButton, syncParts, syncPin } from './parts';
 import { ViewState, type ItemView } from './types';
 
 interface State {
@@ -11,6 +11,7 @@ interface State {
   md: HTMLElement;
   stream: StreamingMarkdown | undefined;
   readonly parts: HTMLElement;
+  pin?: HTMLButtonElement | undefined;
   current: MessageItem;
 }
 const states = new ViewState<State>();
@@ -52,7 +53,8 @@ export const agentMessageView: ItemView<MessageItem> = {
     syncParts(s.parts, undefined, item.parts, post);
     if (item.kind === 'agent') {
       const actions = h('div', 'msg-actions');
-      actions.append(copyButton(() => s.current.text, l10n.t('Copy the agent’s message as Markdown')));
+      s.pin = pinButton(item, post);
+      actions.append(copyButton(() => s.current.text, l10n.t('Copy the agent’s message as Markdown')), ...(s.pin ? [s.pin] : []));
       el.append(actions);
     }
     return el;
@@ -60,7 +62,9 @@ export const agentMessageView: ItemView<MessageItem> = {
   update(el, prev, next) {
     const s = states.get(el);
     s.current = next;
-    full(s, next.text);
+    syncPin(s.pin, next);
+    // Pinned or unpinned: the text stays as rendered.
+    if (prev.text !== next.text || prev.pinned === next.pinned) full(s, next.text);
     syncParts(s.parts, prev.parts, next.parts, s.post);
   },
   appendText(el, item) {

@@ -1,6 +1,6 @@
 /** Content blocks beside a message's text (images, links, resources), and the Copy button of a message. */
 import * as l10n from '@vscode/l10n';
-import type { ContentPart } from '../../shared/transcriptTypes';
+import type { ContentPart, MessageItem } from '../../shared/transcriptTypes';
 import { basename, h, icon, type Post } from './dom';
 
 export function renderPart(part: ContentPart, post: Post): HTMLElement {
@@ -63,4 +63,24 @@ export function copyButton(text: () => string, ariaLabel: string): HTMLButtonEle
     });
   });
   return b;
+}
+
+/** Pin / Unpin: a message of the session's own timeline, in the strip at the top of the panel. None for a subagent's. */
+export function pinButton(item: MessageItem, post: Post): HTMLButtonElement | undefined {
+  if (item.parent !== undefined) return undefined;
+  const b = h('button', 'link-button pin-message');
+  b.type = 'button';
+  b.addEventListener('click', () => post({ type: 'pin', action: b.getAttribute('aria-pressed') === 'true' ? 'unpin' : 'pin', id: b.dataset.id ?? '' }));
+  syncPin(b, item);
+  return b;
+}
+
+export function syncPin(b: HTMLButtonElement | undefined, item: MessageItem): void {
+  if (!b) return;
+  const pinned = item.pinned === true;
+  b.dataset.id = item.id;
+  if (b.getAttribute('aria-pressed') === String(pinned)) return;
+  b.setAttribute('aria-pressed', String(pinned));
+  b.replaceChildren(icon(pinned ? 'pinned' : 'pin'), document.createTextNode(` ${pinned ? l10n.t('Unpin') : l10n.t('Pin')}`));
+  b.setAttribute('aria-label', pinned ? l10n.t('Unpin this message from the top of the panel') : l10n.t('Pin this message to the top of the panel'));
 }

@@ -2,7 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import type { MessageItem } from '../../shared/transcriptTypes';
 import { h, icon, setText, type Post } from './dom';
-import { copyButton, syncParts } from './parts';
+import { copyButton, pinButton, syncParts, syncPin } from './parts';
 import { ViewState, type ItemView } from './types';
 
 interface State {
@@ -10,12 +10,13 @@ interface State {
   readonly body: HTMLElement;
   readonly parts: HTMLElement;
   readonly actions: HTMLElement;
+  readonly pin: HTMLButtonElement | undefined;
   current: MessageItem;
 }
 const states = new ViewState<State>();
 
 function fillActions(s: State, checkpoint: string | undefined): void {
-  s.actions.replaceChildren(copyButton(() => s.current.text, l10n.t('Copy your message')));
+  s.actions.replaceChildren(copyButton(() => s.current.text, l10n.t('Copy your message')), ...(s.pin ? [s.pin] : []));
   if (checkpoint === undefined) return;
   const b = h('button', 'link-button restore-checkpoint');
   b.type = 'button';
@@ -30,7 +31,7 @@ export const userMessageView: ItemView<MessageItem> = {
     const el = h('article', `item msg msg-${item.kind}`);
     el.dataset.id = item.id;
     el.setAttribute('aria-label', l10n.t('You'));
-    const s = states.set(el, { post, body: h('div', 'user-text', item.text), parts: h('div', 'parts'), actions: h('div', 'msg-actions'), current: item });
+    const s = states.set(el, { post, body: h('div', 'user-text', item.text), parts: h('div', 'parts'), actions: h('div', 'msg-actions'), pin: pinButton(item, post), current: item });
     syncParts(s.parts, undefined, item.parts, post);
     fillActions(s, item.checkpoint);
     el.append(s.body, s.parts, s.actions);
@@ -41,6 +42,7 @@ export const userMessageView: ItemView<MessageItem> = {
     s.current = next;
     setText(s.body, next.text);
     syncParts(s.parts, prev.parts, next.parts, s.post);
+    syncPin(s.pin, next);
     if (prev.checkpoint !== next.checkpoint) fillActions(s, next.checkpoint);
   },
   appendText(el, item) {
