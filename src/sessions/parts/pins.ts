@@ -52,7 +52,7 @@ export interface PinRecord {
 }
 
 /** Pins kept per session, at most. */
-export const MAX_PINS = 100;
+const MAX_PINS = 100;
 const EXCERPT = 160;
 
 const norm = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -68,8 +68,8 @@ export function parsePins(text: string): PinRecord[] {
   } catch {
     return [];
   }
-  const list = (stored as { v?: unknown; pins?: unknown } | null)?.pins;
-  if ((stored as { v?: unknown }).v !== 1 || !Array.isArray(list)) return [];
+  const { v, pins: list } = (typeof stored === 'object' && stored !== null ? stored : {}) as { v?: unknown; pins?: unknown };
+  if (v !== 1 || !Array.isArray(list)) return [];
   const out: PinRecord[] = [];
   for (const p of list.slice(0, MAX_PINS) as Partial<PinRecord>[]) {
     if ((p?.role !== 'user' && p?.role !== 'agent') || !Number.isSafeInteger(p.ordinal) || p.ordinal! < 0 || typeof p.hash !== 'string' || !/^[0-9a-f]{16}$/.test(p.hash)) continue;
@@ -161,7 +161,7 @@ export class Pins implements SessionPart {
         // Pins made while the file was read stay (after the stored ones).
         const stored = parsePins(text);
         this.pins = [...stored, ...this.pins.filter((p) => !stored.some((s) => keyOf(s) === keyOf(p)))];
-        this.show(false);
+        this.sync();
       },
       () => undefined,
     );
