@@ -194,6 +194,11 @@ describe('e2e: XSS corpus in every rendered field', function () {
     await frame.locator('#input').press('Enter');
     await frame.locator('.turn-error').first().waitFor({ timeout: 30_000 });
 
+    // Every message rendered now pinned: its text, a payload, shown in the strip (before the render below, under the sentinel).
+    const pinned = await frame.evaluate(() => [...document.querySelectorAll('.pin-message')].map((b) => /** @type {HTMLElement} */ (b).click()).length);
+    assert.ok(pinned >= 10, `pinned ${pinned} messages`);
+    await frame.locator('#pins .pin').nth(pinned - 1).waitFor({ timeout: 30_000 });
+
     // Bring every lazily rendered item into view (each placeholder left, until none is), and open every <details>.
     const placeholdersLeft = await frame.evaluate(async () => {
       const frameDone = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined))));
@@ -237,6 +242,7 @@ describe('e2e: XSS corpus in every rendered field', function () {
         usage: document.getElementById('usage')?.textContent ?? '',
         terminal: [...document.querySelectorAll('.terminal-output')].map((e) => e.textContent ?? '').join('\n'),
         errors: [...document.querySelectorAll('.turn-error')].map((e) => e.textContent ?? ''),
+        pins: [...document.querySelectorAll('#pins .pin-user .pin-text')].map((e) => e.textContent ?? ''),
       };
     });
     await screenshot(page, 'xss-corpus');
@@ -266,5 +272,9 @@ describe('e2e: XSS corpus in every rendered field', function () {
     for (const p of PAYLOADS) assert.ok(result.terminal.includes(p), `the terminal output shows ${p} as text`);
     assert.equal(result.errors.length, 1, JSON.stringify(result.errors));
     for (const p of PAYLOADS) assert.ok(result.errors[0].includes(p), `the turn error shows ${p} as text`);
+    // The pin strip: the pinned prompts (payloads) as text, whitespace folded.
+    const shown = (/** @type {string} */ p) => p.replace(/\s+/g, ' ').trim().slice(0, 160);
+    assert.ok(result.pins.length >= 3, JSON.stringify(result.pins));
+    for (const text of result.pins) assert.ok(PAYLOADS.some((p) => text === shown(p)) || /typed by the user|again/.test(text), `the pin strip shows a payload as text: ${text}`);
   });
 });
