@@ -74,7 +74,7 @@ export class Ctx implements vscode.Disposable {
   readonly archive: TranscriptArchive;
   readonly diffs = new DiffDocuments();
   /** Review by hunks (Keep/Undo) of the files open sessions changed. */
-  readonly review = new HunkReview(() => [...this.liveSessions].map((s) => s.changes));
+  readonly review = new HunkReview(() => [...this.liveSessions].map((s) => s.checkpoints.changes));
   readonly files: FileService;
   readonly terminals: TerminalService;
   readonly mcpTrust: McpTrust;
@@ -216,7 +216,7 @@ export class Ctx implements vscode.Disposable {
   private newSession(def: AgentDefinition, cwd: string | undefined, services: SessionServices): AgentSession {
     const session = new AgentSession(def, this.agents, this.auth, cwd === NO_FOLDER ? undefined : (cwd ?? this.workspaceCwd()), services);
     this.liveSessions.add(session);
-    const reviewed = this.review.watch(session.changes);
+    const reviewed = this.review.watch(session.checkpoints.changes);
     session.onDidDispose(() => {
       this.liveSessions.delete(session);
       reviewed.dispose();

@@ -278,7 +278,7 @@ export class ChatPanel implements vscode.Disposable {
         void this.session.subagents.cancel(msg.sessionId).then(undefined, (err: unknown) => this.log.warn(`stopping a subagent failed: ${String(err)}`));
         return;
       case 'change': {
-        const c = this.session.changes;
+        const c = this.session.checkpoints.changes;
         const file = msg.path;
         const run = async (): Promise<unknown> => {
           switch (msg.action) {
@@ -300,7 +300,7 @@ export class ChatPanel implements vscode.Disposable {
         return;
       }
       case 'checkpoint': {
-        const r = this.session.restore;
+        const r = this.session.checkpoints.restore;
         const run = async (): Promise<unknown> => {
           switch (msg.action) {
             case 'preview':

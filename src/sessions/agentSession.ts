@@ -32,9 +32,8 @@ import { SessionSettings } from './parts/sessionSettings';
 import { Subagents } from './parts/subagents';
 import { Permissions } from './permissions';
 import { PromptTurns } from './promptTurn';
-import type { CheckpointRestore } from './restore';
 import type { SessionCore, SessionPart } from './sessionCore';
-import type { ChangeTracking, SessionServices } from './services';
+import type { SessionServices } from './services';
 import { SessionState } from './sessionState';
 import { Transcript, type Change } from './transcript';
 
@@ -65,12 +64,10 @@ export class AgentSession implements Disposable, SessionSink {
   readonly subagents: Subagents;
   readonly queue: MessageQueue;
   readonly settings: SessionSettings;
-  readonly elicitations: Elicitations; readonly pins: Pins;
+  readonly elicitations: Elicitations;
+  readonly pins: Pins;
   /** In this order they hear of updates, turns and withdrawals, and are offered archive lines. */
   private readonly parts: readonly SessionPart[];
-  /** Files the agent changed in this session. */
-  readonly changes: ChangeTracking;
-  readonly restore: CheckpointRestore;
   /** The session this panel was opened for (before it is attached). */
   targetSessionId: string | undefined;
   private disposed = false;
@@ -123,8 +120,7 @@ export class AgentSession implements Disposable, SessionSink {
       },
     });
     this.checkpoints = new FileCheckpoints(core, () => this.requests.access);
-    ({ changes: this.changes, restore: this.restore } = this.checkpoints);
-    this.requests = new AgentRequests(core, manager, this.changes);
+    this.requests = new AgentRequests(core, manager, this.checkpoints.changes);
     this.queue = new MessageQueue(core, this.turns, this.checkpoints);
     this.past = new PastSessions(core, {
       ensureRunning: () => manager.ensureRunning(def, cwd),

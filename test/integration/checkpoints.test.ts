@@ -50,11 +50,11 @@ describe('Checkpoints and review by hunks', function () {
       assert.equal(read(f('renamed-to.txt')), 'renamed 0\n');
 
       // Nothing is restored without its preview first (a message from the panel alone is not enough).
-      assert.equal(await panel.session.restore.restore(cp1!), false);
+      assert.equal(await panel.session.checkpoints.restore.restore(cp1!), false);
       assert.equal(read(f('written.txt')), 'written 2\n');
       // The user edits a file after the agent's last turn: the preview says so before anything changes.
       fs.writeFileSync(f('self.txt'), 'self 2, edited by the user\n');
-      panel.session.restore.preview(cp1!);
+      panel.session.checkpoints.restore.preview(cp1!);
       const view = panel.session.transcript.header.restore!;
       assert.equal(view.state, 'confirm');
       assert.equal(view.messageId, users()[0]!.id);
@@ -65,7 +65,7 @@ describe('Checkpoints and review by hunks', function () {
       assert.match(view.note ?? '', /changed after the agent left it/);
       assert.equal(read(f('self.txt')), 'self 2, edited by the user\n', 'a preview changes nothing');
 
-      assert.equal(await panel.session.restore.restore(cp1!), true);
+      assert.equal(await panel.session.checkpoints.restore.restore(cp1!), true);
       assert.equal(read(f('written.txt')), 'written 0\n');
       assert.equal(read(f('self.txt')), 'self 0\n');
       assert.equal(read(f('deleted.txt')), 'deleted 0\n');
@@ -75,7 +75,7 @@ describe('Checkpoints and review by hunks', function () {
       assert.equal(panel.session.transcript.header.restore?.state, 'done');
 
       // Undo Restore: the whole restore goes back at once, the user's edit included.
-      assert.equal(await panel.session.restore.undoRestore(), true);
+      assert.equal(await panel.session.checkpoints.restore.undoRestore(), true);
       assert.equal(read(f('written.txt')), 'written 2\n');
       assert.equal(read(f('self.txt')), 'self 2, edited by the user\n');
       assert.equal(read(f('deleted.txt')), null);
@@ -90,9 +90,9 @@ describe('Checkpoints and review by hunks', function () {
       await waitForStatus(past, 'resumed', connected);
       await waitFor('both checkpoints linked again', () => (users(past).filter((u) => u.checkpoint).length === 2 ? true : undefined));
       assert.deepEqual(users(past).map((u) => u.checkpoint), [cp1, cp2]);
-      past.session.restore.preview(cp2!);
+      past.session.checkpoints.restore.preview(cp2!);
       assert.deepEqual(past.session.transcript.header.restore!.files.map((x) => `${x.name}:${x.action}`), ['self.txt:restore', 'written.txt:restore']);
-      assert.equal(await past.session.restore.restore(cp2!), true);
+      assert.equal(await past.session.checkpoints.restore.restore(cp2!), true);
       assert.equal(read(f('written.txt')), 'written 1\n');
       assert.equal(read(f('self.txt')), 'self 1\n');
       assert.equal(read(f('deleted.txt')), null, 'deleted before that message: left deleted');
@@ -133,7 +133,7 @@ describe('Checkpoints and review by hunks', function () {
       await waitForStatus(panel, 'connected', connected);
       assert.equal(await panel.session.prompt('change two files'), 'end_turn');
       const cp = await waitFor('a checkpoint on the message', () => panel.session.transcript.items.find((i): i is MessageItem => i.kind === 'user')?.checkpoint);
-      assert.deepEqual(panel.session.changes.list().map((c) => `${c.name}:${c.canRevert}`).sort(), ['.env.local:true', 'a.txt:true', 'b.txt:true']);
+      assert.deepEqual(panel.session.checkpoints.changes.list().map((c) => `${c.name}:${c.canRevert}`).sort(), ['.env.local:true', 'a.txt:true', 'b.txt:true']);
       assert.deepEqual(asked, ['protected .env.local'], 'the agent’s write of a protected file was asked about');
       answer = 'deny';
 
@@ -146,9 +146,9 @@ describe('Checkpoints and review by hunks', function () {
       fs.symlinkSync(path.join(away, 'b.txt'), fileB);
       const shown = a.testing.messages().length;
 
-      assert.equal(await panel.session.changes.revert(fileB), false);
-      assert.equal(await panel.session.changes.revert(fileA), false);
-      assert.equal(await panel.session.changes.revertAll(), 0, 'the links refused, the protected file denied');
+      assert.equal(await panel.session.checkpoints.changes.revert(fileB), false);
+      assert.equal(await panel.session.checkpoints.changes.revert(fileA), false);
+      assert.equal(await panel.session.checkpoints.changes.revertAll(), 0, 'the links refused, the protected file denied');
       assert.equal(read(env), 'KEY=agent\n');
       assert.equal(await vscode.commands.executeCommand('acpAgents.undoHunk', vscode.Uri.file(fileB), 0), false);
       outsideUntouched();
@@ -156,17 +156,17 @@ describe('Checkpoints and review by hunks', function () {
       assert.ok(warnings.some((m) => m.includes(fileB) && /it is now a symbolic link/.test(m)), warnings.join(' | '));
       assert.ok(warnings.some((m) => m.includes(fileA) && m.includes(`its folder ${dir} is now a symbolic link`)), warnings.join(' | '));
       assert.ok(warnings.some((m) => m.includes(env) && m.includes('a protected path (.env*)')), warnings.join(' | '));
-      assert.equal(panel.session.changes.list().length, 3, 'all still listed: nothing was reverted');
+      assert.equal(panel.session.checkpoints.changes.list().length, 3, 'all still listed: nothing was reverted');
       assert.deepEqual(asked, ['protected .env.local', 'protected .env.local'], 'Revert asked again about the protected file, never about the links');
       // Allowed this time: the protected file goes back.
       answer = 'once';
-      assert.equal(await panel.session.changes.revert(env), true);
+      assert.equal(await panel.session.checkpoints.changes.revert(env), true);
       assert.equal(read(env), 'KEY=mine\n');
 
       // Restore files to here: both are left alone, and the panel says why.
-      panel.session.restore.preview(cp);
+      panel.session.checkpoints.restore.preview(cp);
       assert.equal(panel.session.transcript.header.restore?.state, 'confirm');
-      assert.equal(await panel.session.restore.restore(cp), true);
+      assert.equal(await panel.session.checkpoints.restore.restore(cp), true);
       outsideUntouched();
       const view = panel.session.transcript.header.restore!;
       assert.equal(view.state, 'done');
@@ -192,11 +192,11 @@ describe('Checkpoints and review by hunks', function () {
       const panel = a.openChat('fake-hunks');
       await waitForStatus(panel, 'connected', connected);
       assert.equal(await panel.session.prompt('edit two places'), 'end_turn');
-      await waitFor('hunks.txt listed', () => panel.session.changes.list().some((c) => c.path === file) || undefined);
+      await waitFor('hunks.txt listed', () => panel.session.checkpoints.changes.list().some((c) => c.path === file) || undefined);
       assert.equal(read(file), agents);
 
       // Review opens the diff editor: the text before on the left, the real file on the right.
-      await panel.session.changes.open(file);
+      await panel.session.checkpoints.changes.open(file);
       const tab = await waitFor('the review diff', () => {
         const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
         return input instanceof vscode.TabInputTextDiff ? input : undefined;
@@ -228,7 +228,7 @@ describe('Checkpoints and review by hunks', function () {
       const keep1 = first[0]!.command!;
       assert.equal(await vscode.commands.executeCommand(keep1.command, ...keep1.arguments!), true);
       assert.equal(read(file), agents);
-      assert.ok(panel.session.changes.list().some((c) => c.path === file), 'still listed: one hunk is undecided');
+      assert.ok(panel.session.checkpoints.changes.list().some((c) => c.path === file), 'still listed: one hunk is undecided');
       const second = await waitFor('only the second hunk offered', async () => {
         const l = await lenses();
         return l.length === 2 ? l : undefined;
@@ -241,7 +241,7 @@ describe('Checkpoints and review by hunks', function () {
       const undo2 = second[1]!.command!;
       assert.equal(await vscode.commands.executeCommand(undo2.command, ...undo2.arguments!), true);
       assert.equal(read(file), 'one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\n');
-      await waitFor('hunks.txt off the list', () => !panel.session.changes.list().some((c) => c.path === file) || undefined);
+      await waitFor('hunks.txt off the list', () => !panel.session.checkpoints.changes.list().some((c) => c.path === file) || undefined);
       assert.deepEqual(await lenses(), []);
 
       // For the whole session: Undo All puts the file back as this turn found it; Keep All keeps the next turn's change.
@@ -249,14 +249,14 @@ describe('Checkpoints and review by hunks', function () {
       const kept = read(file);
       assert.equal(await panel.session.prompt('again'), 'end_turn');
       assert.equal(read(file), agents);
-      await waitFor('listed again', () => panel.session.changes.list().some((c) => c.path === file) || undefined);
-      assert.equal(await panel.session.changes.revertAll(), 1);
+      await waitFor('listed again', () => panel.session.checkpoints.changes.list().some((c) => c.path === file) || undefined);
+      assert.equal(await panel.session.checkpoints.changes.revertAll(), 1);
       assert.equal(read(file), kept);
-      assert.deepEqual(panel.session.changes.list(), []);
+      assert.deepEqual(panel.session.checkpoints.changes.list(), []);
       assert.equal(await panel.session.prompt('and again'), 'end_turn');
-      await waitFor('listed once more', () => panel.session.changes.list().some((c) => c.path === file) || undefined);
-      panel.session.changes.keepAll();
-      assert.equal(panel.session.changes.list().length, 0);
+      await waitFor('listed once more', () => panel.session.checkpoints.changes.list().some((c) => c.path === file) || undefined);
+      panel.session.checkpoints.changes.keepAll();
+      assert.equal(panel.session.checkpoints.changes.list().length, 0);
       assert.equal(read(file), agents);
     } finally {
       await closeAllEditors();

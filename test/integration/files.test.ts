@@ -68,7 +68,7 @@ describe('Client file services (fs/*) with boundaries', function () {
     assert.equal(read3.error.code, -32602, 'relative paths are refused');
 
     // The Changes list names both files the agent wrote.
-    const changes = panel.session.changes.list();
+    const changes = panel.session.checkpoints.changes.list();
     assert.deepEqual(changes.map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort(), ['greet.ts:modified:true', 'new-file.txt:added:true']);
 
     // Undo in the editor restores the previous text.
@@ -77,12 +77,12 @@ describe('Client file services (fs/*) with boundaries', function () {
     await waitFor('undo', () => doc.getText() === before);
 
     // Revert from the Changes list: the new file goes away, greet.ts gets its text from before the turn.
-    assert.equal(await panel.session.changes.revert(path.join(folder(), 'created', 'new-file.txt')), true);
+    assert.equal(await panel.session.checkpoints.changes.revert(path.join(folder(), 'created', 'new-file.txt')), true);
     assert.equal(fs.existsSync(path.join(folder(), 'created', 'new-file.txt')), false);
     await doc.save();
-    assert.equal(await panel.session.changes.revert(doc.uri.fsPath), true);
+    assert.equal(await panel.session.checkpoints.changes.revert(doc.uri.fsPath), true);
     assert.equal(doc.getText(), before);
-    assert.equal(panel.session.changes.list().length, 0);
+    assert.equal(panel.session.checkpoints.changes.list().length, 0);
   });
 
   it('files an agent changes on its own (on disk, during a turn) are listed; a diff announced first makes the change revertable to the real old text; a diff never applied is not listed', async () => {
@@ -93,13 +93,13 @@ describe('Client file services (fs/*) with boundaries', function () {
       const panel = a.openChat('fake-demo-writes');
       await waitForStatus(panel, 'connected', connected);
       await panel.session.prompt('edit on your own');
-      await waitFor('two changes', () => panel.session.changes.list().length >= 2 || undefined);
-      const names = panel.session.changes.list().map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort();
+      await waitFor('two changes', () => panel.session.checkpoints.changes.list().length >= 2 || undefined);
+      const names = panel.session.checkpoints.changes.list().map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort();
       assert.deepEqual(names, ['by-itself.txt:added:true', 'diffed.txt:modified:true']);
       // The diff's oldText was only a hunk; Revert restores the whole file as it was.
-      assert.equal(await panel.session.changes.revert(diffed), true);
+      assert.equal(await panel.session.checkpoints.changes.revert(diffed), true);
       assert.equal(fs.readFileSync(diffed, 'utf8'), 'line one\nline two\nline three\n');
-      assert.equal(await panel.session.changes.revert(path.join(folder(), 'by-itself.txt')), true);
+      assert.equal(await panel.session.checkpoints.changes.revert(path.join(folder(), 'by-itself.txt')), true);
       assert.equal(fs.existsSync(path.join(folder(), 'by-itself.txt')), false);
     } finally {
       fs.rmSync(diffed, { force: true });
@@ -120,12 +120,12 @@ describe('Client file services (fs/*) with boundaries', function () {
       const panel = a.openChat('fake-writes-edge');
       await waitForStatus(panel, 'connected', connected);
       assert.equal(await panel.session.prompt('edit things'), 'end_turn', 'the turn ends: nothing blocked on the FIFO or /dev/zero');
-      await waitFor('two changes', () => (panel.session.changes.list().length >= 2 ? true : undefined));
+      await waitFor('two changes', () => (panel.session.checkpoints.changes.list().length >= 2 ? true : undefined));
       await new Promise((r) => setTimeout(r, 1200));
-      const names = panel.session.changes.list().map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort();
+      const names = panel.session.checkpoints.changes.list().map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort();
       assert.deepEqual(names, ['late.txt:modified:false', 'opened.txt:modified:true']);
       await waitFor('the editor to show the agent’s text', () => doc.getText() === 'a\nB\nc\n' || undefined);
-      assert.equal(await panel.session.changes.revert(opened), true);
+      assert.equal(await panel.session.checkpoints.changes.revert(opened), true);
       assert.equal(doc.getText(), 'a\nb\nc\n');
       assert.equal(fs.readFileSync(opened, 'utf8'), 'a\nb\nc\n');
     } finally {

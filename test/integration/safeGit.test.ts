@@ -25,12 +25,12 @@ describe('The extension’s own git calls', function () {
     try {
       const panel = a.openChat('fake-planted-git');
       await waitForStatus(panel, 'connected', connected);
-      const touched = (p = panel) => waitFor('touched.txt listed (the turn’s baseline is ready)', () => p.session.changes.list().some((c) => c.path === f('touched.txt')) || undefined);
+      const touched = (p = panel) => waitFor('touched.txt listed (the turn’s baseline is ready)', () => p.session.checkpoints.changes.list().some((c) => c.path === f('touched.txt')) || undefined);
       // Turn one: the agent writes the files.
       assert.equal(await panel.session.prompt('plant'), 'end_turn');
       await touched();
       assert.ok(fs.existsSync(f('config')) && fs.existsSync(f('HEAD')), 'planted');
-      panel.session.changes.keepAll();
+      panel.session.checkpoints.changes.keepAll();
       // Turn two: its baseline starts with the planted files in place.
       assert.equal(await panel.session.prompt('again'), 'end_turn');
       await touched();

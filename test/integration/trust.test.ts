@@ -209,9 +209,9 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       assert.equal(fs.existsSync(path.join(folder(), '.vscode', 'settings.json')), false);
       assert.equal(fs.existsSync(path.join(folder(), '.git', 'hooks', 'pre-commit')), false);
       // The agent wrote .vscode/tasks.json on its own: listed, and flagged.
-      const tasks = await waitFor('tasks.json in the Changes list', () => panel.session.changes.list().find((c) => c.name === 'tasks.json'));
+      const tasks = await waitFor('tasks.json in the Changes list', () => panel.session.checkpoints.changes.list().find((c) => c.name === 'tasks.json'));
       assert.equal(tasks.sensitive, '.vscode/**');
-      assert.equal(panel.session.changes.list().find((c) => c.name === 'ordinary.txt')?.sensitive, undefined);
+      assert.equal(panel.session.checkpoints.changes.list().find((c) => c.name === 'ordinary.txt')?.sensitive, undefined);
 
       // Allowed once: written.
       asked.length = 0;
@@ -322,13 +322,13 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       await waitForStatus(panel, 'connected', connected);
       assert.equal(await panel.session.prompt('rewrite'), 'end_turn');
       assert.notEqual(fs.statSync(tracked).ino, inode, 'sed -i made a new inode');
-      await waitFor('three changes', () => (panel.session.changes.list().length >= 3 ? true : undefined));
-      await waitFor('tracked.txt revertable', () => panel.session.changes.list().find((c) => c.name === 'tracked.txt')?.canRevert || undefined);
-      const list = panel.session.changes.list().map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort();
+      await waitFor('three changes', () => (panel.session.checkpoints.changes.list().length >= 3 ? true : undefined));
+      await waitFor('tracked.txt revertable', () => panel.session.checkpoints.changes.list().find((c) => c.name === 'tracked.txt')?.canRevert || undefined);
+      const list = panel.session.checkpoints.changes.list().map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort();
       assert.deepEqual(list, ['latin1.txt:modified:true', 'tracked.txt:modified:true', 'untracked.txt:modified:false']);
-      assert.equal(await panel.session.changes.revert(latin1), true);
+      assert.equal(await panel.session.checkpoints.changes.revert(latin1), true);
       assert.deepEqual(fs.readFileSync(latin1), latinBytes, 'byte for byte');
-      assert.equal(await panel.session.changes.revert(tracked), true);
+      assert.equal(await panel.session.checkpoints.changes.revert(tracked), true);
       assert.equal(fs.readFileSync(tracked, 'utf8'), 'tracked old line\n');
       assert.equal(fs.existsSync(untracked), true, 'never deleted');
     } finally {
