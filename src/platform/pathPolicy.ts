@@ -6,19 +6,40 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** The real path of `p`, resolving symlinks of its nearest existing ancestor. */
-export function realPathLoose(p: string): string {
-  let current = path.resolve(p);
+/**
+ * The real path of `p`, resolving symlinks of its nearest existing ancestor.
+ * `..` is resolved the way the file system does it — after the links before it
+ * (`link/..` is the link target's parent, not the link's folder) — never by text
+ * first; a dangling link is followed to where a write through it would land.
+ */
+export function realPathLoose(p: string, hops = 0): string {
+  let current = path.isAbsolute(p) ? p : `${process.cwd()}${path.sep}${p}`;
   const rest: string[] = [];
   for (;;) {
     try {
-      return path.join(fs.realpathSync.native(current), ...rest.reverse());
+      return path.join(fs.realpathSync.native(current), ...[...rest].reverse());
     } catch {
+      const target = hops < MAX_LINK_HOPS ? danglingTarget(current) : undefined;
+      if (target !== undefined) return realPathLoose([target, ...[...rest].reverse()].join(path.sep), hops + 1);
       const parent = path.dirname(current);
-      if (parent === current) return path.join(current, ...rest.reverse());
+      if (parent === current) return path.resolve(current, ...[...rest].reverse());
       rest.push(path.basename(current));
       current = parent;
     }
+  }
+}
+
+/** Links followed through dangling ones before giving up (the kernel's own limit is 40). */
+const MAX_LINK_HOPS = 40;
+
+/** Where a link that leads nowhere (yet) points: a write through it creates that file. */
+function danglingTarget(p: string): string | undefined {
+  try {
+    if (!fs.lstatSync(p).isSymbolicLink()) return undefined;
+    const to = fs.readlinkSync(p);
+    return path.isAbsolute(to) ? to : `${path.dirname(p)}${path.sep}${to}`;
+  } catch {
+    return undefined;
   }
 }
 

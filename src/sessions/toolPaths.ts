@@ -114,7 +114,9 @@ export function resolveToolPath(raw: string, ctx: PathContext): string | undefin
   if (home) s = ctx.home + s.slice(home[0].length);
   else if (/^~[^\\/]/.test(s)) return undefined; // ~user: another user's home
   if (platform === 'win32' && /^[\\/]{2}/.test(s)) return undefined;
-  return p.resolve(ctx.cwd, s);
+  // A `..` is left for the file system to resolve (after the links before it: see realPathLoose), never collapsed here.
+  if (!/(^|[\\/])\.\.([\\/]|$)/.test(s)) return p.resolve(ctx.cwd, s);
+  return p.isAbsolute(s) ? s : `${ctx.cwd.replace(/[\\/]+$/, '')}${p.sep}${s}`;
 }
 
 /** Every path the call names, resolved. */

@@ -24,6 +24,25 @@ describe('path boundaries', () => {
     assert.equal(checkPath(path.join(outside, 'x'), [root, outside]).inside, true, 'additional roots count');
   });
 
+  it('.. after a link is resolved as the file system does (from the link target), and a dangling link leads where a write would land', () => {
+    // root/deep → outside/nested: "root/deep/../secret" is outside/secret for the kernel, whatever the text says.
+    fs.mkdirSync(path.join(outside, 'nested'), { recursive: true });
+    fs.symlinkSync(path.join(outside, 'nested'), path.join(root, 'deep'));
+    const sep = path.sep;
+    const viaDotDot = checkPath(`${root}${sep}deep${sep}..${sep}secret`, [root]);
+    assert.equal(viaDotDot.resolved, path.join(outside, 'secret'));
+    assert.equal(viaDotDot.inside, false);
+    // The same through a folder that does not exist yet below the link.
+    assert.equal(checkPath(`${root}${sep}deep${sep}new${sep}..${sep}..${sep}x`, [root]).inside, false);
+    // A plain .. that stays inside is still inside.
+    assert.equal(checkPath(`${root}${sep}src${sep}..${sep}README.md`, [root]).inside, true);
+    // A link to a file that does not exist yet: writing it creates that file outside.
+    fs.symlinkSync(path.join(outside, 'not-yet'), path.join(root, 'dangling'));
+    const dangling = checkPath(path.join(root, 'dangling'), [root]);
+    assert.equal(dangling.resolved, path.join(outside, 'not-yet'));
+    assert.equal(dangling.inside, false);
+  });
+
   it('line (1-based) and limit', () => {
     assert.equal(sliceLines('a\nb\nc\nd', 2, 2), 'b\nc');
     assert.equal(sliceLines('a\nb\nc', 3), 'c');

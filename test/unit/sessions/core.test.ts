@@ -9,6 +9,7 @@ import { AgentError, ConnectionClosedError, ErrorCodes } from '../../../src/acp/
 import type { AgentRuntime } from '../../../src/agents/agentRuntime';
 import type { CancelToken } from '../../../src/agents/sessionRouter';
 import { openSession, pastSessionMode, type OpenHost, type OpenMode } from '../../../src/sessions/openSession';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_PROTECTED_PATHS, protectedMatcher } from '../../../src/platform/protectedPaths';
@@ -271,7 +272,7 @@ describe('prompt turns', () => {
 /** The session's folder in these tests (it need not exist). */
 const WS = path.resolve('/ws');
 
-function permissionHost(opts: { autoApprove?: AutoApprove; protectedGlob?: (f: string) => string | undefined; sessionId?: string } = {}) {
+function permissionHost(opts: { autoApprove?: AutoApprove; protectedGlob?: (f: string) => string | undefined; sessionId?: string; ws?: string } = {}) {
   const transcript = new Transcript();
   const log: string[] = [];
   const permissions = new Permissions({
@@ -281,8 +282,8 @@ function permissionHost(opts: { autoApprove?: AutoApprove; protectedGlob?: (f: s
     emit: () => undefined,
     autoApprove: () => opts.autoApprove ?? 'never',
     protectedGlob: opts.protectedGlob ?? (() => undefined),
-    roots: () => [WS],
-    cwd: () => WS,
+    roots: () => [opts.ws ?? WS],
+    cwd: () => opts.ws ?? WS,
     log: (m) => void log.push(m),
   });
   return { transcript, permissions, log };
@@ -405,6 +406,19 @@ describe('permissions: every path a tool call names is checked before an automat
     assert.ok(host.log.some((l) => /"\.vscode\/settings\.json" \(locations\) resolves to .*settings\.json, a protected path \(\.vscode\/\*\*\)/.test(l)), host.log.join('\n'));
     assert.equal(await decide(host, { toolCallId: 'e2', kind: 'edit', name: 'write', locations: [{ path: 'src/app.ts' }], rawInput: { file_path: 'src/app.ts', content: 'x' } }), 'once');
     assert.equal(await decide(host, { toolCallId: 'e3', kind: 'edit', name: 'write', locations: [{ path: '/ws/./src/../README.md' }] }), 'once');
+  });
+
+  it('a .. after a link in the folder leads where the file system says (the link target\'s parent): asked', async () => {
+    // A repository may hold a relative link; "l/../.bashrc" is then beside the link's target, not beside the link.
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'perm-ws-')));
+    const elsewhere = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'perm-out-')));
+    fs.mkdirSync(path.join(elsewhere, 'config'));
+    fs.symlinkSync(path.join(elsewhere, 'config'), path.join(ws, 'l'));
+    const host = permissionHost({ autoApprove: 'edits', ws });
+    assert.equal(await decide(host, { toolCallId: 'd1', kind: 'edit', name: 'write', locations: [{ path: 'l/../.bashrc' }] }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'd2', kind: 'edit', name: 'write', rawInput: { file_path: `${ws}/l/../.bashrc` } }), 'asked');
+    assert.ok(host.log.some((l) => l.includes(`resolves to ${path.join(elsewhere, '.bashrc')}, outside the session's folders`)), host.log.join('\n'));
+    assert.equal(await decide(host, { toolCallId: 'd3', kind: 'edit', name: 'write', locations: [{ path: 'src/../README.md' }] }), 'once');
   });
 
   it('~/.bashrc in rawInput is outside the folders: asked', async () => {

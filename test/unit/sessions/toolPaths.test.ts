@@ -10,7 +10,8 @@ const resolvedOf = (call: ToolCallView) => toolCallPaths(call, ctx).paths.map((p
 describe('tool paths: what a tool call names', () => {
   it('resolves relative paths against the cwd, ~ and $HOME against the home folder, file: URIs to paths', () => {
     assert.equal(resolveToolPath('.vscode/settings.json', ctx), '/ws/.vscode/settings.json');
-    assert.equal(resolveToolPath('../x', ctx), '/x');
+    // A .. is left for the file system (after any link before it), never collapsed as text: see realPathLoose.
+    assert.equal(resolveToolPath('../x', ctx), '/ws/../x');
     assert.equal(resolveToolPath('~', ctx), '/home/u');
     assert.equal(resolveToolPath('~/.bashrc', ctx), '/home/u/.bashrc');
     assert.equal(resolveToolPath('$HOME/.ssh/id_rsa', ctx), '/home/u/.ssh/id_rsa');
@@ -53,7 +54,7 @@ describe('tool paths: what a tool call names', () => {
     assert.deepEqual(patchPaths('--- a/x.ts\t2024-01-01\n+++ b/.github/workflows/x.yml\n@@ -1 +1 @@\n'), ['x.ts', '.github/workflows/x.yml']);
     assert.deepEqual(patchPaths('--- /dev/null\n+++ b/new.ts\n'), ['new.ts']);
     assert.deepEqual(patchPaths('intro\n---\nnot a header\n--- just a dash line'), [], 'a --- line with no +++ after it is not a header');
-    assert.deepEqual(resolvedOf({ rawInput: { command: ['apply_patch', body] } }), ['/ws/new.txt', '/ws/src/a.ts', '/elsewhere/a.ts', '/ws/old.txt']);
+    assert.deepEqual(resolvedOf({ rawInput: { command: ['apply_patch', body] } }), ['/ws/new.txt', '/ws/src/a.ts', '/ws/../elsewhere/a.ts', '/ws/old.txt']);
     assert.deepEqual(resolvedOf({ rawInput: '*** Update File: ~/.profile' }), ['/home/u/.profile'], 'a rawInput that is not JSON is searched as text');
   });
 
