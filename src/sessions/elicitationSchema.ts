@@ -3,6 +3,7 @@
  * and checking a typed value against its field. No `vscode` import.
  */
 import * as l10n from '@vscode/l10n';
+import { forLabel } from '../shared/nativeText';
 import { testPattern } from './patternCheck';
 
 type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi';
@@ -66,7 +67,7 @@ export function fieldsOf(schema: unknown): Field[] {
  */
 export async function checkField(f: Field, input: string | string[] | undefined): Promise<{ value?: string | number | boolean | string[]; error?: string }> {
   if (input === undefined || input === '' || (Array.isArray(input) && input.length === 0 && f.kind !== 'multi')) {
-    return f.required ? { error: l10n.t('{0} is required.', f.title) } : {};
+    return f.required ? { error: l10n.t('{0} is required.', forLabel(f.title)) } : {};
   }
   switch (f.kind) {
     case 'string': {
@@ -76,7 +77,7 @@ export async function checkField(f: Field, input: string | string[] | undefined)
       if (f.pattern !== undefined) {
         // An invalid pattern from the agent is ignored; one too slow to check refuses the value.
         const r = await testPattern(f.pattern, s);
-        if (r === 'no-match') return { error: l10n.t('Must match {0}.', String(f.pattern)) };
+        if (r === 'no-match') return { error: l10n.t('Must match {0}.', forLabel(String(f.pattern))) };
         if (r === 'timeout') return { error: l10n.t('The agent’s pattern for this field is too complex to check; the value cannot be accepted.') };
       }
       if (f.format === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s)) return { error: l10n.t('An e-mail address, please.') };
@@ -103,7 +104,7 @@ export async function checkField(f: Field, input: string | string[] | undefined)
       if (list.some((v) => !f.options.some((o) => o.value === v))) return { error: l10n.t('Pick from the options.') };
       if (f.minItems !== undefined && list.length < f.minItems) return { error: l10n.t('Pick at least {0}.', f.minItems) };
       if (f.maxItems !== undefined && list.length > f.maxItems) return { error: l10n.t('Pick at most {0}.', f.maxItems) };
-      if (f.required && list.length === 0) return { error: l10n.t('{0} is required.', f.title) };
+      if (f.required && list.length === 0) return { error: l10n.t('{0} is required.', forLabel(f.title)) };
       return { value: list };
     }
   }

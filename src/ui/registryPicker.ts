@@ -9,7 +9,7 @@ import type { AgentRegistry, RegistryEntry } from '../agents/registry/agentRegis
 import { byline } from '../agents/registry/format';
 import { isUnverified } from '../agents/registry/installer';
 import type { RegistryList } from '../agents/registry/registrySource';
-import { forLabel } from '../shared/nativeText';
+import { forLabel, forMessage } from '../shared/nativeText';
 
 export interface RegistryPickItem extends vscode.QuickPickItem {
   readonly entry?: RegistryEntry;
@@ -135,8 +135,8 @@ export async function confirmUnverifiedInstall(entry: RegistryEntry, confirm: (m
   if (!('kind' in entry.dist) || !isUnverified(entry.dist)) return true;
   const a = entry.agent;
   return await confirm(
-    vscode.l10n.t('The ACP Registry gives no checksum for {0} {1}. Install it anyway?', a.name, a.version),
-    vscode.l10n.t('Without a SHA-256 checksum the download cannot be checked: whatever {0} serves is unpacked and run as the agent. Install only if you trust where it comes from.', hostOf(entry)),
+    vscode.l10n.t('The ACP Registry gives no checksum for {0} {1}. Install it anyway?', forMessage(a.name), forMessage(a.version)),
+    vscode.l10n.t('Without a SHA-256 checksum the download cannot be checked: whatever {0} serves is unpacked and run as the agent. Install only if you trust where it comes from.', forMessage(hostOf(entry))),
     vscode.l10n.t('Install Without Checksum'),
   );
 }

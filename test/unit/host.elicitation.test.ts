@@ -26,6 +26,22 @@ describe('elicitation form fields', () => {
     assert.deepEqual(f('size').options, [{ value: 's', title: 'Small' }, { value: 'l', title: 'Large' }]);
   });
 
+  it("an error about the agent's own title or pattern shows them as text: VS Code renders links and icons in an input box's validation message", async () => {
+    const evil = fieldsOf({
+      type: 'object',
+      properties: { a: { type: 'string', title: '[Open](command:workbench.action.terminal.new) $(alert)', pattern: '[Continue](command:workbench.action.terminal.new)' } },
+      required: ['a'],
+    });
+    const field = evil[0]!;
+    const errors = [(await checkField(field, '')).error!, (await checkField(field, 'x')).error!];
+    for (const e of errors) {
+      // VS Code's link grammar needs "](" directly before the target; its icon grammar "$(" directly.
+      assert.doesNotMatch(e, /\]\((?:command:|https?:|file:)/, e);
+      assert.doesNotMatch(e, /\$\(/, e);
+      assert.match(e, /Open|Continue/, 'the text is still shown');
+    }
+  });
+
   it('validates', async () => {
     assert.match((await checkField(f('name'), '')).error!, /required/);
     assert.match((await checkField(f('name'), 'x')).error!, /At least 2/);
