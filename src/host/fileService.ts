@@ -10,6 +10,8 @@ import { checkUserWrite, kindOf, readVerified, writeTargetChanged } from '../pla
 
 /** Largest file `fs/read_text_file` reads from disk. */
 const MAX_READ_BYTES = 32 * 1024 * 1024;
+/** Largest file `fs/write_text_file` replaces: its bytes before are kept for Revert and checkpoints. */
+const MAX_BEFORE_BYTES = 256 * 1024 * 1024;
 
 /** The settings the file service reads. */
 export interface FileSettings {
@@ -180,9 +182,21 @@ export class FileService {
     if (exists && openDoc?.isDirty) before = Buffer.from(openDoc.getText(), 'utf8');
     else if (exists) {
       // The bytes before, for Revert and checkpoints: read only from the checked file, never through a link swapped in.
-      const r = await readVerified(file, MAX_READ_BYTES);
-      if (r.kind === 'changed') throw this.changedSinceCheck('write', file, r.now);
-      before = r.kind === 'ok' ? r.bytes : await fs.promises.readFile(file).catch(() => Buffer.alloc(0));
+      const r = await readVerified(file, MAX_BEFORE_BYTES);
+      switch (r.kind) {
+        case 'ok':
+          before = r.bytes;
+          break;
+        case 'missing':
+          before = null; // deleted since the check: the write creates it
+          break;
+        case 'changed':
+          throw this.changedSinceCheck('write', file, r.now);
+        case 'not-file':
+          throw clientError.invalidParams(`Cannot write ${file}: it is not a regular file (${r.what}).`);
+        case 'too-large':
+          throw clientError.invalidParams(`Cannot write ${file}: it is ${(r.size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_BEFORE_BYTES / 1024 / 1024} MB that can be kept to undo the write.`);
+      }
     }
     onBefore?.(file, before);
     if (!exists) {
