@@ -1,6 +1,6 @@
 /** Commands about agents: restart, log, sign in and out. */
 import * as vscode from 'vscode';
-import type { CommandFactory } from './index';
+import type { CommandFactory } from './types';
 
 const restartAgent: CommandFactory = (ctx) => async (arg?: unknown) => {
   const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent() ?? (await ctx.pickAgent(vscode.l10n.t('ACP: Restart Agent'), (a) => ctx.agents.status(a.id) !== 'not-started'));

@@ -6,40 +6,12 @@
  */
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import type { CommandFactory, CommandId } from './types';
 import { agentCommands } from './agents';
 import { registryCommands } from './registry';
 import { reviewCommands } from './review';
 import { sessionCommands } from './sessions';
 import { trustCommands } from './trust';
-
-export type CommandFactory = (ctx: Ctx) => (...args: any[]) => unknown;
-
-type CommandId =
-  | 'acpAgents.newSession'
-  | 'acpAgents.resumeSession'
-  | 'acpAgents.cancel'
-  | 'acpAgents.restartAgent'
-  | 'acpAgents.showLog'
-  | 'acpAgents.signIn'
-  | 'acpAgents.signOut'
-  | 'acpAgents.forkSession'
-  | 'acpAgents.exportTranscript'
-  | 'acpAgents.openSession'
-  | 'acpAgents.deleteSession'
-  | 'acpAgents.refreshSessions'
-  | 'acpAgents.manageMcpTrust'
-  | 'acpAgents.installAgent'
-  | 'acpAgents.updateAgents'
-  | 'acpAgents.uninstallAgent'
-  | 'acpAgents.keepHunk'
-  | 'acpAgents.undoHunk'
-  | 'acpAgents.keepFile'
-  | 'acpAgents.undoFile'
-  | 'acpAgents.nextChange'
-  | 'acpAgents.previousChange'
-  | 'acpAgents.focusComposer'
-  | 'acpAgents.allowPermission'
-  | 'acpAgents.rejectPermission';
 
 const COMMANDS: Record<CommandId, CommandFactory> = {
   ...sessionCommands,

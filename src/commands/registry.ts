@@ -4,7 +4,7 @@ import { forLabel, forMessage } from '../shared/nativeText';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { RegistryEntry } from '../agents/registry/agentRegistry';
 import type { Ctx } from '../ctx';
-import type { CommandFactory } from './index';
+import type { CommandFactory } from './types';
 
 /** Offers a New Session with a freshly installed agent (not awaited: the command is done). */
 function offerNewSession(ctx: Ctx, def: AgentDefinition, what: string): void {

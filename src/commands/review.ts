@@ -1,6 +1,6 @@
 /** Keep / Undo the agent's changes, a hunk or a whole file at a time (host/hunkReview.ts). */
 import * as vscode from 'vscode';
-import type { CommandFactory } from './index';
+import type { CommandFactory } from './types';
 
 const uriArg = (v: unknown): vscode.Uri | undefined => (v instanceof vscode.Uri ? v : undefined);
 const indexArg = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined);

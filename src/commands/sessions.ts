@@ -5,7 +5,7 @@ import type { AgentDefinition } from '../agents/agentDefinition';
 import { transcriptMarkdown } from '../sessions/forkTranscript';
 import type { PermissionItem } from '../shared/transcriptTypes';
 import type { SessionTreeNode } from '../ui/sessionTree';
-import type { CommandFactory } from './index';
+import type { CommandFactory } from './types';
 import { installFromRegistry } from './registry';
 
 const newSession: CommandFactory = (ctx) => async (arg?: unknown) => {

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { forLabel } from '../shared/nativeText';
 import type { WorkspaceMcpServer } from '../sessions/mcpServers';
-import type { CommandFactory } from './index';
+import type { CommandFactory } from './types';
 
 const manageMcpTrust: CommandFactory = (ctx) => async () => {
   const defined = new Map<string, WorkspaceMcpServer>();
