@@ -18,7 +18,7 @@ import { AgentInstaller, ChecksumError } from './agents/registry/installer';
 import { RegistrySource } from './agents/registry/registrySource';
 import { AuthService } from './agents/auth';
 import type { AgentHostUi } from './agents/ports';
-import { looksSecret, SecretValues } from './agents/redact';
+import { SecretValues } from './agents/redact';
 import { SignInStore } from './agents/signInStore';
 import { AttachmentSources, readText } from './chat/attachmentSources';
 import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
@@ -30,13 +30,14 @@ import { currentBytes, restoreFiles } from './host/restoreFiles';
 import { ElicitationService } from './host/elicitation';
 import { SessionStatusBar } from './ui/statusBar';
 import { FileService } from './host/fileService';
+import { McpServerSources } from './host/mcpServerSources';
 import { TerminalService } from './host/terminals';
 import { Logs } from './logging';
 import { AgentSession } from './sessions/agentSession';
-import { parseMcpJson, selectMcpServers, withoutUntrusted, type McpSource } from './sessions/mcpServers';
 import { McpTrust } from './sessions/mcpTrust';
 import type { SessionServices } from './sessions/services';
 import { SessionIndex } from './sessions/sessionIndex';
+import { SessionSync } from './sessions/sessionSync';
 import { TranscriptArchive } from './sessions/transcriptArchive';
 import { quickPickPrompter, runInTerminal } from './ui/authPrompts';
 import { askMcpTrust } from './ui/mcpTrustPrompt';
@@ -64,20 +65,22 @@ export class Ctx implements vscode.Disposable {
   readonly elicitation: ElicitationService;
   /** Sessions open in panels: an agent that crashes is restarted only while one uses it. */
   private readonly liveSessions = new Set<AgentSession>();
-  /** Per agent, the session/delete flush under way (see flushDeletes). */
-  private readonly deleting = new Map<string, Promise<void>>();
   /** Agents from the ACP Registry: the list, and those installed. */
   readonly registry: AgentRegistry;
   readonly agents: AgentManager;
   readonly auth: AuthService;
   readonly index: SessionIndex;
   readonly archive: TranscriptArchive;
+  /** The index in step with what agents list and delete. */
+  readonly sync: SessionSync;
   readonly diffs = new DiffDocuments();
   /** Review by hunks (Keep/Undo) of the files open sessions changed. */
   readonly review = new HunkReview(() => [...this.liveSessions].map((s) => s.checkpoints.changes));
   readonly files: FileService;
   readonly terminals: TerminalService;
   readonly mcpTrust: McpTrust;
+  /** The MCP servers sessions get (mcp.json files, settings, trust). */
+  readonly mcp: McpServerSources;
   readonly attachments = new AttachmentSources();
   readonly panels: ChatPanelManager;
   readonly statusBar: SessionStatusBar;
@@ -143,9 +146,17 @@ export class Ctx implements vscode.Disposable {
     this.auth = new AuthService(this.agents, this.signInStore, this.messages, quickPickPrompter, runInTerminal);
     this.index = new SessionIndex(path.join(this.storage, 'sessions.json'));
     this.archive = new TranscriptArchive(path.join(this.storage, 'archive'), () => this.config.archiveMaxBytes());
+    this.sync = new SessionSync({
+      agents: this.agents,
+      index: this.index,
+      folders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      defaultCwd: () => this.workspaceCwd(),
+      warn: (m) => this.log.warn(m),
+    });
     this.files = new FileService(this.config, (m) => this.log.info(`files: ${m}`));
     this.terminals = new TerminalService(() => this.config.terminalOutputLimitBytes());
     this.mcpTrust = new McpTrust(extension.workspaceState, askMcpTrust, (m) => this.log.info(m));
+    this.mcp = new McpServerSources(this.config, this.storage, this.secrets, this.mcpTrust);
     const services = this.sessionServices();
     this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments, {
       enabled: () => this.config.notifications(),
@@ -193,11 +204,7 @@ export class Ctx implements vscode.Disposable {
           (file) => this.files.vetUserWrite(access(), file),
           (message) => void this.messages.show('warning', message),
         ),
-      mcpServers: async (rt, cwd, agentName) => {
-        const sel = this.selectMcp(cwd, { canHttp: rt.capabilities.supportsMcp('http'), canSse: rt.capabilities.supportsMcp('sse') });
-        if (sel.fromWorkspace.length) await this.mcpTrust.resolve(agentName, sel.fromWorkspace);
-        return withoutUntrusted(sel, (h) => this.mcpTrust.isTrusted(h));
-      },
+      mcpServers: (rt, cwd, agentName) => this.mcp.forSession(rt, cwd, agentName),
       scratchRoot: () => {
         const dir = path.join(this.storage, 'scratch', `${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`);
         fs.mkdirSync(dir, { recursive: true });
@@ -222,24 +229,6 @@ export class Ctx implements vscode.Disposable {
       reviewed.dispose();
     });
     return session;
-  }
-
-  /** The MCP servers for a session in `cwd`, their secrets noted for redaction. */
-  selectMcp(cwd: string, caps: { canHttp: boolean; canSse: boolean }) {
-    const sel = selectMcpServers(mcpSources(this.config, this.storage), caps, {
-      env: process.env,
-      workspaceFolder: cwd,
-      cwd,
-      pathEnv: process.env.PATH,
-      onEnv: (n, v) => (looksSecret(n, v) ? this.secrets.add(v) : undefined),
-    });
-    for (const server of sel.servers) {
-      for (const pair of [...('env' in server ? server.env : []), ...('headers' in server ? server.headers : [])]) if (looksSecret(pair.name, pair.value)) this.secrets.add(pair.value);
-      const userinfo = 'url' in server ? /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]+)@/i.exec(server.url)?.[1] : undefined;
-      // user:password → the password; a lone token → the token.
-      if (userinfo) this.secrets.add(userinfo.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : userinfo);
-    }
-    return sel;
   }
 
   workspaceCwd(): string | undefined {
@@ -391,61 +380,6 @@ export class Ctx implements vscode.Disposable {
     return pickFromRegistry(this.registry, configured, { title, created: (qp) => this.registryPickCreated?.(qp), log: (m) => this.log.warn(m) });
   }
 
-  /** Sessions an agent lists (started elsewhere too), merged into the index. */
-  async listInto(agent: AgentDefinition): Promise<void> {
-    const rt = this.agents.runtime(agent.id);
-    if (!rt?.capabilities.canList()) return;
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      let cursor: string | undefined;
-      for (let page = 0; page < 50; page++) {
-        const r = await rt.connection.listSessions({ cwd: folder.uri.fsPath, ...(cursor ? { cursor } : {}) });
-        const listed = (Array.isArray(r?.sessions) ? r.sessions : []).filter((x) => typeof x?.sessionId === 'string').map((x) => ({ ...x, cwd: typeof x.cwd === 'string' ? x.cwd : folder.uri.fsPath }));
-        this.index.mergeListed(agent.id, listed);
-        cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
-        if (!cursor) break;
-      }
-    }
-  }
-
-  /**
-   * Asks the agent to delete the sessions deleted here (`session/delete`),
-   * starting it when `start` and it is not running. Where it cannot delete, the
-   * request is settled: the tombstone alone keeps the session hidden.
-   */
-  flushDeletes(agent: AgentDefinition, opts: { start?: boolean } = {}): Promise<void> {
-    // One at a time per agent (a start also flushes): each session/delete is sent once.
-    const next = (this.deleting.get(agent.id) ?? Promise.resolve()).then(() => this.flushDeletesNow(agent, opts));
-    this.deleting.set(agent.id, next.catch(() => undefined));
-    return next;
-  }
-
-  private async flushDeletesNow(agent: AgentDefinition, opts: { start?: boolean }): Promise<void> {
-    const pending = this.index.pendingDeletes(agent.id);
-    if (pending.length === 0) return;
-    let rt = this.agents.runtime(agent.id);
-    if (!rt && opts.start) {
-      try {
-        rt = await this.agents.ensureRunning(agent, this.workspaceCwd());
-      } catch (err) {
-        this.log.warn(`session/delete waits for ${agent.name} to start: ${String((err as Error)?.message ?? err)}`);
-        return;
-      }
-    }
-    if (!rt) return;
-    for (const sessionId of pending) {
-      if (rt.capabilities.canDelete()) {
-        try {
-          await rt.connection.deleteSession(sessionId);
-        } catch (err) {
-          // An answer (even an error: unknown session) settles it; a lost connection leaves it for the next start.
-          if (rt.connection.isClosed) return;
-          this.log.warn(`session/delete of ${sessionId} failed: ${String((err as Error)?.message ?? err)}`);
-        }
-      }
-      this.index.deleteSettled(agent.id, sessionId);
-    }
-  }
-
   /** An error with Show Log. */
   async showError(agent: AgentDefinition, err: unknown): Promise<void> {
     const choice = await this.messages.show('error', forMessage(String((err as Error)?.message ?? err)), vscode.l10n.t('Show Log'));
@@ -469,22 +403,12 @@ export class Ctx implements vscode.Disposable {
 
   /** Keeps the tree and the session list in step with the agents and the settings. */
   watch(): void {
-    const lastStatus = new Map<string, string>();
     this.disposables.push(
       this.index.onDidChange(() => this.tree.refresh()),
       this.registry.onDidChangeInstalled(() => this.tree.refresh()),
       this.agents.onDidChangeStatus((id) => {
         this.tree.refresh();
-        const agent = this.agents.find(id);
-        const status = this.agents.status(id);
-        const was = lastStatus.get(id);
-        lastStatus.set(id, status);
-        // Each time an agent (re)starts: the deletes it missed, then merge the sessions it lists.
-        if (agent && status === 'running' && was === 'starting') {
-          void this.flushDeletes(agent)
-            .then(() => this.listInto(agent))
-            .then(undefined, (err: unknown) => this.log.warn(`session/list of ${agent.name} failed: ${String(err)}`));
-        }
+        this.sync.statusChanged(id);
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(SECTION)) this.reportSettings({ overrides: true });
@@ -509,26 +433,3 @@ async function pickWorkspaceFolder(): Promise<vscode.WorkspaceFolder | undefined
   return await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Pick the folder the agent works in') });
 }
 
-/**
- * MCP servers in increasing priority: the user's mcp.json, the workspace's
- * .vscode/mcp.json and workspace-level acpAgents.mcpServers (both handed over
- * only once the user trusts each definition), then the user's acpAgents.mcpServers.
- */
-function mcpSources(config: Config, globalStorage: string): McpSource[] {
-  const sources: McpSource[] = [];
-  const read = (file: string, label: string, origin: 'user' | 'workspace') => {
-    try {
-      if (fs.existsSync(file)) sources.push({ label, servers: parseMcpJson(fs.readFileSync(file, 'utf8')), origin });
-    } catch {
-      sources.push({ label: vscode.l10n.t('{0} (unreadable)', label), servers: {}, origin });
-    }
-  };
-  // globalStorage is <user data>/User/globalStorage/<extension>: mcp.json sits in User/.
-  read(path.join(globalStorage, '..', '..', 'mcp.json'), vscode.l10n.t('user mcp.json'), 'user');
-  if (vscode.workspace.isTrusted) {
-    for (const f of vscode.workspace.workspaceFolders ?? []) read(path.join(f.uri.fsPath, '.vscode', 'mcp.json'), `${f.name}/.vscode/mcp.json`, 'workspace');
-    for (const w of config.workspaceMcpServers()) sources.push({ label: w.label, servers: w.servers, origin: 'workspace' });
-  }
-  sources.push({ label: 'acpAgents.mcpServers', servers: config.mcpServers(), origin: 'user' });
-  return sources;
-}

@@ -105,12 +105,12 @@ const deleteSession: CommandFactory = (ctx) => async (node?: SessionTreeNode) =>
   ctx.index.remove(agent.id, entry.sessionId, { agentPending: true });
   await ctx.archive.delete(agent.id, entry.sessionId);
   // The agent is asked to delete it too, started for that when it is not running.
-  await ctx.flushDeletes(agent, { start: true });
+  await ctx.sync.flushDeletes(agent, { start: true });
 };
 
 const refreshSessions: CommandFactory = (ctx) => async () => {
   for (const agent of ctx.agents.definitions()) {
-    if (ctx.agents.runtime(agent.id)) await ctx.listInto(agent).then(undefined, (err: unknown) => ctx.log.warn(`session/list of ${agent.name} failed: ${String(err)}`));
+    if (ctx.agents.runtime(agent.id)) await ctx.sync.listInto(agent).then(undefined, (err: unknown) => ctx.log.warn(`session/list of ${agent.name} failed: ${String(err)}`));
   }
   ctx.tree.refresh();
 };

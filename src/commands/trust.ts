@@ -8,7 +8,7 @@ const manageMcpTrust: CommandFactory = (ctx) => async () => {
   const defined = new Map<string, WorkspaceMcpServer>();
   for (const f of vscode.workspace.workspaceFolders ?? [undefined]) {
     const cwd = f?.uri.fsPath ?? ctx.storage;
-    for (const w of ctx.selectMcp(cwd, { canHttp: true, canSse: true }).fromWorkspace) defined.set(w.hash, w);
+    for (const w of ctx.mcp.select(cwd, { canHttp: true, canSse: true }).fromWorkspace) defined.set(w.hash, w);
   }
   const trusted = ctx.mcpTrust.trusted();
   if (defined.size === 0) {
