@@ -11,10 +11,8 @@ import * as vscode from 'vscode';
 import { CompleteElicitationNotification, CreateElicitationRequest } from './acp/protocol';
 import type { AgentDefinition } from './agents/agentDefinition';
 import { AgentManager } from './agents/agentManager';
-import { AgentRegistry, NotInstallableError, type RegistryEntry } from './agents/registry/agentRegistry';
-import { byline } from './agents/registry/format';
-import { HttpError } from './agents/registry/http';
-import { AgentInstaller, ChecksumError } from './agents/registry/installer';
+import { AgentRegistry } from './agents/registry/agentRegistry';
+import { AgentInstaller } from './agents/registry/installer';
 import { RegistrySource } from './agents/registry/registrySource';
 import { AuthService } from './agents/auth';
 import type { AgentHostUi } from './agents/ports';
@@ -41,13 +39,12 @@ import { SessionSync } from './sessions/sessionSync';
 import { TranscriptArchive } from './sessions/transcriptArchive';
 import { quickPickPrompter, runInTerminal } from './ui/authPrompts';
 import { askMcpTrust } from './ui/mcpTrustPrompt';
-import { confirmUnverifiedInstall, pickFromRegistry, type RegistryPickItem } from './ui/registryPicker';
-import { agentStatusWords, SessionTreeProvider } from './ui/sessionTree';
+import { AgentPicker } from './ui/agentPicker';
+import { RegistryInstall } from './ui/registryInstall';
+import type { RegistryPickItem } from './ui/registryPicker';
+import { SessionTreeProvider } from './ui/sessionTree';
 import { UserMessages } from './ui/userMessages';
-import { forLabel, forMessage } from './shared/nativeText';
-
-const UPDATE_CHECK_KEY = 'registry.lastUpdateCheck';
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { forMessage } from './shared/nativeText';
 
 /** For the tests: a session opened as if no folder were open. */
 export const NO_FOLDER = '\u0000no-folder';
@@ -68,6 +65,9 @@ export class Ctx implements vscode.Disposable {
   /** Agents from the ACP Registry: the list, and those installed. */
   readonly registry: AgentRegistry;
   readonly agents: AgentManager;
+  /** Installs from the ACP Registry, and the daily update check. */
+  readonly installs: RegistryInstall;
+  readonly agentPicker: AgentPicker;
   readonly auth: AuthService;
   readonly index: SessionIndex;
   readonly archive: TranscriptArchive;
@@ -158,6 +158,18 @@ export class Ctx implements vscode.Disposable {
     this.mcpTrust = new McpTrust(extension.workspaceState, askMcpTrust, (m) => this.log.info(m));
     this.mcp = new McpServerSources(this.config, this.storage, this.secrets, this.mcpTrust);
     const services = this.sessionServices();
+    this.installs = new RegistryInstall({
+      registry: this.registry,
+      agents: this.agents,
+      messages: this.messages,
+      log: this.log,
+      state: extension.globalState,
+      confirm: (m, d, a) => this.confirm(m, d, a),
+      configuredIds: () => new Set(this.config.agents().agents.map((a) => a.id)),
+      pickCreated: (qp) => this.registryPickCreated?.(qp),
+      installed: () => this.tree.refresh(),
+    });
+    this.agentPicker = new AgentPicker({ agents: this.agents, registry: this.registry, messages: this.messages, install: (entry) => this.installs.install(entry) });
     this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments, {
       enabled: () => this.config.notifications(),
       notify: (message, ...actions) => this.messages.show('info', message, ...actions),
@@ -265,119 +277,6 @@ export class Ctx implements vscode.Disposable {
 
   activePanel(): ChatPanel | undefined {
     return this.panels.all().find((p) => p.panel.active);
-  }
-
-  /**
-   * A quick pick of agents: yours, those installed from the ACP Registry, and —
-   * with `registry` — the registry's others, installed when picked.
-   */
-  async pickAgent(title: string, filter: (a: AgentDefinition) => boolean = () => true, opts: { registry?: boolean } = {}): Promise<AgentDefinition | undefined> {
-    const all = this.agents.definitions().filter(filter);
-    const ids = new Set(this.agents.definitions().map((a) => a.id));
-    const fromRegistry = opts.registry ? (await this.registry.entries()).filter((e) => !ids.has(e.agent.id) && !('unavailable' in e.dist)) : [];
-    if (all.length === 0 && fromRegistry.length === 0) {
-      await this.messages.show('info', vscode.l10n.t('No agent is running.'));
-      return undefined;
-    }
-    type Item = vscode.QuickPickItem & { agent?: AgentDefinition; entry?: RegistryEntry };
-    const item = (agent: AgentDefinition): Item => ({
-      label: forLabel(agent.name),
-      description: `${agent.version ? `${forLabel(agent.version, 50)} · ` : ''}${agentStatusWords(this.agents.status(agent.id))}`,
-      detail: forLabel(agent.description ?? [agent.command, ...agent.args].join(' '), 500),
-      agent,
-    });
-    const group = (label: string, list: Item[]): Item[] => (list.length ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...list] : []);
-    const items: Item[] = [
-      ...group(vscode.l10n.t('Your agents'), all.filter((a) => a.source === 'settings').map(item)),
-      ...group(vscode.l10n.t('Installed from the ACP Registry'), all.filter((a) => a.source === 'registry').map(item)),
-      ...group(
-        vscode.l10n.t('ACP Registry — installed when picked'),
-        fromRegistry.map((entry) => ({
-          label: forLabel(entry.agent.name),
-          description: vscode.l10n.t('{0} · install', forLabel(entry.agent.version, 50)),
-          detail: forLabel(`${entry.agent.description}${byline(entry.agent.authors)}`, 500),
-          entry,
-        })),
-      ),
-    ];
-    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Pick an agent'), matchOnDescription: true, matchOnDetail: true });
-    if (picked?.entry) return await this.installFromRegistry(picked.entry);
-    return picked?.agent;
-  }
-
-  /** Installs (or updates) a registry agent with a cancellable progress notification; undefined when it failed or was cancelled. */
-  async installFromRegistry(picked: RegistryEntry): Promise<AgentDefinition | undefined> {
-    // The registry's current pin, not the cached or shipped one the pick may have come from
-    // (a list the picker or Update Agents fetched a moment ago is current enough).
-    const fresh = (await this.registry.entries(await this.registry.source.refresh({ maxAgeMs: 60_000 }))).find((e) => e.agent.id === picked.agent.id);
-    const entry = fresh && !('unavailable' in fresh.dist) ? fresh : picked;
-    const a = entry.agent;
-    // A running agent keeps its files until the next start.
-    const keepVersion = this.agents.runtime(a.id) ? this.registry.installer.get(a.id)?.version : undefined;
-    if (!(await confirmUnverifiedInstall(entry, this.confirm))) return undefined;
-    const mb = (n: number) => vscode.l10n.t('{0} MB', (n / 1024 ** 2).toFixed(1));
-    try {
-      const def = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Installing {0} {1}', forMessage(a.name, 100), forMessage(a.version, 50)), cancellable: true },
-        async (progress, token) => {
-          let shown = 0;
-          return await this.registry.install(
-            entry,
-            (received, total) => {
-              if (received - shown < 256 * 1024 && received !== total) return;
-              const increment = total ? ((received - shown) / total) * 100 : undefined;
-              shown = received;
-              progress.report({ message: total ? vscode.l10n.t('{0} of {1}', mb(received), mb(total)) : mb(received), ...(increment !== undefined ? { increment } : {}) });
-            },
-            token,
-            { ...(keepVersion ? { keepVersion } : {}), allowUnverified: true }, // confirmed above when it has no checksum
-          );
-        },
-      );
-      this.tree.refresh();
-      return def;
-    } catch (err) {
-      const message = (err as Error)?.message ?? String(err);
-      if (err instanceof HttpError && err.reason === 'cancelled') {
-        this.log.info(`registry: the install of ${a.name} was cancelled.`);
-        return undefined;
-      }
-      this.log.error(`registry: ${message}`);
-      const showLog = vscode.l10n.t('Show Log');
-      void this.messages.show('error', err instanceof ChecksumError || err instanceof NotInstallableError ? forMessage(message) : vscode.l10n.t('{0} {1} could not be installed: {2}', forMessage(a.name, 100), forMessage(a.version, 50), forMessage(message)), showLog).then((c) => c === showLog && this.log.show(true));
-      return undefined;
-    }
-  }
-
-  /**
-   * Says when the registry has newer versions of installed agents — at most
-   * once a day (the time of the last check is kept in global state).
-   */
-  async checkForUpdates(now = Date.now()): Promise<string[]> {
-    if (this.registry.installer.installed().length === 0) return [];
-    const last = this.extension.globalState.get<number>(UPDATE_CHECK_KEY, 0);
-    if (now - last < DAY_MS) return [];
-    const list = await this.registry.source.refresh();
-    if (list.from !== 'registry') return []; // offline: try again next start
-    await this.extension.globalState.update(UPDATE_CHECK_KEY, now);
-    const names = (await this.registry.updates(list)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
-    if (names.length) {
-      const update = vscode.l10n.t('Update');
-      void this.messages.show('info', vscode.l10n.t('Updates from the ACP Registry: {0}.', forMessage(names.join(', '), 500)), update).then((c) => c === update && vscode.commands.executeCommand('acpAgents.updateAgents'));
-    }
-    return names;
-  }
-
-  /** The daily update check, a little after start-up (nothing is fetched when no agent is installed). */
-  scheduleUpdateCheck(delayMs = 20_000): void {
-    const timer = setTimeout(() => void this.checkForUpdates().catch((err: unknown) => this.log.warn(`registry: the update check failed: ${String(err)}`)), delayMs);
-    this.disposables.push({ dispose: () => clearTimeout(timer) });
-  }
-
-  /** The registry quick pick (installed / available / cannot run here). */
-  pickFromRegistry(title: string): Promise<RegistryEntry | undefined> {
-    const configured = new Set(this.config.agents().agents.map((a) => a.id));
-    return pickFromRegistry(this.registry, configured, { title, created: (qp) => this.registryPickCreated?.(qp), log: (m) => this.log.warn(m) });
   }
 
   /** An error with Show Log. */

@@ -44,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const settingsHost = vscode.env.remoteName ? 'remote' : vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'local';
   void vscode.commands.executeCommand('setContext', 'acpAgents.settingsHost', settingsHost);
   ctx.watch();
-  ctx.scheduleUpdateCheck();
+  context.subscriptions.push(ctx.installs.scheduleUpdateCheck());
   ctx.log.info(`ACP Agents ${ctx.version} activated in ${vscode.env.appName} ${vscode.version} (${(performance.now() - activationStart).toFixed(1)} ms)`);
   return {
     version: ctx.version,

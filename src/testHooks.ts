@@ -138,7 +138,7 @@ export function testHooks(ctx: Ctx): TestHooks {
     activePanel: () => ctx.activePanel(),
     storagePath: () => ctx.storage,
     watchRegistryPicks: (watch) => void (ctx.registryPickCreated = watch),
-    checkForUpdates: (now) => ctx.checkForUpdates(now),
+    checkForUpdates: (now) => ctx.installs.checkForUpdates(now),
     setSessionPicker: (pick) =>
       void (ctx.sessionPicker = pick
         ? async (items) => {

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { CommandFactory } from './types';
 
 const restartAgent: CommandFactory = (ctx) => async (arg?: unknown) => {
-  const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent() ?? (await ctx.pickAgent(vscode.l10n.t('ACP: Restart Agent'), (a) => ctx.agents.status(a.id) !== 'not-started'));
+  const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent() ?? (await ctx.agentPicker.pick(vscode.l10n.t('ACP: Restart Agent'), (a) => ctx.agents.status(a.id) !== 'not-started'));
   if (!agent) return;
   try {
     await ctx.agents.restart(agent.id, ctx.workspaceCwd());
@@ -19,12 +19,12 @@ const showLog: CommandFactory = (ctx) => (arg?: unknown) => {
 };
 
 const signIn: CommandFactory = (ctx) => async (arg?: unknown) => {
-  const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent() ?? (await ctx.pickAgent(vscode.l10n.t('ACP: Sign In')));
+  const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent() ?? (await ctx.agentPicker.pick(vscode.l10n.t('ACP: Sign In')));
   if (agent) await ctx.auth.signIn(agent, ctx.workspaceCwd());
 };
 
 const signOut: CommandFactory = (ctx) => async (arg?: unknown) => {
-  const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent() ?? (await ctx.pickAgent(vscode.l10n.t('ACP: Sign Out'), (a) => ctx.agents.status(a.id) !== 'not-started'));
+  const agent = ctx.agentFromArg(arg) ?? ctx.activeAgent() ?? (await ctx.agentPicker.pick(vscode.l10n.t('ACP: Sign Out'), (a) => ctx.agents.status(a.id) !== 'not-started'));
   if (agent) await ctx.auth.signOut(agent, ctx.workspaceCwd());
 };
 

@@ -1,56 +1,10 @@
 /** Commands about the ACP Registry: install, update, uninstall. */
 import * as vscode from 'vscode';
 import { forLabel, forMessage } from '../shared/nativeText';
-import type { AgentDefinition } from '../agents/agentDefinition';
-import type { RegistryEntry } from '../agents/registry/agentRegistry';
-import type { Ctx } from '../ctx';
 import type { CommandFactory } from './types';
 
-/** Offers a New Session with a freshly installed agent (not awaited: the command is done). */
-function offerNewSession(ctx: Ctx, def: AgentDefinition, what: string): void {
-  const newSession = vscode.l10n.t('New Session');
-  void ctx.messages.show('info', what, newSession).then((c) => c === newSession && vscode.commands.executeCommand('acpAgents.newSession', def.id));
-}
-
-/** The registry entry an argument names (an id), refreshing the list when it is not known yet. */
-async function entryFor(ctx: Ctx, id: string): Promise<RegistryEntry | undefined> {
-  const find = async () => (await ctx.registry.entries()).find((e) => e.agent.id === id);
-  return (await find()) ?? (await ctx.registry.source.refresh(), await find());
-}
-
-/**
- * Installs the registry agent `id` (or the one picked when there is no id);
- * resolves with the installed agent, or undefined.
- */
-export async function installFromRegistry(ctx: Ctx, id: string | undefined, opts: { offerSession: boolean }): Promise<AgentDefinition | undefined> {
-  const entry = id !== undefined ? await entryFor(ctx, id) : await ctx.pickFromRegistry(vscode.l10n.t('ACP: Install Agent'));
-  if (!entry) {
-    if (id !== undefined) void ctx.messages.show('error', vscode.l10n.t('No agent "{0}" is configured, installed, or listed in the ACP Registry.', id));
-    return undefined;
-  }
-  const a = entry.agent;
-  if ('unavailable' in entry.dist) {
-    void ctx.messages.show('warning', vscode.l10n.t('{0} cannot be installed on this machine ({1}).', forMessage(a.name, 100), forMessage(entry.dist.unavailable, 300)));
-    return undefined;
-  }
-  if (entry.installed && !entry.update) {
-    const def = ctx.agents.find(a.id);
-    if (def && opts.offerSession) offerNewSession(ctx, def, vscode.l10n.t('{0} {1} is already installed.', forMessage(a.name, 100), forMessage(entry.installed.version, 50)));
-    return def;
-  }
-  const def = await ctx.installFromRegistry(entry);
-  if (!def) return undefined;
-  const shadowed = ctx.agents.find(a.id)?.source === 'settings';
-  const what = shadowed
-    ? vscode.l10n.t('Installed {0} {1}. Your acpAgents.agents setting also defines "{2}"; that one is used.', forMessage(a.name, 100), forMessage(a.version, 50), forMessage(a.id, 100))
-    : vscode.l10n.t('Installed {0} {1}.', forMessage(a.name, 100), forMessage(a.version, 50));
-  if (opts.offerSession) offerNewSession(ctx, def, what);
-  else void ctx.messages.show('info', what);
-  return def;
-}
-
 /** ACP: Install Agent… — resolves with the installed agent (for callers and tests). */
-const installAgent: CommandFactory = (ctx) => (arg?: unknown) => installFromRegistry(ctx, typeof arg === 'string' ? arg : undefined, { offerSession: true });
+const installAgent: CommandFactory = (ctx) => (arg?: unknown) => ctx.installs.install(typeof arg === 'string' ? arg : undefined, 'offerSession');
 
 /** ACP: Update Agents — installs the registry's newer versions; resolves with the ids updated. */
 const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
@@ -67,7 +21,7 @@ const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
   for (const entry of updates) {
     // An agent no panel uses is stopped first: its next start runs the new version. One in use keeps running the old one.
     if (!ctx.inUse(entry.agent.id)) await ctx.agents.stop(entry.agent.id);
-    const def = await ctx.installFromRegistry(entry);
+    const def = await ctx.installs.install(entry);
     if (def) done.push(def.id);
   }
   if (done.length) {

@@ -6,18 +6,17 @@ import { transcriptMarkdown } from '../sessions/forkTranscript';
 import type { PermissionItem } from '../shared/transcriptTypes';
 import type { SessionTreeNode } from '../ui/sessionTree';
 import type { CommandFactory } from './types';
-import { installFromRegistry } from './registry';
 
 const newSession: CommandFactory = (ctx) => async (arg?: unknown) => {
   let agent = ctx.agentFromArg(arg);
   // An id of the ACP Registry not installed yet: installed first.
   if (!agent && typeof arg === 'string') {
-    agent = await installFromRegistry(ctx, arg, { offerSession: false });
+    agent = await ctx.installs.install(arg, 'tell');
     if (!agent) return;
   }
   if (!agent) {
     const preferred = ctx.config.defaultAgent();
-    agent = (preferred && ctx.agents.find(preferred)) || (await ctx.pickAgent(vscode.l10n.t('ACP: New Session'), undefined, { registry: true }));
+    agent = (preferred && ctx.agents.find(preferred)) || (await ctx.agentPicker.pick(vscode.l10n.t('ACP: New Session'), undefined, { registry: true }));
   }
   if (!agent) return;
   const cwd = await ctx.pickFolder();
@@ -116,7 +115,7 @@ const refreshSessions: CommandFactory = (ctx) => async () => {
 };
 
 const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
-  const agent = ctx.agentFromArg(arg) ?? (await ctx.pickAgent(vscode.l10n.t('ACP: Resume Session — pick the agent')));
+  const agent = ctx.agentFromArg(arg) ?? (await ctx.agentPicker.pick(vscode.l10n.t('ACP: Resume Session — pick the agent')));
   if (!agent) return;
   const cwd = ctx.workspaceCwd();
   let rt;
