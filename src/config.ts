@@ -167,3 +167,26 @@ export class Config {
     return out;
   }
 }
+
+/** Settings problems and ignored workspace overrides, in the log, each said once. */
+export class SettingsReport {
+  private readonly reportedOverrides = new Set<string>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  report(which: { agents?: boolean; overrides?: boolean } = { agents: true, overrides: true }): void {
+    if (which.agents) for (const p of this.config.agents().problems) this.warn(p.message);
+    if (!which.overrides) return;
+    for (const o of this.config.workspaceOverrides()) {
+      const key = `${o.key}\u0000${o.where}`;
+      if (this.reportedOverrides.has(key)) continue;
+      this.reportedOverrides.add(key);
+      this.warn(
+        `${o.where} sets acpAgents.${o.key}; it is ignored: this setting is read from your user settings only, so a repository cannot change what agents may run or do.${o.key === 'mcpServers' ? ' Its servers are offered for your trust instead.' : ''}`,
+      );
+    }
+  }
+}

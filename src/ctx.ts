@@ -21,7 +21,7 @@ import { SignInStore } from './agents/signInStore';
 import { AttachmentSources, readText } from './chat/attachmentSources';
 import { ChatPanelManager, type ChatPanel } from './chat/chatPanel';
 import { DiffDocuments } from './chat/diffDocuments';
-import { Config, SECTION } from './config';
+import { Config, SECTION, SettingsReport } from './config';
 import { ChangeTracker } from './host/changeTracker';
 import { HunkReview } from './host/hunkReview';
 import { currentBytes, restoreFiles } from './host/restoreFiles';
@@ -44,7 +44,6 @@ import { RegistryInstall } from './ui/registryInstall';
 import type { RegistryPickItem } from './ui/registryPicker';
 import { SessionTreeProvider } from './ui/sessionTree';
 import { UserMessages } from './ui/userMessages';
-import { forMessage } from './shared/nativeText';
 
 /** For the tests: a session opened as if no folder were open. */
 export const NO_FOLDER = '\u0000no-folder';
@@ -53,6 +52,8 @@ export class Ctx implements vscode.Disposable {
   readonly version: string;
   readonly storage: string;
   readonly config = new Config();
+  /** Settings problems and ignored workspace overrides, said in the log. */
+  readonly settings: SettingsReport;
   readonly messages = new UserMessages();
   /** Secrets met at run time; with the stored sign-in values, no output channel ever shows them. */
   readonly secrets = new SecretValues();
@@ -103,6 +104,7 @@ export class Ctx implements vscode.Disposable {
     this.signInStore = new SignInStore(extension.secrets, extension.globalState);
     this.logs = new Logs(() => [...this.secrets.list(), ...this.signInStore.secretValues()]);
     this.log = this.logs.channel('ACP Agents');
+    this.settings = new SettingsReport(this.config, (m) => this.log.warn(m));
     this.elicitation = new ElicitationService((m) => this.log.info(`elicitation: ${m}`));
     const ui: AgentHostUi = {
       withProgress: (title, task) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => task(token))),
@@ -247,14 +249,6 @@ export class Ctx implements vscode.Disposable {
     return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   }
 
-  /** In a multi-root workspace, asks which folder the session works in (null: the user cancelled). */
-  async pickFolder(): Promise<string | undefined | null> {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    if (folders.length <= 1) return folders[0]?.uri.fsPath;
-    const f = await this.folderPicker();
-    return f ? f.uri.fsPath : null;
-  }
-
   /** The agent with this id; throws when none is configured (or built in). */
   agent(id: string): AgentDefinition {
     const def = this.agents.find(id);
@@ -262,42 +256,8 @@ export class Ctx implements vscode.Disposable {
     return def;
   }
 
-  /** The agent a command argument names (an id, or a tree node), if any. */
-  agentFromArg(arg: unknown): AgentDefinition | undefined {
-    if (typeof arg === 'string') return this.agents.find(arg);
-    if (typeof arg === 'object' && arg !== null && 'agent' in arg) return (arg as { agent: AgentDefinition }).agent;
-    return undefined;
-  }
-
-  /** The agent of the active chat panel. */
-  activeAgent(): AgentDefinition | undefined {
-    const active = this.activePanel();
-    return active ? this.agents.find(active.agentId) : undefined;
-  }
-
   activePanel(): ChatPanel | undefined {
     return this.panels.all().find((p) => p.panel.active);
-  }
-
-  /** An error with Show Log. */
-  async showError(agent: AgentDefinition, err: unknown): Promise<void> {
-    const choice = await this.messages.show('error', forMessage(String((err as Error)?.message ?? err)), vscode.l10n.t('Show Log'));
-    if (choice) this.agents.showLog(agent.id);
-  }
-
-  /** Settings problems and ignored workspace overrides, each said once. */
-  private readonly reportedOverrides = new Set<string>();
-  reportSettings(which: { agents?: boolean; overrides?: boolean } = { agents: true, overrides: true }): void {
-    if (which.agents) for (const p of this.config.agents().problems) this.log.warn(p.message);
-    if (!which.overrides) return;
-    for (const o of this.config.workspaceOverrides()) {
-      const key = `${o.key}\u0000${o.where}`;
-      if (this.reportedOverrides.has(key)) continue;
-      this.reportedOverrides.add(key);
-      this.log.warn(
-        `${o.where} sets acpAgents.${o.key}; it is ignored: this setting is read from your user settings only, so a repository cannot change what agents may run or do.${o.key === 'mcpServers' ? ' Its servers are offered for your trust instead.' : ''}`,
-      );
-    }
   }
 
   /** Keeps the tree and the session list in step with the agents and the settings. */
@@ -310,9 +270,9 @@ export class Ctx implements vscode.Disposable {
         this.sync.statusChanged(id);
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(SECTION)) this.reportSettings({ overrides: true });
+        if (e.affectsConfiguration(SECTION)) this.settings.report({ overrides: true });
         if (e.affectsConfiguration(`${SECTION}.agents`)) {
-          this.reportSettings({ agents: true });
+          this.settings.report({ agents: true });
           this.tree.refresh();
         }
       }),

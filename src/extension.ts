@@ -39,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const ctx = new Ctx(context);
   current = ctx;
   context.subscriptions.push(ctx, ...registerCommands(ctx));
-  ctx.reportSettings();
+  ctx.settings.report();
   // Where acpAgents.agents is read from, for the Sessions view's welcome: a remote's settings, a web server's, or these.
   const settingsHost = vscode.env.remoteName ? 'remote' : vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'local';
   void vscode.commands.executeCommand('setContext', 'acpAgents.settingsHost', settingsHost);

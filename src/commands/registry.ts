@@ -1,6 +1,7 @@
 /** Commands about the ACP Registry: install, update, uninstall. */
 import * as vscode from 'vscode';
 import { forLabel, forMessage } from '../shared/nativeText';
+import { agentFromArg } from './helpers';
 import type { CommandFactory } from './types';
 
 /** ACP: Install Agent… — resolves with the installed agent (for callers and tests). */
@@ -35,7 +36,7 @@ const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
 /** ACP: Uninstall Agent… — resolves with the id removed. */
 const uninstallAgent: CommandFactory = (ctx) => async (arg?: unknown): Promise<string | undefined> => {
   const installed = ctx.registry.installer.installed();
-  const fromArg = typeof arg === 'string' ? arg : ctx.agentFromArg(arg)?.id;
+  const fromArg = typeof arg === 'string' ? arg : agentFromArg(ctx, arg)?.id;
   let target = fromArg ? installed.find((a) => a.id === fromArg) : undefined;
   if (!target && fromArg === undefined) {
     if (installed.length === 0) {

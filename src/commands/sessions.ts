@@ -5,10 +5,11 @@ import type { AgentDefinition } from '../agents/agentDefinition';
 import { transcriptMarkdown } from '../sessions/forkTranscript';
 import type { PermissionItem } from '../shared/transcriptTypes';
 import type { SessionTreeNode } from '../ui/sessionTree';
+import { agentFromArg, pickFolder, showError } from './helpers';
 import type { CommandFactory } from './types';
 
 const newSession: CommandFactory = (ctx) => async (arg?: unknown) => {
-  let agent = ctx.agentFromArg(arg);
+  let agent = agentFromArg(ctx, arg);
   // An id of the ACP Registry not installed yet: installed first.
   if (!agent && typeof arg === 'string') {
     agent = await ctx.installs.install(arg, 'tell');
@@ -19,7 +20,7 @@ const newSession: CommandFactory = (ctx) => async (arg?: unknown) => {
     agent = (preferred && ctx.agents.find(preferred)) || (await ctx.agentPicker.pick(vscode.l10n.t('ACP: New Session'), undefined, { registry: true }));
   }
   if (!agent) return;
-  const cwd = await ctx.pickFolder();
+  const cwd = await pickFolder(ctx);
   if (cwd !== null) ctx.panels.open(agent, cwd);
 };
 
@@ -115,14 +116,14 @@ const refreshSessions: CommandFactory = (ctx) => async () => {
 };
 
 const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
-  const agent = ctx.agentFromArg(arg) ?? (await ctx.agentPicker.pick(vscode.l10n.t('ACP: Resume Session — pick the agent')));
+  const agent = agentFromArg(ctx, arg) ?? (await ctx.agentPicker.pick(vscode.l10n.t('ACP: Resume Session — pick the agent')));
   if (!agent) return;
   const cwd = ctx.workspaceCwd();
   let rt;
   try {
     rt = await ctx.agents.ensureRunning(agent, cwd);
   } catch (err) {
-    await ctx.showError(agent, err);
+    await showError(ctx, agent, err);
     return;
   }
   const caps = rt.capabilities;
