@@ -5,7 +5,8 @@
  * until a session was opened in this window.
  */
 import * as vscode from 'vscode';
-import type { ChatPanel, ChatPanelManager } from '../chat/chatPanel';
+import type { ChatPanel } from '../chat/chatPanel';
+import type { ChatPanelManager } from '../chat/panelManager';
 import { forLabel, forMessage } from '../shared/nativeText';
 
 const FOCUS_COMMAND = 'acpAgents.showActiveSession';

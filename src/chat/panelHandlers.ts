@@ -1,0 +1,166 @@
+/**
+ * What the host does with each message from a chat panel's webview: one
+ * handler per message type, in a table whose type names every member of
+ * `WebviewToHost` — a message type without a handler does not compile.
+ * A handler sees the panel only through `PanelHost`.
+ */
+import * as vscode from 'vscode';
+import type { AgentSession } from '../sessions/agentSession';
+import type { Mention } from '../shared/attachments';
+import { forMessage } from '../shared/nativeText';
+import type { HostToWebview, WebviewToHost } from '../shared/webviewProtocol';
+import type { AttachmentSources } from './attachmentSources';
+import type { DiffDocuments } from './diffDocuments';
+import type { Follower } from './follow';
+
+/** What a handler may use of its panel. */
+export interface PanelHost {
+  readonly session: AgentSession;
+  readonly panel: vscode.WebviewPanel;
+  readonly log: vscode.LogOutputChannel;
+  readonly diffs: DiffDocuments;
+  readonly attachments: AttachmentSources;
+  readonly follower: Follower;
+  post(message: HostToWebview): void;
+  /** The webview (re)connected: a snapshot, then deltas. */
+  connected(): void;
+  /** Older history: the batch just before `before`. */
+  sendOlder(before: string, pending: number): void;
+}
+
+type Handlers = { readonly [K in WebviewToHost['type']]: (msg: Extract<WebviewToHost, { type: K }>, panel: PanelHost) => void };
+
+const HANDLERS: Handlers = {
+  ready: (_msg, p) => p.connected(),
+  older: (msg, p) => p.sendOlder(msg.before, msg.pending),
+  send: (msg, p) => void p.session.prompt(msg.text, msg.attachments ?? []),
+  attach: (_msg, p) => void p.attachments.pick().then((add) => add.length && p.post({ type: 'attachments', add })),
+  dropUris: (msg, p) => {
+    const add = p.attachments.fromUris(msg.uris);
+    if (add.length) p.post({ type: 'attachments', add });
+  },
+  findFiles: (msg, p) => {
+    const answer = (items: readonly Mention[]): void => p.post({ type: 'mentions', requestId: msg.requestId, items });
+    void p.attachments.mentions(msg.query, answer).then(answer, (err: unknown) => p.log.warn(`mentions: ${String(err)}`));
+  },
+  action: (msg, p) => {
+    // Export is the editor's business (a Markdown document), not the session's.
+    if (msg.action === 'export') {
+      p.panel.reveal(undefined, false);
+      void vscode.commands.executeCommand('acpAgents.exportTranscript').then(undefined, (err: unknown) => p.log.warn(`export failed: ${String(err)}`));
+      return;
+    }
+    void p.session.runAction(msg.action).then(undefined, (err: unknown) => p.log.error(`panel action ${msg.action} failed: ${String(err)}`));
+  },
+  permission: (msg, p) => void p.session.answerPermission(msg.id, msg.optionId),
+  openLocation: (msg, p) => void openLocation(p.session, msg.path, msg.line).then(undefined, (err: unknown) => p.log.warn(`open location failed: ${String(err)}`)),
+  openDiff: (msg, p) => {
+    const item = p.session.transcript.get(msg.id);
+    const content = item && (item.kind === 'tool' || item.kind === 'permission') ? item.content[msg.index] : undefined;
+    if (content?.type === 'diff') void p.diffs.open(content.path, content.oldText, content.newText);
+  },
+  openLink: (msg, p) => void openLink(p.session, msg.href, p.log).then(undefined, (err: unknown) => p.log.warn(`open link failed: ${String(err)}`)),
+  setConfig: (msg, p) => void p.session.settings.setConfigOption(msg.configId, msg.value),
+  setMode: (msg, p) => void p.session.settings.setMode(msg.modeId),
+  setModel: (msg, p) => void p.session.settings.setModel(msg.modelId),
+  follow: (msg, p) => p.follower.set(msg.on),
+  elicitation: (msg, p) => {
+    const item = p.session.transcript.get(msg.id);
+    if (item?.kind !== 'elicitation' || item.state !== 'pending') return;
+    // A page is opened only on the user's click on Open, where its full address and host are shown.
+    if (msg.action === 'accept' && item.mode === 'url' && item.url) void vscode.env.openExternal(vscode.Uri.parse(item.url, true));
+    void p.session.elicitations.answer(msg.id, msg.action, msg.values).then(undefined, (err: unknown) => p.log.warn(`elicitation answer failed: ${String(err)}`));
+  },
+  queue: (msg, p) => {
+    // Edit: the message's attachments go back to the composer whole (the queue shown in the header has no image bytes).
+    const add = msg.action === 'edit' ? p.session.queue.attachments(msg.id) : undefined;
+    void p.session.queue.act(msg.action, msg.id).then((done) => {
+      if (done && add?.length) p.post({ type: 'attachments', add });
+    }, (err: unknown) => p.log.warn(`queue: ${String(err)}`));
+  },
+  stopSubagent: (msg, p) => void p.session.subagents.cancel(msg.sessionId).then(undefined, (err: unknown) => p.log.warn(`stopping a subagent failed: ${String(err)}`)),
+  change: (msg, p) => {
+    const c = p.session.checkpoints.changes;
+    const file = msg.path;
+    const run = async (): Promise<unknown> => {
+      switch (msg.action) {
+        case 'reviewAll':
+          return await c.reviewAll();
+        case 'keepAll':
+          return c.keepAll();
+        case 'revertAll':
+          return await c.revertAll();
+        case 'open':
+          return file !== undefined && (await c.open(file));
+        case 'keep':
+          return file !== undefined && c.keep(file);
+        case 'revert':
+          return file !== undefined && (await c.revert(file));
+      }
+    };
+    void run().then(undefined, (err: unknown) => p.log.warn(`changes: ${String(err)}`));
+  },
+  checkpoint: (msg, p) => {
+    const r = p.session.checkpoints.restore;
+    const run = async (): Promise<unknown> => {
+      switch (msg.action) {
+        case 'preview':
+          return r.preview(msg.id);
+        case 'restore':
+          return await r.restore(msg.id);
+        case 'undo':
+          return await r.undoRestore();
+        case 'dismiss':
+          return r.dismiss();
+        case 'diff':
+          return msg.path !== undefined && (await r.diff(msg.path));
+      }
+    };
+    void run().then(undefined, (err: unknown) => p.log.warn(`restore: ${String(err)}`));
+  },
+  pin: (msg, p) => (msg.action === 'pin' ? p.session.pins.pin(msg.id) : p.session.pins.unpin(msg.id)),
+  retry: (msg, p) => {
+    const item = p.session.transcript.get(msg.id);
+    if (item?.kind === 'error' && item.retryPrompt !== undefined) void p.session.prompt(item.retryPrompt);
+  },
+};
+
+/** Hands a (checked) message from the webview to its handler. */
+export function handlePanelMessage(msg: WebviewToHost, panel: PanelHost): void {
+  (HANDLERS[msg.type] as (msg: WebviewToHost, panel: PanelHost) => void)(msg, panel);
+}
+
+/** Opens a file the agent pointed at (absolute path, 1-based line): within the session's folders, or after asking. */
+async function openLocation(session: AgentSession, filePath: string, line: number | undefined): Promise<void> {
+  const resolved = await session.requests.pathToOpen(filePath);
+  if (resolved === undefined) {
+    void vscode.window.showWarningMessage(vscode.l10n.t("The agent pointed at {0}, which is outside the session's folders; it was not opened.", forMessage(filePath, 300)));
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(resolved));
+  const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+  await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
+}
+
+/**
+ * Links from agent output: http(s) go to VS Code's opener (with its own link
+ * confirmation for untrusted domains), file links within the session's folders
+ * open in the editor; nothing else.
+ */
+async function openLink(session: AgentSession, href: string, log: vscode.LogOutputChannel): Promise<void> {
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(href, true);
+  } catch {
+    log.warn(`refused a malformed link from the agent: ${href.slice(0, 200)}`);
+    return;
+  }
+  if (uri.scheme === 'http' || uri.scheme === 'https') {
+    await vscode.env.openExternal(uri);
+  } else if (uri.scheme === 'file' && (uri.authority === '' || uri.authority === 'localhost')) {
+    const m = /^L?(\d+)/.exec(uri.fragment);
+    await openLocation(session, uri.fsPath, m ? Number(m[1]) : undefined);
+  } else {
+    log.warn(`refused a link with scheme "${uri.scheme}"${uri.authority ? ` and host "${uri.authority}"` : ''} from the agent`);
+  }
+}
