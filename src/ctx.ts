@@ -161,6 +161,13 @@ export class Ctx implements vscode.Disposable {
     this.mcpTrust = new McpTrust(extension.workspaceState, askMcpTrust, (m) => this.log.info(m));
     this.mcp = new McpServerSources(this.config, this.storage, this.secrets, this.mcpTrust);
     const services = this.sessionServices();
+    this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments, {
+      enabled: () => this.config.notifications(),
+      notify: (message, ...actions) => this.messages.show('info', message, ...actions),
+    });
+    this.statusBar = new SessionStatusBar(this.panels);
+    this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index);
+    this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
     this.installs = new RegistryInstall({
       registry: this.registry,
       agents: this.agents,
@@ -173,13 +180,6 @@ export class Ctx implements vscode.Disposable {
       installed: () => this.tree.refresh(),
     });
     this.agentPicker = new AgentPicker({ agents: this.agents, registry: this.registry, messages: this.messages, install: (entry) => this.installs.install(entry) });
-    this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments, {
-      enabled: () => this.config.notifications(),
-      notify: (message, ...actions) => this.messages.show('info', message, ...actions),
-    });
-    this.statusBar = new SessionStatusBar(this.panels);
-    this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index);
-    this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
     this.disposables.push(
       this.statusBar,
       this.log,
