@@ -26,7 +26,6 @@ const waiting = new Map<number, (r: PatternResult) => void>();
 function getWorker(): Worker {
   if (worker) return worker;
   const w = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 32 } });
-  w.unref();
   w.on('message', (m: { id: number; r: PatternResult }) => {
     waiting.get(m.id)?.(m.r);
     waiting.delete(m.id);
@@ -40,6 +39,8 @@ function getWorker(): Worker {
   };
   w.on('error', fail);
   w.on('exit', fail);
+  // Last: a 'message' listener added after unref() holds the process open again (an idle worker must never keep Node alive).
+  w.unref();
   worker = w;
   return w;
 }
