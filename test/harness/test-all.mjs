@@ -2,6 +2,7 @@
 //   unit (mocha in Node), integration (mocha inside code-server's real VS Code
 //   extension host), e2e (playwright driving the workbench with the installed .vsix)
 // and prints as its last line `N passed, N failed, N skipped`.
+// A tier that runs fewer tests than its floor (TIER_FLOORS) fails the run, unless --grep is given.
 //   --tier unit|integration|e2e   run one tier (repeatable)
 //   --grep PATTERN                only tests whose title matches
 import { spawnSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { ROOT } from './testEnv.mjs';
 
 const args = process.argv.slice(2);
 const tiers = [];
+/** @type {string | undefined} */
 let grep;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--tier') tiers.push(args[++i]);
@@ -44,6 +46,15 @@ function listFiles(dir, suffix) {
     .map((f) => path.join(dir, f));
 }
 
+/**
+ * The fewest tests each tier may run (without --grep). A tier that suddenly runs fewer — a file
+ * that no longer loads its tests, a glob that misses a folder, a describe left empty — fails the
+ * run. Near the counts of the day (unit 337, integration 115, e2e 40): raise them as tests are
+ * added; lower one only with the commit that removes its tests, saying why.
+ * @type {Record<string, number>}
+ */
+const TIER_FLOORS = { unit: 330, integration: 110, e2e: 35 };
+
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
 /** @type {(Counts & { tier: string })[]} */
@@ -57,8 +68,12 @@ function add(tier, counts) {
   totals.failed += counts.failed;
   totals.skipped += counts.skipped;
   perTier.push({ tier, ...counts });
-  if (counts.passed + counts.failed === 0) {
+  const ran = counts.passed + counts.failed;
+  if (ran === 0) {
     console.log(`\n${tier}: ran no test — counted as a failure`);
+    totals.failed += 1;
+  } else if (!grep && ran < (TIER_FLOORS[tier] ?? 0)) {
+    console.log(`\n${tier}: ran ${ran} tests, fewer than its floor of ${TIER_FLOORS[tier]} (TIER_FLOORS in test/harness/test-all.mjs) — counted as a failure`);
     totals.failed += 1;
   }
 }

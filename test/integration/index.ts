@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
+import { mochaHooks, takeUnhandledRejections, trackUnhandledRejections } from '../support/rejections';
 
 interface Results {
   host: string;
@@ -40,6 +41,9 @@ export function runSuite(dir: string): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', forbidOnly: true });
   const grep = process.env.ACP_TEST_GREP;
   if (grep) mocha.grep(grep);
+  // An unhandled promise rejection in the extension host fails the test it happened in (or the run).
+  trackUnhandledRejections();
+  mocha.rootHooks(mochaHooks);
   const files = fs
     .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.test.js'))
@@ -76,7 +80,15 @@ export function runSuite(dir: string): Promise<void> {
   flush();
   return new Promise((resolve, reject) => {
     try {
-      const runner = mocha.run((failures) => {
+      const runner = mocha.run(async (failures) => {
+        // One that surfaced after the root after-all hook.
+        await new Promise<void>((r) => setImmediate(r));
+        const late = takeUnhandledRejections();
+        if (late) {
+          results.failed++;
+          results.lines.push(`  ✗ after the last test: ${late.message}`);
+          results.failures.push({ title: 'after the last test', error: String(late.stack ?? late) });
+        }
         const ok = failures === 0 && results.failed === 0 && results.passed > 0;
         results.done = true;
         results.exitCode = ok ? 0 : 1;

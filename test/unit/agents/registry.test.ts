@@ -227,7 +227,7 @@ describe('registry: installs', () => {
   };
 
   it('installs a checked binary, switches versions, removes the old one, and uninstalls', async function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32') this.skip(); // the archived agent is a shell script
     const v1 = await tarGz(fakeAgentEntries(FIXTURES));
     const v2 = await zip(fakeAgentEntries(FIXTURES));
     reg.put('v1.tar.gz', v1);
@@ -268,7 +268,7 @@ describe('registry: installs', () => {
   });
 
   it('refuses a binary without a checksum unless the user allowed it, before downloading anything', async function () {
-    if (process.platform === 'win32') this.skip();
+    if (process.platform === 'win32') this.skip(); // the archived agent is a shell script
     reg.put('unchecked.tar.gz', await tarGz(fakeAgentEntries(FIXTURES)));
     const a = agentFrom(binaryEntry(reg, { id: 'unchecked', version: '1.0.0', archive: 'unchecked.tar.gz' }));
     const d = dist(a);

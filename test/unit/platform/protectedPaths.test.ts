@@ -97,7 +97,7 @@ describe('protected paths: case', () => {
   });
 
   it('probes the file system per folder: tmp is case-sensitive here; a name whose other case is the same inode means case-insensitive', function () {
-    if (process.platform !== 'linux') this.skip();
+    if (process.platform !== 'linux') this.skip(); // the probe's expectations are Linux's: tmp is case-sensitive there
     const plain = tmpRoot();
     fs.writeFileSync(path.join(plain, 'probe.txt'), 'x');
     assert.equal(caseInsensitiveAt(plain), false);
