@@ -90,6 +90,80 @@ export async function screenshot(page, name) {
 /** Workbenches open now: a failed test reports what they show. */
 const open = new Set();
 
+/** VS Code's webview host frames (web: its pre/ pages, desktop: vscode-webview:) and the resources they load. */
+const WEBVIEW_URL = /\/contrib\/webview\/browser\/pre\/|^vscode-webview:|vscode-resource|vscode-cdn\.net/;
+
+/**
+ * Records what goes wrong in the page's webview frames — an uncaught exception, an unhandled
+ * rejection, a console.error, an error the browser logs there (a CSP violation, a resource that
+ * does not load) — through a CDP session of its own, which knows each message's frame
+ * (playwright's `pageerror` does not, and the webview's content runs in nested iframes).
+ * @param {Page} page
+ * @returns {Promise<string[]>} the errors so far, appended to as they come
+ */
+async function watchWebviewErrors(page) {
+  /** @type {string[]} */
+  const errors = [];
+  const cdp = await page.context().newCDPSession(page);
+  /** @type {Map<string, string>} frame id → url */
+  const frameUrls = new Map();
+  /** @type {Map<number, string>} execution context id → frame id */
+  const contextFrames = new Map();
+  const frameOf = (/** @type {number | undefined} */ contextId) => frameUrls.get(contextFrames.get(contextId ?? -1) ?? '') ?? '';
+  const short = (/** @type {string} */ url) => url.replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '');
+  /** @param {{ frame: { id: string, url: string }, childFrames?: any[] }} tree */
+  const walk = (tree) => {
+    frameUrls.set(tree.frame.id, tree.frame.url);
+    for (const child of tree.childFrames ?? []) walk(child);
+  };
+  cdp.on('Page.frameNavigated', ({ frame }) => frameUrls.set(frame.id, frame.url));
+  cdp.on('Runtime.executionContextCreated', ({ context }) => {
+    const frameId = context.auxData?.frameId;
+    if (typeof frameId === 'string') contextFrames.set(context.id, frameId);
+  });
+  cdp.on('Runtime.exceptionThrown', ({ exceptionDetails: d }) => {
+    const url = frameOf(d.executionContextId);
+    if (!WEBVIEW_URL.test(url) && !WEBVIEW_URL.test(d.url ?? '')) return;
+    errors.push(`uncaught in the webview (${short(url || d.url || '')}): ${d.exception?.description ?? d.text}`);
+  });
+  cdp.on('Runtime.consoleAPICalled', ({ type, args, executionContextId }) => {
+    if (type !== 'error' && type !== 'assert') return;
+    const url = frameOf(executionContextId);
+    if (!WEBVIEW_URL.test(url)) return;
+    const text = args.map((a) => (a.value !== undefined ? String(a.value) : (a.description ?? a.unserializableValue ?? a.type))).join(' ');
+    errors.push(`console.${type} in the webview (${short(url)}): ${text}`);
+  });
+  cdp.on('Log.entryAdded', ({ entry }) => {
+    if (entry.level !== 'error' || !WEBVIEW_URL.test(entry.url ?? '')) return;
+    errors.push(`the browser logged in the webview (${entry.source}, ${short(entry.url ?? '')}): ${entry.text}`);
+  });
+  await cdp.send('Page.enable');
+  walk((await cdp.send('Page.getFrameTree')).frameTree);
+  await cdp.send('Runtime.enable');
+  await cdp.send('Log.enable');
+  return errors;
+}
+
+/**
+ * Takes a workbench's webview errors that no test expected, as one error (undefined when none).
+ * @param {Workbench} w
+ */
+function takeWebviewErrors(w) {
+  const found = w.webviewErrors.splice(0).filter((e) => !w.allowed.some((re) => re.test(e)));
+  if (found.length === 0) return undefined;
+  return new Error(`${found.length} error(s) in the webview of the workbench (${w.tmp}):\n- ${found.join('\n- ')}`);
+}
+
+// Any uncaught exception, unhandled rejection or console error in a webview fails the test
+// that was running (the hook's error is reported as the test's); one after the last test
+// fails the suite's after hook through close(). Before the diagnostics below, which look for failed tests.
+if (typeof globalThis.afterEach === 'function') afterEach(async function () {
+  for (const w of open) {
+    const err = takeWebviewErrors(w);
+    if (err) /** @type {import('mocha').Hook} */ (this.test).error(err);
+  }
+});
+
 /**
  * The newest lines of the extension's logs (its own and its agents') in a code-server's user data.
  * @param {string} userDataDir
@@ -179,6 +253,7 @@ export async function openWorkbench({ prefix, agents, viewport = { width: 1280, 
   });
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport });
+  const webviewErrors = await watchWebviewErrors(page);
   await page.goto(workbenchUrl(server, workspace));
   await waitForWorkbench(page);
   const workbench = {
@@ -186,11 +261,25 @@ export async function openWorkbench({ prefix, agents, viewport = { width: 1280, 
     browser,
     page,
     tmp,
+    /** Errors seen in the webview frames and not yet taken by a test's end (read-only for tests). */
+    webviewErrors,
+    /** @type {RegExp[]} */
+    allowed: [],
+    /**
+     * A test that provokes an error in the webview on purpose says which: those matching are not failures.
+     * @param {RegExp} pattern
+     */
+    allowWebviewErrors(pattern) {
+      workbench.allowed.push(pattern);
+    },
+    /** Closes it; throws when its webview had errors that no test took (after the last test). */
     async close() {
       open.delete(workbench);
       await browser.close().catch(() => {});
       await server.stop();
       fs.rmSync(tmp, { recursive: true, force: true });
+      const err = takeWebviewErrors(workbench);
+      if (err) throw err;
     },
   };
   open.add(workbench);

@@ -134,6 +134,8 @@ describe('e2e: XSS corpus in every rendered field', function () {
       },
     });
     ({ page } = wb);
+    // The test's own canary (below) breaks the CSP on purpose, to prove its listener hears; nothing else may.
+    wb.allowWebviewErrors(/canary\.invalid/);
   });
 
   after(async function () {
