@@ -46,6 +46,8 @@ export interface CallShape {
 /** Inputs that describe a call without changing what it does: left out of its argument shape. */
 const DESCRIPTIVE_KEYS = new Set(['description', 'title', 'justification', 'reason', 'explanation', 'timeout', 'timeout_ms', 'timeoutMs']);
 const COMMAND_KINDS = new Set(['execute', 'fetch']);
+/** Input keys of other tools whose value is what runs: an "always" covers only the same value. */
+const RUNS_KEYS = new Set(['command', 'cmd', 'commandline', 'command_line', 'args', 'argv', 'script', 'code', 'sql', 'query', 'program', 'shell', 'exec', 'url']);
 
 /** The command line of an execute call: `rawInput.command` or `.cmd`, an array joined with spaces. */
 function commandOf(rawInput: unknown): string | undefined {
@@ -76,7 +78,8 @@ function canonical(v: unknown): string {
  *   One "always" for `npm test` never covers `curl … | sh`.
  * - `read`, `search`, `edit`, `delete`, `move`: the tool (its `name`, else its kind); the paths
  *   are checked on every call (an outside or protected path, or none, is always asked).
- * - any other kind: the named tool and the shape of its input (its keys); a nameless one, nothing.
+ * - any other kind: the named tool, the shape of its input (its keys) and the values of the keys
+ *   that say what runs (`command`, `script`, `sql`, `url`…); a nameless one, nothing.
  * Never the agent-chosen title alone where a name or input identifies the call.
  */
 export function alwaysScope(call: CallShape): string | undefined {
@@ -92,7 +95,9 @@ export function alwaysScope(call: CallShape): string | undefined {
   }
   if (READ_KINDS.has(toolKind) || EDIT_KINDS.has(toolKind)) return [toolKind, call.toolName ?? `kind:${toolKind}`].join('\u0000');
   if (!call.toolName) return undefined;
-  return [toolKind, call.toolName, 'shape', input ? Object.keys(input).sort().join(',') : typeof rawInput].join('\u0000');
+  // What decides what such a tool runs (an MCP tool's `command`, `sql`…) must be the same too, not only the keys.
+  const runs = input ? Object.fromEntries(Object.entries(input).filter(([k]) => RUNS_KEYS.has(k.toLowerCase()))) : {};
+  return [toolKind, call.toolName, 'shape', input ? Object.keys(input).sort().join(',') : typeof rawInput, canonical(runs)].join('\u0000');
 }
 
 /** The key an "allow always" answer is kept under: this agent, this session, and what {@link alwaysScope} says it covers. */

@@ -59,11 +59,11 @@ export function isPathKey(key: string): boolean {
 /** apply_patch headers (`*** Add File: x` …) and unified-diff `--- a/x` / `+++ b/x` pairs in a text. */
 export function patchPaths(text: string): string[] {
   const out: string[] = [];
-  if (!text.includes('*** ') && !text.includes('--- ')) return out;
+  if (!/\*\*\*\s|---\s/.test(text)) return out;
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const op = /^\*\*\* (?:Add File|Update File|Delete File|Move to|Move File|Rename to):\s*(.+?)\s*$/.exec(line);
+    const op = /^\s*\*\*\*\s+(?:Add File|Update File|Delete File|Move to|Move File|Rename to):\s*(.+?)\s*$/.exec(line);
     if (op) {
       out.push(op[1]!);
       continue;
@@ -102,7 +102,7 @@ export function resolveToolPath(raw: string, ctx: PathContext): string | undefin
   const platform = ctx.platform ?? process.platform;
   const p = platform === 'win32' ? path.win32 : path.posix;
   let s = raw.trim();
-  if (s === '' || s.includes('\0') || s.length > MAX_PATH_CHARS || isNonFileUri(s)) return undefined;
+  if (s === '' || /[\0\r\n]/.test(s) || s.length > MAX_PATH_CHARS || isNonFileUri(s)) return undefined;
   if (/^file:/i.test(s)) {
     try {
       s = fileURLToPath(s);
@@ -149,11 +149,19 @@ function searchInput(input: unknown, out: { raw: string; from: string }[]): bool
       return;
     }
     if (typeof v === 'string') {
-      if (pathKey && !v.includes('\n')) {
-        if (v.trim() !== '' && !isNonFileUri(v)) out.push({ raw: v, from: where });
-      }
-      else if (v.length > MAX_SCAN_CHARS) truncated = true;
-      else for (const p of patchPaths(v)) out.push({ raw: p, from: `${where} (patch)` });
+      // Under a path key, anything but a web address counts: what cannot be placed (another scheme, a line break) is asked about.
+      if (pathKey && v.trim() !== '' && !/^https?:\/\//i.test(v.trim())) out.push({ raw: v, from: where });
+      if (v.length > MAX_SCAN_CHARS) truncated = true;
+      else if (/^\s*[[{]/.test(v)) {
+        // JSON given as a string (`arguments: "{\"file_path\": …}"`): searched like the object it holds.
+        let inner: unknown;
+        try {
+          inner = JSON.parse(v);
+        } catch {
+          inner = undefined;
+        }
+        if (inner !== undefined && typeof inner === 'object') visit(inner, `${where} (JSON)`, false, depth + 1);
+      } else if (!pathKey || v.includes('\n')) for (const p of patchPaths(v)) out.push({ raw: p, from: `${where} (patch)` });
       return;
     }
     if (Array.isArray(v)) {

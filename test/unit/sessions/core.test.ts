@@ -465,6 +465,23 @@ describe('permissions: every path a tool call names is checked before an automat
     assert.equal(await decide(host, { toolCallId: 'x3', kind: 'execute', name: 'Bash', title: 'npm test', rawInput: { command: 'npm test', description: 'Again' } }), 'always');
   });
 
+  it('"always" for another kind of tool covers only the same command, script or query, not just the same keys', async () => {
+    // An MCP tool that runs commands is often of kind "other": one "always" for `ls` must not approve `rm -rf ~`.
+    const host = permissionHost();
+    await answerAlways(host, { toolCallId: 'o1', kind: 'other', name: 'mcp__box__run', rawInput: { command: 'ls', cwd: '.' } });
+    assert.equal(await decide(host, { toolCallId: 'o2', kind: 'other', name: 'mcp__box__run', rawInput: { command: 'rm -rf ~', cwd: '.' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'o3', kind: 'other', name: 'mcp__box__run', rawInput: { command: 'ls', cwd: '.' } }), 'always');
+  });
+
+  it('paths an agent hides from a plain reading are asked: another scheme, a line break, JSON in a string, an indented patch header', async () => {
+    const host = permissionHost({ autoApprove: 'edits', protectedGlob: realProtected() });
+    assert.equal(await decide(host, { toolCallId: 'y1', kind: 'move', name: 'mv', rawInput: { source: 'a.txt', destination: 'ab:/../../.bashrc' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'y2', kind: 'edit', name: 'write', rawInput: { file_path: 'src/a.ts\n../../.bashrc', content: 'x' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'y3', kind: 'edit', name: 'write', rawInput: { arguments: JSON.stringify({ file_path: '~/.bashrc', content: 'x' }) } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'y4', kind: 'edit', name: 'apply_patch', rawInput: { input: '*** Begin Patch\n  *** Add File: .github/workflows/x.yml\n+on: push\n*** End Patch' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'y5', kind: 'edit', name: 'write', rawInput: { file_path: 'src/a.ts', content: 'x' } }), 'once');
+  });
+
   it('"always" never covers a protected path nor one outside the folders, wherever the call names it', async () => {
     const host = permissionHost({ protectedGlob: realProtected() });
     await answerAlways(host, { toolCallId: 'w1', kind: 'edit', name: 'write', locations: [{ path: '/ws/src/a.ts' }] });
