@@ -6,7 +6,17 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { RestoreOutcome } from '../sessions/restore';
+import { realPathLoose } from '../platform/pathPolicy';
+import { forMessage } from '../shared/nativeText';
 import { isPlainUtf8, readDisk, UNREADABLE } from './changeTracker';
+
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
 
 /** A file's bytes now: an open editor's unsaved text, else the disk's (null: missing; undefined: not a readable regular file). */
 export function currentBytes(file: string): Buffer | null | undefined {
@@ -30,10 +40,25 @@ export async function restoreFiles(
   const meta: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
   const texts: vscode.Uri[] = [];
   const refused: { path: string; reason: string }[] = [];
+  // First every question (they may wait on the user), then the documents, then — with no wait
+  // left before the edit is built — each file is checked again: a link swapped in meanwhile is refused.
+  const accepted: { entry: (typeof entries)[number]; real: string; doc?: vscode.TextDocument }[] = [];
   for (const e of entries) {
     const why = await vet(e.path);
-    if (why !== undefined) {
-      refused.push({ path: e.path, reason: why });
+    if (why !== undefined) refused.push({ path: e.path, reason: why });
+    else accepted.push({ entry: e, real: realPathLoose(e.path) });
+  }
+  for (const a of accepted) {
+    if (a.entry.bytes === null || !fs.existsSync(a.entry.path) || !isPlainUtf8(a.entry.bytes)) continue;
+    try {
+      a.doc = await vscode.workspace.openTextDocument(vscode.Uri.file(a.entry.path));
+    } catch {
+      a.doc = undefined; // binary: written whole
+    }
+  }
+  for (const { entry: e, real, doc } of accepted) {
+    if (isLink(e.path) || realPathLoose(e.path) !== real) {
+      refused.push({ path: e.path, reason: vscode.l10n.t('{0} was left alone: it changed after it was checked (a symbolic link put in its place or in its folder).', forMessage(e.path)) });
       continue;
     }
     const uri = vscode.Uri.file(e.path);
@@ -45,14 +70,6 @@ export async function restoreFiles(
     if (!exists) {
       edit.createFile(uri, { contents: e.bytes, overwrite: true }, meta);
       continue;
-    }
-    let doc: vscode.TextDocument | undefined;
-    if (isPlainUtf8(e.bytes)) {
-      try {
-        doc = await vscode.workspace.openTextDocument(uri);
-      } catch {
-        doc = undefined; // binary: written whole
-      }
     }
     if (doc) {
       edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), e.bytes.toString('utf8'), meta);
