@@ -33,6 +33,10 @@ describe('protected paths: the defaults', () => {
     ['.devcontainer/devcontainer.json', '.devcontainer/**'],
     ['.husky/pre-commit', '.husky/**'],
     ['.yarnrc.yml', '.yarnrc.yml'],
+    // Package managers' files that name a program to run: Yarn 1's yarn-path, pnpm's hooks, Bun's preload.
+    ['.yarnrc', '.yarnrc'],
+    ['packages/app/.pnpmfile.cjs', '.pnpmfile.cjs'],
+    ['bunfig.toml', 'bunfig.toml'],
     ['app.code-workspace', '*.code-workspace'],
     ['sub/team.code-workspace', '*.code-workspace'],
     ['.envrc', '.env*'], // direnv: already covered by .env*
