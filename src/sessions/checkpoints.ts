@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { writeFileAtomic } from '../platform/atomicWrite';
 
 /** A file's bytes: null when it does not exist; undefined when unknown. */
 export type FileBytes = Buffer | null | undefined;
@@ -223,9 +223,7 @@ export class Checkpoints {
     const text = JSON.stringify(stored);
     this.saving = this.saving.then(async () => {
       try {
-        await fs.promises.mkdir(path.dirname(file), { recursive: true });
-        await fs.promises.writeFile(`${file}.tmp`, text);
-        await fs.promises.rename(`${file}.tmp`, file);
+        await writeFileAtomic(file, text);
       } catch (err) {
         this.log(`checkpoints: not saved (${err instanceof Error ? err.message : String(err)})`);
       }

@@ -22,7 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { writeFileAtomic } from '../../platform/atomicWrite';
 import type { AgentRuntime } from '../../agents/agentRuntime';
 import type { Disposable, Event } from '../../shared/events';
 import type { MessageItem, PinView } from '../../shared/transcriptTypes';
@@ -245,9 +245,7 @@ export class Pins implements SessionPart {
     const text = JSON.stringify({ v: 1, pins: this.pins });
     this.saving = this.saving.then(async () => {
       try {
-        await fs.promises.mkdir(path.dirname(file), { recursive: true });
-        await fs.promises.writeFile(`${file}.tmp`, text);
-        await fs.promises.rename(`${file}.tmp`, file);
+        await writeFileAtomic(file, text);
       } catch (err) {
         this.core.log(`pins: not saved (${err instanceof Error ? err.message : String(err)})`);
       }
