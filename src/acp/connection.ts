@@ -17,6 +17,7 @@ import {
 } from 'vscode-jsonrpc/node';
 import { clientCapabilities } from './capabilities';
 import { decodeInitializeResponse, decodeSessionNotification, decodeStopReason, type DecodedInitialize, type DecodedNotification } from './decode';
+import { MethodStats } from './methodStats';
 import { OrderedQueue } from './orderedQueue';
 import * as P from './protocol';
 import { AgentError, ConnectionClosedError, errorText } from './errors';
@@ -96,15 +97,21 @@ export class AcpConnection {
   private disposed = false;
   private readonly pendingCalls = new Set<{ method: string; reject: (e: Error) => void }>();
   initializeResult: DecodedInitialize | undefined;
+  /** What crossed this connection, per method (for the diagnostics). */
+  readonly stats = new MethodStats();
 
   constructor(private readonly options: AcpConnectionOptions) {
     const { logger } = options;
     const reader = new NdjsonMessageReader(options.input, {
       maxLineBytes: options.maxLineBytes,
-      onInvalidLine: (problem, line) => logger.warn(`Skipped a line from the agent: ${problem}: ${preview(line)}`),
+      onInvalidLine: (problem, line) => {
+        this.stats.invalidLine();
+        logger.warn(`Skipped a line from the agent: ${problem}: ${preview(line)}`);
+      },
     });
     const writer = new NdjsonMessageWriter(options.output);
     const trace = options.trace;
+    const stats = this.stats;
     // session/update notifications are the bulk of the traffic: handle them as
     // they are read (in order, before any later response) instead of one per
     // event-loop turn in vscode-jsonrpc's queue.
@@ -112,7 +119,9 @@ export class AcpConnection {
     reader.listen = (cb) =>
       listen((m) => {
         trace?.('receive', m);
-        if ((m as { method?: unknown }).method === P.SessionUpdateNotification.method && !('id' in m)) {
+        const method = (m as { method?: unknown }).method;
+        if (method === P.SessionUpdateNotification.method && !('id' in m)) {
+          stats.notification('in', method);
           const params = (m as { params?: unknown }).params;
           if (!this.closed && !this.coalesce(params)) {
             this.flushText();
@@ -120,17 +129,21 @@ export class AcpConnection {
           }
           return;
         }
+        if (typeof method === 'string') {
+          const id = (m as { id?: unknown }).id;
+          if (typeof id === 'string' || typeof id === 'number') stats.request('in', method, id);
+          else stats.notification('in', method);
+        }
         // Anything else comes after the text read before it.
         this.flushText();
         cb(m);
       });
-    if (trace) {
-      const write = writer.write.bind(writer);
-      writer.write = (m) => {
-        trace('send', m);
-        return write(m);
-      };
-    }
+    const write = writer.write.bind(writer);
+    writer.write = (m) => {
+      trace?.('send', m);
+      countSent(stats, m);
+      return write(m);
+    };
     this.updates = new OrderedQueue((key, err) => logger.error(`session ${key}: handling an update failed: ${errorText(err)}`));
     this.rpc = createMessageConnection(reader, writer, {
       error: (m) => logger.error(m),
@@ -247,9 +260,14 @@ export class AcpConnection {
     });
     this.pendingCalls.add(entry);
     try {
-      return (await Promise.race([this.rpc.sendRequest(type.method, params, token ?? CancellationToken.None), closed])) as R;
+      const result = (await Promise.race([this.rpc.sendRequest(type.method, params, token ?? CancellationToken.None), closed])) as R;
+      this.stats.outcome(type.method);
+      return result;
     } catch (err) {
-      if (err instanceof ResponseError) throw new AgentError(type.method, err.code, err.message, err.data);
+      if (err instanceof ResponseError) {
+        this.stats.outcome(type.method, err.code);
+        throw new AgentError(type.method, err.code, err.message, err.data);
+      }
       throw err;
     } finally {
       this.pendingCalls.delete(entry);
@@ -354,6 +372,17 @@ export class AcpConnection {
     } catch {
       // already disposed
     }
+  }
+}
+
+/** Counts a message the client writes: a request or notification by method, an answer to the agent's request by its id. */
+function countSent(stats: MethodStats, m: Message): void {
+  const { method, id, error } = m as { method?: unknown; id?: unknown; error?: { code?: unknown } };
+  if (typeof method === 'string') {
+    if (id === undefined) stats.notification('out', method);
+    else stats.request('out', method);
+  } else if (typeof id === 'string' || typeof id === 'number') {
+    stats.answered(id, error === undefined ? undefined : typeof error?.code === 'number' ? error.code : 0);
   }
 }
 
