@@ -41,6 +41,7 @@ import { TranscriptArchive } from './sessions/transcriptArchive';
 import { quickPickPrompter, runInTerminal } from './ui/authPrompts';
 import { askMcpTrust } from './ui/mcpTrustPrompt';
 import { AgentPicker } from './ui/agentPicker';
+import { AgentDiagnosticsView, selectionMcpStatus } from './ui/agentDiagnostics';
 import { RegistryInstall } from './ui/registryInstall';
 import type { RegistryPickItem } from './ui/registryPicker';
 import { SessionTreeProvider } from './ui/sessionTree';
@@ -84,6 +85,8 @@ export class Ctx implements vscode.Disposable {
   /** The MCP servers sessions get (mcp.json files, settings, trust). */
   readonly mcp: McpServerSources;
   readonly attachments = new AttachmentSources();
+  /** Agent diagnostics: the view and the text "Copy Diagnostics" copies. */
+  readonly diagnostics: AgentDiagnosticsView;
   readonly panels: ChatPanelManager;
   readonly statusBar: SessionStatusBar;
   readonly tree: SessionTreeProvider;
@@ -160,6 +163,12 @@ export class Ctx implements vscode.Disposable {
     this.terminals = new TerminalService(() => this.config.terminalOutputLimitBytes());
     this.mcpTrust = new McpTrust(extension.workspaceState, askMcpTrust, (m) => this.log.info(m));
     this.mcp = new McpServerSources(this.config, this.storage, this.secrets, this.mcpTrust);
+    this.diagnostics = new AgentDiagnosticsView({
+      agents: this.agents,
+      secrets: () => [...this.secrets.list(), ...this.signInStore.secretValues()],
+      extensionVersion: this.version,
+      mcpStatus: selectionMcpStatus(this.mcp, this.mcpTrust, () => this.workspaceCwd()),
+    });
     const services = this.sessionServices();
     this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments, {
       enabled: () => this.config.notifications(),
@@ -189,6 +198,7 @@ export class Ctx implements vscode.Disposable {
       this.attachments,
       this.diffs,
       this.review,
+      this.diagnostics,
       this.panels,
       this.tree,
       this.treeView,

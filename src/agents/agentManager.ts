@@ -31,6 +31,8 @@ interface Entry {
   def: AgentDefinition;
   status: AgentStatus;
   runtime?: AgentRuntime;
+  /** The last process started, kept after it exits (for the diagnostics: its stderr, what it was asked). */
+  last?: AgentRuntime;
   starting?: Promise<AgentRuntime>;
   crashes: CrashPolicy;
   log?: LogChannel;
@@ -113,6 +115,11 @@ export class AgentManager implements Disposable {
     return e?.status === 'running' || e?.status === 'needs-sign-in' ? e.runtime : undefined;
   }
 
+  /** Agents started in this window, each with its current (or last) process. */
+  started(): { def: AgentDefinition; status: AgentStatus; runtime: AgentRuntime }[] {
+    return [...this.entries.values()].flatMap((e) => (e.last ? [{ def: e.def, status: e.status, runtime: e.last }] : []));
+  }
+
   setStatus(id: string, status: AgentStatus): void {
     const e = this.entries.get(id);
     if (!e || e.status === status) return;
@@ -191,6 +198,7 @@ export class AgentManager implements Disposable {
       initializeTimeoutMs: this.deps.config.initializeTimeoutMs(),
     });
     e.runtime = runtime;
+    e.last = runtime;
     for (const [method, handler] of Object.entries(this.deps.agentRequests ?? {})) runtime.connection.onClientRequest(method, (params, token) => handler(def.name, params, token, runtime.sessions));
     for (const [method, handler] of Object.entries(this.deps.agentNotifications ?? {})) runtime.connection.onClientNotification(method, (params) => handler(def.name, params, runtime.sessions));
     let init;

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import type { CommandFactory, CommandId } from './types';
 import { agentCommands } from './agents';
+import { diagnosticsCommands } from './diagnostics';
 import { registryCommands } from './registry';
 import { reviewCommands } from './review';
 import { sessionCommands } from './sessions';
@@ -19,6 +20,7 @@ const COMMANDS: Record<CommandId, CommandFactory> = {
   ...trustCommands,
   ...registryCommands,
   ...reviewCommands,
+  ...diagnosticsCommands,
 };
 
 /** Registers every command of the table. */

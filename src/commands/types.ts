@@ -34,4 +34,6 @@ export type CommandId =
   | 'acpAgents.previousChange'
   | 'acpAgents.focusComposer'
   | 'acpAgents.allowPermission'
-  | 'acpAgents.rejectPermission';
+  | 'acpAgents.rejectPermission'
+  | 'acpAgents.showDiagnostics'
+  | 'acpAgents.copyDiagnostics';
