@@ -33,6 +33,7 @@ describe('Foundation: the extension in a real VS Code host', () => {
     assert.deepEqual(ids.sort(), [
       'acpAgents.allowPermission',
       'acpAgents.cancel',
+      'acpAgents.copyDiagnostics',
       'acpAgents.deleteSession',
       'acpAgents.exportTranscript',
       'acpAgents.focusComposer',
@@ -49,6 +50,7 @@ describe('Foundation: the extension in a real VS Code host', () => {
       'acpAgents.rejectPermission',
       'acpAgents.restartAgent',
       'acpAgents.resumeSession',
+      'acpAgents.showDiagnostics',
       'acpAgents.showLog',
       'acpAgents.signIn',
       'acpAgents.signOut',
