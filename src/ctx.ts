@@ -163,12 +163,8 @@ export class Ctx implements vscode.Disposable {
     this.terminals = new TerminalService(() => this.config.terminalOutputLimitBytes());
     this.mcpTrust = new McpTrust(extension.workspaceState, askMcpTrust, (m) => this.log.info(m));
     this.mcp = new McpServerSources(this.config, this.storage, this.secrets, this.mcpTrust);
-    this.diagnostics = new AgentDiagnosticsView({
-      agents: this.agents,
-      secrets: () => [...this.secrets.list(), ...this.signInStore.secretValues()],
-      extensionVersion: this.version,
-      mcpStatus: selectionMcpStatus(this.mcp, this.mcpTrust, () => this.workspaceCwd()),
-    });
+    const mcpStatus = selectionMcpStatus(this.mcp, this.mcpTrust, () => this.workspaceCwd());
+    this.diagnostics = new AgentDiagnosticsView({ agents: this.agents, secrets: () => [...this.secrets.list(), ...this.signInStore.secretValues()], extensionVersion: this.version, mcpStatus });
     const services = this.sessionServices();
     this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments, {
       enabled: () => this.config.notifications(),
