@@ -62,6 +62,15 @@ const bundles = [
     mainFields: ['module', 'main'],
   },
   {
+    // The MCP relay an agent runs in place of a stdio MCP server (src/platform/mcpRelay/main.ts).
+    ...common,
+    entryPoints: ['src/platform/mcpRelay/main.ts'],
+    outfile: 'dist/mcpRelay.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',

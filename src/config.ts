@@ -23,6 +23,7 @@ const USER_ONLY_SETTINGS = [
   'files.outsideRoots',
   'files.protectedPaths',
   'initializeTimeout',
+  'passWorkspaceTrust',
   'terminals.outputLimitMB',
   'registry.url',
   'instructions',
@@ -95,6 +96,15 @@ export class Config {
   initializeTimeoutMs(): number {
     const v = this.userValue('initializeTimeout');
     return typeof v === 'number' && v >= 1 ? Math.round(v * 1000) : 60_000;
+  }
+
+  /**
+   * User settings only: whether an agent that keeps its own folder trust (Gemini CLI) is told
+   * that this trusted workspace is trusted. `{ "<agent id>": false }` turns it off; default on.
+   */
+  passWorkspaceTrust(agentId: string): boolean {
+    const v = this.userValue('passWorkspaceTrust');
+    return !(typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Record<string, unknown>)[agentId] === false);
   }
 
   autoApprove(): AutoApprove {

@@ -21,6 +21,7 @@ import { SignInStore } from './agents/signInStore';
 import { AttachmentSources, readText } from './chat/attachmentSources';
 import type { ChatPanel } from './chat/chatPanel';
 import { ChatPanelManager } from './chat/panelManager';
+import { McpRelays } from './host/mcpRelays';
 import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION, SettingsReport } from './config';
 import { ChangeTracker } from './host/changeTracker';
@@ -84,6 +85,7 @@ export class Ctx implements vscode.Disposable {
   readonly mcpTrust: McpTrust;
   /** The MCP servers sessions get (mcp.json files, settings, trust). */
   readonly mcp: McpServerSources;
+  private readonly mcpRelays: McpRelays;
   readonly attachments = new AttachmentSources();
   /** Agent diagnostics: the view and the text "Copy Diagnostics" copies. */
   readonly diagnostics: AgentDiagnosticsView;
@@ -165,13 +167,14 @@ export class Ctx implements vscode.Disposable {
     this.mcp = new McpServerSources(this.config, this.storage, this.secrets, this.mcpTrust);
     const mcpStatus = selectionMcpStatus(this.mcp, this.mcpTrust, () => this.workspaceCwd());
     this.diagnostics = new AgentDiagnosticsView({ agents: this.agents, secrets: () => [...this.secrets.list(), ...this.signInStore.secretValues()], extensionVersion: this.version, mcpStatus });
+    this.mcpRelays = new McpRelays(extension.extensionUri.fsPath, this.secrets, (m) => this.log.info(m));
     const services = this.sessionServices();
     this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments, {
       enabled: () => this.config.notifications(),
       notify: (message, ...actions) => this.messages.show('info', message, ...actions),
     });
     this.statusBar = new SessionStatusBar(this.panels);
-    this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index);
+    this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index, (agentId, sessionId) => this.panels.find(agentId, sessionId)?.session.mcp);
     this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
     this.installs = new RegistryInstall({
       registry: this.registry,
@@ -196,6 +199,7 @@ export class Ctx implements vscode.Disposable {
       this.review,
       this.diagnostics,
       this.panels,
+      this.mcpRelays,
       this.tree,
       this.treeView,
       { dispose: () => void this.index.flush() },
@@ -226,6 +230,7 @@ export class Ctx implements vscode.Disposable {
           (message) => void this.messages.show('warning', message),
         ),
       mcpServers: (rt, cwd, agentName) => this.mcp.forSession(rt, cwd, agentName),
+      mcpRelay: this.mcpRelays,
       scratchRoot: () => {
         const dir = path.join(this.storage, 'scratch', `${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`);
         fs.mkdirSync(dir, { recursive: true });
@@ -244,10 +249,10 @@ export class Ctx implements vscode.Disposable {
   private newSession(def: AgentDefinition, cwd: string | undefined, services: SessionServices): AgentSession {
     const session = new AgentSession(def, this.agents, this.auth, cwd === NO_FOLDER ? undefined : (cwd ?? this.workspaceCwd()), services);
     this.liveSessions.add(session);
-    const reviewed = this.review.watch(session.checkpoints.changes);
+    const watched = [this.review.watch(session.checkpoints.changes), session.mcp.onDidChange(() => this.tree.refresh())];
     session.onDidDispose(() => {
       this.liveSessions.delete(session);
-      reviewed.dispose();
+      watched.forEach((w) => w.dispose());
     });
     return session;
   }

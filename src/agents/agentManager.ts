@@ -310,7 +310,8 @@ export class AgentManager implements Disposable {
     for (const [k, v] of Object.entries(ownEnv)) if (looksSecret(k, v)) secrets.add(v);
     const env: Record<string, string | undefined> = { ...baseEnv, ...ownEnv };
     // Agent-specific environment (src/agents/quirks.ts); only ever started in a trusted workspace.
-    const quirks = launchEnvQuirks({ id: def.id, source: def.source, command, args }, env);
+    const trust = { trusted: this.deps.ui.isTrusted(), allowed: this.deps.config.passWorkspaceTrust?.(def.id) ?? true };
+    const quirks = launchEnvQuirks({ id: def.id, source: def.source, command, args }, env, trust);
     Object.assign(env, quirks.env);
     for (const note of quirks.notes) this.agentLog(def).info(note);
     const found = await findProgram(command, { pathEnv: env.PATH ?? env.Path, cwd: folder, pathExt: env.PATHEXT });

@@ -31,6 +31,8 @@ export interface AgentSettings {
   agents(): { agents: AgentDefinition[]; problems: AgentSettingsProblem[] };
   trace(): 'off' | 'messages' | 'verbose';
   initializeTimeoutMs(): number;
+  /** Whether the user lets this agent be told that a trusted workspace is trusted (acpAgents.passWorkspaceTrust; user scope only). Absent: yes. */
+  passWorkspaceTrust?(agentId: string): boolean;
 }
 
 /** The editor around the agents: progress, workspace trust, the default folder. */

@@ -127,35 +127,68 @@ export function isGeminiCli(l: LaunchInfo): boolean {
 export const GEMINI_TRUST_ENV = 'GEMINI_CLI_TRUST_WORKSPACE';
 
 /**
+ * How the user's VS Code workspace trust may reach an agent that keeps its own
+ * folder trust: `trusted` is VS Code's decision for this workspace; `allowed` the
+ * user's per-agent setting (acpAgents.passWorkspaceTrust, user/machine scope).
+ */
+export interface TrustPassing {
+  readonly trusted: boolean;
+  readonly allowed: boolean;
+}
+
+/** The setting that turns passing on the workspace trust off for one agent. */
+const TRUST_SETTING = 'acpAgents.passWorkspaceTrust';
+
+/**
  * Environment a launch gets because of who the agent is. gemini-cli keeps its own
  * folder trust and, in a folder it does not trust, starts none of the MCP servers
- * it is given and refuses "allow always". Agents are only started in workspaces
- * the user trusted in VS Code, so that decision is passed on — unless the
- * environment already says something (the user's own `env` wins, including "false").
+ * it is given and refuses "allow always". The user's VS Code trust is that
+ * decision, so it is passed on — only for a trusted workspace, only when the
+ * user's setting allows it for this agent, and never over what the environment
+ * already says (the user's own `env` wins, including "false").
  * Returns the variables to add and a line for the agent's log.
  */
-export function launchEnvQuirks(l: LaunchInfo, env: Readonly<Record<string, string | undefined>>): { env: Record<string, string>; notes: string[] } {
+export function launchEnvQuirks(l: LaunchInfo, env: Readonly<Record<string, string | undefined>>, trust: TrustPassing): { env: Record<string, string>; notes: string[] } {
   if (!isGeminiCli(l)) return { env: {}, notes: [] };
   if (env[GEMINI_TRUST_ENV] !== undefined) {
     const value = env[GEMINI_TRUST_ENV];
     const consequence = value === 'true' ? '' : ': unless it trusts this folder itself, it starts none of the MCP servers it is given';
     return { env: {}, notes: [`compatibility: gemini-cli: ${GEMINI_TRUST_ENV} is already set (${value}); left as it is${consequence}`] };
   }
+  if (!trust.trusted) return { env: {}, notes: [`compatibility: gemini-cli: the VS Code workspace is not trusted; ${GEMINI_TRUST_ENV} is not set`] };
+  if (!trust.allowed) return { env: {}, notes: [`compatibility: gemini-cli: passing on the VS Code workspace trust is turned off for this agent (${TRUST_SETTING}); ${GEMINI_TRUST_ENV} is not set, so it starts no MCP servers in folders it does not trust itself`] };
   return {
     env: { [GEMINI_TRUST_ENV]: 'true' },
-    notes: [`compatibility: gemini-cli: ${GEMINI_TRUST_ENV}=true (the VS Code workspace is trusted; without it gemini-cli starts no MCP servers)`],
+    notes: [`compatibility: gemini-cli: ${GEMINI_TRUST_ENV}=true (the VS Code workspace is trusted and ${TRUST_SETTING} allows it; without it gemini-cli starts no MCP servers)`],
   };
+}
+
+/** Why an agent will not start the MCP servers it was given, and what the user can do. */
+export interface McpIgnored {
+  readonly reason: string;
+  /** `trustSetting`: the setting that passes the workspace trust on; `agentSettings`: the agent's env in acpAgents.agents. */
+  readonly action: 'trustSetting' | 'agentSettings';
 }
 
 /**
  * Why an agent will not start the MCP servers it was given, when that is known
  * from who it is and how it was started (for the user, in the session); undefined otherwise.
+ * `allowed`: the user's acpAgents.passWorkspaceTrust for this agent.
  */
-export function mcpServersIgnored(agentInfo: { readonly name?: unknown } | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+export function mcpServersIgnored(agentInfo: { readonly name?: unknown } | undefined, env: Readonly<Record<string, string | undefined>>, allowed = true): McpIgnored | undefined {
   if (agentInfo?.name !== 'gemini-cli') return undefined;
   const value = env[GEMINI_TRUST_ENV];
   if (value === 'true') return undefined;
+  if (value === undefined && !allowed) {
+    return { reason: l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and passing on your VS Code workspace trust is turned off for it ({0}).', TRUST_SETTING), action: 'trustSetting' };
+  }
   return value === undefined
-    ? l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and it was not told that this workspace is trusted (its command line was not recognised). Set {0} to "true" in the agent\'s env in acpAgents.agents.', GEMINI_TRUST_ENV)
-    : l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and its environment sets {0} to "{1}". Remove that from the agent\'s env to pass on your VS Code workspace trust.', GEMINI_TRUST_ENV, value);
+    ? { reason: l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and it was not told that this workspace is trusted (its command line was not recognised). Set {0} to "true" in the agent\'s env in acpAgents.agents.', GEMINI_TRUST_ENV), action: 'agentSettings' }
+    : { reason: l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and its environment sets {0} to "{1}". Remove that from the agent\'s env to pass on your VS Code workspace trust.', GEMINI_TRUST_ENV, value), action: 'agentSettings' };
+}
+
+/** A line for the MCP status when the workspace trust was passed on to the agent; undefined otherwise. */
+export function trustPassedNote(agentInfo: { readonly name?: unknown } | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (agentInfo?.name !== 'gemini-cli' || env[GEMINI_TRUST_ENV] !== 'true') return undefined;
+  return l10n.t('Your VS Code workspace trust was passed on to Gemini CLI ({0}), so it may start MCP servers here. Turn this off with {1}.', `${GEMINI_TRUST_ENV}=true`, TRUST_SETTING);
 }

@@ -50,6 +50,12 @@ const HANDLERS: Handlers = {
       void vscode.commands.executeCommand('acpAgents.exportTranscript').then(undefined, (err: unknown) => p.log.warn(`export failed: ${String(err)}`));
       return;
     }
+    // The settings an MCP status points to (user settings: neither is read from a workspace).
+    if (msg.action === 'trustSetting' || msg.action === 'agentSettings') {
+      const setting = msg.action === 'trustSetting' ? 'acpAgents.passWorkspaceTrust' : 'acpAgents.agents';
+      void vscode.commands.executeCommand('workbench.action.openSettings', setting).then(undefined, (err: unknown) => p.log.warn(`open settings failed: ${String(err)}`));
+      return;
+    }
     void p.session.runAction(msg.action).then(undefined, (err: unknown) => p.log.error(`panel action ${msg.action} failed: ${String(err)}`));
   },
   permission: (msg, p) => void p.session.answerPermission(msg.id, msg.optionId),

@@ -24,6 +24,7 @@ import { connectedText, explainFailure, openSession, type OpenHost } from './ope
 import { AgentRequests } from './parts/agentRequests';
 import { Elicitations } from './parts/elicitations';
 import { FileCheckpoints } from './parts/fileCheckpoints';
+import { McpStatus } from './parts/mcpStatus';
 import { MessageQueue } from './parts/messageQueue';
 import { PastSessions } from './parts/pastSessions';
 import { Pins } from './parts/pins';
@@ -66,6 +67,8 @@ export class AgentSession implements Disposable, SessionSink {
   readonly settings: SessionSettings;
   readonly elicitations: Elicitations;
   readonly pins: Pins;
+  /** The MCP servers handed to the agent and what became of them (`session.mcp.statuses()`). */
+  readonly mcp: McpStatus;
   /** In this order they hear of updates, turns and withdrawals, and are offered archive lines. */
   private readonly parts: readonly SessionPart[];
   /** The session this panel was opened for (before it is attached). */
@@ -99,7 +102,8 @@ export class AgentSession implements Disposable, SessionSink {
       workingFolder: () => this.folders.workingFolder,
       log: (m) => this.log(m),
     };
-    this.folders = new SessionFolders(core, cwd);
+    this.mcp = new McpStatus(core);
+    this.folders = new SessionFolders(core, cwd, (sel, rt) => this.mcp.offer(sel, rt));
     this.permissions = new Permissions({
       ...core,
       agentId: def.id,
@@ -134,7 +138,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.subagents = new Subagents(core, this);
     this.settings = new SessionSettings(core);
     this.elicitations = new Elicitations(core);
-    this.parts = [this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this))];
+    this.parts = [this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp];
     this.opener = this.makeOpener();
     this.subscriptions = [
       this.turns.onDidBegin(() => this.parts.forEach((p) => p.turnBegan?.())),
@@ -361,7 +365,9 @@ export class AgentSession implements Disposable, SessionSink {
         if (this.sessionId) this.services.forkSession(this.def, this.sessionId);
         return;
       case 'export':
-        // The panel exports (an editor document); nothing for the session to do.
+      case 'trustSetting':
+      case 'agentSettings':
+        // The panel does these (an editor document, the settings); nothing for the session to do.
         return;
     }
   }

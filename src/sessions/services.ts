@@ -9,6 +9,7 @@ import type { AgentRuntime } from '../agents/agentRuntime';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { Disposable, Event } from '../shared/events';
 import type { AccessAction, AccessAnswer, AccessContext, AccessQuestion } from './accessGate';
+import type { RelayListener, RelayRegistration } from '../platform/mcpRelay/hub';
 import type { McpSelection } from './mcpServers';
 import type { RestoreOutcome } from './restore';
 import type { AutoApprove } from './permissionPolicy';
@@ -100,6 +101,17 @@ interface SessionSettings {
   /** The user's instructions for every agent (acpAgents.instructions); empty: none. */
   instructions(): string;
   keepSessionsAlive(): boolean;
+  /** acpAgents.passWorkspaceTrust for one agent (user scope only); absent: yes. */
+  passWorkspaceTrust?(agentId: string): boolean;
+}
+
+/** The MCP relay (platform/mcpRelay): how a session learns what became of its stdio MCP servers. */
+export interface McpRelayService {
+  /**
+   * A registration for one session's relays (its secret already on the redaction list), with the
+   * program that runs the relay; undefined when relays cannot run here.
+   */
+  register(listener: RelayListener): Promise<{ readonly registration: RelayRegistration; readonly node: string; readonly script: string } | undefined>;
 }
 
 /** Where sessions are remembered, and what else a session needs from the extension. */
@@ -113,6 +125,8 @@ export interface SessionServices {
   changeTracker(sensitive: (file: string) => string | undefined, access: () => AccessContext): ChangeTracking;
   /** The MCP servers to hand this agent (filtered by its capabilities; workspace ones only once trusted). */
   mcpServers(rt: AgentRuntime, cwd: string, agentName: string): Promise<McpSelection>;
+  /** Stdio MCP servers go through the relay when this is there (sessions/parts/mcpStatus.ts). */
+  readonly mcpRelay?: McpRelayService;
   /** An empty folder in global storage: the root of a session when no folder is open. */
   scratchRoot(): string;
   /** Other workspace folders, sent as additionalDirectories where supported. */

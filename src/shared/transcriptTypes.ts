@@ -221,6 +221,19 @@ export interface HeaderState {
   accepts?: { image: boolean; embeddedContext: boolean };
   /** Pinned messages, in the order of the conversation, for the strip at the top of the panel. */
   pins?: PinView[];
+  /** The MCP servers handed to the agent (or left out) and what became of each (sessions/parts/mcpStatus.ts). */
+  mcp?: { servers: McpStatusView[]; note?: string };
+}
+
+/** One MCP server's status as the panel shows it: all text (the server's own words untrusted). */
+export interface McpStatusView {
+  readonly name: string;
+  readonly state: string;
+  readonly text: string;
+  /** What the user can do: show the agent's log, open the trust setting, open the agents setting. */
+  readonly action?: 'showLog' | 'trustSetting' | 'agentSettings';
+  /** The first tool names it listed, joined. */
+  readonly tools?: string;
 }
 
 /** A pinned message as the strip shows it. */

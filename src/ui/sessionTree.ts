@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentStatus } from '../agents/agentManager';
+import { statusText as mcpStatusText, type McpServerStatus } from '../sessions/mcpStatus';
 import type { SessionEntry, SessionIndex } from '../sessions/sessionIndex';
 import { forLabel } from '../shared/nativeText';
 
@@ -65,6 +66,18 @@ function textTooltip(...pieces: readonly (readonly [markdown: string, text?: str
   return tip;
 }
 
+/** The MCP servers of a session open in a panel, one line each (names and words are text, never markdown). */
+function mcpTooltip(mcp: { statuses(): readonly McpServerStatus[]; trustNote(): string | undefined } | undefined): (readonly [string, string?])[] {
+  const list = mcp?.statuses() ?? [];
+  if (!list.length) return [];
+  const lines: (readonly [string, string?])[] = [[`\n\n**${vscode.l10n.t('MCP servers')}**`]];
+  for (const s of list.slice(0, 20)) lines.push(['\n\n- ', `${s.name}: ${mcpStatusText(s)}`]);
+  if (list.length > 20) lines.push(['\n\n', vscode.l10n.t('and {0} more', list.length - 20)]);
+  const note = mcp?.trustNote();
+  if (note) lines.push(['\n\n', note]);
+  return lines;
+}
+
 /**
  * The "Sessions" view: agents (with their state) at the top level, their
  * sessions beneath, newest first. Empty → the welcome view with New Session.
@@ -77,6 +90,8 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
     private readonly agents: () => readonly AgentDefinition[],
     private readonly status: (id: string) => AgentStatus,
     private readonly index: SessionIndex,
+    /** The MCP status of a session open in a panel (sessions/parts/mcpStatus.ts). */
+    private readonly mcp: (agentId: string, sessionId: string) => { statuses(): readonly McpServerStatus[]; trustNote(): string | undefined } | undefined = () => undefined,
   ) {}
 
   refresh(): void {
@@ -106,7 +121,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
     const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
     const elsewhere = folders.length > 0 && !folders.includes(e.cwd);
     item.description = `${relativeTime(e.updatedAt)}${elsewhere ? ` · ${forLabel(path.basename(e.cwd), 100)}` : ''}`;
-    item.tooltip = textTooltip(['**', title], ['**\n\n', node.agent.name], [` · ${new Date(e.updatedAt).toLocaleString()}\n\n`, e.cwd], [e.source === 'agent' ? `\n\n${vscode.l10n.t('(listed by the agent)')}` : '']);
+    item.tooltip = textTooltip(['**', title], ['**\n\n', node.agent.name], [` · ${new Date(e.updatedAt).toLocaleString()}\n\n`, e.cwd], [e.source === 'agent' ? `\n\n${vscode.l10n.t('(listed by the agent)')}` : ''], ...mcpTooltip(this.mcp(e.agentId, e.sessionId)));
     item.iconPath = new vscode.ThemeIcon(e.source === 'agent' ? 'cloud' : 'comment-discussion');
     item.contextValue = 'acpSession';
     item.command = { command: 'acpAgents.openSession', title: vscode.l10n.t('Open'), arguments: [node] };

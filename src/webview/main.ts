@@ -5,6 +5,7 @@ import type { HeaderState } from '../shared/transcriptTypes';
 import { Composer } from './composer';
 import { setDisplayRoot } from './render';
 import { HeaderView } from './header';
+import { McpSection } from './mcpSection';
 import { PinStrip } from './pinStrip';
 import { renderRestore } from './restoreCard';
 import { renderWelcome } from './welcome';
@@ -51,6 +52,8 @@ const transcript = new TranscriptView(transcriptEl, post);
 const header = new HeaderView(el('session-title'), el('controls'), el('usage'), post);
 const pins = new PinStrip(post, (id) => transcript.reveal(id), (text) => announce(text));
 el('header').after(pins.el);
+const mcpSection = new McpSection(post, (a) => actionLabel(a));
+pins.el.after(mcpSection.el);
 const composer = new Composer(input, el('send'), el('stop'), el('commands'), post, (draft) => saveState({ draft }), el('chips'), el('attach'));
 let info: PanelInfo | undefined;
 let restoredScroll = false;
@@ -72,6 +75,10 @@ function actionLabel(action: PanelAction): string {
       return l10n.t('Fork');
     case 'export':
       return l10n.t('Export');
+    case 'trustSetting':
+      return l10n.t('Open the Workspace Trust Setting');
+    case 'agentSettings':
+      return l10n.t('Open the Agents Setting');
   }
 }
 
@@ -190,6 +197,7 @@ function setHeader(h: HeaderState): void {
   updateWelcome();
   renderQueue(h.queue);
   pins.render(h.pins);
+  mcpSection.render(h.mcp);
   header.render(h, info?.agentName ?? '');
   header.renderChanges(changesEl, h);
   renderRestore(transcriptEl, el('restore-slot'), h.restore, post);

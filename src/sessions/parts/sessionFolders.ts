@@ -6,7 +6,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { AgentRuntime } from '../../agents/agentRuntime';
-import { mcpServersIgnored } from '../../agents/quirks';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { McpSelection } from '../mcpServers';
 import type { SessionParams } from '../openSession';
 import type { SessionCore, SessionPart } from '../sessionCore';
 
@@ -20,6 +21,8 @@ export class SessionFolders implements SessionPart {
   constructor(
     private readonly core: Pick<SessionCore, 'def' | 'services' | 'transcript' | 'emit' | 'log'>,
     private readonly cwd: string | undefined,
+    /** What the servers become when handed over (the MCP status part wraps stdio ones in its relay). */
+    private readonly offer: (sel: McpSelection, rt: AgentRuntime) => Promise<acp.McpServer[]> = async (sel) => sel.servers,
   ) {}
 
   /** The session's folder: the one it was opened for, or (no folder open) an empty scratch folder. */
@@ -43,19 +46,15 @@ export class SessionFolders implements SessionPart {
       core.emit(core.transcript().addLocalNotice('info', l10n.t('Some MCP servers were not handed to {0}', def.name), mcp.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n')));
     }
     if (mcp.servers.length) core.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
-    // An agent known to ignore the servers handed to it (gemini-cli outside its own trusted folders): say why.
-    const ignored = mcp.servers.length ? mcpServersIgnored(rt.initializeResult?.agentInfo, rt.process.spec.env) : undefined;
-    if (ignored) {
-      core.log(ignored);
-      core.emit(core.transcript().addLocalNotice('warning', l10n.t('{0} may not start your MCP servers', def.name), ignored));
-    }
+    // Their status (and, for an agent known to ignore them, why) is the MCP status part's.
+    const mcpServers = await this.offer(mcp, rt);
     const extra = rt.capabilities.supportsAdditionalDirectories() && this.cwd !== undefined ? services.additionalDirectories(cwd) : [];
     this.sent = [cwd, ...extra];
     // The user's instructions, re-sent on every new/load/resume (agents need not keep them).
     const instructions = rt.capabilities.supportsSystemPrompt() ? services.settings.instructions() : '';
     return {
       cwd,
-      mcpServers: mcp.servers,
+      mcpServers,
       ...(extra.length ? { additionalDirectories: extra } : {}),
       ...(instructions ? { systemPrompt: { mode: 'append' as const, content: [{ type: 'text' as const, text: instructions }] } } : {}),
     };

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { GEMINI_TRUST_ENV, inRange, isGeminiCli, launchEnvQuirks, mcpServersIgnored, parseVersion, QUIRKS, quirksFor, SessionQuirks, type LaunchInfo } from '../../../src/agents/quirks';
+import { GEMINI_TRUST_ENV, inRange, isGeminiCli, launchEnvQuirks, mcpServersIgnored, parseVersion, QUIRKS, quirksFor, SessionQuirks, trustPassedNote, type LaunchInfo } from '../../../src/agents/quirks';
 
 describe('agents: interop quirks table', () => {
   it('every entry names an agent, a readable version range and its upstream issue', () => {
@@ -68,23 +68,45 @@ describe('agents: launch quirks (gemini-cli folder trust)', () => {
     assert.equal(isGeminiCli(launch({ id: 'gemini', source: 'settings', command: 'my-agent', args: [] })), false, 'a settings id is the user’s name, not the registry’s');
   });
 
+  const TRUSTED = { trusted: true, allowed: true };
+
   it('passes the VS Code trust on to gemini-cli, unless its environment already says something', () => {
-    const set = launchEnvQuirks(launch({}), { PATH: '/bin' });
+    const set = launchEnvQuirks(launch({}), { PATH: '/bin' }, TRUSTED);
     assert.deepEqual(set.env, { [GEMINI_TRUST_ENV]: 'true' });
     assert.match(set.notes.join('\n'), /GEMINI_CLI_TRUST_WORKSPACE=true/);
-    const kept = launchEnvQuirks(launch({}), { [GEMINI_TRUST_ENV]: 'false' });
+    const kept = launchEnvQuirks(launch({}), { [GEMINI_TRUST_ENV]: 'false' }, TRUSTED);
     assert.deepEqual(kept.env, {});
     assert.match(kept.notes.join('\n'), /already set \(false\).*starts none of the MCP servers/);
-    assert.doesNotMatch(launchEnvQuirks(launch({}), { [GEMINI_TRUST_ENV]: 'true' }).notes.join('\n'), /MCP/);
-    assert.deepEqual(launchEnvQuirks(launch({ command: 'claude-agent-acp', args: [] }), {}), { env: {}, notes: [] });
+    assert.doesNotMatch(launchEnvQuirks(launch({}), { [GEMINI_TRUST_ENV]: 'true' }, TRUSTED).notes.join('\n'), /MCP/);
+    assert.deepEqual(launchEnvQuirks(launch({ command: 'claude-agent-acp', args: [] }), {}, TRUSTED), { env: {}, notes: [] });
+  });
+
+  it('never passes the trust on for an untrusted workspace, nor when the user turned it off for the agent (logged)', () => {
+    const untrusted = launchEnvQuirks(launch({}), {}, { trusted: false, allowed: true });
+    assert.deepEqual(untrusted.env, {});
+    assert.match(untrusted.notes.join('\n'), /not trusted; GEMINI_CLI_TRUST_WORKSPACE is not set/);
+    const off = launchEnvQuirks(launch({}), {}, { trusted: true, allowed: false });
+    assert.deepEqual(off.env, {});
+    assert.match(off.notes.join('\n'), /turned off for this agent \(acpAgents\.passWorkspaceTrust\)/);
+    assert.deepEqual(launchEnvQuirks(launch({}), {}, { trusted: false, allowed: false }).env, {});
   });
 
   it('says why gemini-cli will not start MCP servers when its environment does not pass the trust on', () => {
     const gemini = { name: 'gemini-cli', version: '0.61.0' };
     assert.equal(mcpServersIgnored(gemini, { [GEMINI_TRUST_ENV]: 'true' }), undefined);
-    assert.match(mcpServersIgnored(gemini, { [GEMINI_TRUST_ENV]: 'false' })!, /only in folders it trusts.*"false"/);
-    assert.match(mcpServersIgnored(gemini, {})!, /not told that this workspace is trusted/);
+    assert.match(mcpServersIgnored(gemini, { [GEMINI_TRUST_ENV]: 'false' })!.reason, /only in folders it trusts.*"false"/);
+    assert.match(mcpServersIgnored(gemini, {})!.reason, /not told that this workspace is trusted/);
+    assert.equal(mcpServersIgnored(gemini, {})!.action, 'agentSettings');
+    const off = mcpServersIgnored(gemini, {}, false)!;
+    assert.match(off.reason, /turned off for it \(acpAgents\.passWorkspaceTrust\)/);
+    assert.equal(off.action, 'trustSetting');
     assert.equal(mcpServersIgnored({ name: 'qwen-code' }, {}), undefined);
     assert.equal(mcpServersIgnored(undefined, {}), undefined);
+  });
+
+  it('notes in the MCP status when the trust was passed on', () => {
+    assert.match(trustPassedNote({ name: 'gemini-cli' }, { [GEMINI_TRUST_ENV]: 'true' })!, /passed on to Gemini CLI.*acpAgents\.passWorkspaceTrust/);
+    assert.equal(trustPassedNote({ name: 'gemini-cli' }, {}), undefined);
+    assert.equal(trustPassedNote({ name: 'qwen-code' }, { [GEMINI_TRUST_ENV]: 'true' }), undefined);
   });
 });

@@ -3,6 +3,7 @@
 // the session parameters, and the skipped-MCP notice shown once.
 import * as assert from 'node:assert/strict';
 import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
+import { McpStatus } from '../../../../src/sessions/parts/mcpStatus';
 import { SessionFolders } from '../../../../src/sessions/parts/sessionFolders';
 import { fakeCore } from './fakeCore';
 
@@ -18,7 +19,8 @@ function setup(cwd: string | undefined, caps: { dirs?: boolean; systemPrompt?: b
     initializeResult: { agentInfo: { name: agent.name ?? 'fake', version: '1.0.0' } },
     process: { spec: { env: agent.env ?? {} } },
   } as unknown as AgentRuntime;
-  return { f, rt, folders: new SessionFolders(f.core, cwd) };
+  const mcp = new McpStatus(f.core);
+  return { f, rt, folders: new SessionFolders(f.core, cwd, (sel, r) => mcp.offer(sel, r)) };
 }
 
 describe('sessions/parts: session folders', () => {

@@ -1,0 +1,127 @@
+/**
+ * The extension's end of the MCP relays: one local socket (a unix socket in a
+ * private folder, or a named pipe on Windows), and per session a registration
+ * with its own secret. A relay's first line must carry a registered secret
+ * (compared in constant time); anything else ends the connection. What a relay
+ * says is decoded as untrusted and handed to the session it belongs to.
+ * No `vscode` import.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { decodeEvent, MAX_WIRE_LINE, type RelayEvent } from './wire';
+
+export interface RelayRegistration {
+  readonly socket: string;
+  /** The session's secret: goes only into the relays' environment (and the redaction list). */
+  readonly token: string;
+  dispose(): void;
+}
+
+/** A relay's connection: the server it speaks for, and each event in order. */
+export type RelayListener = (server: string, event: RelayEvent, connection: number) => void;
+
+/** Events one relay may send at most (a relay that floods is cut off). */
+const MAX_EVENTS = 10_000;
+
+export class McpRelayHub {
+  private server: net.Server | undefined;
+  private listening: Promise<string> | undefined;
+  private dir: string | undefined;
+  private readonly byHash = new Map<string, { token: Buffer; listener: RelayListener }>();
+  private connections = 0;
+  private readonly sockets = new Set<net.Socket>();
+
+  constructor(private readonly log: (m: string) => void = () => undefined) {}
+
+  /** A registration for one session: relays started with its secret report to `listener`. */
+  async register(listener: RelayListener): Promise<RelayRegistration> {
+    const socket = await this.listen();
+    const token = randomBytes(32).toString('hex');
+    const hash = sha(token);
+    this.byHash.set(hash, { token: Buffer.from(token), listener });
+    return { socket, token, dispose: () => this.byHash.delete(hash) };
+  }
+
+  private listen(): Promise<string> {
+    this.listening ??= new Promise<string>((resolve, reject) => {
+      const name = `acp-mcp-${randomBytes(8).toString('hex')}`;
+      let where: string;
+      if (process.platform === 'win32') where = `\\\\.\\pipe\\${name}`;
+      else {
+        this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-mcp-'));
+        fs.chmodSync(this.dir, 0o700);
+        where = path.join(this.dir, 'hub.sock');
+      }
+      const server = net.createServer((s) => this.accept(s));
+      server.on('error', (err) => {
+        this.log(`MCP relay hub: ${err.message}`);
+        reject(err);
+      });
+      server.listen(where, () => resolve(where));
+      server.unref();
+      this.server = server;
+    });
+    return this.listening;
+  }
+
+  private accept(s: net.Socket): void {
+    const id = ++this.connections;
+    this.sockets.add(s);
+    s.on('close', () => this.sockets.delete(s));
+    s.on('error', () => s.destroy());
+    let buf = '';
+    let owner: { listener: RelayListener; server: string } | undefined;
+    let events = 0;
+    s.setEncoding('utf8');
+    s.on('data', (chunk: string) => {
+      buf += chunk;
+      if (buf.length > MAX_WIRE_LINE && !buf.slice(0, MAX_WIRE_LINE).includes('\n')) return void s.destroy();
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        let v: unknown;
+        try {
+          v = JSON.parse(line);
+        } catch {
+          return void s.destroy();
+        }
+        if (!owner) {
+          owner = this.hello(v);
+          if (!owner) return void s.destroy();
+          continue;
+        }
+        const e = decodeEvent(v);
+        if (!e || ++events > MAX_EVENTS) return void s.destroy();
+        try {
+          owner.listener(owner.server, e, id);
+        } catch (err) {
+          this.log(`MCP relay hub: a listener failed: ${String(err)}`);
+        }
+      }
+    });
+  }
+
+  /** The registration a hello names, when its secret is one of ours. */
+  private hello(v: unknown): { listener: RelayListener; server: string } | undefined {
+    if (typeof v !== 'object' || v === null) return undefined;
+    const { token, server } = v as Record<string, unknown>;
+    if (typeof token !== 'string' || typeof server !== 'string' || server.length > 1000) return undefined;
+    const reg = this.byHash.get(sha(token));
+    const given = Buffer.from(token);
+    if (!reg || reg.token.length !== given.length || !timingSafeEqual(reg.token, given)) return undefined;
+    return { listener: reg.listener, server };
+  }
+
+  dispose(): void {
+    for (const s of this.sockets) s.destroy();
+    this.server?.close();
+    this.byHash.clear();
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex');

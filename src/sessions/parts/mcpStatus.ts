@@ -1,0 +1,133 @@
+/**
+ * The session's MCP status: every server handed to the agent (or left out) and
+ * what became of it, shown in the panel's header (`header.mcp`) and read by the
+ * sessions tree and diagnostics through `statuses()`. Stdio servers are handed
+ * over wrapped in the relay (`wrapStdio`), whose reports arrive here through the
+ * session's registration with the hub. After a whole turn, a watched server the
+ * agent never started says so — with the reason where it is known (Gemini CLI's
+ * folder trust). No `vscode` import.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import * as l10n from '@vscode/l10n';
+import type { AgentRuntime } from '../../agents/agentRuntime';
+import { mcpServersIgnored, trustPassedNote, type McpIgnored } from '../../agents/quirks';
+import type { RelayRegistration } from '../../platform/mcpRelay/hub';
+import type { RelayEvent } from '../../platform/mcpRelay/wire';
+import { Emitter, type Event } from '../../shared/events';
+import type { McpStatusView } from '../../shared/transcriptTypes';
+import type { McpSelection } from '../mcpServers';
+import { afterTurn, applyEvent, initialStatuses, statusText, wrapStdio, type McpServerStatus } from '../mcpStatus';
+import type { SessionCore, SessionPart } from '../sessionCore';
+
+export class McpStatus implements SessionPart {
+  private list: McpServerStatus[] = [];
+  private note: string | undefined;
+  private known: McpIgnored | undefined;
+  private registration: RelayRegistration | undefined;
+  /** Bumped on every offer: reports for an earlier offer's registration are dropped. */
+  private generation = 0;
+  private readonly changed = new Emitter<void>();
+  /** The statuses changed (the tree's tooltip follows). */
+  readonly onDidChange: Event<void> = this.changed.event;
+
+  constructor(private readonly core: Pick<SessionCore, 'def' | 'services' | 'transcript' | 'emit' | 'log'>) {}
+
+  /** Read-only: every server of the last offer, in order (handed over first, then those left out). */
+  statuses(): readonly McpServerStatus[] {
+    return this.list;
+  }
+
+  /** A line about the trust passed on to the agent (item 4), when it was. */
+  trustNote(): string | undefined {
+    return this.note;
+  }
+
+  /**
+   * The servers to send in a new/load/resume/fork: stdio ones wrapped in the relay
+   * when it can run; the statuses start over.
+   */
+  async offer(sel: McpSelection, rt: AgentRuntime): Promise<acp.McpServer[]> {
+    const { core } = this;
+    const gen = ++this.generation;
+    this.registration?.dispose();
+    this.registration = undefined;
+    const stdio = sel.servers.filter((s): s is acp.McpServerStdio => !('url' in s));
+    let relay: Awaited<ReturnType<NonNullable<typeof core.services.mcpRelay>['register']>>;
+    if (stdio.length && core.services.mcpRelay) {
+      try {
+        relay = await core.services.mcpRelay.register((server, e, conn) => {
+          if (gen === this.generation) this.report(server, e, conn);
+        });
+      } catch (err) {
+        core.log(`MCP relay unavailable, servers are handed over unwatched: ${String(err)}`);
+      }
+    }
+    if (gen !== this.generation) {
+      relay?.registration.dispose();
+      return sel.servers;
+    }
+    this.registration = relay?.registration;
+    const servers = relay
+      ? sel.servers.map((s) => ('url' in s ? s : wrapStdio(s, { node: relay.node, script: relay.script, socket: relay.registration.socket, token: relay.registration.token })))
+      : sel.servers;
+    const info = rt.initializeResult?.agentInfo;
+    const env = rt.process.spec.env;
+    const allowed = core.services.settings.passWorkspaceTrust?.(core.def.id) ?? true;
+    this.known = sel.servers.length ? mcpServersIgnored(info, env, allowed) : undefined;
+    this.note = sel.servers.length ? trustPassedNote(info, env) : undefined;
+    if (this.note) core.log(`MCP: ${this.note}`);
+    this.list = initialStatuses(sel.servers, sel.skipped, () => relay !== undefined);
+    // An agent known not to start them: said at once (a server it starts anyway still shows as started).
+    if (this.known) {
+      const k = this.known;
+      this.list = this.list.map((s) => (s.state === 'offered' ? { ...s, state: 'notStarted' as const, reason: k.reason, action: k.action } : s));
+      core.log(k.reason);
+      core.emit(core.transcript().addLocalNotice('warning', l10n.t('{0} may not start your MCP servers', core.def.name), k.reason));
+    }
+    this.publish();
+    return servers;
+  }
+
+  private report(server: string, e: RelayEvent, conn: number): void {
+    const i = this.list.findIndex((s) => s.name === server && s.observed);
+    const s = this.list[i];
+    if (!s) return;
+    const next = applyEvent(s, e, conn);
+    if (next === s) return;
+    this.list = this.list.map((x, j) => (j === i ? next : x));
+    if (e.e !== 'initialized') this.core.log(`MCP server "${server}": ${statusText(next)}`);
+    this.publish();
+  }
+
+  turnEnded(): void {
+    const next = this.list.map((s) => afterTurn(s, this.known));
+    if (next.some((s, i) => s !== this.list[i])) {
+      this.list = next;
+      this.publish();
+    }
+  }
+
+  attached(): void {
+    // A load or resume replaced the transcript: its header gets the status again.
+    this.publish();
+  }
+
+  /** The status as the panel shows it (text only). */
+  views(): McpStatusView[] {
+    return this.list.map((s) => ({ name: s.name, state: s.state, text: statusText(s), ...(s.action ? { action: s.action } : {}), ...(s.toolNames?.length ? { tools: s.toolNames.join(', ') } : {}) }));
+  }
+
+  private publish(): void {
+    const h = this.core.transcript().header;
+    h.mcp = this.list.length ? { servers: this.views(), ...(this.note ? { note: this.note } : {}) } : undefined;
+    this.core.emit([{ c: 'header' }]);
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.generation++;
+    this.registration?.dispose();
+    this.registration = undefined;
+    this.changed.dispose();
+  }
+}
