@@ -10,6 +10,7 @@ const run = (/** @type {string[]} */ args) => {
 };
 run(['esbuild.mjs', '--tests']);
 run([path.join(root, 'out', 'bench', 'protocol.js')]);
+run([path.join(root, 'out', 'bench', 'mcpRelay.js')]);
 // The webview benchmarks run against the packaged .vsix in the real host.
 const pkg = spawnSync('npm', ['run', '--silent', 'package'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 if (pkg.status !== 0) process.exit(pkg.status ?? 1);

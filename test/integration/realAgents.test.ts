@@ -206,6 +206,9 @@ describe('Real agents through the extension: gemini-cli 0.61.0 and Qwen Code 0.2
     );
     assert.equal((await a.testing.launchSpec('real-gemini')).env.GEMINI_CLI_TRUST_WORKSPACE, 'true');
     assert.ok(!panel.session.transcript.items.some((i) => i.kind === 'notice' && /may not start your MCP servers/.test(i.title)), 'no warning when the trust is passed on');
+    // The MCP status (through the relay) says so, and that the trust was passed on.
+    await waitFor('the MCP status to show the tools', () => (panel.session.transcript.header.mcp?.servers.find((x) => x.name === 'probe')?.text === 'started by the agent, 1 tool' ? true : undefined));
+    assert.match(panel.session.transcript.header.mcp?.note ?? '', /passed on to Gemini CLI/);
   });
 
   it('gemini-cli told by the user’s env not to trust the folder: the session says why its MCP servers may not start', async () => {

@@ -164,7 +164,8 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       await waitForStatus(trusted, 'connected', connected);
       const sent = lastSessionNew('default').mcpServers;
       assert.deepEqual(sent.map((s: any) => s.name), ['repoServer']);
-      assert.deepEqual(sent[0].args, ['repo-mcp.js', '--token=${env:HOME}'], 'no environment value reaches a workspace-defined server');
+      // (after the MCP relay's own: its script, "--", the server's command)
+      assert.deepEqual(sent[0].args.slice(3), ['repo-mcp.js', '--token=${env:HOME}'], 'no environment value reaches a workspace-defined server');
 
       // A changed definition needs trust again.
       let askedAgain = 0;
