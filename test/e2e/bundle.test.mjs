@@ -78,6 +78,8 @@ describe('e2e: the packaged .vsix', function () {
     const snapshot = JSON.parse(await readEntry(vsix, 'extension/media/registry-snapshot.json'));
     assert.ok(snapshot.agents.length >= 10, 'the snapshot is a registry');
     assert.match(await readEntry(vsix, 'extension/dist/bz2Worker.js'), /bzip2|unbzip2|bz2/i);
+    // The MCP relay agents run in place of stdio MCP servers (a program of its own).
+    assert.match(await readEntry(vsix, 'extension/dist/mcpRelay.js'), /ACP_MCP_RELAY/);
     // The walkthrough's images are in it (package.json names them).
     const manifest = JSON.parse(await readEntry(vsix, 'extension/package.json'));
     for (const step of manifest.contributes.walkthroughs[0].steps) assert.ok((await readEntry(vsix, `extension/${step.media.image}`)).length > 1000, step.media.image);

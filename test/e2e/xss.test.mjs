@@ -3,6 +3,7 @@
 // CSP violation listener) and leave no javascript:/data: link in the webview.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureNode } from '../harness/tools.mjs';
 import { FAKE_AGENT, ROOT } from '../harness/testEnv.mjs';
@@ -104,11 +105,22 @@ function xssScenario({ goFile, payloadsTxt }) {
     agentInfo: { name: PAYLOADS[5], title: PAYLOADS[6], version: '1' },
     on: {
       initialize: [{ waitForFile: goFile, timeout: 60_000 }],
-      'session/new': [{ respond: { sessionId: '${sessionId}', modes: { currentModeId: 'm0', availableModes: PAYLOADS.slice(0, 5).map((p, i) => ({ id: `m${i}`, name: p, description: p })) } } }],
+      // …and it starts the user's MCP server, whose tool names (and its name in the settings) are payloads: the MCP status.
+      'session/new': [{ respond: { sessionId: '${sessionId}', modes: { currentModeId: 'm0', availableModes: PAYLOADS.slice(0, 5).map((p, i) => ({ id: `m${i}`, name: p, description: p })) } } }, { startMcp: {} }],
       // The first prompt gets everything above; the second fails with the payloads as the error (a turn error entry).
       'session/prompt': { sequence: [steps, [{ error: { code: -32603, message: `Model failed: ${PAYLOADS.join(' ')}`, data: { detail: PAYLOADS } } }]] },
     },
   };
+}
+
+/** The MCP server's name in the user's settings: a payload too. */
+const MCP_NAME = PAYLOADS[7] ?? 'mcp';
+
+/** A file with the payloads as MCP tool names (the fixture server lists them). */
+function toolNamesFile() {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-xss-mcp-')), 'names.json');
+  fs.writeFileSync(file, JSON.stringify(PAYLOADS.slice(0, 40)));
+  return file;
 }
 
 /** @typedef {Window & { __hits: unknown[], __violations: string[], __xss: (n: unknown) => void, __sentinel?: string }} Sentinel */
@@ -132,6 +144,7 @@ describe('e2e: XSS corpus in every rendered field', function () {
         fs.writeFileSync(scenarioFile, JSON.stringify(xssScenario({ goFile, payloadsTxt })));
         return [{ id: 'xss', name: 'XSS Agent', command: ensureNode(), args: [FAKE_AGENT, scenarioFile], env: { ACP_FAKE_RECORD: path.join(tmp, 'xss.jsonl') } }];
       },
+      settings: { 'acpAgents.mcpServers': { [MCP_NAME]: { type: 'stdio', command: ensureNode(), args: [path.join(ROOT, 'test', 'fixtures', 'mcp', 'stdioServer.mjs')], env: { MCP_FIXTURE_TOOL_NAMES: toolNamesFile() } } } },
     });
     ({ page } = wb);
     // The test's own canary (below) breaks the CSP on purpose, to prove its listener hears; nothing else may.
@@ -245,6 +258,9 @@ describe('e2e: XSS corpus in every rendered field', function () {
         terminal: [...document.querySelectorAll('.terminal-output')].map((e) => e.textContent ?? '').join('\n'),
         errors: [...document.querySelectorAll('.turn-error')].map((e) => e.textContent ?? ''),
         pins: [...document.querySelectorAll('#pins .pin-user .pin-text')].map((e) => e.textContent ?? ''),
+        mcpNames: [...document.querySelectorAll('#mcp-status .mcp-name')].map((e) => e.textContent ?? ''),
+        mcpText: [...document.querySelectorAll('#mcp-status .mcp-text')].map((e) => e.textContent ?? ''),
+        mcpTools: [...document.querySelectorAll('#mcp-status .mcp-tools')].map((e) => e.textContent ?? ''),
       };
     });
     await screenshot(page, 'xss-corpus');
@@ -274,6 +290,10 @@ describe('e2e: XSS corpus in every rendered field', function () {
     for (const p of PAYLOADS) assert.ok(result.terminal.includes(p), `the terminal output shows ${p} as text`);
     assert.equal(result.errors.length, 1, JSON.stringify(result.errors));
     for (const p of PAYLOADS) assert.ok(result.errors[0].includes(p), `the turn error shows ${p} as text`);
+    // The MCP status: the server's name and the tool names it listed (payloads) as text.
+    assert.deepEqual(result.mcpNames.map((n) => n.trim()), [MCP_NAME.slice(0, 200)], JSON.stringify(result.mcpNames));
+    assert.match(result.mcpText[0] ?? '', /started by the agent, 41 tools/);
+    for (const p of PAYLOADS.slice(0, 40)) assert.ok((result.mcpTools[0] ?? '').includes(p.slice(0, 60)), `the MCP tool name ${p} is shown as text`);
     // The pin strip: the pinned prompts (payloads) as text, whitespace folded.
     const shown = (/** @type {string} */ p) => p.replace(/\s+/g, ' ').trim().slice(0, 160);
     assert.ok(result.pins.length >= 3, JSON.stringify(result.pins));

@@ -16,12 +16,12 @@ const SERVER = () => path.join(process.env.ACP_TEST_FIXTURES!, 'mcp', 'stdioServ
 /** The panel's MCP lines (what its webview is sent), by server name. */
 const header = (panel: ChatPanel): Record<string, string> => Object.fromEntries((panel.session.transcript.header.mcp?.servers ?? []).map((s) => [s.name, s.text]));
 
-/** The session's tooltip in the sidebar. */
+/** The session's tooltip in the sidebar (its text: spaces come as &nbsp;). */
 async function tooltip(agentId: string, sessionId: string): Promise<string> {
   const a = await api();
   const item = a.testing.treeItems(agentId).sessions.find((s) => s.id === `session:${agentId}:${sessionId}`);
   const tip = item?.tooltip;
-  return typeof tip === 'string' ? tip : (tip?.value ?? '');
+  return (typeof tip === 'string' ? tip : (tip?.value ?? '')).replace(/&nbsp;/g, ' ');
 }
 
 describe('MCP status: what became of the servers handed to the agent', function () {
@@ -35,7 +35,7 @@ describe('MCP status: what became of the servers handed to the agent', function 
     await cfg().update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  it('started by the agent through the relay, with its tool count — in the panel and the sidebar tooltip; an HTTP server as offered, a broken one as left out', async () => {
+  it('started by the agent through the relay, with its tool count — in the panel and the sidebar tooltip; a broken one as left out', async () => {
     const a = await api();
     const record = path.join(process.env.ACP_TEST_TMP!, `mcp-status-${Date.now()}.jsonl`);
     await cfg().update('mcpServers', { probe: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: [SERVER(), record] }, broken: { type: 'stdio' } }, vscode.ConfigurationTarget.Global);
