@@ -42,7 +42,7 @@ import { TranscriptArchive } from './sessions/transcriptArchive';
 import { quickPickPrompter, runInTerminal } from './ui/authPrompts';
 import { askMcpTrust } from './ui/mcpTrustPrompt';
 import { AgentPicker } from './ui/agentPicker';
-import { AgentDiagnosticsView, selectionMcpStatus } from './ui/agentDiagnostics';
+import { AgentDiagnosticsView, liveMcpStatus, selectionMcpStatus } from './ui/agentDiagnostics';
 import { RegistryInstall } from './ui/registryInstall';
 import type { RegistryPickItem } from './ui/registryPicker';
 import { SessionTreeProvider } from './ui/sessionTree';
@@ -165,7 +165,7 @@ export class Ctx implements vscode.Disposable {
     this.terminals = new TerminalService(() => this.config.terminalOutputLimitBytes());
     this.mcpTrust = new McpTrust(extension.workspaceState, askMcpTrust, (m) => this.log.info(m));
     this.mcp = new McpServerSources(this.config, this.storage, this.secrets, this.mcpTrust);
-    const mcpStatus = selectionMcpStatus(this.mcp, this.mcpTrust, () => this.workspaceCwd());
+    const mcpStatus = liveMcpStatus((id) => this.panels.all().filter((p) => p.agentId === id).map((p) => p.session), selectionMcpStatus(this.mcp, this.mcpTrust, () => this.workspaceCwd()));
     this.diagnostics = new AgentDiagnosticsView({ agents: this.agents, secrets: () => [...this.secrets.list(), ...this.signInStore.secretValues()], extensionVersion: this.version, mcpStatus });
     this.mcpRelays = new McpRelays(extension.extensionUri.fsPath, this.secrets, (m) => this.log.info(m));
     const services = this.sessionServices();

@@ -328,9 +328,9 @@ export class AgentManager implements Disposable {
     }
     const runCwd = isPackageRunner(resolved, args) ? this.runDir() : folder;
     if (needsShell(resolved)) {
-      return { command: quoteCommandForCmd(resolved), args: args.map(quoteForCmd), cwd: runCwd, env, shell: true };
+      return { command: quoteCommandForCmd(resolved), args: args.map(quoteForCmd), cwd: runCwd, env, shell: true, launchNotes: quirks.notes };
     }
-    return { command: resolved, args, cwd: runCwd, env };
+    return { command: resolved, args, cwd: runCwd, env, launchNotes: quirks.notes };
   }
 
   /**

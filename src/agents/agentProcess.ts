@@ -14,6 +14,8 @@ export interface SpawnSpec {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Windows .cmd/.bat: run through the shell with pre-quoted arguments. */
   readonly shell?: boolean;
+  /** What the compatibility entries did to the environment, in words (for the diagnostics). */
+  readonly launchNotes?: readonly string[];
 }
 
 export interface ExitInfo {

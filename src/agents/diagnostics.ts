@@ -9,7 +9,7 @@ import { AgentCapabilityView } from '../acp/capabilities';
 import type { MethodStatsSnapshot } from '../acp/methodStats';
 import type { AgentDefinition } from './agentDefinition';
 import type { AgentRuntime } from './agentRuntime';
-import { launchEnvQuirks, mcpServersIgnored, quirksFor, type LaunchInfo, type Quirk } from './quirks';
+import { mcpServersIgnored, quirksFor, type Quirk } from './quirks';
 
 /**
  * What became of one MCP server handed (or not) to the agent. Today the
@@ -108,11 +108,10 @@ export function agentDiagnostics(
 ): AgentDiagnostics {
   const init = rt?.initializeResult;
   const spec = rt?.process.spec;
-  const info: LaunchInfo = { id: def.id, source: def.source, command: def.command, args: def.args };
-  const launch = spec ? launchEnvQuirks(info, beforeQuirks(info, spec.env, def.env)) : { notes: [] };
+  const launch = { notes: spec?.launchNotes ?? [] };
   const exit = rt?.process.exit;
   const notice = init && spec ? mcpServersIgnored(init.agentInfo, spec.env) : undefined;
-  const mcp = opts.mcp && notice && !opts.mcp.notice ? { ...opts.mcp, notice } : opts.mcp;
+  const mcp = opts.mcp && notice && !opts.mcp.notice ? { ...opts.mcp, notice: notice.reason } : opts.mcp;
   return {
     id: def.id,
     name: def.name,
@@ -134,14 +133,3 @@ export function agentDiagnostics(
   };
 }
 
-/**
- * The environment before the launch quirks were applied, as far as it can be
- * told: a variable the quirks add that neither the agent's settings nor the
- * extension host's environment set is taken out, so the note says what was
- * done rather than "already set".
- */
-function beforeQuirks(launch: LaunchInfo, env: Readonly<Record<string, string | undefined>>, own: Readonly<Record<string, string>>): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = { ...env };
-  for (const k of Object.keys(launchEnvQuirks(launch, {}).env)) if (!(k in own) && process.env[k] === undefined) delete out[k];
-  return out;
-}

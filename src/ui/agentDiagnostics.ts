@@ -137,3 +137,40 @@ export function selectionMcpStatus(sources: McpServerSources, trust: McpTrust, c
     };
   };
 }
+
+/** What the diagnostics read of an open session's MCP status part. */
+export interface LiveMcpSession {
+  readonly id: string | undefined;
+  readonly mcp: { statuses(): readonly LiveServerStatus[]; trustNote(): string | undefined };
+}
+type LiveServerStatus = ReturnType<import('../sessions/parts/mcpStatus').McpStatus['statuses']>[number];
+
+const LIVE_STATE: Record<LiveServerStatus['state'], McpStatusReport['servers'][number]['state']> = {
+  offered: 'offered',
+  skipped: 'left-out',
+  started: 'started',
+  listed: 'started',
+  exited: 'started',
+  failed: 'never-started',
+  notStarted: 'never-started',
+};
+
+/**
+ * The MCP section from the sessions open on the agent (what the relay saw: started, tools
+ * listed, crashed, never started); with none open, what a new session would be offered.
+ */
+export function liveMcpStatus(sessions: (agentId: string) => readonly LiveMcpSession[], fallback: McpStatusProvider): McpStatusProvider {
+  return (agentId, rt) => {
+    const open = sessions(agentId);
+    if (open.length === 0) return fallback(agentId, rt);
+    const servers = open.flatMap((s) =>
+      s.mcp.statuses().map((m) => {
+        const ended = m.state === 'exited' ? (m.signal ? `exited (${m.signal})` : `exited (code ${String(m.exitCode)})`) : undefined;
+        const detail = [m.transport, ended, m.reason].filter((x): x is string => typeof x === 'string' && x.length > 0).join('; ');
+        return { name: m.name, state: LIVE_STATE[m.state], ...(m.tools !== undefined ? { tools: m.tools } : {}), ...(detail ? { detail } : {}), ...(s.id ? { session: s.id } : {}) };
+      }),
+    );
+    const notice = open.map((s) => s.mcp.trustNote()).find((n) => n !== undefined);
+    return { source: 'live', servers, ...(notice ? { notice } : {}) };
+  };
+}

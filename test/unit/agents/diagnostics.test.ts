@@ -5,16 +5,16 @@ import { clientCapabilities } from '../../../src/acp/capabilities';
 import type { AgentDefinition } from '../../../src/agents/agentDefinition';
 import { AgentRuntime } from '../../../src/agents/agentRuntime';
 import { agentDiagnostics } from '../../../src/agents/diagnostics';
-import { GEMINI_TRUST_ENV } from '../../../src/agents/quirks';
+import { GEMINI_TRUST_ENV, launchEnvQuirks } from '../../../src/agents/quirks';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const FAKE = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 const started: AgentRuntime[] = [];
 
-function runtime(scenario: string, env: Record<string, string> = {}): AgentRuntime {
+function runtime(scenario: string, env: Record<string, string> = {}, launchNotes?: string[]): AgentRuntime {
   const rt = new AgentRuntime({
     name: scenario,
-    spec: { command: process.execPath, args: [FAKE, scenario], cwd: ROOT, env: { ...process.env, ...env } },
+    spec: { command: process.execPath, args: [FAKE, scenario], cwd: ROOT, env: { ...process.env, ...env }, ...(launchNotes ? { launchNotes } : {}) },
     clientInfo: { name: 'test', version: '0' },
     logger: { info: () => {}, warn: () => {}, error: () => {} },
     initializeTimeoutMs: 5000,
@@ -57,14 +57,21 @@ describe('agents: one agent’s diagnostics', function () {
     assert.ok(after.stderr.length >= 3, 'the stderr of an agent that exited is kept');
   });
 
-  it('says what the launch quirks did, not "already set" for the variable they set themselves', async () => {
-    const set = runtime('default', { [GEMINI_TRUST_ENV]: 'true' });
+  it('says what the launch quirks did, as the launch recorded it (set by us, or left as the user set it)', async () => {
+    const info = { id: 'gemini', source: 'settings' as const, command: 'gemini', args: ['--experimental-acp'] };
+    const ours = launchEnvQuirks(info, {}, { trusted: true, allowed: true });
+    assert.deepEqual(ours.env, { [GEMINI_TRUST_ENV]: 'true' });
+    const set = runtime('default', ours.env, ours.notes);
     await set.start();
     assert.deepEqual(agentDiagnostics(gemini(), 'running', set, opts).launchNotes, [
-      `compatibility: gemini-cli: ${GEMINI_TRUST_ENV}=true (the VS Code workspace is trusted; without it gemini-cli starts no MCP servers)`,
+      `compatibility: gemini-cli: ${GEMINI_TRUST_ENV}=true (the VS Code workspace is trusted and acpAgents.passWorkspaceTrust allows it; without it gemini-cli starts no MCP servers)`,
     ]);
-    const own = runtime('default', { [GEMINI_TRUST_ENV]: 'false' });
+    const theirs = launchEnvQuirks(info, { [GEMINI_TRUST_ENV]: 'false' }, { trusted: true, allowed: true });
+    const own = runtime('default', { [GEMINI_TRUST_ENV]: 'false' }, theirs.notes);
     await own.start();
     assert.match(agentDiagnostics(gemini({ [GEMINI_TRUST_ENV]: 'false' }), 'running', own, opts).launchNotes[0] ?? '', /is already set \(false\)/);
+    const none = runtime('default');
+    await none.start();
+    assert.deepEqual(agentDiagnostics(gemini(), 'running', none, opts).launchNotes, [], 'no notes recorded, none shown');
   });
 });
