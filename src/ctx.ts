@@ -22,6 +22,7 @@ import { AttachmentSources, readText } from './chat/attachmentSources';
 import type { ChatPanel } from './chat/chatPanel';
 import { ChatPanelManager } from './chat/panelManager';
 import { McpRelays } from './host/mcpRelays';
+import { WaitingOnYou } from './chat/waitingOnYou';
 import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION, SettingsReport } from './config';
 import { ChangeTracker } from './host/changeTracker';
@@ -92,6 +93,8 @@ export class Ctx implements vscode.Disposable {
   readonly panels: ChatPanelManager;
   readonly statusBar: SessionStatusBar;
   readonly tree: SessionTreeProvider;
+  /** Sessions waiting for the user's answer: the Sessions view's badge, the rows, the tabs. */
+  readonly waiting: WaitingOnYou;
   readonly treeView: vscode.TreeView<unknown>;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -174,8 +177,20 @@ export class Ctx implements vscode.Disposable {
       notify: (message, ...actions) => this.messages.show('info', message, ...actions),
     });
     this.statusBar = new SessionStatusBar(this.panels);
-    this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index, (agentId, sessionId) => this.panels.find(agentId, sessionId)?.session.mcp);
+    this.waiting = new WaitingOnYou(this.panels);
+    this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index, {
+      mcp: (agentId, sessionId) => this.panels.find(agentId, sessionId)?.session.mcp,
+      waiting: (agentId, sessionId) => this.waiting.has(agentId, sessionId),
+    });
     this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
+    this.disposables.push(
+      this.waiting,
+      this.waiting.onDidChange(() => {
+        const n = this.waiting.count;
+        this.treeView.badge = n > 0 ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 session is waiting for you') : vscode.l10n.t('{0} sessions are waiting for you', n) } : undefined;
+        this.tree.refresh();
+      }),
+    );
     this.installs = new RegistryInstall({
       registry: this.registry,
       agents: this.agents,

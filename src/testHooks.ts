@@ -62,6 +62,8 @@ export interface TestHooks {
   accessQuestionText(q: AccessQuestion): string;
   /** The Sessions view's items for an agent: its own and its sessions'. */
   treeItems(agentId: string): { agent: vscode.TreeItem; sessions: vscode.TreeItem[] };
+  /** The Sessions view's badge (sessions waiting for the user), as VS Code shows it. */
+  sessionsBadge(): vscode.ViewBadge | undefined;
   /** Answers "may the agent touch a path outside the session's folders (or a protected one)?" with yes/no. */
   setOutsideAnswer(answer: ((agent: string, action: string, path: string) => Promise<boolean>) | undefined): void;
   /** Answers access questions with the full choice (once, for the session, deny, deny for the turn). */
@@ -126,6 +128,7 @@ export function testHooks(ctx: Ctx): TestHooks {
       const agent = ctx.agent(agentId);
       return { agent: ctx.tree.getTreeItem({ kind: 'agent', agent }), sessions: ctx.tree.getChildren({ kind: 'agent', agent }).map((n) => ctx.tree.getTreeItem(n)) };
     },
+    sessionsBadge: () => ctx.treeView.badge,
     hasArchive: (agentId, sessionId) => ctx.archive.has(agentId, sessionId),
     archiveLength: async (agentId, sessionId) => (await ctx.archive.read(agentId, sessionId)).length,
     setFolderPicker: (picker) => void (ctx.folderPicker = picker ?? defaults.folderPicker),

@@ -21,6 +21,7 @@ export class PanelAttention implements vscode.Disposable {
   private wasWorking = false;
   private wasFailed = false;
   private flagged = false;
+  private waiting = false;
 
   constructor(
     private readonly panel: vscode.WebviewPanel,
@@ -74,12 +75,22 @@ export class PanelAttention implements vscode.Disposable {
 
   private flag(on: boolean): void {
     this.flagged = on;
-    this.panel.iconPath = on ? this.icons.needsYou : this.icons.normal;
+    this.paint();
+  }
+
+  /** A permission request or a question waits for the user: the tab says so until it is answered, looked at or not. */
+  setWaiting(on: boolean): void {
+    this.waiting = on;
+    this.paint();
+  }
+
+  private paint(): void {
+    this.panel.iconPath = this.flagged || this.waiting ? this.icons.needsYou : this.icons.normal;
   }
 
   /** Whether the tab shows "needs you". */
   get needsYou(): boolean {
-    return this.flagged;
+    return this.flagged || this.waiting;
   }
 
   dispose(): void {

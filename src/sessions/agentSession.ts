@@ -173,6 +173,11 @@ export class AgentSession implements Disposable, SessionSink {
     return this.turns.busy;
   }
 
+  /** Permission requests and questions waiting for the user's answer (subagents' too). */
+  get waitingForUser(): number {
+    return this.permissions.waiting + this.elicitations.waiting;
+  }
+
   /** Whether updates now are live (not a load's replay of history). */
   get live(): boolean {
     return this.state.phase.kind !== 'loading';

@@ -78,6 +78,14 @@ function mcpTooltip(mcp: { statuses(): readonly McpServerStatus[]; trustNote(): 
   return lines;
 }
 
+/** What the tree shows of sessions open in panels. */
+export interface OpenSessionState {
+  /** The MCP status of a session open in a panel (sessions/parts/mcpStatus.ts). */
+  readonly mcp?: (agentId: string, sessionId: string) => { statuses(): readonly McpServerStatus[]; trustNote(): string | undefined } | undefined;
+  /** Whether an open session waits for the user (a permission request or a question). */
+  readonly waiting?: (agentId: string, sessionId: string) => boolean;
+}
+
 /**
  * The "Sessions" view: agents (with their state) at the top level, their
  * sessions beneath, newest first. Empty → the welcome view with New Session.
@@ -90,8 +98,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
     private readonly agents: () => readonly AgentDefinition[],
     private readonly status: (id: string) => AgentStatus,
     private readonly index: SessionIndex,
-    /** The MCP status of a session open in a panel (sessions/parts/mcpStatus.ts). */
-    private readonly mcp: (agentId: string, sessionId: string) => { statuses(): readonly McpServerStatus[]; trustNote(): string | undefined } | undefined = () => undefined,
+    private readonly open: OpenSessionState = {},
   ) {}
 
   refresh(): void {
@@ -120,12 +127,21 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
     item.id = `session:${e.agentId}:${e.sessionId}`;
     const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
     const elsewhere = folders.length > 0 && !folders.includes(e.cwd);
-    item.description = `${relativeTime(e.updatedAt)}${elsewhere ? ` · ${forLabel(path.basename(e.cwd), 100)}` : ''}`;
-    item.tooltip = textTooltip(['**', title], ['**\n\n', node.agent.name], [` · ${new Date(e.updatedAt).toLocaleString()}\n\n`, e.cwd], [e.source === 'agent' ? `\n\n${vscode.l10n.t('(listed by the agent)')}` : ''], ...mcpTooltip(this.mcp(e.agentId, e.sessionId)));
-    item.iconPath = new vscode.ThemeIcon(e.source === 'agent' ? 'cloud' : 'comment-discussion');
+    const waiting = this.open.waiting?.(e.agentId, e.sessionId) ?? false;
+    const when = `${relativeTime(e.updatedAt)}${elsewhere ? ` · ${forLabel(path.basename(e.cwd), 100)}` : ''}`;
+    item.description = waiting ? vscode.l10n.t('waiting for you · {0}', when) : when;
+    item.tooltip = textTooltip(
+      ['**', title],
+      ['**\n\n', node.agent.name],
+      [` · ${new Date(e.updatedAt).toLocaleString()}\n\n`, e.cwd],
+      [e.source === 'agent' ? `\n\n${vscode.l10n.t('(listed by the agent)')}` : ''],
+      [waiting ? `\n\n${vscode.l10n.t('Waiting for your answer to a permission request or a question.')}` : ''],
+      ...mcpTooltip(this.open.mcp?.(e.agentId, e.sessionId)),
+    );
+    item.iconPath = waiting ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('notificationsWarningIcon.foreground')) : new vscode.ThemeIcon(e.source === 'agent' ? 'cloud' : 'comment-discussion');
     item.contextValue = 'acpSession';
     item.command = { command: 'acpAgents.openSession', title: vscode.l10n.t('Open'), arguments: [node] };
-    item.accessibilityInformation = { label: vscode.l10n.t('Session {0}, {1}', title, relativeTime(e.updatedAt)) };
+    item.accessibilityInformation = { label: waiting ? vscode.l10n.t('Session {0}, {1}, waiting for you', title, relativeTime(e.updatedAt)) : vscode.l10n.t('Session {0}, {1}', title, relativeTime(e.updatedAt)) };
     return item;
   }
 

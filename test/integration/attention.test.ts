@@ -87,7 +87,7 @@ describe('Needs you: notifications and the tab', function () {
     assert.equal(a.testing.messages().slice(before).filter((m) => m.message.startsWith('Fake: exit-mid-prompt: ')).length, 1, 'one notification for one failure');
   });
 
-  it('with acpAgents.notifications off, nothing is shown and the tab stays as it is', async () => {
+  it('with acpAgents.notifications off, nothing is shown and the tab shows only that a request waits, until it ends', async () => {
     await cfg().update('notifications', false, vscode.ConfigurationTarget.Global);
     const { a, panel } = await hiddenPanel('fake-slow-permission');
     const before = a.testing.messages().length;
@@ -95,9 +95,51 @@ describe('Needs you: notifications and the tab', function () {
     await waitFor('the permission request', () => panel.session.transcript.items.find((i) => i.kind === 'permission'));
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(a.testing.messages().slice(before).map((m) => m.message), []);
-    assert.equal(panel.attention?.needsYou, false);
+    // The tab shows only that the request waits (a state, like the Sessions view's badge), which ends with it.
+    assert.equal(panel.attention?.needsYou, true);
     await panel.session.cancel();
     assert.equal(await turn, 'cancelled');
+    await waitFor('the tab as it was', () => (panel.attention?.needsYou === false ? true : undefined));
+    assert.match((panel.panel.iconPath as vscode.Uri).path, /activity\.svg$/);
+  });
+
+  it('waiting on you: the Sessions view’s badge counts two waiting sessions, their rows and tabs say so, and each mark clears when it is answered', async () => {
+    // Notifications off: the tab's mark here is the waiting one alone, not "something happened while you looked away".
+    await cfg().update('notifications', false, vscode.ConfigurationTarget.Global);
+    const a = await api();
+    const agent = 'fake-slow-permission';
+    const one = a.openChat(agent);
+    await waitForStatus(one, 'connected', connected);
+    const two = a.openChat(agent);
+    await waitForStatus(two, 'connected', connected);
+    assert.equal(a.testing.sessionsBadge(), undefined, 'nobody waits yet');
+    const row = (p: typeof one) => a.testing.treeItems(agent).sessions.find((i) => i.id === `session:${agent}:${p.session.id}`);
+    const pending = (p: typeof one) => p.session.transcript.items.find((i) => i.kind === 'permission' && i.state === 'pending');
+    const turns = [one.session.prompt('clean up'), two.session.prompt('clean up')];
+    await waitFor('both requests', () => (pending(one) && pending(two) ? true : undefined));
+    const badge = await waitFor('a badge of 2', () => (a.testing.sessionsBadge()?.value === 2 ? a.testing.sessionsBadge() : undefined));
+    assert.equal(badge?.tooltip, '2 sessions are waiting for you');
+    for (const p of [one, two]) {
+      const item = await waitFor('the session’s row', () => row(p));
+      assert.match(String(item.description), /^waiting for you · /);
+      assert.equal((item.iconPath as vscode.ThemeIcon).id, 'bell-dot');
+      assert.equal(p.attention?.needsYou, true, 'the tab says so, whether it is looked at or not');
+      assert.match((p.panel.iconPath as vscode.Uri).path, /needs-you\.svg$/);
+    }
+    // The first answered: its marks clear, the other's stay.
+    assert.equal(one.session.answerPermission(pending(one)!.id, 'yes'), true);
+    await waitFor('a badge of 1', () => (a.testing.sessionsBadge()?.value === 1 ? true : undefined));
+    assert.equal(a.testing.sessionsBadge()?.tooltip, '1 session is waiting for you');
+    assert.doesNotMatch(String(row(one)?.description), /waiting for you/);
+    assert.notEqual((row(one)?.iconPath as vscode.ThemeIcon).id, 'bell-dot');
+    assert.match(String(row(two)?.description), /^waiting for you · /);
+    // The second stopped (its request answered "cancelled"): no badge at all.
+    await two.session.cancel();
+    await waitFor('no badge', () => (a.testing.sessionsBadge() === undefined ? true : undefined));
+    assert.doesNotMatch(String(row(two)?.description), /waiting for you/);
+    assert.equal(two.attention?.needsYou, false);
+    await one.session.cancel();
+    assert.deepEqual(await Promise.all(turns), ['cancelled', 'cancelled']);
   });
 
   it('the status bar names the active session’s agent and state: ready, working with the time, needs you, error', async () => {
