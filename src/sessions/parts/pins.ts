@@ -87,6 +87,7 @@ export class Pins implements SessionPart {
   private resolved = new Map<string, MessageItem>();
   private resolvedIn: Transcript | undefined;
   private saving: Promise<void> = Promise.resolve();
+  private reading: Promise<void> = Promise.resolve();
   private readonly subscriptions: Disposable[];
 
   constructor(
@@ -155,7 +156,7 @@ export class Pins implements SessionPart {
     this.resolved.clear();
     const file = this.file();
     if (!file) return;
-    void fs.promises.readFile(file, 'utf8').then(
+    this.reading = fs.promises.readFile(file, 'utf8').then(
       (text) => {
         if (this.of !== sessionId) return;
         // Pins made while the file was read stay (after the stored ones).
@@ -165,6 +166,11 @@ export class Pins implements SessionPart {
       },
       () => undefined,
     );
+  }
+
+  /** Settles once the stored pins of the session shown have been read (and matched to its messages). */
+  whenRead(): Promise<void> {
+    return this.reading;
   }
 
   private file(): string | undefined {

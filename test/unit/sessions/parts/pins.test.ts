@@ -13,7 +13,7 @@ import { Transcript } from '../../../../src/sessions/transcript';
 import { Emitter } from '../../../../src/shared/events';
 import type { MessageItem } from '../../../../src/shared/transcriptTypes';
 import type { PanelStatus } from '../../../../src/shared/webviewProtocol';
-import { fakeCore, tick } from './fakeCore';
+import { fakeCore } from './fakeCore';
 
 const agent = (text: string, messageId?: string) => decodeSessionUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, ...(messageId ? { messageId } : {}) }, []);
 
@@ -132,7 +132,7 @@ describe('sessions/parts: pins', () => {
     const [, b1, v2] = messages(second.f.transcript);
     assert.notEqual(b1!.id, a1!.id, 'the replay gave new ids');
     second.reset.fire();
-    await tick();
+    await second.pins.whenRead();
     assert.deepEqual(
       second.pins.list().map((p) => [p.role, p.id]),
       [
@@ -151,7 +151,7 @@ describe('sessions/parts: pins', () => {
     f.state.phase = { kind: 'loading' };
     f.state.sessionId = 's1';
     pins.attached({} as AgentRuntime, 's1');
-    await tick();
+    await pins.whenRead();
     converse(f.transcript, TURNS.slice(0, 1));
     assert.deepEqual(pins.list(), [], 'not resolved against half a history');
     converse(f.transcript, TURNS.slice(1));
@@ -178,7 +178,7 @@ describe('sessions/parts: pins', () => {
     // One more turn before: the pinned prompt is now the third user message.
     converse(f.transcript, [['A first question', 'A first answer'], ...TURNS]);
     reset.fire();
-    await tick();
+    await pins.whenRead();
     const farewell = messages(f.transcript).find((m) => m.text === 'And farewell?')!;
     assert.deepEqual(
       pins.list().map((p) => [p.text, p.id]),
