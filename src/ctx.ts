@@ -23,6 +23,7 @@ import type { ChatPanel } from './chat/chatPanel';
 import { ChatPanelManager } from './chat/panelManager';
 import { McpRelays } from './host/mcpRelays';
 import { WaitingOnYou } from './chat/waitingOnYou';
+import { FileTouches } from './sessions/fileTouches';
 import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION, SettingsReport } from './config';
 import { ChangeTracker } from './host/changeTracker';
@@ -76,6 +77,8 @@ export class Ctx implements vscode.Disposable {
   readonly auth: AuthService;
   readonly index: SessionIndex;
   readonly archive: TranscriptArchive;
+  /** Which turns of which sessions changed which files (ACP: Sessions That Changed This File). */
+  readonly fileTouches: FileTouches;
   /** The index in step with what agents list and delete. */
   readonly sync: SessionSync;
   readonly diffs = new DiffDocuments();
@@ -157,6 +160,7 @@ export class Ctx implements vscode.Disposable {
     this.auth = new AuthService(this.agents, this.signInStore, this.messages, quickPickPrompter, runInTerminal);
     this.index = new SessionIndex(path.join(this.storage, 'sessions.json'));
     this.archive = new TranscriptArchive(path.join(this.storage, 'archive'), () => this.config.archiveMaxBytes());
+    this.fileTouches = new FileTouches(path.join(this.storage, 'file-touches.json'), (m) => this.log.warn(m));
     this.sync = new SessionSync({
       agents: this.agents,
       index: this.index,
@@ -219,6 +223,7 @@ export class Ctx implements vscode.Disposable {
       this.treeView,
       { dispose: () => void this.index.flush() },
       { dispose: () => void this.archive.flush() },
+      this.fileTouches,
     );
   }
 
@@ -233,6 +238,7 @@ export class Ctx implements vscode.Disposable {
       settings: this.config,
       index: this.index,
       archive: this.archive,
+      fileTouches: this.fileTouches,
       files: this.files,
       terminals: this.terminals,
       changeTracker: (sensitive, access) =>

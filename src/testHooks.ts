@@ -135,6 +135,7 @@ export function testHooks(ctx: Ctx): TestHooks {
     flushStores: async () => {
       await ctx.index.flush();
       await ctx.archive.flush();
+      await ctx.fileTouches.flush();
     },
     stopAllAgents: () => ctx.agents.stopAll(),
     mentions: (query, onLate) => ctx.attachments.mentions(query, onLate),

@@ -69,6 +69,7 @@ export class ChatPanel implements vscode.Disposable {
         if (this.holding && !this.loading) this.resync();
         this.post({ type: 'status', status });
         this.post({ type: 'session', sessionId: this.session.id ?? this.session.targetSessionId });
+        this.tryReveal();
       }),
       session.onDidResetTranscript(() => {
         if (this.ready) this.resync();
@@ -77,6 +78,7 @@ export class ChatPanel implements vscode.Disposable {
         if (this.ready && this.loading) this.hold();
         else if (this.ready) this.batcher.push(changes);
         if (changes.some((c) => c.c === 'header')) this.updateTitle();
+        this.tryReveal();
       }),
       session,
     );
@@ -118,6 +120,43 @@ export class ChatPanel implements vscode.Disposable {
     this.ready = true;
     this.batcher.discard();
     this.sendSnapshot();
+    this.tryReveal();
+  }
+
+  private revealing: { readonly checkpoint: string; readonly done: (messageId: string | undefined) => void; readonly timer: NodeJS.Timeout } | undefined;
+
+  /**
+   * Shows the panel at the user message that began a turn (by its checkpoint id), once the
+   * history that holds it is shown — a session being opened may take a while. Resolves with
+   * that message's id, or undefined when it does not come within `timeoutMs`.
+   */
+  revealTurn(checkpoint: string, timeoutMs = 20_000): Promise<string | undefined> {
+    this.reveal();
+    this.revealing?.done(undefined);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.revealing?.done(undefined), timeoutMs);
+      this.revealing = {
+        checkpoint,
+        timer,
+        done: (id) => {
+          clearTimeout(timer);
+          this.revealing = undefined;
+          resolve(id);
+        },
+      };
+      this.tryReveal();
+    });
+  }
+
+  private tryReveal(): void {
+    const r = this.revealing;
+    if (!r || !this.ready || this.loading || this.holding) return;
+    const id = this.session.checkpoints.messageOf(r.checkpoint);
+    if (id === undefined) return;
+    // What the webview has first, so that the message is there to scroll to.
+    this.batcher.flush();
+    this.post({ type: 'reveal', id });
+    r.done(id);
   }
 
   /** Older history for the webview: the batch just before the oldest item it has. */
@@ -227,6 +266,7 @@ export class ChatPanel implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.revealing?.done(undefined);
     this.batcher.discard();
     this.stopProgress();
     while (this.disposables.length) this.disposables.pop()?.dispose();

@@ -9,6 +9,7 @@ import type { Ctx } from '../ctx';
 import type { CommandFactory, CommandId } from './types';
 import { agentCommands } from './agents';
 import { diagnosticsCommands } from './diagnostics';
+import { fileSessionCommands } from './fileSessions';
 import { registryCommands } from './registry';
 import { reviewCommands } from './review';
 import { sessionCommands } from './sessions';
@@ -16,6 +17,7 @@ import { trustCommands } from './trust';
 
 const COMMANDS: Record<CommandId, CommandFactory> = {
   ...sessionCommands,
+  ...fileSessionCommands,
   ...agentCommands,
   ...trustCommands,
   ...registryCommands,

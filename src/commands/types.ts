@@ -36,4 +36,5 @@ export type CommandId =
   | 'acpAgents.allowPermission'
   | 'acpAgents.rejectPermission'
   | 'acpAgents.showDiagnostics'
-  | 'acpAgents.copyDiagnostics';
+  | 'acpAgents.copyDiagnostics'
+  | 'acpAgents.sessionsThatChangedFile';

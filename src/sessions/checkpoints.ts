@@ -68,6 +68,8 @@ export class Checkpoints {
     /** A file's bytes now: an editor's unsaved text, else the disk's (null: missing; undefined: unreadable). */
     private readonly read: (file: string) => FileBytes,
     private readonly log: (m: string) => void = () => undefined,
+    /** A turn that changed files ended: which files (for "Sessions That Changed This File"). */
+    private readonly ended: (turn: { id: string; text: string; at: number; files: string[] }) => void = () => undefined,
   ) {}
 
   private put(b: Buffer | null | undefined): Ref {
@@ -136,6 +138,7 @@ export class Checkpoints {
     if (t.before.size === 0) return;
     this.trim();
     void this.save();
+    this.ended({ id: t.id, text: t.text, at: t.at, files: [...t.before.keys()] });
   }
 
   /** Whether restoring to this checkpoint would touch anything (this turn or a later one changed files). */

@@ -53,6 +53,11 @@ export class CheckpointRestore {
   }
 
   /** The message just sent began this checkpoint. */
+  /** The user message linked to a checkpoint. */
+  messageOf(checkpoint: string): string | undefined {
+    return this.items.get(checkpoint);
+  }
+
   link(checkpoint: string, messageId: string): void {
     this.items.set(checkpoint, messageId);
     this.mark();

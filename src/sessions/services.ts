@@ -13,6 +13,7 @@ import type { RelayListener, RelayRegistration } from '../platform/mcpRelay/hub'
 import type { McpSelection } from './mcpServers';
 import type { RestoreOutcome } from './restore';
 import type { AutoApprove } from './permissionPolicy';
+import type { FileTouches } from './fileTouches';
 import type { SessionIndex } from './sessionIndex';
 import type { TranscriptArchive } from './transcriptArchive';
 
@@ -119,6 +120,8 @@ export interface SessionServices {
   readonly settings: SessionSettings;
   readonly index: SessionIndex;
   readonly archive: TranscriptArchive;
+  /** Which turns of which sessions changed which files. */
+  readonly fileTouches: FileTouches;
   readonly files: SessionFiles;
   readonly terminals: SessionTerminals;
   /** A change tracker for one session; `sensitive` names the protected glob of a file; `access`: whom Revert / Undo ask. */

@@ -41,6 +41,8 @@ export type HostToWebview =
   | { readonly type: 'status'; readonly status: PanelStatus }
   /** Put the keyboard in the composer (ACP: Focus Chat Input). */
   | { readonly type: 'focus' }
+  /** Scroll to an item and give it the keyboard (a turn picked in "Sessions That Changed This File"). */
+  | { readonly type: 'reveal'; readonly id: string }
   | { readonly type: 'deltas'; readonly deltas: readonly TranscriptDelta[] }
   /** The session the panel shows, persisted in the webview state for the serializer. */
   | { readonly type: 'session'; readonly sessionId: string | undefined }

@@ -239,6 +239,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'focus':
       input.focus();
       return;
+    case 'reveal':
+      transcript.reveal(msg.id);
+      return;
     case 'session':
       saveState({ sessionId: msg.sessionId });
       return;

@@ -57,6 +57,7 @@ export class FileCheckpoints implements SessionPart {
       () => (sessionId ? services.archive.checkpointsOf(def.id, sessionId) : undefined),
       (f) => services.currentBytes(f),
       (m) => this.core.log(m),
+      (turn) => sessionId && services.fileTouches.record({ agentId: def.id, sessionId, turnId: turn.id, text: turn.text, at: turn.at, files: turn.files }),
     );
     this.changes.observe(cp);
     return cp;
@@ -85,6 +86,11 @@ export class FileCheckpoints implements SessionPart {
   /** A prompt is sent: its checkpoint begins (what the files the turn touches held before it). */
   begin(prompt: string): string {
     return this.checkpoints.begin(prompt);
+  }
+
+  /** The user message that began a turn (by its checkpoint id), once history is shown. */
+  messageOf(checkpoint: string): string | undefined {
+    return this.restore.messageOf(checkpoint);
   }
 
   /** The user message that began `checkpoint`, for "Restore files to here". */

@@ -41,6 +41,7 @@ export function fakeCore(services: Record<string, unknown> = {}): FakeCore {
       checkpointsOf: (_agent: string, sid: string) => `/store/${sid}.checkpoints`,
       flush: async () => undefined,
     },
+    fileTouches: { record: (t: { sessionId: string; turnId: string; files: readonly string[] }) => void f.calls.push(`touched ${t.sessionId} ${t.turnId} ${t.files.join(',')}`) },
     index: {
       setTitle: (_agent: string, sid: string, title: string | undefined) => void f.titles.push([sid, title]),
       touch: (_agent: string, sid: string, cwd: string) => void f.calls.push(`touch ${sid} ${cwd}`),
