@@ -50,6 +50,7 @@ describe('Foundation: the extension in a real VS Code host', () => {
       'acpAgents.rejectPermission',
       'acpAgents.restartAgent',
       'acpAgents.resumeSession',
+      'acpAgents.sessionsThatChangedFile',
       'acpAgents.showDiagnostics',
       'acpAgents.showLog',
       'acpAgents.signIn',
