@@ -4,8 +4,6 @@
  * the commands share. extension.ts makes one Ctx and registers the command
  * table against it (rust-analyzer's editors/code does the same).
  */
-import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CompleteElicitationNotification, CreateElicitationRequest } from './acp/protocol';
@@ -15,6 +13,7 @@ import { AgentRegistry } from './agents/registry/agentRegistry';
 import { AgentInstaller } from './agents/registry/installer';
 import { RegistrySource } from './agents/registry/registrySource';
 import { AuthService } from './agents/auth';
+import { makeScratch, removeScratch, sweepScratch } from './platform/scratchFolders';
 import type { AgentHostUi } from './agents/ports';
 import { SecretValues } from './agents/redact';
 import { SignInStore } from './agents/signInStore';
@@ -56,6 +55,8 @@ export const NO_FOLDER = '\u0000no-folder';
 export class Ctx implements vscode.Disposable {
   readonly version: string;
   readonly storage: string;
+  /** Where sessions opened with no folder work (platform/scratchFolders.ts). */
+  readonly scratchDir: string;
   readonly config = new Config();
   /** Settings problems and ignored workspace overrides, said in the log. */
   readonly settings: SettingsReport;
@@ -113,6 +114,7 @@ export class Ctx implements vscode.Disposable {
   constructor(readonly extension: vscode.ExtensionContext) {
     this.version = String((extension.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
     this.storage = extension.globalStorageUri.fsPath;
+    this.scratchDir = path.join(this.storage, 'scratch');
     this.signInStore = new SignInStore(extension.secrets, extension.globalState);
     this.logs = new Logs(() => [...this.secrets.list(), ...this.signInStore.secretValues()]);
     this.log = this.logs.channel('ACP Agents');
@@ -137,6 +139,7 @@ export class Ctx implements vscode.Disposable {
       registryLog,
     );
     this.registry.installer.sweep();
+    void this.sweepScratch();
     this.agents = new AgentManager({
       config: this.config,
       log: this.log,
@@ -158,8 +161,14 @@ export class Ctx implements vscode.Disposable {
       installed: () => this.registry.definitions(),
     });
     this.auth = new AuthService(this.agents, this.signInStore, this.messages, quickPickPrompter, runInTerminal);
-    this.index = new SessionIndex(path.join(this.storage, 'sessions.json'));
-    this.archive = new TranscriptArchive(path.join(this.storage, 'archive'), () => this.config.archiveMaxBytes());
+    this.index = new SessionIndex(path.join(this.storage, 'sessions.json'), {
+      onProblem: (m) => {
+        this.log.warn(m);
+        void this.messages.show('warning', m);
+      },
+      onWriteError: (err) => this.storeWriteFailed(vscode.l10n.t('the list of sessions'), err),
+    });
+    this.archive = new TranscriptArchive(path.join(this.storage, 'archive'), () => this.config.archiveMaxBytes(), (err) => this.storeWriteFailed(vscode.l10n.t('the session history (archive)'), err));
     this.fileTouches = new FileTouches(path.join(this.storage, 'file-touches.json'), (m) => this.log.warn(m));
     this.sync = new SessionSync({
       agents: this.agents,
@@ -180,7 +189,7 @@ export class Ctx implements vscode.Disposable {
       enabled: () => this.config.notifications(),
       notify: (message, ...actions) => this.messages.show('info', message, ...actions),
     });
-    this.statusBar = new SessionStatusBar(this.panels);
+    this.statusBar = new SessionStatusBar(this.panels, this.agents);
     this.waiting = new WaitingOnYou(this.panels);
     this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index, {
       mcp: (agentId, sessionId) => this.panels.find(agentId, sessionId)?.session.mcp,
@@ -227,6 +236,20 @@ export class Ctx implements vscode.Disposable {
     );
   }
 
+  /** Removes the old scratch folders of no-folder sessions (at activation); returns those removed. */
+  async sweepScratch(): Promise<string[]> {
+    const gone = await sweepScratch(this.scratchDir);
+    if (gone.length) this.log.info(`removed ${gone.length} old scratch folder(s)`);
+    return gone;
+  }
+
+  /** A store could not be written (a full disk…): said once a streak; sessions go on, and what was not written is tried again. */
+  private storeWriteFailed(what: string, err: unknown): void {
+    const reason = (err as NodeJS.ErrnoException | undefined)?.code ?? String(err);
+    this.log.error(`writing ${what} failed: ${String(err)}`);
+    void this.messages.show('error', vscode.l10n.t('ACP: {0} could not be saved ({1}; is the disk full?). Sessions go on; it is saved again once writing works.', what, reason));
+  }
+
   /** Whether an open panel uses the agent. */
   inUse(agentId: string): boolean {
     return [...this.liveSessions].some((s) => s.def.id === agentId);
@@ -252,11 +275,8 @@ export class Ctx implements vscode.Disposable {
         ),
       mcpServers: (rt, cwd, agentName) => this.mcp.forSession(rt, cwd, agentName),
       mcpRelay: this.mcpRelays,
-      scratchRoot: () => {
-        const dir = path.join(this.storage, 'scratch', `${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`);
-        fs.mkdirSync(dir, { recursive: true });
-        return dir;
-      },
+      scratchRoot: () => makeScratch(this.scratchDir),
+      releaseScratch: (dir) => void removeScratch(this.scratchDir, dir),
       additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),
       newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
       forkSession: (def, sessionId) => void vscode.commands.executeCommand('acpAgents.forkSession', { agentId: def.id, sessionId }),

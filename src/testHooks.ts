@@ -3,15 +3,16 @@
  * the questions a person would. Bundled only into the test build (esbuild
  * `--test-hooks`); the .vsix ships without them.
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { DecodedInitialize } from './acp/decode';
 import type { SpawnSpec } from './agents/agentProcess';
 import type { AuthPrompter } from './agents/auth';
-import type { ChatPanel } from './chat/chatPanel';
+import { ChatPanel } from './chat/chatPanel';
 import type { Mention } from './shared/attachments';
 import { NO_FOLDER, type Ctx } from './ctx';
 import { nativeElicitationUi, type ElicitationUi, type ElicitationWindow } from './host/elicitation';
 import { accessMessage } from './host/fileService';
+import { diskIo, fullDiskIo } from './platform/storeIo';
 import type { AccessAnswer, AccessQuestion } from './sessions/accessGate';
 import type { WorkspaceMcpServer } from './sessions/mcpServers';
 import type { RegistryPickItem } from './ui/registryPicker';
@@ -99,12 +100,28 @@ export interface TestHooks {
   statusBar(): { text: string; tooltip: string; visible: boolean };
   /** Runs between fs/* checking a path and using it (e.g. to swap a folder for a link). */
   setBetweenCheckAndUse(hook: ((file: string, action: 'read' | 'write') => Promise<void>) | undefined): void;
+  /** Gives the session index and archive a full disk (every write fails with ENOSPC), or the real one back. */
+  setDiskFull(full: boolean): void;
+  /** A chat panel restored as after a reload, from the state it saved (agent id, session id). */
+  restorePanel(state: { agentId: string; sessionId?: string }): Promise<ChatPanel | undefined>;
+  /** Where sessions opened with no folder work. */
+  scratchDir(): string;
+  /** The sweep of old scratch folders that runs at activation; the folders removed. */
+  sweepScratch(): Promise<string[]>;
 }
 
 export function testHooks(ctx: Ctx): TestHooks {
   const defaults = { sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker };
   return {
     messages: () => ctx.messages.history(),
+    setDiskFull: (full) => void (ctx.archive.io = ctx.index.io = full ? fullDiskIo() : diskIo),
+    restorePanel: async (state) => {
+      const panel = vscode.window.createWebviewPanel('acpAgents.chat', state.agentId, vscode.ViewColumn.Active, ChatPanel.webviewOptions(ctx.extension.extensionUri));
+      await ctx.panels.deserializeWebviewPanel(panel, state);
+      return ctx.panels.all().find((p) => p.panel === panel);
+    },
+    scratchDir: () => ctx.scratchDir,
+    sweepScratch: () => ctx.sweepScratch(),
     setBetweenCheckAndUse: (hook) => void (ctx.files.betweenCheckAndUse = hook),
     statusBar: () => ({ text: ctx.statusBar.item.text, tooltip: String(ctx.statusBar.item.tooltip ?? ''), visible: ctx.statusBar.visible }),
     setAuthPrompter: (p) => void (ctx.auth.prompter = p ?? defaults.prompter),

@@ -65,9 +65,10 @@ export interface AgentManagerDeps {
   readonly installed: () => readonly AgentDefinition[];
   /**
    * Whether a session is open on this process of the agent. A crashed agent is
-   * restarted only then: not when it died before any session was open on it (one
-   * that exits on session/new would only sit idle), nor while one was being
-   * opened (the failed open has let go of it already); the panel's Restart does it.
+   * restarted only then, or when a session was open or being loaded or resumed on
+   * it when its output closed (`AgentRuntime.inUseWhenLost`): not when it died
+   * before any session was open on it (one that exits on session/new would only
+   * sit idle); the panel's Restart does it then.
    */
   readonly hasSessionsOn: (runtime: AgentRuntime) => boolean;
 }
@@ -231,12 +232,17 @@ export class AgentManager implements Disposable {
       this.setStatusOf(e, 'stopped');
       return;
     }
-    const message = describeExit(e.def.name, info, runtime.process.stderrTail()).replace(/\.\s*$/, '');
+    const message = (
+      runtime.outputClosedWithoutExit
+        ? l10n.t("Agent '{0}' closed its output (stdout) but did not exit, so it was stopped.", e.def.name)
+        : describeExit(e.def.name, info, runtime.process.stderrTail())
+    ).replace(/\.\s*$/, '');
     this.agentLog(e.def).error(message);
     const verdict = e.crashes.recordCrash();
     this.setStatusOf(e, 'failed');
     const giveUp = verdict === 'give-up';
-    const willRestart = !giveUp && this.deps.hasSessionsOn(runtime);
+    // In use: a session open on it now, or open (or being loaded or resumed) when its output closed.
+    const willRestart = !giveUp && (this.deps.hasSessionsOn(runtime) || runtime.inUseWhenLost === true);
     const full = giveUp
       ? l10n.t('{0}. It crashed {1} times in the last 3 minutes and will not be restarted automatically.', message, e.crashes.recentCrashes)
       : willRestart

@@ -117,9 +117,12 @@ export class AgentProcess {
     for (const l of this.exitListeners.splice(0)) l(info);
   }
 
-  /** Close stdin, then SIGTERM, then SIGKILL the process group. Resolves when it has exited. */
-  async stop(): Promise<ExitInfo> {
-    this.stopRequested = true;
+  /**
+   * Close stdin, then SIGTERM, then SIGKILL the process group. Resolves when it has exited.
+   * `requested` false: stopped for misbehaving (its exit is reported as a crash).
+   */
+  async stop(requested = true): Promise<ExitInfo> {
+    this.stopRequested = requested;
     if (this.exitInfo) return this.exitInfo;
     try {
       this.child.stdin.end();

@@ -46,6 +46,9 @@ export class AgentStartError extends Error {
   }
 }
 
+/** How long an agent that closed its output may take to exit before it is stopped. */
+const OUTPUT_CLOSED_GRACE_MS = 2000;
+
 const delay = (ms: number) => new Promise<undefined>((r) => setTimeout(() => r(undefined), ms));
 
 export class AgentRuntime {
@@ -55,6 +58,10 @@ export class AgentRuntime {
   readonly sessions = new SessionRouter();
   private init: DecodedInitialize | undefined;
   private stopping = false;
+  private lost: { inUse: boolean } | undefined;
+  private outputClosedTimer: NodeJS.Timeout | undefined;
+  /** Set when the agent closed its output but did not exit, and was stopped for it. */
+  outputClosedWithoutExit = false;
 
   constructor(private readonly options: RuntimeOptions) {
     this.process = new AgentProcess(options.spec, options.onStderr, options.shutdown);
@@ -67,7 +74,14 @@ export class AgentRuntime {
       trace: options.trace,
       maxLineBytes: options.maxLineBytes,
     });
-    this.process.onExit(() => this.connection.dispose());
+    // Whether a session was open (or being loaded or resumed) on it is read when the connection
+    // goes, before the failed calls let go of their sessions: that decides a restart (AgentManager).
+    this.connection.onClose(() => this.lose());
+    this.process.onExit(() => {
+      this.lose();
+      clearTimeout(this.outputClosedTimer);
+      this.connection.dispose();
+    });
     this.connection.onSessionUpdate((n) => this.sessions.update(n));
     // Each request is decoded once here; what was dropped goes to the agent's log.
     const dropped = (method: string, what: readonly string[]) => {
@@ -90,6 +104,26 @@ export class AgentRuntime {
         }
       });
     }
+  }
+
+  private lose(): void {
+    if (this.lost) return;
+    this.lost = { inUse: this.sessions.inUse };
+    // An agent that closed its output is of no use any more, however long it takes to exit:
+    // stopped (stdin EOF, then signals) after a grace, and its exit counts as a crash.
+    if (!this.stopping && !this.process.hasExited) {
+      this.outputClosedTimer = setTimeout(() => {
+        if (this.stopping || this.process.hasExited) return;
+        this.outputClosedWithoutExit = true;
+        this.options.logger.warn(`${this.options.name} closed its output but did not exit within ${OUTPUT_CLOSED_GRACE_MS / 1000} s: stopping it.`);
+        void this.process.stop(false);
+      }, OUTPUT_CLOSED_GRACE_MS);
+    }
+  }
+
+  /** Whether a session was open, or being loaded or resumed, on it when its connection went (undefined while it has not). */
+  get inUseWhenLost(): boolean | undefined {
+    return this.lost?.inUse;
   }
 
   get initializeResult(): DecodedInitialize | undefined {
@@ -165,6 +199,7 @@ export class AgentRuntime {
   /** Stops the agent for good (stdin EOF → SIGTERM → SIGKILL of the group). */
   async stop(): Promise<ExitInfo> {
     this.stopping = true;
+    clearTimeout(this.outputClosedTimer);
     this.connection.dispose();
     return await this.process.stop();
   }

@@ -46,6 +46,11 @@ export class SessionRouter {
     };
   }
 
+  /** Whether any session (open, or being loaded or resumed) is registered. */
+  get inUse(): boolean {
+    return this.sinks.size > 0;
+  }
+
   /** Whether a session id is taken (by an open session or a subagent already announced). */
   has(sessionId: string): boolean {
     return this.sinks.has(sessionId);

@@ -87,7 +87,8 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
       session.targetSessionId = sessionId;
       void session.openPast(sessionId);
     } else {
-      session.markStopped(vscode.l10n.t('The window was reloaded and {0} stopped. Restart it to start a new session.', agent.name));
+      // Words about this panel's session only: the agent's state is the Sessions view's and the status bar's (AgentManager).
+      session.markStopped(vscode.l10n.t('The window was reloaded and the session of this panel ended with it. Restart to start a new session with {0}.', agent.name));
     }
   }
 

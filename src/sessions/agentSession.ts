@@ -352,7 +352,8 @@ export class AgentSession implements Disposable, SessionSink {
       case 'restart':
         // Already restarted (automatically, or by another panel)? Then only a new session is needed.
         if (this.manager.status(this.def.id) !== 'running' || this.turns.busy) await this.manager.restart(this.def.id, this.cwd).then(undefined, () => undefined);
-        await this.start();
+        // A past session (its load or resume cut by a crash, or its agent gone since) is opened again.
+        await (this.targetSessionId && !this.sessionId ? this.openPast(this.targetSessionId) : this.start());
         return;
       case 'showLog':
         this.manager.showLog(this.def.id);

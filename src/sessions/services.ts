@@ -132,6 +132,8 @@ export interface SessionServices {
   readonly mcpRelay?: McpRelayService;
   /** An empty folder in global storage: the root of a session when no folder is open. */
   scratchRoot(): string;
+  /** The session that worked in this scratch folder ended: the folder goes (only a scratch folder of ours is ever removed). */
+  releaseScratch(dir: string): void;
   /** Other workspace folders, sent as additionalDirectories where supported. */
   additionalDirectories(cwd: string): string[];
   /** Opens a new session of the same agent (from an archive-only panel). */

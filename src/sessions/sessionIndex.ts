@@ -1,11 +1,17 @@
 /**
  * Every session the user opened (and sessions agents list), persisted as one
- * JSON file in the extension's storage. Writes are debounced and asynchronous.
- * No `vscode` import.
+ * JSON file in the extension's storage, one entry a line. Writes are debounced
+ * and asynchronous; each reads the file again, merges it by id (another window
+ * of the workspace writes it too) and replaces it atomically. A damaged or cut
+ * line is skipped and said, the rest kept; a failed write (a full disk) is said
+ * once and tried again, nothing dropped. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { removeStaleTemps } from '../platform/atomicWrite';
+import { diskIo, type StoreIo } from '../platform/storeIo';
 import type { Disposable } from '../shared/events';
+import { parseJsonc } from '../shared/jsonc';
 
 export interface SessionEntry {
   readonly agentId: string;
@@ -30,23 +36,89 @@ const MAX_TOMBSTONES = 2000;
 
 const key = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
 
+export interface SessionIndexOptions {
+  /** Something the user should know about the file (lines skipped). */
+  readonly onProblem?: (message: string) => void;
+  /** The first failed write of a streak (a full disk…); the index is written again later. */
+  readonly onWriteError?: (err: unknown) => void;
+}
+
+/** How long a failed write waits before it is tried again. */
+const RETRY_MS = 5000;
+
 export class SessionIndex {
   private readonly entries = new Map<string, SessionEntry>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private listeners: (() => void)[] = [];
+  /** The disk (replaceable: the tests give it a full one). */
+  io: StoreIo = diskIo;
+  private failing = false;
 
-  constructor(private readonly file: string) {
+  constructor(
+    private readonly file: string,
+    private readonly options: SessionIndexOptions = {},
+  ) {
+    // A window killed mid-write left its temporary file: the index itself is whole (old or new).
+    removeStaleTemps(file);
+    let text: string | undefined;
     try {
-      const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
-      if (Array.isArray(raw)) {
-        for (const e of raw as SessionEntry[]) {
-          if (e && typeof e.agentId === 'string' && typeof e.sessionId === 'string') this.entries.set(key(e.agentId, e.sessionId), e);
-        }
-      }
+      text = fs.readFileSync(file, 'utf8');
     } catch {
-      // no index yet, or unreadable: start empty
+      // no index yet
     }
+    if (text !== undefined) for (const e of this.parse(text)) this.entries.set(key(e.agentId, e.sessionId), e);
+  }
+
+  /** The entries a file holds; a line that cannot be read is skipped (and said), the others kept. */
+  private parse(text: string): SessionEntry[] {
+    const valid = (e: unknown): e is SessionEntry => {
+      const x = e as Partial<SessionEntry> | null;
+      return !!x && typeof x === 'object' && typeof x.agentId === 'string' && typeof x.sessionId === 'string' && typeof x.cwd === 'string' && typeof x.updatedAt === 'number' && typeof x.createdAt === 'number';
+    };
+    try {
+      const all = JSON.parse(text) as unknown;
+      if (Array.isArray(all)) return all.filter(valid);
+    } catch {
+      // damaged: read what can be read
+    }
+    const out: SessionEntry[] = [];
+    let unreadable = 0;
+    const lines = text.split('\n').map((l) => l.trim().replace(/,$/, '')).filter((l) => l !== '' && l !== '[' && l !== ']');
+    for (const line of lines) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        // The one-line form of older versions, cut short: its whole entries still count.
+        value = line.startsWith('[') ? parseJsonc(line) : undefined;
+      }
+      if (Array.isArray(value)) {
+        const good = value.filter(valid);
+        out.push(...good);
+        if (good.length < value.length) unreadable += value.length - good.length;
+      } else if (valid(value)) out.push(value);
+      else unreadable++;
+    }
+    if (unreadable > 0 || out.length === 0) {
+      this.options.onProblem?.(l10n.t('The list of sessions ({0}) was damaged: {1} unreadable part(s) were skipped and {2} session(s) kept.', this.file, Math.max(unreadable, 1), out.length));
+    }
+    return out;
+  }
+
+  /** What another window wrote: sessions it added, and newer states of ours (by last change). True when something changed here. */
+  private merge(disk: readonly SessionEntry[]): boolean {
+    const stamp = (e: SessionEntry) => Math.max(e.updatedAt, e.deleted?.at ?? 0);
+    let changed = false;
+    for (const d of disk) {
+      const k = key(d.agentId, d.sessionId);
+      const mine = this.entries.get(k);
+      if (!mine || stamp(d) > stamp(mine)) {
+        this.entries.set(k, d);
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   onDidChange(listener: () => void): Disposable {
@@ -154,17 +226,34 @@ export class SessionIndex {
     this.timer = setTimeout(() => void this.flush(), 300);
   }
 
-  /** Writes the index now (atomically: temp file + rename). */
+  /**
+   * Writes the index now: the file read again and merged (another window's
+   * sessions stay), then replaced atomically (temp file + rename: a crash leaves
+   * the old file or the new one).
+   */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const data = JSON.stringify([...this.entries.values()]);
-    this.writing = this.writing.then(async () => {
-      await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      await fs.promises.writeFile(tmp, data);
-      await fs.promises.rename(tmp, this.file);
-    }).catch(() => undefined);
+    this.writing = this.writing
+      .then(async () => {
+        let text: string | undefined;
+        try {
+          text = await fs.promises.readFile(this.file, 'utf8');
+        } catch {
+          // none yet
+        }
+        if (text !== undefined && this.merge(this.parse(text))) for (const l of this.listeners) l();
+        const lines = [...this.entries.values()].map((e) => JSON.stringify(e));
+        try {
+          await this.io.writeFileAtomic(this.file, `[\n${lines.join(',\n')}\n]\n`);
+          this.failing = false;
+        } catch (err) {
+          this.timer ??= setTimeout(() => void this.flush(), RETRY_MS).unref();
+          if (!this.failing) this.options.onWriteError?.(err);
+          this.failing = true;
+        }
+      })
+      .catch(() => undefined);
     return this.writing;
   }
 }

@@ -483,7 +483,7 @@ export class Transcript {
   endTurn(stopReason: string): Change[] {
     const out: Change[] = [];
     this.pendingEcho = undefined;
-    if (stopReason === 'cancelled') out.push(...this.cancelUnfinishedTools());
+    if (stopReason === 'cancelled' || stopReason === 'interrupted') out.push(...this.cancelUnfinishedTools());
     this.add({ kind: 'turn-end', id: this.nextId('e'), stopReason }, out);
     this.main.plan = undefined;
     return out;

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { diskIo, type StoreIo } from '../platform/storeIo';
 
 export interface ArchivedLine {
   /** Time (ms since epoch). */
@@ -25,10 +26,16 @@ export class TranscriptArchive {
   private readonly files = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** The disk (replaceable: the tests give it a full one). */
+  io: StoreIo = diskIo;
+  /** Writes are failing (said once, until one succeeds again). */
+  private failing = false;
 
+  /** `onWriteError`: the first failed write of a streak (a full disk…); what failed stays pending and is written again. */
   constructor(
     private readonly dir: string,
     private readonly maxBytes: () => number,
+    private readonly onWriteError: (err: unknown) => void = () => {},
   ) {}
 
   fileOf(agentId: string, sessionId: string): string {
@@ -72,34 +79,81 @@ export class TranscriptArchive {
       // Read once per write (a configuration read per line costs more than the line).
       const max = this.maxBytes();
       for (const [file, raw] of batches) {
-        const entries = coalesceChunks(raw);
-        let size = this.sizes.get(file);
-        if (size === undefined) {
-          try {
-            size = (await fs.promises.stat(file)).size;
-          } catch {
-            size = 0;
-          }
+        try {
+          await this.write(file, raw, max);
+          this.failing = false;
+        } catch (err) {
+          // Nothing is dropped: the lines go back in front of what came since, and are tried again.
+          this.pending.set(file, [...raw, ...(this.pending.get(file) ?? [])]);
+          this.timer ??= setTimeout(() => void this.flush(), RETRY_MS).unref();
+          if (!this.failing) this.onWriteError(err);
+          this.failing = true;
         }
-        const out: string[] = [];
-        for (let i = 0; i < entries.length; i++) {
-          if (i > 0 && i % 2000 === 0) await new Promise((r) => setImmediate(r));
-          const line = `${JSON.stringify(entries[i])}\n`;
-          const bytes = Buffer.byteLength(line);
-          if (size + bytes > max) {
-            this.full.add(file);
-            out.push(`${JSON.stringify({ t: entries[i]!.t, u: { sessionUpdate: '_archive_full', limit: max } })}\n`);
-            break;
-          }
-          out.push(line);
-          size += bytes;
-        }
-        this.sizes.set(file, size);
-        await fs.promises.mkdir(path.dirname(file), { recursive: true });
-        await fs.promises.appendFile(file, out.join(''));
       }
     }).catch(() => undefined);
     return this.writing;
+  }
+
+  private async write(file: string, raw: readonly ArchivedLine[], max: number): Promise<void> {
+    const entries = coalesceChunks(raw);
+    let size = this.sizes.get(file);
+    // A file left cut mid-line (a crash, a full disk): the next line starts on a line of its own.
+    let lead = '';
+    if (size === undefined) {
+      size = 0;
+      try {
+        size = (await fs.promises.stat(file)).size;
+        if (size > 0 && (await lastByte(file)) !== 0x0a) lead = '\n';
+      } catch {
+        // no archive yet
+      }
+    }
+    const out: string[] = [lead];
+    let full = false;
+    for (let i = 0; i < entries.length; i++) {
+      if (i > 0 && i % 2000 === 0) await new Promise((r) => setImmediate(r));
+      const line = `${JSON.stringify(entries[i])}\n`;
+      const bytes = Buffer.byteLength(line);
+      if (size + bytes > max) {
+        full = true;
+        out.push(`${JSON.stringify({ t: entries[i]!.t, u: { sessionUpdate: '_archive_full', limit: max } })}\n`);
+        break;
+      }
+      out.push(line);
+      size += bytes;
+    }
+    await this.io.appendFile(file, out.join(''));
+    this.sizes.set(file, size + lead.length);
+    if (full) this.full.add(file);
+  }
+
+  /**
+   * Whether the session's last turn in the archive began and never ended (the
+   * window or the agent went first). Reads only the end of the file.
+   */
+  async lastTurnOpen(agentId: string, sessionId: string): Promise<boolean> {
+    await this.flush();
+    let text: string;
+    try {
+      const fh = await fs.promises.open(this.fileOf(agentId, sessionId), 'r');
+      try {
+        const { size } = await fh.stat();
+        const len = Math.min(size, TAIL_BYTES);
+        const buf = Buffer.alloc(len);
+        await fh.read(buf, 0, len, size - len);
+        text = buf.toString('utf8');
+      } finally {
+        await fh.close();
+      }
+    } catch {
+      return false;
+    }
+    const lines = text.split('\n');
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const kind = /"sessionUpdate":"(_turn_begin|_turn_end|_turn_interrupted)"/.exec(lines[i]!)?.[1];
+      if (kind) return kind === '_turn_begin';
+    }
+    return false;
   }
 
   /** The whole archive of a session, in order. */
@@ -114,7 +168,7 @@ export class TranscriptArchive {
    * lines at a time (the event loop runs between batches; the file is never
    * held whole as one string).
    */
-  async *lines(agentId: string, sessionId: string, batchSize = 2000): AsyncGenerator<ArchivedLine[]> {
+  async *lines(agentId: string, sessionId: string, batchSize = 2000, onUnreadable?: (count: number) => void): AsyncGenerator<ArchivedLine[]> {
     await this.flush();
     let stream: fs.ReadStream;
     try {
@@ -126,13 +180,17 @@ export class TranscriptArchive {
     }
     const reader = readline.createInterface({ input: stream, crlfDelay: Infinity });
     let batch: ArchivedLine[] = [];
+    let unreadable = 0;
     try {
       for await (const line of reader) {
         if (!line) continue;
         try {
-          batch.push(JSON.parse(line) as ArchivedLine);
+          const parsed = JSON.parse(line) as unknown;
+          if (!parsed || typeof parsed !== 'object' || !('u' in parsed)) throw new Error('not an archived update');
+          batch.push(parsed as ArchivedLine);
         } catch {
-          // a torn line (the window closed mid-write): skip it
+          // A torn line (the window closed, or the disk filled, mid-write) or a damaged one: skipped, counted, the rest kept.
+          onUnreadable?.(++unreadable);
         }
         if (batch.length >= batchSize) {
           yield batch;
@@ -159,6 +217,24 @@ export class TranscriptArchive {
     await fs.promises.rm(file, { force: true });
     await fs.promises.rm(this.checkpointsOf(agentId, sessionId), { force: true });
     await fs.promises.rm(this.pinsOf(agentId, sessionId), { force: true });
+  }
+}
+
+/** How long a failed write waits before it is tried again. */
+const RETRY_MS = 5000;
+/** How much of an archive's end is read to find its last turn's mark. */
+const TAIL_BYTES = 256 * 1024;
+
+async function lastByte(file: string): Promise<number | undefined> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    if (size === 0) return undefined;
+    const b = Buffer.alloc(1);
+    await fh.read(b, 0, 1, size - 1);
+    return b[0];
+  } finally {
+    await fh.close();
   }
 }
 

@@ -5,9 +5,17 @@
  * until a session was opened in this window.
  */
 import * as vscode from 'vscode';
+import type { AgentStatus } from '../agents/agentManager';
 import type { ChatPanel } from '../chat/chatPanel';
 import type { ChatPanelManager } from '../chat/panelManager';
 import { forLabel, forMessage } from '../shared/nativeText';
+import { agentStatusWords } from './sessionTree';
+
+/** The agents' state, as the Sessions view reads it: one truth for both. */
+export interface AgentStates {
+  status(agentId: string): AgentStatus;
+  readonly onDidChangeStatus: (listener: (agentId: string) => void) => { dispose(): void };
+}
 
 const FOCUS_COMMAND = 'acpAgents.showActiveSession';
 
@@ -18,7 +26,10 @@ export class SessionStatusBar implements vscode.Disposable {
   private workingSince: number | undefined;
   private ticker: NodeJS.Timeout | undefined;
 
-  constructor(private readonly panels: ChatPanelManager) {
+  constructor(
+    private readonly panels: ChatPanelManager,
+    private readonly agents: AgentStates,
+  ) {
     this.item.name = vscode.l10n.t('ACP Session');
     this.item.command = FOCUS_COMMAND;
     this.disposables.push(
@@ -27,6 +38,9 @@ export class SessionStatusBar implements vscode.Disposable {
         else void vscode.commands.executeCommand('acpAgents.newSession');
       }),
       panels.onDidOpen((p) => this.watch(p)),
+      agents.onDidChangeStatus((id) => {
+        if (this.current?.session.def.id === id) this.update();
+      }),
     );
     for (const p of panels.all()) this.watch(p);
   }
@@ -101,7 +115,9 @@ export class SessionStatusBar implements vscode.Disposable {
       state = vscode.l10n.t('working {0}', `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`);
       icon = '$(loading~spin)';
     } else if (s.busy) state = vscode.l10n.t('starting');
-    else state = s.inputEnabled ? vscode.l10n.t('ready') : vscode.l10n.t('stopped');
+    // A session that takes no prompt (restored after a reload, read-only, ended): the agent's own
+    // state, as the Sessions view says it — never "stopped" for an agent that runs.
+    else state = s.inputEnabled ? vscode.l10n.t('ready') : agentStatusWords(this.agents.status(p.session.def.id));
     if (!working) this.workingSince = undefined;
     if (working) this.startTicker();
     else this.stopTicker();

@@ -33,9 +33,14 @@ export interface PastHost {
   claim(line: ArchivedLine): boolean;
 }
 
+/** An archive line: the turn was cut before it ended. */
+const INTERRUPTED = '_turn_interrupted';
+
 export class PastSessions implements SessionPart {
   /** Set while a load replays a session whose archive already has it. */
   private replayArchived = false;
+  /** While replaying the archive: a turn began and has not ended yet. */
+  private turnOpen = false;
 
   constructor(
     private readonly core: SessionCore,
@@ -55,14 +60,26 @@ export class PastSessions implements SessionPart {
     if (!child && u.sessionUpdate === 'session_info_update' && u.title !== undefined) services.index.setTitle(def.id, sid, u.title ?? undefined, true);
   }
 
-  /** The archive marks where a turn ended (not a failed one). */
+  /** The archive marks where a turn began: one that never ends there was cut (a crash, a reload, a killed window). */
+  turnBegan(): void {
+    const sid = this.core.sessionId();
+    if (sid) this.core.services.archive.append(this.core.def.id, sid, { sessionUpdate: '_turn_begin' });
+  }
+
+  /** The archive marks where a turn ended, or that it was cut (it failed: the agent crashed or the call failed). */
   turnEnded(sessionId: string, stopReason: string | undefined): void {
-    if (stopReason !== undefined) this.core.services.archive.append(this.core.def.id, sessionId, { sessionUpdate: '_turn_end', stopReason });
+    this.core.services.archive.append(this.core.def.id, sessionId, stopReason !== undefined ? { sessionUpdate: '_turn_end', stopReason } : { sessionUpdate: INTERRUPTED });
   }
 
   archivedLine(line: ArchivedLine): boolean {
     const { core } = this;
-    if (line.sessionUpdate === '_turn_end') core.emit(core.transcript().endTurn(String(line.stopReason ?? 'end_turn')));
+    if (line.sessionUpdate === '_turn_begin') {
+      if (this.turnOpen) this.interrupted();
+      this.turnOpen = true;
+    } else if (line.sessionUpdate === '_turn_end') {
+      this.turnOpen = false;
+      core.emit(core.transcript().endTurn(String(line.stopReason ?? 'end_turn')));
+    } else if (line.sessionUpdate === INTERRUPTED) this.interrupted();
     else if (line.sessionUpdate === '_archive_full') core.emit(core.transcript().addLocalNotice('warning', l10n.t('The archive of this session reached its size limit; later updates were not kept.')));
     else return false;
     return true;
@@ -86,7 +103,10 @@ export class PastSessions implements SessionPart {
       case 'load': {
         const result = await this.host.open({ kind: 'load', sessionId });
         if (result === 'not-found') await this.showArchive(sessionId, l10n.t('This session no longer exists on the agent. This is the local archive of it.'), true);
-        else await this.host.relink(sessionId);
+        else {
+          if (result === 'opened') await this.markCutTurn(sessionId);
+          await this.host.relink(sessionId);
+        }
         return result === 'opened';
       }
       case 'resume': {
@@ -108,14 +128,41 @@ export class PastSessions implements SessionPart {
     core.emit(core.transcript().addLocalNotice(error ? 'warning' : 'info', l10n.t('Archived history'), note));
     // Read and applied a batch at a time: a long archive never sits in memory whole, nor blocks the host.
     let count = 0;
-    for await (const batch of core.services.archive.lines(core.def.id, sessionId)) {
+    let unreadable = 0;
+    this.turnOpen = false;
+    for await (const batch of core.services.archive.lines(core.def.id, sessionId, undefined, (n) => (unreadable = n))) {
       this.replay(batch);
       count += batch.length;
     }
+    // The last turn never ended (the window or the agent went first): marked, here and in the archive.
+    if (this.turnOpen) {
+      this.interrupted();
+      core.services.archive.append(core.def.id, sessionId, { sessionUpdate: INTERRUPTED });
+    }
+    if (unreadable > 0) core.emit(core.transcript().addLocalNotice('warning', l10n.t('{0} line(s) of the archive could not be read (cut short or damaged) and were skipped; the rest is shown.', unreadable)));
     if (count === 0) core.emit(core.transcript().addLocalNotice('info', l10n.t('Nothing was archived for this session.')));
     this.host.shown();
     await this.host.relink(sessionId);
     if (readOnly) core.setPhase({ kind: 'readOnly', text: l10n.t('Read-only: this is the local archive.') });
+  }
+
+  /** A turn cut short: shown as such (its unfinished tool calls too). */
+  private interrupted(): void {
+    this.turnOpen = false;
+    this.core.emit(this.core.transcript().endTurn('interrupted'));
+  }
+
+  /** After a load: the archive's last turn never ended here (cut by a crash or a reload) — the agent's replay does not say so, the panel does. */
+  private async markCutTurn(sessionId: string): Promise<void> {
+    const { core } = this;
+    try {
+      if (!(await core.services.archive.lastTurnOpen(core.def.id, sessionId))) return;
+    } catch (err) {
+      core.log(`reading the end of the archive failed: ${errorText(err)}`);
+      return;
+    }
+    core.emit(core.transcript().endTurn('interrupted'));
+    core.services.archive.append(core.def.id, sessionId, { sessionUpdate: INTERRUPTED });
   }
 
   /** Archived updates into the transcript, in order: each line to the part that claims it, else applied as an update. */

@@ -60,5 +60,9 @@ export class SessionFolders implements SessionPart {
     };
   }
 
-  dispose(): void {}
+  /** The scratch folder goes with its session (unless the session is kept alive on the agent: the sweep at activation takes it later). */
+  dispose(): void {
+    const { services } = this.core;
+    if (this.scratch && !services.settings.keepSessionsAlive()) services.releaseScratch(this.scratch);
+  }
 }

@@ -15,6 +15,8 @@ export function stopReasonText(reason: string): string | undefined {
       return l10n.t('The agent refused to continue. This prompt and what follows will not be part of the next prompt.');
     case 'max_tokens':
       return l10n.t('The agent stopped: it reached its maximum number of tokens for a reply.');
+    case 'interrupted':
+      return l10n.t('Interrupted: this turn was cut short (the agent stopped or failed, or the window closed) before it ended.');
     case 'max_turn_requests':
       return l10n.t('The agent stopped: it reached its maximum number of model requests for one turn.');
     default:
@@ -27,7 +29,7 @@ export const turnEndView: ItemView<TurnEndItem> = {
     const text = stopReasonText(item.stopReason) ?? l10n.t('The turn ended ({0}).', item.stopReason);
     const el = h('div', `item turn-end reason-${item.stopReason}`);
     el.dataset.id = item.id;
-    if (text) el.append(icon(item.stopReason === 'cancelled' ? 'debug-stop' : 'info'), document.createTextNode(` ${text}`));
+    if (text) el.append(icon(item.stopReason === 'cancelled' ? 'debug-stop' : item.stopReason === 'interrupted' ? 'warning' : 'info'), document.createTextNode(` ${text}`));
     else el.classList.add('quiet');
     return el;
   },

@@ -62,11 +62,27 @@ describe('sessions/parts: past sessions', () => {
     assert.equal(f.archived.length, 3, 'the replay of what the archive holds is not appended');
   });
 
-  it('marks a turn\'s end in the archive, not a failed turn', () => {
+  it('marks in the archive where a turn began and how it ended: its stop reason, or cut short (a failed turn)', () => {
     const { f, past } = setup();
+    past.turnBegan();
     past.turnEnded('s1', undefined);
     past.turnEnded('s1', 'end_turn');
-    assert.deepEqual(f.archived, [['s1', { sessionUpdate: '_turn_end', stopReason: 'end_turn' }]]);
+    assert.deepEqual(f.archived, [
+      ['s1', { sessionUpdate: '_turn_begin' }],
+      ['s1', { sessionUpdate: '_turn_interrupted' }],
+      ['s1', { sessionUpdate: '_turn_end', stopReason: 'end_turn' }],
+    ]);
+  });
+
+  it('replaying the archive: a turn that began and never ended is shown as interrupted, and marked so in the archive', async () => {
+    const user = (text: string) => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+    const { f, past } = setup({
+      archive: [user('one'), { sessionUpdate: '_turn_begin' }, { sessionUpdate: '_turn_interrupted' }, user('two'), { sessionUpdate: '_turn_begin' }, user('three'), { sessionUpdate: '_turn_begin' }, chunk('half')],
+    });
+    await past.openPast('old');
+    const ends = f.transcript.items.filter((i) => i.kind === 'turn-end').map((i) => (i as { stopReason: string }).stopReason);
+    assert.deepEqual(ends, ['interrupted', 'interrupted', 'interrupted'], 'an explicit mark, a turn followed by another, the last turn');
+    assert.deepEqual(f.archived.at(-1), ['old', { sessionUpdate: '_turn_interrupted' }]);
   });
 
   it('an agent that can neither load nor resume: the archive is shown read-only, each line offered to the parts first', async () => {
