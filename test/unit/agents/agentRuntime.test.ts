@@ -123,4 +123,26 @@ describe('AgentRuntime (real processes)', function () {
     assert.equal(exit.code, 1);
     assert.ok(rt.process.stderrTail().some((l) => /model connection reset/.test(l)));
   });
+
+  it('an agent that closes its output and lingers is stopped, not as asked (a crash); a session open on it is remembered', async () => {
+    const { rt, logs } = runtime('close-stdout-late');
+    await rt.start();
+    const s = await rt.connection.newSession({ cwd: ROOT, mcpServers: [] });
+    rt.sessions.register(s.sessionId, { onUpdate: () => undefined } as never);
+    await assert.rejects(rt.connection.prompt({ sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] }));
+    assert.equal(rt.inUseWhenLost, true);
+    const exit = await rt.process.exited;
+    assert.equal(exit.requested, false, 'its exit counts as a crash');
+    assert.equal(rt.outputClosedWithoutExit, true);
+    assert.ok(logs.some((l) => /closed its output but did not exit/.test(l)));
+  });
+
+  it('an agent that dies while no session is open on it: not in use', async () => {
+    const { rt } = runtime('exit-mid-prompt');
+    await rt.start();
+    const s = await rt.connection.newSession({ cwd: ROOT, mcpServers: [] });
+    await assert.rejects(rt.connection.prompt({ sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] }));
+    await rt.process.exited;
+    assert.equal(rt.inUseWhenLost, false);
+  });
 });

@@ -53,4 +53,19 @@ describe('sessions/parts: session folders', () => {
     await trusted.folders.params(trusted.rt);
     assert.equal(trusted.f.transcript.items.filter((i) => i.kind === 'notice' && i.severity === 'warning').length, 0);
   });
+
+  it('the scratch folder goes with the session, unless the session is kept alive on the agent; a folder session releases nothing', () => {
+    for (const [cwd, keep, released] of [
+      [undefined, false, ['/scratch']],
+      [undefined, true, []],
+      ['/ws', false, []],
+    ] as const) {
+      const gone: string[] = [];
+      const f = fakeCore({ scratchRoot: () => '/scratch', releaseScratch: (d: string) => void gone.push(d), settings: { keepSessionsAlive: () => keep } });
+      const folders = new SessionFolders(f.core, cwd);
+      void folders.workingFolder;
+      folders.dispose();
+      assert.deepEqual(gone, released, `cwd ${String(cwd)}, kept alive ${String(keep)}`);
+    }
+  });
 });
