@@ -350,9 +350,8 @@ export class AgentSession implements Disposable, SessionSink {
   async runAction(action: PanelAction): Promise<void> {
     switch (action) {
       case 'restart':
-        // Already restarted (automatically, or by another panel)? Then only a new session is needed.
+        // Already restarted (automatically, or by another panel)? Then only the session is needed: a past one (its load cut by a crash) again, else a new one.
         if (this.manager.status(this.def.id) !== 'running' || this.turns.busy) await this.manager.restart(this.def.id, this.cwd).then(undefined, () => undefined);
-        // A past session (its load or resume cut by a crash, or its agent gone since) is opened again.
         await (this.targetSessionId && !this.sessionId ? this.openPast(this.targetSessionId) : this.start());
         return;
       case 'showLog':

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, closeAllEditors, connected, failed, isAlive, startedPids, waitFor, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, failed, isAlive, readRecord, startedPids, waitFor, waitForStatus } from './helpers';
 
 const errorsSince = async (before: number) =>
   (await api()).testing
@@ -41,6 +41,12 @@ describe('Recovery: crashes, closed output, scratch folders, agent state, cut tu
       const errors = await errorsSince(before);
       assert.equal(errors.length, 1, JSON.stringify(errors));
       assert.match(errors[0]!, /It is being restarted\./);
+      // Restart in the panel opens that past session again, not a new one.
+      const asked = (method: string) => readRecord(scenario).filter((r) => r.msg?.method === method).length;
+      const [opens, news] = [asked(call), asked('session/new')];
+      await panel.session.runAction('restart');
+      await waitFor(`${call} asked again`, () => asked(call) === opens + 1);
+      assert.equal(asked('session/new'), news, 'no new session');
     });
   }
 
