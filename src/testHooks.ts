@@ -8,6 +8,7 @@ import type { DecodedInitialize } from './acp/decode';
 import type { SpawnSpec } from './agents/agentProcess';
 import type { AuthPrompter } from './agents/auth';
 import { ChatPanel } from './chat/chatPanel';
+import { externalOpener } from './chat/externalOpener';
 import type { Mention } from './shared/attachments';
 import { NO_FOLDER, type Ctx } from './ctx';
 import { nativeElicitationUi, type ElicitationUi, type ElicitationWindow } from './host/elicitation';
@@ -108,10 +109,14 @@ export interface TestHooks {
   scratchDir(): string;
   /** The sweep of old scratch folders that runs at activation; the folders removed. */
   sweepScratch(): Promise<string[]>;
+  /** Sees every page a chat panel would open in the browser instead of opening it (undefined: open for real again). */
+  watchOpenExternal(watch: ((uri: vscode.Uri) => void) | undefined): void;
+  /** Hands a panel a message as if its webview had posted it (checked like one). */
+  postFromWebview(panel: ChatPanel, message: unknown): void;
 }
 
 export function testHooks(ctx: Ctx): TestHooks {
-  const defaults = { sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker };
+  const defaults = { openExternal: externalOpener.open, sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker };
   return {
     messages: () => ctx.messages.history(),
     setDiskFull: (full) => void (ctx.archive.io = ctx.index.io = full ? fullDiskIo() : diskIo),
@@ -122,6 +127,14 @@ export function testHooks(ctx: Ctx): TestHooks {
     },
     scratchDir: () => ctx.scratchDir,
     sweepScratch: () => ctx.sweepScratch(),
+    watchOpenExternal: (watch) =>
+      void (externalOpener.open = watch
+        ? async (uri) => {
+            watch(uri);
+            return true;
+          }
+        : defaults.openExternal),
+    postFromWebview: (panel, message) => (panel as unknown as { onMessage(m: unknown): void }).onMessage(message),
     setBetweenCheckAndUse: (hook) => void (ctx.files.betweenCheckAndUse = hook),
     statusBar: () => ({ text: ctx.statusBar.item.text, tooltip: String(ctx.statusBar.item.tooltip ?? ''), visible: ctx.statusBar.visible }),
     setAuthPrompter: (p) => void (ctx.auth.prompter = p ?? defaults.prompter),

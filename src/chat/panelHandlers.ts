@@ -11,6 +11,7 @@ import { forMessage } from '../shared/nativeText';
 import type { HostToWebview, WebviewToHost } from '../shared/webviewProtocol';
 import type { AttachmentSources } from './attachmentSources';
 import type { DiffDocuments } from './diffDocuments';
+import { externalOpener } from './externalOpener';
 import type { Follower } from './follow';
 
 /** What a handler may use of its panel. */
@@ -74,7 +75,7 @@ const HANDLERS: Handlers = {
     const item = p.session.transcript.get(msg.id);
     if (item?.kind !== 'elicitation' || item.state !== 'pending') return;
     // A page is opened only on the user's click on Open, where its full address and host are shown.
-    if (msg.action === 'accept' && item.mode === 'url' && item.url) void vscode.env.openExternal(vscode.Uri.parse(item.url, true));
+    if (msg.action === 'accept' && item.mode === 'url' && item.url) void externalOpener.open(vscode.Uri.parse(item.url, true));
     void p.session.elicitations.answer(msg.id, msg.action, msg.values).then(undefined, (err: unknown) => p.log.warn(`elicitation answer failed: ${String(err)}`));
   },
   queue: (msg, p) => {
@@ -162,7 +163,7 @@ async function openLink(session: AgentSession, href: string, log: vscode.LogOutp
     return;
   }
   if (uri.scheme === 'http' || uri.scheme === 'https') {
-    await vscode.env.openExternal(uri);
+    await externalOpener.open(uri);
   } else if (uri.scheme === 'file' && (uri.authority === '' || uri.authority === 'localhost')) {
     const m = /^L?(\d+)/.exec(uri.fragment);
     await openLocation(session, uri.fsPath, m ? Number(m[1]) : undefined);

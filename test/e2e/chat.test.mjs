@@ -261,11 +261,19 @@ describe('e2e: the chat panel', function () {
     await screenshot(page, 'chat-all-updates');
   });
 
-  it('Open Diff makes a diff editor the active tab', async function () {
+  it('Open Diff makes a diff editor the active tab, the agent’s old text on the left and its new text on the right', async function () {
     const frame = webviewFrame(page);
     await frame.locator('.open-diff').first().click();
     await page.locator('.tabs-container .tab.active', { hasText: 'greet.ts' }).waitFor({ timeout: 10_000 });
-    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 10_000 });
+    const diff = page.locator('.monaco-diff-editor').first();
+    await diff.waitFor({ timeout: 10_000 });
+    // The two sides as shown (Monaco renders spaces as no-break spaces). The right side is on disk nowhere: it is the tool call's newText.
+    const side = (/** @type {string} */ which) => diff.locator(`.editor.${which} .view-lines`).first();
+    const text = async (/** @type {string} */ which) => ((await side(which).innerText()) ?? '').replace(/\u00a0/g, ' ');
+    await side('modified').filter({ hasText: 'Hello' }).waitFor({ timeout: 10_000 });
+    assert.match(await text('original'), /export function greet\(name: string\) \{\s*return 'Hi ' \+ name;/);
+    assert.doesNotMatch(await text('original'), /Hello/);
+    assert.match(await text('modified'), /export function greet\(name: string\): string \{\s*return 'Hello, ' \+ name;/);
     await screenshot(page, 'chat-open-diff');
   });
 

@@ -35,7 +35,8 @@ describe('e2e: the installed .vsix in the workbench', function () {
     const tab = page.locator('.tabs-container .tab', { hasText: 'Demo Agent' });
     await tab.waitFor({ timeout: 20_000 });
     const frame = webviewFrame(page);
-    await frame.locator('#agent-name', { hasText: 'Demo Agent' }).waitFor({ timeout: 30_000 });
+    // The header's name comes from settings; only the running agent's initialize answer says "Connected to".
+    await frame.locator('.status-text', { hasText: 'Connected to Demo Agent 1.0.0' }).waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator('#transcript').getAttribute('role'), 'region');
     assert.equal(await frame.locator('#announcer').getAttribute('aria-live'), 'polite');
     await screenshot(page, 'e2e-new-session');

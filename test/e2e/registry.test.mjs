@@ -114,5 +114,7 @@ describe('e2e: install an agent from the ACP Registry', function () {
     await button.click();
     const frame = webviewFrame(page);
     await frame.locator('#agent-name', { hasText: 'Demo Agent (local registry)' }).waitFor({ timeout: 30_000 });
+    // That name is the registry entry's; the installed binary itself answers initialize as the demo scenario's agent.
+    await frame.locator('.status-text', { hasText: 'Connected to Demo Agent 1.0.0' }).waitFor({ timeout: 30_000 });
   });
 });

@@ -54,7 +54,8 @@ describe('e2e: npm start', function () {
     await waitForWorkbench(page);
     await runCommand(page, 'ACP: New Session');
     await pick(page, 'Demo Agent');
-    await webviewFrame(page).locator('#agent-name', { hasText: 'Demo Agent' }).waitFor({ timeout: 30_000 });
+    // The header's name comes from settings; only the running agent's initialize answer says "Connected to".
+    await webviewFrame(page).locator('.status-text', { hasText: 'Connected to Demo Agent 1.0.0' }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'npm-start');
   });
 });

@@ -48,8 +48,16 @@ describe('Elicitation (form and URL)', function () {
     assert.equal(await panel.session.elicitations.answer(form.id, 'decline'), false, 'a second answer does not count');
     const url = await waitFor('the URL in the panel', () => items().find((i) => i.mode === 'url'));
     assert.deepEqual([url.host, url.url], ['login.example.com', 'https://login.example.com/device?code=ABC']);
-    assert.equal(await panel.session.elicitations.answer(url.id, 'decline'), true);
-    assert.equal(await turn, 'end_turn');
+    // Declined as the panel's Decline button posts it, with the browser watched: nothing is opened.
+    const opened: string[] = [];
+    a.testing.watchOpenExternal((uri) => opened.push(uri.toString(true)));
+    try {
+      a.testing.postFromWebview(panel, { type: 'elicitation', id: url.id, action: 'decline' });
+      assert.equal(await turn, 'end_turn');
+    } finally {
+      a.testing.watchOpenExternal(undefined);
+    }
+    assert.deepEqual(opened, [], 'a declined URL is never opened');
     const results = readRecord('elicit').slice(recorded).filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined).map((r) => r.msg.result);
     assert.deepEqual(results[0], { action: 'accept', content: { name: 'shop', region: 'eu', replicas: 3, public: true, features: ['logs', 'traces'] } });
     assert.deepEqual(results[1], { action: 'decline' });

@@ -46,6 +46,11 @@ describe('Follow the agent', function () {
     fs.writeFileSync(go(), 'go');
     await waitFor('the second location', () => (targetEditor()?.selection.active.line === 3 ? true : undefined));
     assert.equal(await turn, 'end_turn');
+    // The outside path was seen and decided on (not merely not yet opened): its refusal is logged; then nothing of it is open.
+    const a = await api();
+    await waitFor('the refusal of /etc/hosts', () => a.testing.logLines().some((l) => l.includes('follow: not opening /etc/hosts')) || undefined);
     assert.equal(vscode.window.visibleTextEditors.some((e) => e.document.uri.path === '/etc/hosts'), false, 'outside the folders: not opened');
+    assert.equal(vscode.workspace.textDocuments.some((d) => d.uri.path === '/etc/hosts'), false, 'not even loaded');
+    assert.equal(targetEditor()?.selection.active.line, 3, 'the last inside location stays shown');
   });
 });

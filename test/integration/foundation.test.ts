@@ -76,10 +76,15 @@ describe('Foundation: the extension in a real VS Code host', () => {
     assert.ok((contributes.keybindings ?? []).length >= 6);
   });
 
-  it('declares agent commands as machine-scoped settings and reads the user settings', async () => {
+  it('declares agent commands as machine-scoped settings and lists every agent of the user settings (a workspace value: settingsScope.test.ts)', async () => {
     const contributes = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes as Contributes;
     assert.equal(contributes.configuration.properties['acpAgents.agents']?.scope, 'machine');
     const agents = (await api()).agents();
+    // The harness writes its agents to the user settings: every one of them is listed, by its id and name.
+    const user = (vscode.workspace.getConfiguration('acpAgents').inspect<{ id: string; name: string }[]>('agents')?.globalValue ?? []).map((u) => `${u.id}=${u.name}`);
+    assert.ok(user.length > 10, `the harness's agents: ${user.length}`);
+    const listed = new Set(agents.map((a) => `${a.id}=${a.name}`));
+    assert.deepEqual(user.filter((u) => !listed.has(u)), [], 'every user agent is listed');
     assert.ok(agents.some((a) => a.id === 'demo' && a.name === 'Demo Agent'), `demo agent configured: ${JSON.stringify(agents.map((a) => a.id))}`);
   });
 
@@ -114,10 +119,14 @@ describe('Foundation: the extension in a real VS Code host', () => {
     assert.equal(a.panels().at(-1)?.agentId, 'demo');
   });
 
-  it('contributes the Sessions view in the ACP Agents container', async () => {
+  it('contributes the Sessions view in the ACP Agents container, which VS Code can focus, and whose tree lists the agents', async () => {
     const contributes = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes as Contributes;
     assert.deepEqual(contributes.views.acpAgents?.map((v) => v.id), ['acpAgents.sessions']);
-    // Focusing the view works only when VS Code knows it.
+    // Focusing the view works only when VS Code knows it (an unknown view's focus command rejects).
     await vscode.commands.executeCommand('acpAgents.sessions.focus');
+    // What the view's tree gives VS Code for an agent: its name, and the command a click runs.
+    const { agent } = (await api()).testing.treeItems('demo');
+    assert.equal(typeof agent.label === 'string' ? agent.label : agent.label?.label, 'Demo Agent');
+    assert.match(agent.contextValue ?? '', /^acp(Registry)?Agent$/);
   });
 });

@@ -181,8 +181,16 @@ describe('Protocol 1.34: subagents, plan operations, models, cancellation', func
     // A URL elicitation accepted (the page opened), then completed by the agent.
     const turn = panel.session.prompt('deploy');
     const url = await waitFor('the URL elicitation', () => panel.session.transcript.items.find((i): i is ElicitationItem => i.kind === 'elicitation'));
-    assert.equal(await panel.session.elicitations.answer(url.id, 'accept'), true);
-    assert.equal(await turn, 'end_turn');
+    // Accepted as the panel's Open button posts it: the page is handed to the browser, exactly once.
+    const opened: string[] = [];
+    a.testing.watchOpenExternal((uri) => opened.push(uri.toString(true)));
+    try {
+      a.testing.postFromWebview(panel, { type: 'elicitation', id: url.id, action: 'accept' });
+      assert.equal(await turn, 'end_turn');
+    } finally {
+      a.testing.watchOpenExternal(undefined);
+    }
+    assert.deepEqual(opened, [url.url]);
     assert.equal(url.state, 'completed', 'elicitation/complete closed it');
     // A refusal ends the turn as such.
     assert.equal(await panel.session.prompt('something else'), 'refusal');

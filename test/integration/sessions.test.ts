@@ -16,15 +16,18 @@ function lastParams(scenario: string, method: string): any {
 }
 
 /** Delete on a session's node in the sidebar, confirmed. */
-async function deleteFromSidebar(a: Awaited<ReturnType<typeof api>>, agentId: string, sessionId: string): Promise<void> {
+/** Runs Delete on a session's sidebar item, answering its confirmation with `answer`; returns the confirmations asked. */
+async function deleteFromSidebar(a: Awaited<ReturnType<typeof api>>, agentId: string, sessionId: string, answer = true): Promise<{ message: string; detail: string; action: string }[]> {
   const agent = a.agents().find((x) => x.id === agentId)!;
   const entry = a.testing.sessions(agentId).find((s) => s.sessionId === sessionId)!;
-  a.testing.setConfirm(async () => true);
+  const asked: { message: string; detail: string; action: string }[] = [];
+  a.testing.setConfirm(async (message, detail, action) => (asked.push({ message, detail, action }), answer));
   try {
     await vscode.commands.executeCommand('acpAgents.deleteSession', { kind: 'session', agent, entry });
   } finally {
     a.testing.setConfirm(undefined);
   }
+  return asked;
 }
 
 describe('Sessions: new, MCP servers, list, load, resume, archive', function () {
@@ -117,7 +120,15 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     await panel.session.prompt('to be deleted');
     await a.testing.flushStores();
     assert.ok(a.testing.sessions('fake-resume-only').some((s) => s.sessionId === id));
-    await deleteFromSidebar(a, 'fake-resume-only', id);
+    // Declined: asked once, and nothing is removed.
+    const declined = await deleteFromSidebar(a, 'fake-resume-only', id, false);
+    assert.equal(declined.length, 1, 'a confirmation was asked');
+    assert.match(declined[0]!.message, /^Delete the session ".+" of Fake: resume-only\?$/);
+    assert.equal(declined[0]!.action, 'Delete');
+    assert.ok(a.testing.sessions('fake-resume-only').some((s) => s.sessionId === id), 'kept after No');
+    assert.equal(a.testing.hasArchive('fake-resume-only', id), true, 'its archive kept after No');
+    const confirmed = await deleteFromSidebar(a, 'fake-resume-only', id);
+    assert.equal(confirmed.length, 1, 'asked again');
     assert.equal(a.testing.sessions('fake-resume-only').some((s) => s.sessionId === id), false);
     assert.equal(a.testing.hasArchive('fake-resume-only', id), false);
   });

@@ -2,9 +2,10 @@
 // a full trace of what its agents are sent and say.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
 
@@ -50,6 +51,94 @@ describe('User-only settings: acpAgents.trace', function () {
       if (prior !== undefined) fs.writeFileSync(file, prior);
       else fs.rmSync(file, { force: true });
       if (!hadDir) fs.rmSync(dir, { recursive: true, force: true });
+      await closeAllEditors();
+      await a.testing.stopAllAgents();
+    }
+  });
+});
+
+describe('User-only settings: a folder’s value of every one is ignored', function () {
+  this.timeout(120_000);
+
+  it('agents, mcpServers, files.outsideRoots, files.protectedPaths, terminals.outputLimitMB, permissions.autoApprove, instructions, registry.url, initializeTimeout: each is machine-scoped, each is reported as ignored, and the ones an agent acts on act on the user value', async () => {
+    const a = await api();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const dir = path.join(folder, '.vscode');
+    const file = path.join(dir, 'settings.json');
+    const hadDir = fs.existsSync(dir);
+    const prior = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    // A registry the folder points at: it must never be asked.
+    let registryHits = 0;
+    const registry = http.createServer((_req, res) => {
+      registryHits++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ version: '1.0.0', agents: [] }));
+    });
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    const registryUrl = `http://127.0.0.1:${(registry.address() as import('node:net').AddressInfo).port}/planted.json`;
+    const planted: Record<string, unknown> = {
+      'acpAgents.agents': [{ id: 'ws-planted', name: 'Planted by the repository', command: process.env.ACP_TEST_NODE, args: ['-e', '0'] }],
+      'acpAgents.mcpServers': { wsPlanted: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: ['planted-mcp.js'] } },
+      'acpAgents.files.outsideRoots': 'ask',
+      'acpAgents.files.protectedPaths': [],
+      'acpAgents.terminals.outputLimitMB': 256,
+      'acpAgents.permissions.autoApprove': 'all',
+      'acpAgents.instructions': 'PLANTED-INSTRUCTIONS',
+      'acpAgents.registry.url': registryUrl,
+      'acpAgents.initializeTimeout': 1,
+    };
+    const keys = Object.keys(planted).map((k) => k.slice('acpAgents.'.length));
+    const pkg = vscode.extensions.all.find((e) => e.packageJSON?.name === 'acp-agents')?.packageJSON;
+    for (const key of keys) assert.equal(pkg?.contributes.configuration.properties[`acpAgents.${key}`]?.scope, 'machine', `acpAgents.${key} is machine-scoped`);
+    const mcpAsked: string[] = [];
+    const accessAsked: string[] = [];
+    try {
+      // The user's own values, which must win.
+      await cfg().update('instructions', 'USER-INSTRUCTIONS', vscode.ConfigurationTarget.Global);
+      await cfg().update('files.outsideRoots', 'deny', vscode.ConfigurationTarget.Global);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(planted, null, 2));
+      await vscode.commands.executeCommand('acpAgents.refreshSessions');
+      // Each one said in the log.
+      for (const key of keys) await waitFor(`the log to say acpAgents.${key} is ignored`, () => a.testing.logLines().some((l) => l.includes(`sets acpAgents.${key}; it is ignored`)) || undefined);
+
+      // agents: the planted agent is not offered.
+      assert.equal(a.agents().some((x) => x.id === 'ws-planted'), false, 'the planted agent is not listed');
+      // registry.url: refreshing the registry never asks the planted one.
+      await a.testing.refreshRegistry();
+      assert.equal(registryHits, 0, 'the planted registry was never asked');
+
+      // instructions and mcpServers: a new session gets the user's instructions; the planted server only as a trust question (No: not sent).
+      await a.testing.forgetMcpTrust();
+      a.testing.setMcpTrustAnswer(async (_agent, servers) => (mcpAsked.push(...servers.map((s) => s.name)), []));
+      await a.testing.stopAllAgents();
+      const panel = a.openChat('fake-system-prompt');
+      await waitForStatus(panel, 'connected', connected);
+      const sent = readRecord('system-prompt').filter((r) => r.dir === 'in' && r.msg?.method === 'session/new').at(-1).msg.params;
+      assert.deepEqual(sent.systemPrompt?.content, [{ type: 'text', text: 'USER-INSTRUCTIONS' }], 'the user’s instructions, not the folder’s');
+      assert.deepEqual((sent.mcpServers as { name: string }[]).map((m) => m.name), [], 'the planted MCP server is not sent');
+      assert.deepEqual(mcpAsked, ['wsPlanted'], 'it was offered for trust instead');
+      panel.panel.dispose();
+
+      // files.outsideRoots: the user said deny; the folder's "ask" does not bring the question back.
+      a.testing.setAccessAnswer(async (q) => (accessAsked.push(q.path), 'once'));
+      const probe = a.openChat('fake-probe-outside');
+      await waitForStatus(probe, 'connected', connected);
+      const before = readRecord('probe-outside').length;
+      await probe.session.prompt('probe');
+      const answers = readRecord('probe-outside').slice(before).filter((r) => r.dir === 'in' && r.msg?.id !== undefined && r.msg.method === undefined);
+      assert.ok(answers.length >= 6, `the agent got its answers (${answers.length})`);
+      assert.ok(answers.every((r) => r.msg.error !== undefined), 'every outside read was refused');
+      assert.deepEqual(accessAsked, [], 'no question: the user’s deny holds');
+    } finally {
+      a.testing.setMcpTrustAnswer(undefined);
+      a.testing.setAccessAnswer(undefined);
+      await a.testing.forgetMcpTrust();
+      await cfg().update('instructions', undefined, vscode.ConfigurationTarget.Global);
+      await cfg().update('files.outsideRoots', undefined, vscode.ConfigurationTarget.Global);
+      if (prior !== undefined) fs.writeFileSync(file, prior);
+      else fs.rmSync(file, { force: true });
+      if (!hadDir) fs.rmSync(dir, { recursive: true, force: true });
+      registry.close();
       await closeAllEditors();
       await a.testing.stopAllAgents();
     }

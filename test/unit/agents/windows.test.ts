@@ -75,7 +75,22 @@ function argv(line: string): string[] {
 describe('Windows: cmd.exe quoting, process trees, UNC paths', () => {
   const nasty = ['plain', 'has space', 'a&b', 'a|b', '<in>', '(x)', '%PATH%', '!VAR!', '^caret', 'say "hi"', 'C:\\dir\\', 'back\\"slash', '', '--flag=a b', 'a\\\\b', '100%', '"', '\\'];
 
-  it('an argument survives cmd /c, the batch file’s %* and the program’s argv parsing unchanged', () => {
+  it('the argv model reads Microsoft’s documented examples as documented (so it is a model of Windows, not of the quoting)', () => {
+    // "Parsing C++ command-line arguments" (learn.microsoft.com, cpp/c-language/parsing-c-command-line-arguments), its table of examples.
+    const documented: [string, string[]][] = [
+      ['"abc" d e', ['abc', 'd', 'e']],
+      ['a\\\\b d"e f"g h', ['a\\\\b', 'de fg', 'h']],
+      ['a\\\\\\"b c d', ['a\\"b', 'c', 'd']],
+      ['a\\\\\\\\"b c" d e', ['a\\\\b c', 'd', 'e']],
+      ['a"b"" c d', ['ab" c d']],
+    ];
+    for (const [line, args] of documented) assert.deepEqual(argv(`prog ${line}`).slice(1), args, line);
+    // cmd.exe: ^ escapes outside quotes only; an unescaped & outside quotes is an operator.
+    assert.equal(cmdCarets('echo ^&x "^&y"'), 'echo &x "^&y"');
+    assert.throws(() => cmdCarets('echo a&b'), /operator/);
+  });
+
+  it('an argument survives cmd /c, the batch file’s %* and the program’s argv parsing unchanged (as the model above reads them; no Windows runs here)', () => {
     const env = { PATH: 'C:\\Windows', VAR: 'x' };
     for (const arg of nasty) {
       const line = `npx.cmd ${quoteForCmd(arg)} next`;
