@@ -21,19 +21,22 @@ const MAX_VALUE = 20_000;
 
 let worker: Worker | undefined;
 let seq = 0;
-const waiting = new Map<number, (r: PatternResult) => void>();
+/** Checks waiting for an answer, with the worker each was sent to. */
+const waiting = new Map<number, { readonly worker: Worker; readonly resolve: (r: PatternResult) => void }>();
 
 function getWorker(): Worker {
   if (worker) return worker;
   const w = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 32 } });
   w.on('message', (m: { id: number; r: PatternResult }) => {
-    waiting.get(m.id)?.(m.r);
+    waiting.get(m.id)?.resolve(m.r);
     waiting.delete(m.id);
   });
   const fail = () => {
     if (worker === w) worker = undefined;
-    for (const [id, resolve] of waiting) {
-      resolve('timeout');
+    // Only this worker's checks: a worker ended after a time-out exits while its successor already works.
+    for (const [id, entry] of waiting) {
+      if (entry.worker !== w) continue;
+      entry.resolve('timeout');
       waiting.delete(id);
     }
   };
@@ -59,9 +62,12 @@ export function testPattern(pattern: string, value: string, timeoutMs = 500): Pr
       void w.terminate();
       resolve('timeout');
     }, timeoutMs);
-    waiting.set(id, (r) => {
-      clearTimeout(timer);
-      resolve(r);
+    waiting.set(id, {
+      worker: w,
+      resolve: (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      },
     });
     w.postMessage({ id, pattern, value });
   });
