@@ -1,18 +1,48 @@
 // `npm run bench`: builds, then runs each benchmark and prints its numbers.
+// `npm run bench -- --check`: also compares every figure with its budget
+// (bench/budgets.mjs), prints the ratio, and exits non-zero when one is over.
+// `--only concurrency` (or protocol, webview, terminal) runs one benchmark.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compare } from './budgets.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const run = (/** @type {string[]} */ args) => {
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+const check = process.argv.includes('--check');
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const figures = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-bench-figures-')), 'figures.jsonl');
+const env = { ...process.env, ACP_BENCH_FIGURES: figures };
+/** @type {string[]} */
+const failed = [];
+const run = (/** @type {string} */ name, /** @type {string[]} */ args) => {
+  if (only && only !== name) return;
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env });
+  if (r.status !== 0) failed.push(name);
 };
-run(['esbuild.mjs', '--tests']);
-run([path.join(root, 'out', 'bench', 'protocol.js')]);
-run([path.join(root, 'out', 'bench', 'mcpRelay.js')]);
-// The webview benchmarks run against the packaged .vsix in the real host.
-const pkg = spawnSync('npm', ['run', '--silent', 'package'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-if (pkg.status !== 0) process.exit(pkg.status ?? 1);
-run([path.join(root, 'bench', 'webview.mjs')]);
-run([path.join(root, 'bench', 'terminal.mjs')]);
+const build = spawnSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+run('protocol', [path.join(root, 'out', 'bench', 'protocol.js')]);
+run('mcpRelay', [path.join(root, 'out', 'bench', 'mcpRelay.js')]);
+if (!only || only === 'webview') {
+  // The webview benchmarks run against the packaged .vsix in the real host.
+  const pkg = spawnSync('npm', ['run', '--silent', 'package'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (pkg.status !== 0) process.exit(pkg.status ?? 1);
+}
+run('webview', [path.join(root, 'bench', 'webview.mjs')]);
+run('terminal', [path.join(root, 'bench', 'terminal.mjs')]);
+run('concurrency', [path.join(root, 'bench', 'concurrency.mjs')]);
+
+if (failed.length > 0) console.log(`\nbenchmarks that failed to run: ${failed.join(', ')}`);
+if (check) {
+  const recorded = fs.existsSync(figures) ? fs.readFileSync(figures, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const { lines, over, missing } = compare(recorded);
+  console.log('\nBudgets (bench/budgets.mjs): figure / budget, ratio');
+  for (const l of lines) console.log(l);
+  if (missing.length > 0 && !only) console.log(`  not measured in this run: ${missing.join(', ')}`);
+  if (over.length > 0) console.log(`\n${over.length} figure(s) over budget: ${over.join(', ')}`);
+  else console.log(`\nall ${lines.length} figure(s) within budget`);
+  process.exit(over.length > 0 || failed.length > 0 || (missing.length > 0 && !only) ? 1 : 0);
+}
+process.exit(failed.length > 0 ? 1 : 0);

@@ -1,5 +1,5 @@
 // Benchmarks of the chat panel in the real host (code-server + Chromium), with
-// the fake agent generating the traffic. Prints numbers, never pass/fail.
+// the fake agent generating the traffic. Prints numbers; `npm run bench -- --check` compares them with bench/budgets.mjs.
 //  - replay: session/load of 10,000 mixed updates → last message visible and input ready
 //  - streaming, 5 runs: 20,000 chunks as fast as the agent can write → last chunk painted;
 //    longest main-thread task and worst input-event delay while streaming
@@ -11,6 +11,7 @@ import { launchBrowser, startCodeServer, workbenchUrl } from '../test/harness/co
 import { ensureNode } from '../test/harness/tools.mjs';
 import { ROOT, prepareWorkspace, testAgents } from '../test/harness/testEnv.mjs';
 import { pick, runCommand, vsixPath, waitForWorkbench } from '../test/e2e/workbench.mjs';
+import { figure } from './budgets.mjs';
 
 /**
  * What the in-frame instrumentation keeps (see instrument()).
@@ -255,6 +256,9 @@ async function measureReplay(page, tmp, scenario, count) {
   console.log(`  the whole history in the panel (fetched in the background) ${fmt(allMs).padStart(7)} ms, heap then ${fmt(heapAll / 1e6, 1)} MB`);
   console.log(`  DOM: ${fmt(dom.rendered)} of ${fmt(dom.items)} items rendered, the rest behind ${fmt(dom.spacers)} spacers; ${fmt(dom.nodes)} elements`);
   console.log(`  typing 12 characters into the composer afterwards          ${fmt(typeMs).padStart(7)} ms`);
+  const key = count > 50_000 ? 'replay-100k' : 'replay-10k';
+  figure(`${key}.visibleMs`, replayMs);
+  figure(`${key}.heapMB`, heap / 1e6);
 }
 
 async function main() {
@@ -351,6 +355,10 @@ async function main() {
     row('worst timer lag while streaming', (x) => x.lag, '', 1);
     console.log(`  characters typed during the stream that arrived            ${streams.map((x) => `${x.typed}/30`).join(', ')}`);
     console.log(`  (JS heap of a freshly opened, empty panel: ${fmt(emptyHeap / 1e6, 1)} MB)`);
+    figure('stream-20k.enterToPaintedMs', med(streams.map((x) => x.total)));
+    figure('stream-20k.pipeToPaintMs', med(streams.map((x) => x.queued)));
+    figure('stream-20k.longestTaskMs', med(streams.map((x) => x.longest)));
+    figure('stream-20k.keystrokeDelayMs', med(streams.map((x) => x.inputDelay)));
 
     // ---------------------------------------------------------------- activation and sizes
     /** @type {string[]} */
@@ -370,6 +378,10 @@ async function main() {
       console.log(`  ${f.padEnd(56)} ${fmt(fs.statSync(path.join(ROOT, f)).size / 1024, 1).padStart(7)} KB`);
     }
     console.log(`  ${path.basename(vsixPath()).padEnd(56)} ${fmt(fs.statSync(vsixPath()).size / 1024, 1).padStart(7)} KB`);
+    if (act) figure('activationMs', Number(act[1]));
+    figure('size.extension.jsKB', fs.statSync(path.join(ROOT, 'dist/extension.js')).size / 1024);
+    figure('size.webview.jsKB', fs.statSync(path.join(ROOT, 'dist/webview.js')).size / 1024);
+    figure('size.vsixKB', fs.statSync(vsixPath()).size / 1024);
   } finally {
     await browser.close().catch(() => {});
     await server.stop();
