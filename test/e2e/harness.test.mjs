@@ -49,6 +49,42 @@ describe('e2e: the integration harness', function () {
     assert.ok(sinceStart < 10_000, `the run ended ${sinceStart} ms after the suite started\n${report}`);
     assert.ok(took < 90_000, `took ${took} ms\n${report}`);
   });
+
+  it('fails a run whose extension host is killed with SIGKILL mid-run, within seconds', async function () {
+    /** @type {string[]} */
+    const output = [];
+    const results = await runIntegration({
+      testsPath: path.join(ROOT, 'out', 'test', 'fixtures', 'crashSuite', 'index'),
+      realAgents: false,
+      env: { ACP_CRASH_MODE: 'kill' },
+      timeoutMs: 120_000,
+      log: (line) => output.push(line),
+    });
+    const report = `${JSON.stringify({ ...results, lines: undefined }, null, 2)}\n--- harness output ---\n${output.join('\n')}`;
+    assert.equal(results.passed, 1, report);
+    assert.equal(results.done, false, report);
+    assert.ok(results.failed >= 1, report);
+    assert.match(results.harnessError ?? '', /the extension host crashed or exited before the tests finished after 1 passed, 0 failed/, report);
+    assert.match(results.harnessError ?? '', /is gone|terminated unexpectedly|exited with code/, report);
+    const sinceStart = (results.settledAt ?? Infinity) - Date.parse(results.starts?.[0]?.at ?? '');
+    assert.ok(sinceStart < 10_000, `the run ended ${sinceStart} ms after the suite started\n${report}`);
+  });
+
+  it('fails a run that runs no test (a --grep that matches nothing)', async function () {
+    /** @type {string[]} */
+    const output = [];
+    const results = await runIntegration({
+      testsPath: path.join(ROOT, 'out', 'test', 'fixtures', 'crashSuite', 'index'),
+      realAgents: false,
+      grep: 'a title no test of the crash suite has',
+      timeoutMs: 120_000,
+      log: (line) => output.push(line),
+    });
+    const report = `${JSON.stringify({ ...results, lines: undefined }, null, 2)}\n--- harness output ---\n${output.join('\n')}`;
+    assert.equal(results.passed, 0, report);
+    assert.equal(results.failed, 1, report);
+    assert.match(results.harnessError ?? '', /the run had no test to run/, report);
+  });
 });
 
 /**

@@ -263,4 +263,41 @@ describe('Checkpoints and review by hunks', function () {
       fs.rmSync(file, { force: true });
     }
   });
+
+  it('Keep All Changes in File and Undo All Changes in File decide every hunk of the file at once; Review All opens one multi-file diff of the changes', async () => {
+    const a = await api();
+    const file = path.join(root(), 'hunks.txt');
+    const original = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
+    const agents = 'one\nTWO\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n';
+    fs.writeFileSync(file, original);
+    const listed = (panel: { session: { checkpoints: { changes: { list(): { path: string }[] } } } }) => panel.session.checkpoints.changes.list().some((c) => c.path === file);
+    try {
+      const panel = a.openChat('fake-hunks');
+      await waitForStatus(panel, 'connected', connected);
+      assert.equal(await panel.session.prompt('edit two places'), 'end_turn');
+      await waitFor('hunks.txt listed', () => listed(panel) || undefined);
+
+      // Review All, as the panel's button posts it: one multi-file diff editor, named for the changes.
+      a.testing.postFromWebview(panel, { type: 'change', action: 'reviewAll' });
+      await waitFor('the Review All editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('Changes by the agent (1)')));
+      await closeAllEditors();
+
+      // Keep All Changes in File: both hunks kept at once, the file as the agent left it, off the list.
+      assert.equal(await vscode.commands.executeCommand('acpAgents.keepFile', vscode.Uri.file(file)), true);
+      assert.equal(read(file), agents);
+      assert.equal(listed(panel), false, 'kept: nothing left to decide');
+
+      // Undo All Changes in File: a new change of both places, both undone at once.
+      fs.writeFileSync(file, original);
+      assert.equal(await panel.session.prompt('again'), 'end_turn');
+      await waitFor('listed again', () => listed(panel) || undefined);
+      assert.equal(read(file), agents);
+      assert.equal(await vscode.commands.executeCommand('acpAgents.undoFile', vscode.Uri.file(file)), true);
+      assert.equal(read(file), original, 'both hunks undone');
+      await waitFor('off the list', () => !listed(panel) || undefined);
+    } finally {
+      await closeAllEditors();
+      fs.rmSync(file, { force: true });
+    }
+  });
 });

@@ -65,6 +65,25 @@ describe('Elicitation (form and URL)', function () {
     assert.deepEqual(dialogs, [], 'session elicitations are never asked in dialogs');
   });
 
+  it('a subagent’s question is asked inside its card and answered to the agent; one for a child never announced is not asked (cancel)', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-subagent-elicit');
+    await waitForStatus(panel, 'connected', connected);
+    const recorded = readRecord('subagent-elicit').length;
+    const turn = panel.session.prompt('delegate');
+    const q = await waitFor('the subagent’s question', () => panel.session.transcript.items.find((i): i is ElicitationItem => i.kind === 'elicitation'));
+    const card = panel.session.transcript.items.find((i) => i.kind === 'subagent' && (i as { sessionId?: string }).sessionId === 'child-asker');
+    assert.ok(card, 'the subagent’s card');
+    assert.equal(q.parent, card.id, 'the question is one of the card’s items');
+    assert.equal(q.message, 'Which branch should I use?');
+    // Answered as the panel's form posts it.
+    a.testing.postFromWebview(panel, { type: 'elicitation', id: q.id, action: 'accept', values: { branch: 'main' } });
+    assert.equal(await turn, 'end_turn');
+    const results = readRecord('subagent-elicit').slice(recorded).filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined).map((r) => r.msg.result);
+    assert.deepEqual(results, [{ action: 'accept', content: { branch: 'main' } }, { action: 'cancel' }]);
+    assert.equal(panel.session.transcript.items.filter((i) => i.kind === 'elicitation').length, 1, 'the stray question was never shown');
+  });
+
   it('closing the panel answers its waiting elicitation "cancel"', async () => {
     const a = await api();
     const panel = a.openChat('fake-elicit');
