@@ -168,10 +168,21 @@ export class Config {
   workspaceMcpServers(): { label: string; servers: Record<string, unknown> }[] {
     const out: { label: string; servers: Record<string, unknown> }[] = [];
     const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-    const top = this.cfg.inspect<unknown>('mcpServers')?.workspaceValue;
+    // VS Code hides a machine-scoped value a workspace sets (inspect() does not return it): read the files too.
+    const fromFile = (file: string | undefined, pick: (v: Record<string, unknown>) => unknown): unknown => {
+      if (!file) return undefined;
+      try {
+        const v = pick((parseJsonc(fs.readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>);
+        return isRecord(v) ? v[`${SECTION}.mcpServers`] : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const wsFile = vscode.workspace.workspaceFile;
+    const top = this.cfg.inspect<unknown>('mcpServers')?.workspaceValue ?? fromFile(wsFile?.scheme === 'file' ? wsFile.fsPath : undefined, (v) => v.settings);
     if (isRecord(top)) out.push({ label: vscode.l10n.t('workspace acpAgents.mcpServers'), servers: top });
     for (const f of vscode.workspace.workspaceFolders ?? []) {
-      const v = vscode.workspace.getConfiguration(SECTION, f.uri).inspect<unknown>('mcpServers')?.workspaceFolderValue;
+      const v = vscode.workspace.getConfiguration(SECTION, f.uri).inspect<unknown>('mcpServers')?.workspaceFolderValue ?? fromFile(path.join(f.uri.fsPath, '.vscode', 'settings.json'), (x) => x);
       if (isRecord(v)) out.push({ label: `${f.name}/.vscode/settings.json acpAgents.mcpServers`, servers: v });
     }
     return out;

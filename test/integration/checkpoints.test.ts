@@ -271,7 +271,13 @@ describe('Checkpoints and review by hunks', function () {
     const agents = 'one\nTWO\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n';
     fs.writeFileSync(file, original);
     const listed = (panel: { session: { checkpoints: { changes: { list(): { path: string }[] } } } }) => panel.session.checkpoints.changes.list().some((c) => c.path === file);
+    /** Puts the original text back on disk, and waits until an open document of the file has it too (else the agent's write may edit a stale model). */
+    const putBack = async () => {
+      fs.writeFileSync(file, original);
+      await waitFor('the document reloaded', () => (vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file)?.getText() ?? original) === original || undefined);
+    };
     try {
+      await putBack();
       const panel = a.openChat('fake-hunks');
       await waitForStatus(panel, 'connected', connected);
       assert.equal(await panel.session.prompt('edit two places'), 'end_turn');
@@ -279,8 +285,9 @@ describe('Checkpoints and review by hunks', function () {
 
       // Review All, as the panel's button posts it: one multi-file diff editor, named for the changes.
       a.testing.postFromWebview(panel, { type: 'change', action: 'reviewAll' });
-      await waitFor('the Review All editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('Changes by the agent (1)')));
-      await closeAllEditors();
+      const review = await waitFor('the Review All editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('Changes by the agent (1)')));
+      // Closing it only (the panel's session must stay: it owns the change).
+      await vscode.window.tabGroups.close(review);
 
       // Keep All Changes in File: both hunks kept at once, the file as the agent left it, off the list.
       assert.equal(await vscode.commands.executeCommand('acpAgents.keepFile', vscode.Uri.file(file)), true);
@@ -288,7 +295,7 @@ describe('Checkpoints and review by hunks', function () {
       assert.equal(listed(panel), false, 'kept: nothing left to decide');
 
       // Undo All Changes in File: a new change of both places, both undone at once.
-      fs.writeFileSync(file, original);
+      await putBack();
       assert.equal(await panel.session.prompt('again'), 'end_turn');
       await waitFor('listed again', () => listed(panel) || undefined);
       assert.equal(read(file), agents);
