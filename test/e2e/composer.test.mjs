@@ -37,6 +37,23 @@ describe('e2e: the composer — history, paste, drop, Copy', function () {
     await wb?.close();
   });
 
+  /** The agent's record: what it received and sent. */
+  const recorded = () =>
+    fs.existsSync(recordPath)
+      ? fs
+          .readFileSync(recordPath, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
+  /** Waits until the agent has answered `n` prompts in all (its turns share one message id, so the panel shows one growing answer). */
+  const turnsDone = async (/** @type {number} */ n) => {
+    const deadline = Date.now() + 30_000;
+    while (recorded().filter((r) => r.dir === 'out' && r.msg?.result?.stopReason === 'end_turn').length < n) {
+      if (Date.now() > deadline) throw new Error(`the agent did not finish turn ${n}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
   const prompts = () =>
     fs
       .readFileSync(recordPath, 'utf8')
@@ -57,7 +74,7 @@ describe('e2e: the composer — history, paste, drop, Copy', function () {
       await input.click();
       await input.fill(text);
       await input.press('Enter');
-      await frame.locator('.msg-agent', { hasText: 'Callers need no change.' }).nth(i).waitFor({ timeout: 30_000 });
+      await turnsDone(i + 1);
     }
     assert.equal(await input.inputValue(), '');
     await input.press('ArrowUp');
@@ -93,7 +110,8 @@ describe('e2e: the composer — history, paste, drop, Copy', function () {
     await screenshot(page, 'composer-chips');
     await input.fill('what do you see?');
     await input.press('Enter');
-    await frame.locator('.msg-agent', { hasText: 'Callers need no change.' }).nth(2).waitFor({ timeout: 30_000 });
+    await turnsDone(3);
+    await frame.locator('.msg-agent', { hasText: 'Callers need no change.' }).last().waitFor({ timeout: 30_000 });
     const prompt = prompts().at(-1);
     assert.deepEqual(prompt.map((/** @type {{ type: string }} */ b) => b.type).sort(), ['image', 'resource', 'text']);
     const image = prompt.find((/** @type {{ type: string }} */ b) => b.type === 'image');
