@@ -71,6 +71,15 @@ const bundles = [
     target: 'node20',
   },
   {
+    // The editor-context MCP server as agents start it: a stdio shim back to the extension (Node built-ins only).
+    ...common,
+    entryPoints: ['src/host/editorContext/shim.ts'],
+    outfile: 'dist/editorContextShim.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',

@@ -28,6 +28,7 @@ const USER_ONLY_SETTINGS = [
   'registry.url',
   'instructions',
   'trace',
+  'editorContext',
 ] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
@@ -159,6 +160,11 @@ export class Config {
   }
 
   /** MCP servers from user settings only (workspace values go through the trust question instead). */
+  /** Whether agents get the editor-context MCP server (user settings only; on unless turned off). */
+  editorContext(): boolean {
+    return this.userValue('editorContext') !== false;
+  }
+
   mcpServers(): Record<string, unknown> {
     const v = this.userValue('mcpServers');
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

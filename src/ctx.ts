@@ -32,6 +32,7 @@ import { ElicitationService } from './host/elicitation';
 import { SessionStatusBar } from './ui/statusBar';
 import { FileService } from './host/fileService';
 import { McpServerSources } from './host/mcpServerSources';
+import { EditorContextService } from './host/editorContext/service';
 import { TerminalService } from './host/terminals';
 import { Logs } from './logging';
 import { AgentSession } from './sessions/agentSession';
@@ -91,6 +92,8 @@ export class Ctx implements vscode.Disposable {
   /** The MCP servers sessions get (mcp.json files, settings, trust). */
   readonly mcp: McpServerSources;
   private readonly mcpRelays: McpRelays;
+  /** The editor's own MCP server (selection, editors, problems, symbols), handed to every session's agent. */
+  readonly editorContext: EditorContextService;
   readonly attachments = new AttachmentSources();
   /** Agent diagnostics: the view and the text "Copy Diagnostics" copies. */
   readonly diagnostics: AgentDiagnosticsView;
@@ -184,6 +187,13 @@ export class Ctx implements vscode.Disposable {
     const mcpStatus = liveMcpStatus((id) => this.panels.all().filter((p) => p.agentId === id).map((p) => p.session), selectionMcpStatus(this.mcp, this.mcpTrust, () => this.workspaceCwd()));
     this.diagnostics = new AgentDiagnosticsView({ agents: this.agents, secrets: () => [...this.secrets.list(), ...this.signInStore.secretValues()], extensionVersion: this.version, mcpStatus });
     this.mcpRelays = new McpRelays(extension.extensionUri.fsPath, this.secrets, (m) => this.log.info(m));
+    this.editorContext = new EditorContextService({
+      shim: vscode.Uri.joinPath(extension.extensionUri, 'dist', 'editorContextShim.js').fsPath,
+      version: this.version,
+      enabled: () => this.config.editorContext(),
+      secret: (v) => this.secrets.add(v),
+      log: (m) => this.log.info(m),
+    });
     const services = this.sessionServices();
     this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments, {
       enabled: () => this.config.notifications(),
@@ -222,6 +232,7 @@ export class Ctx implements vscode.Disposable {
       this.registry,
       this.agents,
       this.terminals,
+      this.editorContext,
       this.attachments,
       this.diffs,
       this.review,
@@ -275,6 +286,7 @@ export class Ctx implements vscode.Disposable {
         ),
       mcpServers: (rt, cwd, agentName) => this.mcp.forSession(rt, cwd, agentName),
       mcpRelay: this.mcpRelays,
+      editorContext: (roots) => this.editorContext.forSession(roots),
       scratchRoot: () => makeScratch(this.scratchDir),
       releaseScratch: (dir) => void removeScratch(this.scratchDir, dir),
       additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),

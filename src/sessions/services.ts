@@ -115,6 +115,13 @@ export interface McpRelayService {
   register(listener: RelayListener): Promise<{ readonly registration: RelayRegistration; readonly node: string; readonly script: string } | undefined>;
 }
 
+/** One session's access to the editor-context MCP server. */
+export interface EditorContextAccess {
+  /** The server to hand the agent now; undefined while the user has it turned off. */
+  entry(): acp.McpServer | undefined;
+  dispose(): void;
+}
+
 /** Where sessions are remembered, and what else a session needs from the extension. */
 export interface SessionServices {
   readonly settings: SessionSettings;
@@ -130,6 +137,8 @@ export interface SessionServices {
   mcpServers(rt: AgentRuntime, cwd: string, agentName: string): Promise<McpSelection>;
   /** Stdio MCP servers go through the relay when this is there (sessions/parts/mcpStatus.ts). */
   readonly mcpRelay?: McpRelayService;
+  /** The editor's own MCP server for a session whose folders are `roots()` (acpAgents.editorContext); undefined: not available. */
+  editorContext?(roots: () => readonly string[]): Promise<EditorContextAccess | undefined>;
   /** An empty folder in global storage: the root of a session when no folder is open. */
   scratchRoot(): string;
   /** The session that worked in this scratch folder ended: the folder goes (only a scratch folder of ours is ever removed). */

@@ -10,12 +10,15 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { McpSelection } from '../mcpServers';
 import type { SessionParams } from '../openSession';
 import type { SessionCore, SessionPart } from '../sessionCore';
+import type { EditorContextAccess } from '../services';
 
 export class SessionFolders implements SessionPart {
   /** The cwd and the additional directories sent. */
   private sent: string[] = [];
   private scratch: string | undefined;
   private mcpNoticeShown = false;
+  /** The editor-context MCP server's grant for this session (its folders are `roots()`). */
+  private editorContext: EditorContextAccess | undefined;
 
   /** `cwd`: the folder the session was opened for (undefined: no folder open). */
   constructor(
@@ -41,6 +44,10 @@ export class SessionFolders implements SessionPart {
     const { def, services } = core;
     const cwd = this.workingFolder;
     const mcp = await services.mcpServers(rt, cwd, def.name);
+    this.editorContext ??= await services.editorContext?.(() => this.roots());
+    const editor = this.editorContext?.entry();
+    // The user's own server of the same name wins.
+    if (editor && !mcp.servers.some((s) => s.name === editor.name)) mcp.servers.push(editor);
     if (mcp.skipped.length > 0 && !this.mcpNoticeShown) {
       this.mcpNoticeShown = true;
       core.emit(core.transcript().addLocalNotice('info', l10n.t('Some MCP servers were not handed to {0}', def.name), mcp.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n')));
@@ -64,5 +71,6 @@ export class SessionFolders implements SessionPart {
   dispose(): void {
     const { services } = this.core;
     if (this.scratch && !services.settings.keepSessionsAlive()) services.releaseScratch(this.scratch);
+    this.editorContext?.dispose();
   }
 }

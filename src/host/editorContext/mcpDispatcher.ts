@@ -1,0 +1,150 @@
+/**
+ * A minimal MCP server over newline-delimited JSON-RPC (MCP's stdio framing):
+ * initialize, ping, tools/list, tools/call and the notifications it may
+ * ignore. Whatever the client sends, it gets a bounded answer or a JSON-RPC
+ * error: a line over `MAX_LINE_BYTES` is dropped with "request too large",
+ * non-JSON is a parse error, more than `MAX_IN_FLIGHT` unanswered calls are
+ * refused. Written by hand: the official SDK would bring express, hono, ajv and
+ * zod into the .vsix for five methods. No `vscode` import.
+ */
+import { InvalidArguments, TOOLS, type EditorTools } from './tools';
+
+export const MAX_LINE_BYTES = 64 * 1024;
+export const MAX_IN_FLIGHT = 16;
+const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+export const ErrorCode = { parse: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603, busy: -32000 } as const;
+
+type Id = string | number | null;
+
+export interface DispatcherOptions {
+  readonly tools: Pick<EditorTools, 'call'>;
+  readonly version: string;
+  /** Writes one line (without its newline) to the client. */
+  readonly write: (line: string) => void;
+  readonly log: (message: string) => void;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One client connection's MCP session. Feed it bytes; it writes answers. */
+export class McpDispatcher {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Dropping the rest of a line that was too long. */
+  private discarding = false;
+  private inFlight = 0;
+  private closed = false;
+
+  constructor(private readonly opts: DispatcherOptions) {}
+
+  /** Bytes from the client. */
+  receive(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.take(chunk.subarray(start, nl), true);
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.take(chunk.subarray(start), false);
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  private take(piece: Buffer, ends: boolean): void {
+    if (!this.discarding) {
+      if (this.pendingBytes + piece.length > MAX_LINE_BYTES) {
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.discarding = true;
+        this.error(null, ErrorCode.invalidRequest, `Request too large: a message may be at most ${MAX_LINE_BYTES} bytes.`);
+      } else {
+        this.pending.push(piece);
+        this.pendingBytes += piece.length;
+      }
+    }
+    if (!ends) return;
+    const line = this.discarding ? undefined : Buffer.concat(this.pending).toString('utf8');
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.discarding = false;
+    if (line !== undefined && line.trim() !== '') this.line(line);
+  }
+
+  private line(text: string): void {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      this.error(null, ErrorCode.parse, 'Parse error: each line must be one JSON-RPC message.');
+      return;
+    }
+    if (Array.isArray(msg)) return this.error(null, ErrorCode.invalidRequest, 'Batches are not supported.');
+    if (!isObj(msg) || msg.jsonrpc !== '2.0') return this.error(null, ErrorCode.invalidRequest, 'Invalid request: not a JSON-RPC 2.0 message.');
+    const id = msg.id;
+    const hasId = 'id' in msg;
+    if (hasId && typeof id !== 'string' && typeof id !== 'number' && id !== null) return this.error(null, ErrorCode.invalidRequest, 'Invalid request: "id" must be a string or a number.');
+    if (typeof msg.method !== 'string') {
+      // A response from the client: this server sends no requests, so there is nothing to match.
+      if (!hasId || !('result' in msg || 'error' in msg)) this.error(hasId ? (id as Id) : null, ErrorCode.invalidRequest, 'Invalid request: no "method".');
+      return;
+    }
+    if (!hasId) return; // notifications/initialized, cancelled, …: nothing to answer.
+    void this.request(id as Id, msg.method, msg.params);
+  }
+
+  private async request(id: Id, method: string, params: unknown): Promise<void> {
+    if (params !== undefined && !isObj(params)) return this.error(id, ErrorCode.invalidParams, 'Invalid params: must be an object.');
+    switch (method) {
+      case 'initialize': {
+        const asked = params?.protocolVersion;
+        const protocolVersion = typeof asked === 'string' && PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0];
+        return this.result(id, {
+          protocolVersion,
+          capabilities: { tools: { listChanged: false } },
+          serverInfo: { name: 'vscode-editor', title: 'VS Code editor context', version: this.opts.version },
+          instructions: 'Read-only views of the user’s VS Code: the selection, open editors, problems, workspace symbols and visible ranges, for files inside the session folders.',
+        });
+      }
+      case 'ping':
+        return this.result(id, {});
+      case 'tools/list':
+        return this.result(id, { tools: TOOLS });
+      case 'tools/call':
+        return await this.call(id, params ?? {});
+      default:
+        return this.error(id, ErrorCode.methodNotFound, `Method not found: ${method.slice(0, 100)}`);
+    }
+  }
+
+  private async call(id: Id, params: Record<string, unknown>): Promise<void> {
+    if (typeof params.name !== 'string') return this.error(id, ErrorCode.invalidParams, 'Invalid params: "name" must be a string.');
+    if (this.inFlight >= MAX_IN_FLIGHT) return this.error(id, ErrorCode.busy, `Too many calls at once: at most ${MAX_IN_FLIGHT} may be unanswered.`);
+    this.inFlight++;
+    try {
+      const r = await this.opts.tools.call(params.name, params.arguments);
+      this.result(id, 'error' in r ? { content: [{ type: 'text', text: r.error }], isError: true } : { content: [{ type: 'text', text: JSON.stringify(r.data) }] });
+    } catch (err) {
+      if (err instanceof InvalidArguments) this.error(id, ErrorCode.invalidParams, `Invalid params: ${err.message}`);
+      else {
+        this.opts.log(`editor context: ${params.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.error(id, ErrorCode.internal, 'Internal error: the editor could not answer.');
+      }
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private result(id: Id, result: unknown): void {
+    this.send({ jsonrpc: '2.0', id, result });
+  }
+
+  private error(id: Id, code: number, message: string): void {
+    this.send({ jsonrpc: '2.0', id, error: { code, message } });
+  }
+
+  private send(msg: unknown): void {
+    if (!this.closed) this.opts.write(JSON.stringify(msg));
+  }
+}

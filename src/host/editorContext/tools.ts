@@ -1,0 +1,209 @@
+/**
+ * The editor-context tools, read-only: the selection, the active and open
+ * editors, the problems, workspace symbols and the visible ranges. Each answer
+ * names only files the session's `FileScope` allows and is at most
+ * `MAX_ANSWER_CHARS` of JSON; lists stop early and say `truncated`.
+ * Lines and columns are 1-based. No `vscode` import.
+ */
+import * as path from 'node:path';
+import type { Diagnostic, EditorPort, EditorView, Range, Severity } from './editorPort';
+import { FileScope } from './scope';
+
+/** The most JSON text one answer carries. */
+export const MAX_ANSWER_CHARS = 32_000;
+/** The most selected text one answer carries (over all selections). */
+export const MAX_SELECTION_CHARS = 16_000;
+export const MAX_SELECTIONS = 20;
+export const MAX_DIAGNOSTICS = 200;
+export const MAX_SYMBOLS = 100;
+export const MAX_MESSAGE_CHARS = 1_000;
+export const MAX_QUERY_CHARS = 200;
+/** How long a workspace symbol search may take before the tool gives up. */
+export const SYMBOL_TIMEOUT_MS = 5_000;
+
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** A tool's answer: JSON data, or a message saying why not (`isError`). */
+export type ToolResult = { readonly data: unknown } | { readonly error: string };
+
+/** Arguments a tool cannot take: the caller answers JSON-RPC's invalid params. */
+export class InvalidArguments extends Error {}
+
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'information', 'hint'];
+const obj = (properties: Record<string, unknown> = {}) => ({ type: 'object', properties, additionalProperties: false });
+
+export const TOOLS: readonly ToolDefinition[] = [
+  { name: 'get_selection', description: 'The text selected in the active editor: its file, each selection range (1-based lines and columns) and the selected text.', inputSchema: obj() },
+  { name: 'get_open_editors', description: 'The active editor and the editors open in VS Code (files inside the session folders only), with unsaved changes marked.', inputSchema: obj() },
+  {
+    name: 'get_diagnostics',
+    description: 'Problems (errors, warnings…) VS Code reports, for one file or the whole workspace, at or above a severity.',
+    inputSchema: obj({
+      file: { type: 'string', description: 'An absolute path, or a path relative to the first session folder. Omit for the whole workspace.' },
+      severity: { type: 'string', enum: SEVERITIES, description: 'The least severe level to include (default: hint, i.e. all).' },
+      limit: { type: 'integer', minimum: 1, maximum: MAX_DIAGNOSTICS, description: `At most this many problems (default 100, at most ${MAX_DIAGNOSTICS}).` },
+    }),
+  },
+  {
+    name: 'search_workspace_symbols',
+    description: 'Searches the workspace symbols (classes, functions, …) the language extensions know, by name.',
+    inputSchema: {
+      ...obj({
+        query: { type: 'string', maxLength: MAX_QUERY_CHARS, description: 'Part of a symbol name.' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_SYMBOLS, description: `At most this many symbols (default 50, at most ${MAX_SYMBOLS}).` },
+      }),
+      required: ['query'],
+    },
+  },
+  { name: 'get_visible_ranges', description: 'The line ranges visible in each editor on screen (1-based, inclusive).', inputSchema: obj() },
+];
+
+const pos = (r: Range) => ({ startLine: r.start.line + 1, startColumn: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 });
+const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}…` : s);
+
+/** Adds items to a list while the whole answer stays within `budget` characters of JSON. */
+function fit<T>(items: Iterable<T>, budget: number, max: number): { list: T[]; truncated: boolean } {
+  const list: T[] = [];
+  let used = 2;
+  for (const item of items) {
+    const size = JSON.stringify(item).length + 1;
+    if (list.length >= max || used + size > budget) return { list, truncated: true };
+    list.push(item);
+    used += size;
+  }
+  return { list, truncated: false };
+}
+
+function args(raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new InvalidArguments('arguments must be an object');
+  return raw as Record<string, unknown>;
+}
+
+function intArg(a: Record<string, unknown>, key: string, dflt: number, max: number): number {
+  const v = a[key];
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) throw new InvalidArguments(`"${key}" must be an integer from 1 to ${max}`);
+  return v;
+}
+
+/** The tools for one session: its folders (read on every call) and the editor. */
+export class EditorTools {
+  constructor(
+    private readonly roots: () => readonly string[],
+    private readonly port: EditorPort,
+  ) {}
+
+  async call(name: string, rawArgs: unknown): Promise<ToolResult> {
+    const a = args(rawArgs);
+    if (!this.port.enabled()) return { error: 'Editor context is turned off in VS Code (the acpAgents.editorContext setting).' };
+    const scope = new FileScope(this.roots(), this.port);
+    switch (name) {
+      case 'get_selection':
+        return this.selection(scope);
+      case 'get_open_editors':
+        return this.openEditors(scope);
+      case 'get_diagnostics':
+        return this.diagnostics(scope, a);
+      case 'search_workspace_symbols':
+        return await this.symbols(scope, a);
+      case 'get_visible_ranges':
+        return this.visibleRanges(scope);
+      default:
+        throw new InvalidArguments(`unknown tool "${clip(name, 100)}"`);
+    }
+  }
+
+  private active(scope: FileScope): EditorView | undefined {
+    const e = this.port.activeEditor();
+    return e && scope.allows(e.file) ? e : undefined;
+  }
+
+  private selection(scope: FileScope): ToolResult {
+    const e = this.active(scope);
+    if (!e) return { data: { file: null, note: 'No editor inside the session folders is active.' } };
+    let left = MAX_SELECTION_CHARS;
+    const selections = e.selections.slice(0, MAX_SELECTIONS).map((r) => {
+      const text = left > 0 ? e.text(r) : '';
+      const shown = text.slice(0, left);
+      left -= shown.length;
+      return { ...pos(r), text: shown, ...(shown.length < text.length ? { truncated: true, length: text.length } : {}) };
+    });
+    return { data: { file: e.file, languageId: e.languageId, dirty: e.dirty, selections, ...(e.selections.length > MAX_SELECTIONS ? { moreSelections: e.selections.length - MAX_SELECTIONS } : {}) } };
+  }
+
+  private openEditors(scope: FileScope): ToolResult {
+    const e = this.active(scope);
+    const active = e ? { file: e.file, languageId: e.languageId, dirty: e.dirty } : null;
+    const { list, truncated } = fit(
+      this.port.openEditors().filter((o) => scope.allows(o.file)),
+      MAX_ANSWER_CHARS - 1_000,
+      Infinity,
+    );
+    return { data: { active, openEditors: list, truncated } };
+  }
+
+  private diagnostics(scope: FileScope, a: Record<string, unknown>): ToolResult {
+    const sev = a.severity ?? 'hint';
+    if (typeof sev !== 'string' || !SEVERITIES.includes(sev as Severity)) throw new InvalidArguments(`"severity" must be one of ${SEVERITIES.join(', ')}`);
+    const least = SEVERITIES.indexOf(sev as Severity);
+    const limit = intArg(a, 'limit', 100, MAX_DIAGNOSTICS);
+    let file: string | undefined;
+    if (a.file !== undefined) {
+      if (typeof a.file !== 'string' || a.file === '' || a.file.length > 4096) throw new InvalidArguments('"file" must be a path');
+      const first = this.roots()[0];
+      file = path.isAbsolute(a.file) ? path.normalize(a.file) : first ? path.join(first, a.file) : undefined;
+      if (!file || !scope.allows(file)) return { error: `${clip(a.file, 300)} is not a file inside the session folders (or files.exclude hides it).` };
+    }
+    const found: { file: string; d: Diagnostic; rank: number }[] = [];
+    for (const [f, list] of this.port.diagnostics(file)) {
+      if (!scope.allows(f)) continue;
+      for (const d of list) {
+        const rank = SEVERITIES.indexOf(d.severity);
+        if (rank <= least) found.push({ file: f, d, rank });
+      }
+    }
+    found.sort((x, y) => x.rank - y.rank || (x.file < y.file ? -1 : x.file > y.file ? 1 : x.d.range.start.line - y.d.range.start.line));
+    const items = found.map(({ file: f, d }) => ({
+      file: f,
+      ...pos(d.range),
+      severity: d.severity,
+      message: clip(d.message, MAX_MESSAGE_CHARS),
+      ...(d.source ? { source: clip(d.source, 100) } : {}),
+      ...(d.code ? { code: clip(d.code, 100) } : {}),
+    }));
+    const { list, truncated } = fit(items, MAX_ANSWER_CHARS - 200, limit);
+    return { data: { total: found.length, diagnostics: list, truncated } };
+  }
+
+  private async symbols(scope: FileScope, a: Record<string, unknown>): Promise<ToolResult> {
+    if (typeof a.query !== 'string' || a.query.length > MAX_QUERY_CHARS) throw new InvalidArguments(`"query" must be a string of at most ${MAX_QUERY_CHARS} characters`);
+    const limit = intArg(a, 'limit', 50, MAX_SYMBOLS);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), SYMBOL_TIMEOUT_MS)));
+    const found = await Promise.race([this.port.symbols(a.query), timeout]).finally(() => clearTimeout(timer));
+    if (!found) return { error: `The workspace symbol search took longer than ${SYMBOL_TIMEOUT_MS / 1000} seconds.` };
+    const items = (function* () {
+      for (const s of found) {
+        if (!scope.allows(s.file)) continue;
+        yield { name: clip(s.name, 200), kind: s.kind, ...(s.containerName ? { containerName: clip(s.containerName, 200) } : {}), file: s.file, line: s.range.start.line + 1, column: s.range.start.character + 1 };
+      }
+    })();
+    const { list, truncated } = fit(items, MAX_ANSWER_CHARS - 200, limit);
+    return { data: { symbols: list, truncated } };
+  }
+
+  private visibleRanges(scope: FileScope): ToolResult {
+    const active = this.port.activeEditor()?.file;
+    const editors = this.port
+      .visibleEditors()
+      .filter((e) => scope.allows(e.file))
+      .map((e) => ({ file: e.file, active: e.file === active, ranges: e.visibleRanges.slice(0, 20).map((r) => ({ startLine: r.start.line + 1, endLine: r.end.line + 1 })) }));
+    const { list, truncated } = fit(editors, MAX_ANSWER_CHARS - 200, Infinity);
+    return { data: { editors: list, truncated } };
+  }
+}
