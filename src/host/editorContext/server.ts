@@ -17,13 +17,13 @@ import type { EditorPort } from './editorPort';
 import { McpDispatcher } from './mcpDispatcher';
 import { EditorTools } from './tools';
 
-export const AUTH_TIMEOUT_MS = 5_000;
+const AUTH_TIMEOUT_MS = 5_000;
 /** Connections open at once, over all sessions (each agent start of the server is one). */
-export const MAX_CONNECTIONS = 64;
+const MAX_CONNECTIONS = 64;
 /** Answers waiting to be written to a slow reader before its input is paused. */
 const HIGH_WATER_BYTES = 1024 * 1024;
-export const SOCKET_ENV = 'ACP_EDITOR_CONTEXT_SOCKET';
-export const TOKEN_ENV = 'ACP_EDITOR_CONTEXT_TOKEN';
+const SOCKET_ENV = 'ACP_EDITOR_CONTEXT_SOCKET';
+const TOKEN_ENV = 'ACP_EDITOR_CONTEXT_TOKEN';
 export const SERVER_NAME = 'vscode-editor';
 
 /** One session's access: the secret its agent's shim presents, and the folders it may see. */

@@ -13,13 +13,13 @@ import { FileScope } from './scope';
 export const MAX_ANSWER_CHARS = 32_000;
 /** The most selected text one answer carries (over all selections). */
 export const MAX_SELECTION_CHARS = 16_000;
-export const MAX_SELECTIONS = 20;
-export const MAX_DIAGNOSTICS = 200;
-export const MAX_SYMBOLS = 100;
-export const MAX_MESSAGE_CHARS = 1_000;
-export const MAX_QUERY_CHARS = 200;
+const MAX_SELECTIONS = 20;
+const MAX_DIAGNOSTICS = 200;
+const MAX_SYMBOLS = 100;
+const MAX_MESSAGE_CHARS = 1_000;
+const MAX_QUERY_CHARS = 200;
 /** How long a workspace symbol search may take before the tool gives up. */
-export const SYMBOL_TIMEOUT_MS = 5_000;
+const SYMBOL_TIMEOUT_MS = 5_000;
 
 export interface ToolDefinition {
   readonly name: string;
@@ -168,14 +168,18 @@ export class EditorTools {
       }
     }
     found.sort((x, y) => x.rank - y.rank || (x.file < y.file ? -1 : x.file > y.file ? 1 : x.d.range.start.line - y.d.range.start.line));
-    const items = found.map(({ file: f, d }) => ({
-      file: f,
-      ...pos(d.range),
-      severity: d.severity,
-      message: clip(d.message, MAX_MESSAGE_CHARS),
-      ...(d.source ? { source: clip(d.source, 100) } : {}),
-      ...(d.code ? { code: clip(d.code, 100) } : {}),
-    }));
+    const items = (function* () {
+      for (const { file: f, d } of found) {
+        yield {
+          file: f,
+          ...pos(d.range),
+          severity: d.severity,
+          message: clip(d.message, MAX_MESSAGE_CHARS),
+          ...(d.source ? { source: clip(d.source, 100) } : {}),
+          ...(d.code ? { code: clip(d.code, 100) } : {}),
+        };
+      }
+    })();
     const { list, truncated } = fit(items, MAX_ANSWER_CHARS - 200, limit);
     return { data: { total: found.length, diagnostics: list, truncated } };
   }
