@@ -1,0 +1,141 @@
+// The editor's own MCP server (vscode-editor), called by a real agent: Claude
+// Code behind @zed-industries/claude-agent-acp, driven by the Anthropic model
+// stub, starts the shim the extension hands it, and calls each editor-context
+// tool; what comes back is this VS Code's actual state. Nothing reaches the network.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { PermissionItem, ToolItem } from '../../src/shared/transcriptTypes';
+import { startAnthropicStub, type AnthropicStub } from '../fixtures/modelStub/anthropic';
+import { api, closeAllEditors, connected, waitForStatus } from './helpers';
+
+const AGENT = 'claude-editor-context';
+const TOOL = (name: string) => `mcp__vscode-editor__${name}`;
+
+describe('Editor context: a real agent reads the editor through the extension’s MCP server', function () {
+  this.timeout(180_000);
+  let stub: AnthropicStub;
+  const disposables: vscode.Disposable[] = [];
+  const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  let original: unknown;
+
+  before(async () => {
+    stub = await startAnthropicStub();
+    const cfg = vscode.workspace.getConfiguration('acpAgents');
+    original = cfg.inspect('agents')?.globalValue;
+    const agents = cfg.get<{ id: string; env?: Record<string, string> }[]>('agents') ?? [];
+    const claude = agents.find((x) => x.id === 'real-claude');
+    assert.ok(claude, 'the harness configures real-claude');
+    const env = { ...claude.env, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: 'sk-ant-offline-dummy-key', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' };
+    await cfg.update('agents', [...agents, { ...claude, id: AGENT, name: 'Claude (editor context)', env }], vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('acpAgents').update('agents', original, vscode.ConfigurationTarget.Global);
+    await stub?.close();
+  });
+  afterEach(async () => {
+    while (disposables.length) disposables.pop()?.dispose();
+    await closeAllEditors();
+    await (await api()).testing.stopAllAgents();
+  });
+
+  it('claude-agent-acp calls each tool and gets the selection, the open editors, the problems, the symbols and the visible ranges', async () => {
+    const a = await api();
+    const dir = path.join(folder(), 'editor-context');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'probe.ts');
+    fs.writeFileSync(file, 'export class EditorContextProbe {\n  selectedWords = 42;\n}\n');
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 2, 1, 15);
+    // A problem and a symbol of our own, so that the answers are known.
+    const problems = vscode.languages.createDiagnosticCollection('editor-context-test');
+    problems.set(doc.uri, [new vscode.Diagnostic(new vscode.Range(0, 13, 0, 31), 'Probe problem: class is unused', vscode.DiagnosticSeverity.Error)]);
+    disposables.push(problems);
+    disposables.push(
+      vscode.languages.registerWorkspaceSymbolProvider({
+        provideWorkspaceSymbols: (q) => (q.includes('Probe') ? [new vscode.SymbolInformation('EditorContextProbe', vscode.SymbolKind.Class, 'probe', new vscode.Location(doc.uri, new vscode.Position(0, 13)))] : []),
+      }),
+    );
+    // What the outside of the folders would show must never be answered: a file outside is not opened here,
+    // the unit tests cover the filter; this test is about the real path.
+    stub.setScript([
+      { toolUse: { name: TOOL('get_selection'), input: {} } },
+      { toolUse: { name: TOOL('get_open_editors'), input: {} } },
+      { toolUse: { name: TOOL('get_diagnostics'), input: { severity: 'error' } } },
+      { toolUse: { name: TOOL('search_workspace_symbols'), input: { query: 'Probe' } } },
+      { toolUse: { name: TOOL('get_visible_ranges'), input: {} } },
+      { text: ['I have looked at your editor.'] },
+    ]);
+
+    const panel = a.openChat(AGENT);
+    await waitForStatus(panel, 'connected', connected, 90_000);
+    // The session got the server next to the user's (none here).
+    assert.ok(a.testing.logLines().some((l) => /MCP servers sent: .*vscode-editor/.test(l)), 'vscode-editor is handed to the agent');
+    // The panel took the focus: bring the probe back, with its selection, as the user would see it.
+    await vscode.window.showTextDocument(doc, { preserveFocus: false, viewColumn: editor.viewColumn });
+    vscode.window.activeTextEditor!.selection = new vscode.Selection(1, 2, 1, 15);
+    const perms = allowOnce(panel);
+    let stop: string | undefined;
+    try {
+      stop = await panel.session.prompt('What am I looking at?');
+    } finally {
+      perms.stop();
+    }
+    assert.equal(stop, 'end_turn');
+
+    // What the model was given back for each call: the tool_result texts, in order.
+    const turns = stub.requests.filter((r) => r.kind === 'turn');
+    const offered: string[] = (turns[0]?.body.tools ?? []).map((t: { name: string }) => t.name);
+    for (const name of ['get_selection', 'get_open_editors', 'get_diagnostics', 'search_workspace_symbols', 'get_visible_ranges']) assert.ok(offered.includes(TOOL(name)), `the model was offered ${TOOL(name)}: ${offered.join(', ')}`);
+    const results = toolResults(turns.at(-1)?.body.messages ?? []);
+    assert.equal(results.length, 5, `five tool results: ${JSON.stringify(results).slice(0, 2000)}`);
+    const [selection, open, diagnostics, symbols, visible] = results.map((t) => JSON.parse(t));
+    assert.equal(selection.file, file);
+    assert.deepEqual(selection.selections, [{ startLine: 2, startColumn: 3, endLine: 2, endColumn: 16, text: 'selectedWords' }]);
+    assert.equal(open.active.file, file);
+    assert.ok(open.openEditors.some((o: { file: string }) => o.file === file), JSON.stringify(open));
+    assert.deepEqual(
+      diagnostics.diagnostics.filter((d: { file: string }) => d.file === file).map((d: { message: string; severity: string; startLine: number; startColumn: number }) => [d.severity, d.message, d.startLine, d.startColumn]),
+      [['error', 'Probe problem: class is unused', 1, 14]],
+    );
+    assert.ok(symbols.symbols.some((s: { name: string; file: string; line: number }) => s.name === 'EditorContextProbe' && s.file === file && s.line === 1), JSON.stringify(symbols));
+    const probe = visible.editors.find((e: { file: string }) => e.file === file);
+    assert.ok(probe?.ranges.length >= 1 && probe.ranges[0].startLine === 1, JSON.stringify(visible));
+
+    // The calls show in the panel as the agent's tool calls.
+    const calls = panel.session.transcript.items.filter((i): i is ToolItem => i.kind === 'tool');
+    assert.ok(calls.length >= 5, `tool calls in the panel: ${JSON.stringify(calls.map((c) => c.title))}`);
+    assert.ok(calls.every((c) => c.status === 'completed'), JSON.stringify(calls.map((c) => [c.title, c.status])));
+  });
+});
+
+/** The text of every tool_result the agent sent back to the model, in order. */
+function toolResults(messages: { role: string; content: unknown }[]): string[] {
+  const out: string[] = [];
+  for (const m of messages) {
+    if (m.role !== 'user' || !Array.isArray(m.content)) continue;
+    for (const block of m.content as { type: string; content?: unknown }[]) {
+      if (block.type !== 'tool_result') continue;
+      const c = block.content;
+      out.push(typeof c === 'string' ? c : Array.isArray(c) ? (c as { type: string; text?: string }[]).filter((x) => x.type === 'text').map((x) => x.text ?? '').join('') : '');
+    }
+  }
+  return out;
+}
+
+/** Answers every permission request of the panel's session with its allow-once option, until stopped. */
+function allowOnce(panel: ChatPanel): { asked: PermissionItem[]; stop(): void } {
+  const asked: PermissionItem[] = [];
+  const timer = setInterval(() => {
+    for (const i of panel.session.transcript.items) {
+      if (i.kind !== 'permission' || i.state !== 'pending' || asked.includes(i)) continue;
+      asked.push(i);
+      const option = i.options.find((o) => o.kind === 'allow_once');
+      if (option) panel.session.answerPermission(i.id, option.optionId);
+    }
+  }, 50);
+  return { asked, stop: () => clearInterval(timer) };
+}
