@@ -25,6 +25,7 @@ const build = spawnSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: roo
 if (build.status !== 0) process.exit(build.status ?? 1);
 run('protocol', [path.join(root, 'out', 'bench', 'protocol.js')]);
 run('mcpRelay', [path.join(root, 'out', 'bench', 'mcpRelay.js')]);
+run('editorContext', [path.join(root, 'out', 'bench', 'editorContext.js')]);
 if (!only || only === 'webview') {
   // The webview benchmarks run against the packaged .vsix in the real host.
   const pkg = spawnSync('npm', ['run', '--silent', 'package'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -7,13 +7,31 @@
  */
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { isInside, realPathLoose } from '../../platform/pathPolicy';
+import { realPathLoose } from '../../platform/pathPolicy';
 import type { EditorPort } from './editorPort';
+
+/** Matchers by their globs, kept across calls: a regular expression used again is already compiled to machine code. */
+const matchers = new Map<string, (p: string) => boolean>();
+
+/** One regular expression for globs (picomatch's own matcher function costs more per path than the test). */
+function matcher(globs: readonly string[], nocase: boolean): (p: string) => boolean {
+  const key = JSON.stringify([nocase, globs]);
+  let m = matchers.get(key);
+  if (!m) {
+    const re = new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true, nocase }).source})`).join('|'), nocase ? 'i' : '');
+    m = (p) => re.test(p);
+    if (matchers.size >= 100) matchers.clear();
+    matchers.set(key, m);
+  }
+  return m;
+}
 
 interface Folder {
   readonly roots: readonly string[];
   readonly always: ((p: string) => boolean) | undefined;
   readonly conditional: readonly { match: (p: string) => boolean; when: string }[];
+  /** Per root: paths (files and the folders above them) already decided in this scope. */
+  readonly decided: Map<string, Map<string, boolean>>;
 }
 
 export class FileScope {
@@ -21,6 +39,7 @@ export class FileScope {
 
   constructor(roots: readonly string[], port: Pick<EditorPort, 'excludes' | 'exists'>, platform: NodeJS.Platform = process.platform) {
     const nocase = platform === 'win32' || platform === 'darwin';
+    this.nocase = nocase;
     this.exists = (f) => port.exists(f);
     this.folders = roots.map((root) => {
       const real = realPathLoose(root);
@@ -28,39 +47,51 @@ export class FileScope {
       const conditional: { match: (p: string) => boolean; when: string }[] = [];
       for (const [glob, v] of Object.entries(port.excludes(root))) {
         if (v === true) always.push(glob);
-        else if (typeof v === 'object' && v !== null && typeof v.when === 'string') conditional.push({ match: picomatch(glob, { dot: true, nocase }), when: v.when });
+        else if (typeof v === 'object' && v !== null && typeof v.when === 'string') conditional.push({ match: matcher([glob], nocase), when: v.when });
       }
-      return { roots: real === root ? [root] : [root, real], always: always.length ? picomatch(always, { dot: true, nocase }) : undefined, conditional };
+      return { roots: real === root ? [root] : [root, real], always: always.length ? matcher(always, nocase) : undefined, conditional, decided: new Map() };
     });
   }
 
   private readonly exists: (file: string) => boolean;
+  private readonly nocase: boolean;
+  /** How many paths are decided (see `Folder.decided`). */
+  size = 0;
 
   /** Whether the tools may name this file. */
   allows(file: string): boolean {
     if (!path.isAbsolute(file)) return false;
     for (const f of this.folders) {
       for (const root of f.roots) {
-        if (!isInside(file, root)) continue;
-        return !this.excluded(f, root, path.relative(root, file).split(path.sep).join('/'));
+        if (file === root) return true;
+        const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+        if (!(this.nocase ? file.toLowerCase().startsWith(prefix.toLowerCase()) : file.startsWith(prefix))) continue;
+        const rel = file.slice(prefix.length);
+        return !this.excluded(f, root, path.sep === '/' ? rel : rel.split(path.sep).join('/'));
       }
     }
     return false;
   }
 
+  /** Whether `rel` (a path below `root`, with `/`) or a folder above it is excluded; folders are answered once per scope. */
   private excluded(f: Folder, root: string, rel: string): boolean {
-    if (rel === '') return false;
-    // The path and each folder above it: a pattern naming a folder hides what is inside.
-    for (let p = rel; p; p = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '') {
-      if (f.always?.(p)) return true;
-      for (const c of f.conditional) {
-        if (!c.match(p)) continue;
-        const base = path.posix.basename(p);
-        const stem = base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : base;
-        const sibling = c.when.replace(/\$\(basename\)/g, stem);
-        if (this.exists(path.join(root, path.posix.dirname(p), sibling))) return true;
+    const decided = f.decided.get(root) ?? f.decided.set(root, new Map()).get(root)!;
+    const known = decided.get(rel);
+    if (known !== undefined) return known;
+    const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+    let hidden = (parent !== '' && this.excluded(f, root, parent)) || (f.always?.(rel) ?? false);
+    for (const c of hidden ? [] : f.conditional) {
+      if (!c.match(rel)) continue;
+      const base = path.posix.basename(rel);
+      const stem = base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : base;
+      const sibling = c.when.replace(/\$\(basename\)/g, stem);
+      if (this.exists(path.join(root, parent, sibling))) {
+        hidden = true;
+        break;
       }
     }
-    return false;
+    decided.set(rel, hidden);
+    this.size++;
+    return hidden;
   }
 }

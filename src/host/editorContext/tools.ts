@@ -18,6 +18,8 @@ const MAX_DIAGNOSTICS = 200;
 const MAX_SYMBOLS = 100;
 const MAX_MESSAGE_CHARS = 1_000;
 const MAX_QUERY_CHARS = 200;
+/** How long a scope's decisions about files are reused. */
+const SCOPE_TTL_MS = 2_000;
 /** How long a workspace symbol search may take before the tool gives up. */
 const SYMBOL_TIMEOUT_MS = 5_000;
 
@@ -93,6 +95,8 @@ function intArg(a: Record<string, unknown>, key: string, dflt: number, max: numb
 
 /** The tools for one session: its folders (read on every call) and the editor. */
 export class EditorTools {
+  private lastScope: { key: string; at: number; scope: FileScope } | undefined;
+
   constructor(
     private readonly roots: () => readonly string[],
     private readonly port: EditorPort,
@@ -101,7 +105,7 @@ export class EditorTools {
   async call(name: string, rawArgs: unknown): Promise<ToolResult> {
     const a = args(rawArgs);
     if (!this.port.enabled()) return { error: 'Editor context is turned off in VS Code (the acpAgents.editorContext setting).' };
-    const scope = new FileScope(this.roots(), this.port);
+    const scope = this.scope();
     switch (name) {
       case 'get_selection':
         return this.selection(scope);
@@ -116,6 +120,21 @@ export class EditorTools {
       default:
         throw new InvalidArguments(`unknown tool "${clip(name, 100)}"`);
     }
+  }
+
+  /**
+   * The scope for this call: the last one while the folders and files.exclude are the same and it is
+   * younger than `SCOPE_TTL_MS` (a `when` clause looks at the disk), so that its decisions are reused.
+   */
+  private scope(): FileScope {
+    const roots = this.roots();
+    const key = JSON.stringify(roots.map((r) => [r, this.port.excludes(r)]));
+    const now = Date.now();
+    const last = this.lastScope;
+    if (last && last.key === key && now - last.at < SCOPE_TTL_MS && last.scope.size < 200_000) return last.scope;
+    const scope = new FileScope(roots, this.port);
+    this.lastScope = { key, at: now, scope };
+    return scope;
   }
 
   private active(scope: FileScope): EditorView | undefined {
@@ -159,29 +178,34 @@ export class EditorTools {
       file = path.isAbsolute(a.file) ? path.normalize(a.file) : first ? path.join(first, a.file) : undefined;
       if (!file || !scope.allows(file)) return { error: `${clip(a.file, 300)} is not a file inside the session folders (or files.exclude hides it).` };
     }
-    const found: { file: string; d: Diagnostic; rank: number }[] = [];
-    for (const [f, list] of this.port.diagnostics(file)) {
-      if (!scope.allows(f)) continue;
-      for (const d of list) {
-        const rank = SEVERITIES.indexOf(d.severity);
-        if (rank <= least) found.push({ file: f, d, rank });
-      }
+    // Counted in one pass; listed lazily, most severe first (then in the editor's file order, by line),
+    // so that a workspace with thousands of problems costs one pass, not a sort of them all.
+    const allowed: (readonly [string, readonly Diagnostic[]])[] = [];
+    let total = 0;
+    for (const entry of this.port.diagnostics(file)) {
+      if (!scope.allows(entry[0])) continue;
+      allowed.push(entry);
+      for (const d of entry[1]) if (SEVERITIES.indexOf(d.severity) <= least) total++;
     }
-    found.sort((x, y) => x.rank - y.rank || (x.file < y.file ? -1 : x.file > y.file ? 1 : x.d.range.start.line - y.d.range.start.line));
     const items = (function* () {
-      for (const { file: f, d } of found) {
-        yield {
-          file: f,
-          ...pos(d.range),
-          severity: d.severity,
-          message: clip(d.message, MAX_MESSAGE_CHARS),
-          ...(d.source ? { source: clip(d.source, 100) } : {}),
-          ...(d.code ? { code: clip(d.code, 100) } : {}),
-        };
+      for (let rank = 0; rank <= least; rank++) {
+        for (const [f, all] of allowed) {
+          const list = all.filter((d) => d.severity === SEVERITIES[rank]).sort((x, y) => x.range.start.line - y.range.start.line);
+          for (const d of list) {
+            yield {
+              file: f,
+              ...pos(d.range),
+              severity: d.severity,
+              message: clip(d.message, MAX_MESSAGE_CHARS),
+              ...(d.source ? { source: clip(d.source, 100) } : {}),
+              ...(d.code ? { code: clip(d.code, 100) } : {}),
+            };
+          }
+        }
       }
     })();
     const { list, truncated } = fit(items, MAX_ANSWER_CHARS - 200, limit);
-    return { data: { total: found.length, diagnostics: list, truncated } };
+    return { data: { total, diagnostics: list, truncated } };
   }
 
   private async symbols(scope: FileScope, a: Record<string, unknown>): Promise<ToolResult> {
