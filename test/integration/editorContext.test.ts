@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
 import type { PermissionItem, ToolItem } from '../../src/shared/transcriptTypes';
 import { startAnthropicStub, type AnthropicStub } from '../fixtures/modelStub/anthropic';
-import { api, closeAllEditors, connected, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
 
 const AGENT = 'claude-editor-context';
 const TOOL = (name: string) => `mcp__vscode-editor__${name}`;
@@ -110,7 +110,49 @@ describe('Editor context: a real agent reads the editor through the extension’
     assert.ok(calls.length >= 5, `tool calls in the panel: ${JSON.stringify(calls.map((c) => c.title))}`);
     assert.ok(calls.every((c) => c.status === 'completed'), JSON.stringify(calls.map((c) => [c.title, c.status])));
   });
+
+  it('acpAgents.editorContext: a folder’s value is ignored (and said so); the user’s false leaves the server out; the secret never shows in the trace', async () => {
+    const a = await api();
+    const cfg = vscode.workspace.getConfiguration('acpAgents');
+    const pkg = vscode.extensions.all.find((e) => e.packageJSON?.name === 'acp-agents')?.packageJSON;
+    assert.equal(pkg?.contributes.configuration.properties['acpAgents.editorContext']?.scope, 'application');
+    const dir = path.join(folder(), '.vscode');
+    const file = path.join(dir, 'settings.json');
+    const hadDir = fs.existsSync(dir);
+    const prior = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    const sent = (from: number) => a.testing.logLines().slice(from).filter((l) => /MCP servers sent: .*vscode-editor/.test(l)).length;
+    try {
+      await cfg.update('trace', 'verbose', vscode.ConfigurationTarget.Global);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(file, JSON.stringify({ 'acpAgents.editorContext': false }, null, 2));
+      await vscode.commands.executeCommand('acpAgents.refreshSessions');
+      await waitFor('the log to say the folder’s value is ignored', () => a.testing.logLines().some((l) => /sets acpAgents\.editorContext; it is ignored/.test(l)) || undefined);
+      await a.testing.stopAllAgents();
+      let from = a.testing.logLines().length;
+      const panel = a.openChat('demo');
+      await waitForStatus(panel, 'connected', connected);
+      assert.equal(sent(from), 1, 'handed despite the folder’s false');
+      const trace = a.testing.traceLines().filter((l) => l.includes('ACP_EDITOR_CONTEXT_TOKEN'));
+      assert.ok(trace.length > 0, 'session/new is traced');
+      assert.ok(!trace.some((l) => /[0-9a-f]{64}/.test(l)), `the session's secret is redacted: ${trace[0]?.slice(0, 600)}`);
+      panel.panel.dispose();
+
+      await cfg.update('editorContext', false, vscode.ConfigurationTarget.Global);
+      from = a.testing.logLines().length;
+      const off = a.openChat('demo');
+      await waitForStatus(off, 'connected', connected);
+      assert.equal(sent(from), 0, 'the user turned it off');
+      off.panel.dispose();
+    } finally {
+      await cfg.update('editorContext', undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update('trace', undefined, vscode.ConfigurationTarget.Global);
+      if (prior !== undefined) fs.writeFileSync(file, prior);
+      else fs.rmSync(file, { force: true });
+      if (!hadDir) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
 
 /** The text of every tool_result the agent sent back to the model, in order. */
 function toolResults(messages: { role: string; content: unknown }[]): string[] {
