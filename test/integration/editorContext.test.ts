@@ -20,11 +20,16 @@ describe('Editor context: a real agent reads the editor through the extension’
   const disposables: vscode.Disposable[] = [];
   const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
   let original: unknown;
+  let harnessValue: unknown;
 
   before(async () => {
     stub = await startAnthropicStub();
     const cfg = vscode.workspace.getConfiguration('acpAgents');
     original = cfg.inspect('agents')?.globalValue;
+    // The harness turns it off for the other tests; its default is on.
+    assert.equal(cfg.inspect('editorContext')?.defaultValue, true);
+    harnessValue = cfg.inspect('editorContext')?.globalValue;
+    await cfg.update('editorContext', true, vscode.ConfigurationTarget.Global);
     const agents = cfg.get<{ id: string; env?: Record<string, string> }[]>('agents') ?? [];
     const claude = agents.find((x) => x.id === 'real-claude');
     assert.ok(claude, 'the harness configures real-claude');
@@ -33,6 +38,7 @@ describe('Editor context: a real agent reads the editor through the extension’
   });
   after(async () => {
     await vscode.workspace.getConfiguration('acpAgents').update('agents', original, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('acpAgents').update('editorContext', harnessValue, vscode.ConfigurationTarget.Global);
     await stub?.close();
   });
   afterEach(async () => {
@@ -144,7 +150,7 @@ describe('Editor context: a real agent reads the editor through the extension’
       assert.equal(sent(from), 0, 'the user turned it off');
       off.panel.dispose();
     } finally {
-      await cfg.update('editorContext', undefined, vscode.ConfigurationTarget.Global);
+      await cfg.update('editorContext', true, vscode.ConfigurationTarget.Global);
       await cfg.update('trace', undefined, vscode.ConfigurationTarget.Global);
       if (prior !== undefined) fs.writeFileSync(file, prior);
       else fs.rmSync(file, { force: true });
