@@ -14,7 +14,7 @@ const userDataDir = path.join(tmp, 'ud');
 fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
 fs.writeFileSync(
   path.join(userDataDir, 'User', 'settings.json'),
-  JSON.stringify(baseUserSettings({ 'acpAgents.agents': testAgents(process.execPath, tmp), 'acpAgents.editorContext': false }), null, 2),
+  JSON.stringify(baseUserSettings({ 'acpAgents.agents': testAgents(process.execPath, tmp) }), null, 2),
 );
 const resultsFile = path.join(tmp, 'results.json');
 let code = 0;

@@ -97,8 +97,7 @@ export async function runIntegration({ grep, testsPath, env = {}, realAgents = t
     // Notifications off: the test host's window is not reliably focused, so every turn's end could notify (the attention test turns them on).
     // VS Code's Git extension off: tests make and remove repositories in the workspace, and its background git runs then die
     // with EPIPE — uncaught errors in the shared extension host that mocha pins on whichever test runs.
-    // The editor-context MCP server is off, so that tests see only the MCP servers they set; test/integration/editorContext.test.ts turns it on.
-    userSettings: { 'acpAgents.agents': agents, 'acpAgents.registry.url': 'http://127.0.0.1:9/registry.json', 'acpAgents.notifications': false, 'git.enabled': false, 'acpAgents.editorContext': false },
+    userSettings: { 'acpAgents.agents': agents, 'acpAgents.registry.url': 'http://127.0.0.1:9/registry.json', 'acpAgents.notifications': false, 'git.enabled': false },
     env: {
       ACP_TEST_RESULTS: resultsFile,
       ACP_TEST_TMP: tmp,

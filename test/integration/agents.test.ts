@@ -34,7 +34,7 @@ describe('Agents: start, handshake and failures (fake agents in the real host)',
     const created = readRecord('default').filter((r) => r.msg?.method === 'session/new').at(-1)?.msg;
     assert.equal(created.params.cwd, vscode.workspace.workspaceFolders![0]!.uri.fsPath);
     assert.ok(created.params.cwd.startsWith('/'));
-    assert.deepEqual(created.params.mcpServers, []);
+    assert.deepEqual(created.params.mcpServers.map((s: { name: string }) => s.name), ['vscode-editor'], 'the editor-context server only (acpAgents.editorContext is on by default)');
   });
 
   it('crash during initialize: the exit code and the last stderr lines, Restart and Show Log', async () => {

@@ -26,7 +26,6 @@ describe('Editor context: a real agent reads the editor through the extension’
     stub = await startAnthropicStub();
     const cfg = vscode.workspace.getConfiguration('acpAgents');
     original = cfg.inspect('agents')?.globalValue;
-    // The harness turns it off for the other tests; its default is on.
     assert.equal(cfg.inspect('editorContext')?.defaultValue, true);
     harnessValue = cfg.inspect('editorContext')?.globalValue;
     await cfg.update('editorContext', true, vscode.ConfigurationTarget.Global);

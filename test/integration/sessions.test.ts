@@ -60,7 +60,7 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
         await waitForStatus(panel, 'connected', connected);
         const params = lastParams(scenario, 'session/new');
         assert.equal(params.cwd, vscode.workspace.workspaceFolders![0]!.uri.fsPath);
-        assert.deepEqual(params.mcpServers.map((s: any) => s.name), sent);
+        assert.deepEqual(params.mcpServers.map((s: any) => s.name), [...sent, 'vscode-editor']);
         const fs = params.mcpServers[0];
         assert.equal('type' in fs, false, 'stdio servers carry no type');
         // Handed over through the MCP relay: the host's node runs it, then the user's command, args and env.

@@ -149,7 +149,7 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       });
       const panel = a.openChat('fake-default');
       await waitForStatus(panel, 'connected', connected);
-      assert.deepEqual(lastSessionNew('default').mcpServers.map((s: any) => s.name), [], 'not trusted: not sent');
+      assert.deepEqual(lastSessionNew('default').mcpServers.map((s: any) => s.name), ['vscode-editor'], 'not trusted: not sent');
       assert.equal(shown.length, 1);
       assert.ok(shown[0]!.includes(`repoServer: ${process.env.ACP_TEST_NODE} repo-mcp.js --token=\${env:HOME}`), shown[0]);
       assert.ok(panel.session.transcript.items.some((i) => i.kind === 'notice' && JSON.stringify(i).includes('repoServer') && JSON.stringify(i).includes('not trusted')), 'the panel names it as skipped');
@@ -163,7 +163,7 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       const trusted = a.openChat('fake-default');
       await waitForStatus(trusted, 'connected', connected);
       const sent = lastSessionNew('default').mcpServers;
-      assert.deepEqual(sent.map((s: any) => s.name), ['repoServer']);
+      assert.deepEqual(sent.map((s: any) => s.name), ['repoServer', 'vscode-editor']);
       // (after the MCP relay's own: its script, "--", the server's command)
       assert.deepEqual(sent[0].args.slice(3), ['repo-mcp.js', '--token=${env:HOME}'], 'no environment value reaches a workspace-defined server');
 
@@ -177,7 +177,7 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       const changed = a.openChat('fake-default');
       await waitForStatus(changed, 'connected', connected);
       assert.equal(askedAgain, 1);
-      assert.deepEqual(lastSessionNew('default').mcpServers, []);
+      assert.deepEqual(lastSessionNew('default').mcpServers.map((s: any) => s.name), ['vscode-editor']);
     } finally {
       fs.rmSync(path.join(folder(), '.vscode'), { recursive: true, force: true });
       await a.testing.forgetMcpTrust();
@@ -398,7 +398,7 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       const mcp = a.openChat('fake-mcp-http');
       await waitForStatus(mcp, 'connected', connected);
       const sent = lastSessionNew('mcp-http').mcpServers;
-      assert.deepEqual(sent.map((s: any) => s.name), ['s', 'h'], 'the agent gets the real values');
+      assert.deepEqual(sent.map((s: any) => s.name), ['s', 'h', 'vscode-editor'], 'the agent gets the real values');
       const leaky = a.openChat('fake-leaky');
       await waitForStatus(leaky, 'connected', connected);
       assert.equal(await leaky.session.prompt('go'), 'end_turn');
