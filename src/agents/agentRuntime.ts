@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Message } from 'vscode-jsonrpc/node';
 import { AcpConnection, ProtocolVersionError, type AcpLogger, type TraceDirection } from '../acp/connection';
-import { errorText } from '../acp/errors';
+import { ErrorCodes, errorText } from '../acp/errors';
 import { AgentCapabilityView } from '../acp/capabilities';
 import type { DecodedInitialize } from '../acp/decode';
 import { RequestPermissionRequest } from '../acp/protocol';
@@ -15,6 +15,7 @@ import { CLIENT_REQUEST_METHODS, decodeClientRequest, decodePermissionRequest } 
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type ExitInfo, type ShutdownTimings, type SpawnSpec } from './agentProcess';
 import { SessionRouter, UnknownSessionError } from './sessionRouter';
+import { DECLINED_CLIENT_METHODS, declinedMethodMessage } from './quirks';
 
 export interface CancelSignal {
   readonly isCancellationRequested: boolean;
@@ -102,6 +103,16 @@ export class AgentRuntime {
           if (err instanceof UnknownSessionError) throw new ResponseError(err.code, err.message);
           throw err;
         }
+      });
+    }
+    // Methods some agents add that this client declines on purpose: a clear -32601, logged once.
+    for (const method of Object.keys(DECLINED_CLIENT_METHODS)) {
+      let logged = false;
+      this.connection.onClientRequest(method, () => {
+        const message = declinedMethodMessage(method)!;
+        if (!logged) options.logger.info(`Declined ${message} (answered -32601; asked again, the same answer)`);
+        logged = true;
+        throw new ResponseError(ErrorCodes.MethodNotFound, message);
       });
     }
   }

@@ -100,6 +100,29 @@ export class SessionQuirks {
   }
 }
 
+// ------------------------------------------------------------ declined extension methods
+
+/**
+ * Methods outside the protocol that agents call on the client and that this client
+ * declines on purpose: answered "method not found" (-32601) with the reason, logged
+ * once per agent process. -32601 is what these agents expect from a client without
+ * the feature; each entry says why this client has none.
+ */
+export const DECLINED_CLIENT_METHODS: Readonly<Record<string, string>> = {
+  // Qwen Code (0.24.4, its ACP session's mid-turn drain) asks between tool batches for messages the
+  // user queued during the turn, to fold them into the running turn. Here a message sent during a
+  // turn waits in the panel's queue for a turn of its own, so there is nothing to hand over. Qwen
+  // Code reads -32601 as "drain unsupported" and stops asking for that session; an empty answer
+  // would have it ask after every tool batch, and no answer within 2 s counts as a timeout.
+  'craft/drainMidTurnQueue': 'queued messages wait for their own turn',
+};
+
+/** The answer to a declined method (see DECLINED_CLIENT_METHODS); undefined for any other method. */
+export function declinedMethodMessage(method: string): string | undefined {
+  const why = Object.prototype.hasOwnProperty.call(DECLINED_CLIENT_METHODS, method) ? DECLINED_CLIENT_METHODS[method] : undefined;
+  return why === undefined ? undefined : `${method} is not offered by this client: ${why}`;
+}
+
 // ------------------------------------------------------------ launch quirks
 
 /** What is known of an agent before it starts. */

@@ -1,5 +1,7 @@
 // The agent runtime against real processes (the fake agent), in plain Node.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentRuntime, AgentStartError } from '../../../src/agents/agentRuntime';
 import { isAlive } from '../../support/processes';
@@ -144,5 +146,40 @@ describe('AgentRuntime (real processes)', function () {
     await assert.rejects(rt.connection.prompt({ sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] }));
     await rt.process.exited;
     assert.equal(rt.inUseWhenLost, false);
+
+  it('craft/drainMidTurnQueue (Qwen Code) is declined on purpose: -32601 with the reason, logged once however often it is asked', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-declined-'));
+    try {
+      const scenario = path.join(dir, 'drain.json');
+      const rec = path.join(dir, 'record.jsonl');
+      const drain = { request: 'craft/drainMidTurnQueue', params: { sessionId: '${sessionId}', promptId: 'p1' } };
+      fs.writeFileSync(scenario, JSON.stringify({ on: { 'session/prompt': [drain, drain, { respond: { stopReason: 'end_turn' } }] } }));
+      const logs: string[] = [];
+      const rt = new AgentRuntime({
+        name: 'fake drain',
+        spec: { command: process.execPath, args: [FAKE, scenario, '--record', rec], cwd: ROOT, env: { ...process.env } },
+        clientInfo: { name: 'test', version: '0' },
+        logger: { info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) },
+        initializeTimeoutMs: 5000,
+        shutdown: { termAfterMs: 300, killAfterMs: 500 },
+      });
+      started.push(rt);
+      await rt.start();
+      const s = await rt.connection.newSession({ cwd: ROOT, mcpServers: [] });
+      const result = await rt.connection.prompt({ sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+      assert.equal(result.stopReason, 'end_turn', 'the turn goes on after the answer');
+      const lines = fs.readFileSync(rec, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const asked = new Set(lines.filter((l) => l.dir === 'out' && l.msg.method === 'craft/drainMidTurnQueue').map((l) => l.msg.id));
+      const answers = lines.filter((l) => l.dir === 'in' && asked.has(l.msg.id)).map((l) => l.msg);
+      assert.equal(answers.length, 2);
+      for (const a of answers) {
+        assert.equal(a.result, undefined);
+        assert.equal(a.error.code, -32601);
+        assert.equal(a.error.message, 'craft/drainMidTurnQueue is not offered by this client: queued messages wait for their own turn');
+      }
+      assert.equal(logs.filter((l) => l.includes('craft/drainMidTurnQueue')).length, 1, logs.join('\n'));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,362 @@
+// Interop, in the real workbench through the installed .vsix, offline: gemini-cli
+// (`gemini --acp`, against the loopback Gemini API stub) and Qwen Code (`qwen --acp`,
+// against the loopback Chat Completions stub), at the versions the harness pins.
+// One workbench for both agents; for each, one session does four cells:
+//   turn   — a whole turn creates a new file and edits an existing one: the diff is
+//            shown, the permission answered where the agent asks, the files are in
+//            Changes, Undo puts them back (contents on disk checked each time);
+//   mcp    — the user's stdio MCP server from acpAgents.mcpServers is started by the
+//            agent, its tools are listed, and the tool is called when the model asks
+//            (Qwen Code: through its tool_search + tool_call bridge);
+//   cancel — Stop while the stub holds the model's stream ends the turn cleanly, and
+//            the agent answers the next prompt;
+//   resume — after a window reload the session is in the sidebar and a click replays it.
+// Every cell appends one line to out/interop/results.jsonl (see `record` below).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from '../harness/testEnv.mjs';
+import { ensureNode } from '../harness/tools.mjs';
+import { REAL_AGENT_PACKAGES, ensureRealAgents, geminiWithModelStub, qwenWithModelStub } from '../harness/realAgents.mjs';
+import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
+
+/** @param {string} name */
+const compiledStub = async (name) => (await import(pathToFileURL(path.join(ROOT, 'out', 'test', 'fixtures', 'modelStub', `${name}.js`)).href)).default;
+/** @type {typeof import('../fixtures/modelStub/gemini.js')} */
+const { startGeminiStub } = await compiledStub('gemini');
+/** @type {typeof import('../fixtures/modelStub/openaiChat.js')} */
+const { startOpenAiChatStub } = await compiledStub('openaiChat');
+
+// ------------------------------------------------------------ results (shared format)
+const RESULTS = path.join(ROOT, 'out', 'interop', 'results.jsonl');
+/** One line per cell: {"agent","version","cell","ok","note"?}. */
+function record(/** @type {{ agent: string, version: string, cell: 'turn' | 'mcp' | 'resume' | 'cancel', ok: boolean, note?: string }} */ r) {
+  fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+  fs.appendFileSync(RESULTS, `${JSON.stringify(r)}\n`);
+}
+/** `name@x.y.z` → [name, x.y.z] */
+const split = (/** @type {string} */ spec) => [spec.slice(0, spec.lastIndexOf('@')), spec.slice(spec.lastIndexOf('@') + 1)];
+
+const MCP_SERVER = path.join(ROOT, 'test', 'fixtures', 'mcp', 'stdioServer.mjs');
+
+/**
+ * What differs between the two agents: their tools' names and arguments, how the
+ * MCP tool is reached, the stub that plays their model.
+ * @typedef {{
+ *   key: 'gemini' | 'qwen', label: string, pkg: string, version: string,
+ *   stub: () => { setScript(turns: any[]): void, requests: any[] },
+ *   write: (file: string, content: string) => any,
+ *   edit: (file: string, oldText: string, newText: string) => any,
+ *   text: (pieces: string[], extra?: object) => any,
+ *   mcpTurns: (text: string) => any[],
+ * }} AgentCase
+ */
+
+describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the installed .vsix, offline', function () {
+  this.timeout(180_000);
+  /** @type {import('../fixtures/modelStub/gemini.js').GeminiStub} */
+  let gemini;
+  /** @type {import('../fixtures/modelStub/openaiChat.js').ChatStub} */
+  let chat;
+  /** @type {import('./workbench.mjs').Workbench} */
+  let wb;
+  /** @type {import('./workbench.mjs').Page} */
+  let page;
+  /** @type {string} */
+  let folder;
+  /** @type {string} the MCP fixture's own record (one JSON line per message it received) */
+  let mcpRecord;
+  /** @type {string} */
+  let recordDir;
+
+  const [geminiPkg, geminiVersion] = split(REAL_AGENT_PACKAGES.gemini);
+  const [qwenPkg, qwenVersion] = split(REAL_AGENT_PACKAGES.qwen);
+
+  /** @type {AgentCase[]} */
+  const CASES = [
+    {
+      key: 'gemini',
+      label: 'Gemini CLI (model stub)',
+      pkg: geminiPkg,
+      version: geminiVersion,
+      stub: () => gemini,
+      write: (file, content) => ({ name: 'write_file', args: { file_path: file, content } }),
+      edit: (file, oldText, newText) => ({ name: 'replace', args: { file_path: file, instruction: 'Replace the sample line with the interop line.', old_string: oldText, new_string: newText } }),
+      text: (pieces, extra = {}) => ({ text: pieces, ...extra }),
+      // gemini-cli declares the MCP tool itself (its name is read from what it offered the model).
+      mcpTurns: (text) => [
+        { text: ['Calling the echo tool.'], call: { name: mcpToolName(gemini.requests), args: { text } } },
+        { text: ['The echo tool answered.'] },
+      ],
+    },
+    {
+      key: 'qwen',
+      label: 'Qwen Code (model stub)',
+      pkg: qwenPkg,
+      version: qwenVersion,
+      stub: () => chat,
+      write: (file, content) => ({ name: 'write_file', arguments: { file_path: file, content } }),
+      edit: (file, oldText, newText) => ({ name: 'edit', arguments: { file_path: file, old_string: oldText, new_string: newText } }),
+      text: (pieces, extra = {}) => ({ text: pieces, ...extra }),
+      // Qwen Code defers MCP tools: the model finds one with tool_search, then invokes it with tool_call.
+      mcpTurns: (text) => [
+        { text: ['Looking for the echo tool.'], call: { name: 'tool_search', arguments: { query: 'select:mcp__probe__echo' } } },
+        { text: ['Calling the echo tool.'], call: { name: 'tool_call', arguments: { name: 'mcp__probe__echo', arguments: { text } } } },
+        { text: ['The echo tool answered.'] },
+      ],
+    },
+  ];
+
+  /** The name under which gemini-cli offered the fixture's `echo` tool to the model. */
+  function mcpToolName(/** @type {any[]} */ requests) {
+    const names = requests.flatMap((r) => (r.body?.tools ?? []).flatMap((/** @type {any} */ t) => (t.functionDeclarations ?? []).map((/** @type {any} */ d) => String(d.name))));
+    const found = names.find((n) => /probe/.test(n) && /echo$/.test(n));
+    assert.ok(found, `gemini-cli offered the model the MCP tool: ${[...new Set(names)].join(', ')}`);
+    return found;
+  }
+
+  before(async function () {
+    gemini = await startGeminiStub();
+    chat = await startOpenAiChatStub();
+    const agents = ensureRealAgents();
+    recordDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-interop-mcp-'));
+    mcpRecord = path.join(recordDir, 'mcp.jsonl');
+    wb = await openWorkbench({
+      prefix: 'acp-interop-gq',
+      agents: (tmp) => [geminiWithModelStub(agents, tmp, gemini.url), qwenWithModelStub(agents, tmp, chat.url)],
+      viewport: { width: 1280, height: 900 },
+      settings: {
+        'acpAgents.mcpServers': { probe: { type: 'stdio', command: ensureNode(), args: [MCP_SERVER, mcpRecord] } },
+        'acpAgents.trace': 'verbose',
+      },
+    });
+    page = wb.page;
+    folder = path.join(wb.tmp, 'workspace');
+  });
+
+  after(async function () {
+    await wb?.close();
+    await gemini?.close();
+    await chat?.close();
+    if (recordDir) fs.rmSync(recordDir, { recursive: true, force: true });
+  });
+
+  /** The MCP fixture's record: the messages it received, from line `from` on. */
+  const mcpMessages = (from = 0) =>
+    (fs.existsSync(mcpRecord) ? fs.readFileSync(mcpRecord, 'utf8').split('\n').filter(Boolean) : []).slice(from).map((l) => JSON.parse(l));
+
+  /** Everything the extension logged in this workbench (its own log and its agents', with the ACP trace). */
+  function extensionLogs() {
+    /** @type {string[]} */
+    const out = [];
+    const walk = (/** @type {string} */ dir) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (p.includes('acp-agents.acp-agents') && e.name.endsWith('.log')) out.push(fs.readFileSync(p, 'utf8'));
+      }
+    };
+    walk(path.join(wb.server.userDataDir, 'logs'));
+    return out.join('\n');
+  }
+
+  /** @param {() => boolean | Promise<boolean>} check */
+  async function until(/** @type {string} */ what, check, timeoutMs = 60_000) {
+    for (const deadline = Date.now() + timeoutMs; ; await page.waitForTimeout(200)) {
+      if (await check()) return;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    }
+  }
+
+  /** @param {import('./workbench.mjs').FrameLocator} frame @param {string} text */
+  async function send(frame, text) {
+    const input = frame.locator('#input');
+    await input.click();
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  /**
+   * Answers every permission the agent asks with its allow-once option until `done` shows;
+   * returns the text of each asking tool card, as it was when asked.
+   * @param {import('./workbench.mjs').FrameLocator} frame
+   * @param {import('playwright-core').Locator} done
+   */
+  async function allowUntil(frame, done, timeoutMs = 90_000) {
+    /** @type {string[]} */
+    const asked = [];
+    const option = frame.locator('.permission-option.kind-allow_once');
+    for (const deadline = Date.now() + timeoutMs; ; ) {
+      if (await done.count()) return asked;
+      if (await option.count()) {
+        const card = frame.locator('.item', { has: option }).last();
+        asked.push(await card.innerText().catch(() => ''));
+        await option.first().click();
+        await page.waitForTimeout(300);
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out; permissions answered: ${asked.length}`);
+      await page.waitForTimeout(200);
+    }
+  }
+
+  /** Per agent: its session's panel, its first prompt and answer (for the resume cell), where its record starts. */
+  /** @type {Record<string, { frame?: import('./workbench.mjs').FrameLocator, firstPrompt?: string, firstAnswer?: string }>} */
+  const state = { gemini: {}, qwen: {} };
+
+  /** The agent's session panel, opened (a new session) when this agent's cells have none yet. */
+  async function panelFor(/** @type {AgentCase} */ c) {
+    const s = state[c.key];
+    if (s.frame) return s.frame;
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, c.label);
+    const frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+    s.frame = frame;
+    return frame;
+  }
+
+  /**
+   * A test that is also a cell of the results table.
+   * @param {AgentCase} c @param {'turn' | 'mcp' | 'resume' | 'cancel'} cellName @param {string} title @param {() => Promise<void>} fn
+   */
+  function cell(c, cellName, title, fn) {
+    it(`${c.label.replace(' (model stub)', '')} ${c.version}: ${title}`, async function () {
+      try {
+        await fn();
+        record({ agent: c.pkg, version: c.version, cell: cellName, ok: true });
+      } catch (err) {
+        record({ agent: c.pkg, version: c.version, cell: cellName, ok: false, note: String(/** @type {Error} */ (err)?.message ?? err).split('\n')[0].slice(0, 200) });
+        throw err;
+      }
+    });
+  }
+
+  for (const c of CASES) {
+    cell(c, 'mcp', 'starts the user’s stdio MCP server, lists its tools, and calls the tool when the model asks', async () => {
+      const from = mcpMessages().length;
+      const frame = await panelFor(c);
+      await until(`${c.key} to start the MCP server and list its tools`, () => mcpMessages(from).some((m) => m.method === 'tools/list'));
+      const started = mcpMessages(from);
+      assert.ok(started.some((m) => m.started), 'the fixture was started');
+      assert.ok(started.some((m) => m.method === 'initialize'), started.map((m) => m.method).join(', '));
+
+      const stub = c.stub();
+      const marker = `hello from ${c.key}`;
+      stub.setScript(c.mcpTurns(marker));
+      const prompt = `Use the echo tool (${c.key})`;
+      await send(frame, prompt);
+      state[c.key].firstPrompt = prompt;
+      state[c.key].firstAnswer = 'The echo tool answered.';
+      await allowUntil(frame, frame.locator('.msg-agent', { hasText: 'The echo tool answered.' }));
+      const calls = mcpMessages(from).filter((m) => m.method === 'tools/call');
+      assert.equal(calls.length, 1, `tools/call received by the fixture: ${JSON.stringify(calls)}`);
+      assert.equal(calls[0].params.name, 'echo');
+      assert.deepEqual(calls[0].params.arguments, { text: marker });
+      // The model heard the tool's answer, and the panel shows the call.
+      const turns = stub.requests.filter((r) => r.kind === 'turn');
+      assert.ok(JSON.stringify(turns.at(-1)?.body).includes(`echo: ${marker}`), 'the last model request carries the MCP tool result');
+      const card = frame.locator('.item.tool', { hasText: /echo/ }).last();
+      await card.locator('.badge.status-completed').waitFor({ timeout: 10_000 });
+      await screenshot(page, `interop-${c.key}-mcp`);
+    });
+
+    cell(c, 'turn', 'a whole turn creates a new file and edits an existing one: diff, permission, Changes, Undo', async () => {
+      const frame = await panelFor(c);
+      const created = path.join(folder, `${c.key}-interop.md`);
+      const edited = path.join(folder, 'README.md');
+      const before = fs.readFileSync(edited, 'utf8');
+      const oldLine = 'Ask the Demo Agent anything.';
+      assert.ok(before.includes(oldLine), 'the sample README has the line to edit');
+      const newLine = `Edited by ${c.key} through ACP.`;
+      const content = `# Made by ${c.key}\n\nA new file through ACP.\n`;
+      c.stub().setScript([
+        c.text(['I will create ', `${c.key}-interop.md.`], { call: c.write(created, content) }),
+        c.text(['Now the README.'], { call: c.edit(edited, oldLine, newLine) }),
+        c.text(['Created one file ', 'and edited another.']),
+      ]);
+      await send(frame, `Create ${c.key}-interop.md and edit README.md`);
+      const asked = await allowUntil(frame, frame.locator('.msg-agent', { hasText: 'Created one file and edited another.' }));
+      // Where the agent asked, its card showed the change before the answer.
+      assert.ok(asked.length >= 1, `${c.key} asked before writing`);
+      assert.ok(asked.some((t) => t.includes('A new file through ACP.')), `the write's diff was shown when asked: ${asked.join('\n---\n').slice(0, 800)}`);
+      assert.equal(fs.readFileSync(created, 'utf8'), content, 'the new file is on disk');
+      assert.equal(fs.readFileSync(edited, 'utf8'), before.replace(oldLine, newLine), 'the existing file is edited on disk');
+      const editCard = frame.locator('.item.tool', { hasText: newLine }).last();
+      await editCard.waitFor({ timeout: 10_000 });
+
+      const added = frame.locator('.change', { hasText: `${c.key}-interop.md` });
+      const modified = frame.locator('.change', { hasText: 'README.md' });
+      await added.waitFor({ timeout: 15_000 });
+      await modified.waitFor({ timeout: 15_000 });
+      assert.match(await added.innerText(), /added/);
+      assert.match(await modified.innerText(), /modified/);
+      await screenshot(page, `interop-${c.key}-changes`);
+      await added.locator('.change-revert').click();
+      await added.waitFor({ state: 'detached', timeout: 15_000 });
+      assert.equal(fs.existsSync(created), false, 'Undo removed the created file');
+      await modified.locator('.change-revert').click();
+      await modified.waitFor({ state: 'detached', timeout: 15_000 });
+      assert.equal(fs.readFileSync(edited, 'utf8'), before, 'Undo restored the edited file');
+    });
+
+    cell(c, 'cancel', 'Stop while the model’s stream is held ends the turn cleanly, and the agent answers the next prompt', async () => {
+      const frame = await panelFor(c);
+      c.stub().setScript([c.text(['Thinking about it'], { hold: true }), c.text(['Answered after the stop.'])]);
+      await send(frame, 'Think for a long time');
+      await frame.locator('.msg-agent', { hasText: 'Thinking about it' }).waitFor({ timeout: 60_000 });
+      const stop = frame.locator('#stop');
+      await stop.waitFor({ state: 'visible', timeout: 5000 });
+      await stop.click();
+      await frame.locator('.turn-end.reason-cancelled').last().waitFor({ timeout: 30_000 });
+      await stop.waitFor({ state: 'hidden', timeout: 10_000 });
+      assert.equal(await frame.locator('#input').isEnabled(), true, 'the input is usable');
+      await send(frame, 'Are you still there?');
+      await frame.locator('.msg-agent', { hasText: 'Answered after the stop.' }).waitFor({ timeout: 60_000 });
+      await screenshot(page, `interop-${c.key}-cancel`);
+    });
+  }
+
+  it('Qwen Code asks craft/drainMidTurnQueue between tool calls once; the extension declines it on purpose and the turn goes on', async function () {
+    const logs = extensionLogs();
+    const asked = logs.split('\n').filter((l) => l.includes('craft/drainMidTurnQueue'));
+    assert.ok(asked.length > 0, 'Qwen Code sent the request in the turns above');
+    assert.ok(asked.some((l) => /-32601/.test(l) && /queued messages wait for their own turn/.test(l)), `the deliberate answer: ${asked.join('\n').slice(0, 1500)}`);
+    // Told "method not found", Qwen Code stops asking for that session: one request however many tool batches.
+    const requests = asked.filter((l) => /request craft\/drainMidTurnQueue|"method":"craft\/drainMidTurnQueue"/.test(l));
+    assert.equal(requests.length, 1, requests.join('\n').slice(0, 1500));
+  });
+
+  describe('after a window reload', function () {
+    before(async function () {
+      await page.reload();
+      await waitForWorkbench(page);
+      await runCommand(page, 'View: Close All Editors');
+      await runCommand(page, 'ACP Agents: Focus on Sessions View');
+    });
+
+    for (const c of CASES) {
+      cell(c, 'resume', 'the session is in the sidebar, and a click shows the replayed prompt and answer', async () => {
+        const { firstPrompt, firstAnswer } = state[c.key];
+        assert.ok(firstPrompt && firstAnswer, 'the earlier cells prompted this agent');
+        await runCommand(page, 'View: Close All Editors');
+        const sidebar = page.locator('#workbench\\.parts\\.sidebar');
+        const agentRow = sidebar.locator('.monaco-list-row[aria-level="1"]', { hasText: c.label });
+        await agentRow.waitFor({ timeout: 20_000 });
+        // Its session is the row under it (one session per agent in this workbench).
+        const rows = sidebar.locator('.monaco-list-row');
+        const levels = await rows.evaluateAll((els) => els.map((e) => ({ level: e.getAttribute('aria-level'), text: e.textContent ?? '' })));
+        const at = levels.findIndex((r) => r.level === '1' && r.text.includes(c.label));
+        assert.ok(at >= 0 && levels[at + 1]?.level === '2', `the sidebar lists a session under ${c.label}: ${JSON.stringify(levels)}`);
+        await rows.nth(at + 1).click();
+        const frame = webviewFrame(page);
+        await frame.locator('.msg-user', { hasText: firstPrompt }).waitFor({ timeout: 90_000 });
+        await frame.locator('.msg-agent', { hasText: firstAnswer }).first().waitFor({ timeout: 30_000 });
+        await screenshot(page, `interop-${c.key}-resumed`);
+      });
+    }
+  });
+});
