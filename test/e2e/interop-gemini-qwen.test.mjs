@@ -224,6 +224,11 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
     return frame;
   }
 
+  /** Waits until the panel says the running turn ended (Stop gone): the agent answered session/prompt. */
+  async function turnEnded(/** @type {import('./workbench.mjs').FrameLocator} */ frame) {
+    await frame.locator('#stop').waitFor({ state: 'hidden', timeout: 60_000 });
+  }
+
   /** Remembers the first whole turn of an agent's session, for the resume cell. */
   function turnDone(/** @type {AgentCase} */ c, /** @type {string} */ prompt, /** @type {string} */ answer) {
     state[c.key].firstPrompt ??= prompt;
@@ -261,6 +266,7 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
       const prompt = `Use the echo tool (${c.key})`;
       await send(frame, prompt);
       await allowUntil(frame, frame.locator('.msg-agent', { hasText: 'The echo tool answered.' }));
+      await turnEnded(frame);
       turnDone(c, prompt, 'The echo tool answered.');
       const calls = mcpMessages(from).filter((m) => m.method === 'tools/call');
       assert.equal(calls.length, 1, `tools/call received by the fixture: ${JSON.stringify(calls)}`);
@@ -293,6 +299,7 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
       const prompt = `Create ${c.key}-interop.md and edit ${c.key}-existing.md`;
       await send(frame, prompt);
       const asked = await allowUntil(frame, frame.locator('.msg-agent', { hasText: 'Created one file and edited another.' }));
+      await turnEnded(frame);
       turnDone(c, prompt, 'Created one file and edited another.');
       // Where the agent asked, its card showed the change before the answer.
       // gemini-cli (default mode) asks before each write; Qwen Code (auto mode) asks when its classifier says so.
@@ -332,6 +339,7 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
       assert.equal(await frame.locator('#input').isEnabled(), true, 'the input is usable');
       await send(frame, 'Are you still there?');
       await frame.locator('.msg-agent', { hasText: 'Answered after the stop.' }).waitFor({ timeout: 60_000 });
+      await turnEnded(frame);
       await screenshot(page, `interop-${c.key}-cancel`);
     });
   }
@@ -369,7 +377,13 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
         assert.ok(at >= 0 && levels[at + 1]?.level === '2', `the sidebar lists a session under ${c.label}: ${JSON.stringify(levels)}`);
         await rows.nth(at + 1).click();
         const frame = webviewFrame(page);
-        await frame.locator('.msg-user', { hasText: firstPrompt }).waitFor({ timeout: 90_000 });
+        const status = frame.locator('.status-text');
+        await frame.locator('.msg-user', { hasText: firstPrompt }).waitFor({ timeout: 60_000 }).catch(async (err) => {
+          // Say what the agent had on disk for its sessions, and what the panel said.
+          const home = path.join(wb.tmp, 'homes', `${c.key}-stub`);
+          const files = fs.existsSync(home) ? fs.readdirSync(home, { recursive: true }).map(String).filter((f) => /chats|sessions|projects/.test(f)) : [];
+          throw new Error(`${err.message.split('\n')[0]}; panel status: ${await status.last().innerText().catch(() => '?')}; session files in its HOME: ${files.join(', ') || 'none'}`);
+        });
         await frame.locator('.msg-agent', { hasText: firstAnswer }).first().waitFor({ timeout: 30_000 });
         await screenshot(page, `interop-${c.key}-resumed`);
       });
