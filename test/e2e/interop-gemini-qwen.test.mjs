@@ -39,6 +39,9 @@ function record(/** @type {{ agent: string, version: string, cell: 'turn' | 'mcp
 /** `name@x.y.z` → [name, x.y.z] */
 const split = (/** @type {string} */ spec) => [spec.slice(0, spec.lastIndexOf('@')), spec.slice(spec.lastIndexOf('@') + 1)];
 
+/** A cell that hit a known upstream bug, after the test checked what the user is shown. */
+class UpstreamLimitation extends Error {}
+
 const MCP_SERVER = path.join(ROOT, 'test', 'fixtures', 'mcp', 'stdioServer.mjs');
 
 /**
@@ -49,6 +52,7 @@ const MCP_SERVER = path.join(ROOT, 'test', 'fixtures', 'mcp', 'stdioServer.mjs')
  *   stub: () => { setScript(turns: any[]): void, requests: any[] },
  *   write: (file: string, content: string) => any,
  *   edit: (file: string, oldText: string, newText: string) => any,
+ *   readFirst?: (file: string) => any,
  *   text: (pieces: string[], extra?: object) => any,
  *   mcpTurns: (text: string) => any[],
  * }} AgentCase
@@ -99,6 +103,8 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
       stub: () => chat,
       write: (file, content) => ({ name: 'write_file', arguments: { file_path: file, content } }),
       edit: (file, oldText, newText) => ({ name: 'edit', arguments: { file_path: file, old_string: oldText, new_string: newText } }),
+      // Its edit tool refuses a file not read in the session.
+      readFirst: (file) => ({ name: 'read_file', arguments: { file_path: file } }),
       text: (pieces, extra = {}) => ({ text: pieces, ...extra }),
       // Qwen Code defers MCP tools: the model finds one with tool_search, then invokes it with tool_call.
       mcpTurns: (text) => [
@@ -245,6 +251,11 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
         await fn();
         record({ agent: c.pkg, version: c.version, cell: cellName, ok: true });
       } catch (err) {
+        if (err instanceof UpstreamLimitation) {
+          // Documented and shown to the user: the cell is red in the table, the test holds what the product does.
+          record({ agent: c.pkg, version: c.version, cell: cellName, ok: false, note: err.message });
+          return;
+        }
         record({ agent: c.pkg, version: c.version, cell: cellName, ok: false, note: String(/** @type {Error} */ (err)?.message ?? err).split('\n')[0].slice(0, 200) });
         throw err;
       }
@@ -293,6 +304,7 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
       const content = `# Made by ${c.key}\n\nA new file through ACP.\n`;
       c.stub().setScript([
         c.text(['I will create ', `${c.key}-interop.md.`], { call: c.write(created, content) }),
+        ...(c.readFirst ? [c.text(['Reading the existing file.'], { call: c.readFirst(edited) })] : []),
         c.text(['Now the existing file.'], { call: c.edit(edited, oldLine, newLine) }),
         c.text(['Created one file ', 'and edited another.']),
       ]);
@@ -378,7 +390,19 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
         await rows.nth(at + 1).click();
         const frame = webviewFrame(page);
         const status = frame.locator('.status-text');
-        await frame.locator('.msg-user', { hasText: firstPrompt }).waitFor({ timeout: 60_000 }).catch(async (err) => {
+        const replayed = frame.locator('.msg-user', { hasText: firstPrompt });
+        if (c.key === 'gemini') {
+          // gemini-cli's session/load erases the session it loads when the load lands in the wall-clock minute
+          // the session was created in (google-gemini/gemini-cli#28775, open): it then answers -32603 "No previous
+          // sessions found for this project." Either the replay, or that failure shown in the panel.
+          await replayed.or(status.filter({ hasText: 'Internal error' })).first().waitFor({ timeout: 60_000 });
+          if (!(await replayed.count())) {
+            const logs = extensionLogs();
+            assert.ok(logs.includes('No previous sessions found for this project.'), 'the agent’s answer to session/load says why');
+            throw new UpstreamLimitation('gemini-cli#28775: session/load in the minute the session was created erases it; the panel shows the load failed');
+          }
+        }
+        await replayed.waitFor({ timeout: 60_000 }).catch(async (err) => {
           // Say what the agent had on disk for its sessions, and what the panel said.
           const home = path.join(wb.tmp, 'homes', `${c.key}-stub`);
           const files = fs.existsSync(home) ? fs.readdirSync(home, { recursive: true }).map(String).filter((f) => /chats|sessions|projects/.test(f)) : [];
