@@ -146,6 +146,7 @@ describe('AgentRuntime (real processes)', function () {
     await assert.rejects(rt.connection.prompt({ sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hi' }] }));
     await rt.process.exited;
     assert.equal(rt.inUseWhenLost, false);
+  });
 
   it('craft/drainMidTurnQueue (Qwen Code) is declined on purpose: -32601 with the reason, logged once however often it is asked', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-declined-'));
