@@ -205,3 +205,54 @@ export function codexWithModelStub(dir, runTmp, baseUrl, id = 'codex-stub') {
     env: { ACP_TEST_RUN: runTmp, HOME: home, CODEX_HOME: codexHome, CODEX_STUB_API_KEY: 'sk-offline-dummy-key', OPENAI_API_KEY: '', CODEX_API_KEY: '' },
   };
 }
+
+/**
+ * opencode (`opencode acp`) pointed at a loopback Chat Completions stub: a provider of its own
+ * (`@ai-sdk/openai-compatible`, which opencode bundles) in OPENCODE_CONFIG_CONTENT, with a dummy
+ * key, and file edits set to ask (its default is to write without asking). Its own HOME, so that
+ * nothing of a user's opencode configuration or sessions is read. Offline, its models.dev fetch
+ * fails at once and it carries on with the configured provider.
+ */
+/**
+ * @param {string} dir from ensureRealAgents()
+ * @param {string} runTmp
+ * @param {string} baseUrl the stub's URL (without /v1)
+ * @param {string} [id]
+ * @returns {import('./testEnv.mjs').AgentSetting}
+ */
+export function opencodeWithModelStub(dir, runTmp, baseUrl, id = 'opencode-stub') {
+  const home = path.join(runTmp, 'homes', id);
+  fs.mkdirSync(home, { recursive: true });
+  const config = {
+    $schema: 'https://opencode.ai/config.json',
+    model: 'stub/stub-model',
+    autoupdate: false,
+    share: 'disabled',
+    permission: { edit: 'ask' },
+    provider: {
+      stub: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Loopback stub',
+        options: { baseURL: `${baseUrl}/v1`, apiKey: 'sk-offline-dummy-key' },
+        models: { 'stub-model': { name: 'Stub model', tool_call: true } },
+      },
+    },
+  };
+  return {
+    id,
+    name: 'opencode (model stub)',
+    command: path.join(dir, 'node_modules', '.bin', 'opencode'),
+    args: ['acp'],
+    env: {
+      ACP_TEST_RUN: runTmp,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_STATE_HOME: path.join(home, '.local', 'state'),
+      OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+    },
+  };
+}
