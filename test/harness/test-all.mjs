@@ -98,7 +98,14 @@ try {
   }
   if (selected.includes('e2e')) {
     console.log('\n=== e2e tier (playwright driving the workbench, extension installed from the .vsix) ===');
+    // The interop cells append to this file; the README's tested-agents table must be what this run gives
+    // (cell by cell for what ran; with no --grep, every row must have been tested: scripts/tested-agents.mjs).
+    fs.rmSync(path.join(ROOT, 'out', 'interop', 'results.jsonl'), { force: true });
     add('e2e', await runMocha(listFiles(path.join(ROOT, 'test', 'e2e'), '.test.mjs'), { timeout: 120_000, grep }));
+    const { testedAgents } = await import('../../scripts/tested-agents.mjs');
+    const problems = testedAgents({ check: true, strict: !grep });
+    for (const p of problems) console.log(`\ntested agents: ${p}\n— counted as a failure`);
+    totals.failed += problems.length;
   }
 } catch (err) {
   console.log(`\nharness error: ${/** @type {Error} */ (err)?.stack ?? err}`);
