@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,7 +10,7 @@ import { mergeAgents, type AgentDefinition } from './agentDefinition';
 import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
 import { AgentRuntime, AgentStartError } from './agentRuntime';
 import { CrashPolicy } from './crashPolicy';
-import { launchEnvQuirks } from './quirks';
+import { CODEX_SANDBOX_HELPER, codexSandboxHelperNote, codexSandboxHelperTarget, launchEnvQuirks, type LaunchInfo } from './quirks';
 import { expandAll, expandEnv, expandVariables } from './expand';
 import { looksSecret, type SecretValues } from './redact';
 import type { AgentHostUi, AgentSettings, LogChannel, LogFactory, Notifier } from './ports';
@@ -332,6 +333,7 @@ export class AgentManager implements Disposable {
         'not-found',
       );
     }
+    this.codexSandboxHelper(def, { id: def.id, source: def.source, command, args }, resolved, env);
     const runCwd = isPackageRunner(resolved, args) ? this.runDir() : folder;
     if (needsShell(resolved)) {
       return { command: quoteCommandForCmd(resolved), args: args.map(quoteForCmd), cwd: runCwd, env, shell: true, launchNotes: quirks.notes };
@@ -345,6 +347,42 @@ export class AgentManager implements Disposable {
    */
   neutralFolder(): string {
     return this.runDir();
+  }
+
+  /**
+   * codex-acp on Linux needs its sandbox helper on PATH to edit existing files (codexSandboxHelperTarget in
+   * src/agents/quirks.ts): an alias of the same binary, in a folder of the extension's own storage, put first
+   * on PATH. Best effort: on failure the agent starts as it is, and its log says why.
+   */
+  private codexSandboxHelper(def: AgentDefinition, launch: LaunchInfo, resolved: string, env: Record<string, string | undefined>): void {
+    try {
+      const pathEnv = env.PATH ?? '';
+      const dirs = pathEnv.split(path.delimiter).filter(Boolean);
+      const target = codexSandboxHelperTarget(launch, fs.realpathSync(resolved), {
+        platform: process.platform,
+        arch: process.arch,
+        exists: (f) => fs.existsSync(f),
+        onPath: (name) => dirs.some((d) => fs.existsSync(path.join(d, name))),
+      });
+      if (!target) return;
+      const dir = path.join(path.dirname(this.deps.runDir), 'codex-sandbox-helper', createHash('sha256').update(target).digest('hex').slice(0, 12));
+      const link = path.join(dir, CODEX_SANDBOX_HELPER);
+      fs.mkdirSync(dir, { recursive: true });
+      let current: string | undefined;
+      try {
+        current = fs.readlinkSync(link);
+      } catch {
+        current = undefined;
+      }
+      if (current !== target) {
+        fs.rmSync(link, { force: true });
+        fs.symlinkSync(target, link);
+      }
+      env.PATH = pathEnv ? `${dir}${path.delimiter}${pathEnv}` : dir;
+      this.agentLog(def).info(codexSandboxHelperNote(target, dir));
+    } catch (err) {
+      this.agentLog(def).warn(`compatibility: codex-acp: could not provide ${CODEX_SANDBOX_HELPER}: ${String(err)}`);
+    }
   }
 
   private runDir(): string {

@@ -215,3 +215,55 @@ export function trustPassedNote(agentInfo: { readonly name?: unknown } | undefin
   if (agentInfo?.name !== 'gemini-cli' || env[GEMINI_TRUST_ENV] !== 'true') return undefined;
   return l10n.t('Your VS Code workspace trust was passed on to Gemini CLI ({0}), so it may start MCP servers here. Turn this off with {1}.', `${GEMINI_TRUST_ENV}=true`, TRUST_SETTING);
 }
+
+// ------------------------------------------------------------ codex-acp's sandbox helper
+
+/** The name codex runs its Linux sandbox helper under (itself, dispatched on argv[0]), looked up on PATH. */
+export const CODEX_SANDBOX_HELPER = 'codex-linux-sandbox';
+export const CODEX_SANDBOX_ISSUE = 'https://github.com/openai/codex/issues/24873';
+
+/**
+ * Whether a launch is codex-acp (`@zed-industries/codex-acp`): the ACP Registry agent `codex-acp`, a
+ * program named `codex-acp`, or the package run through a package runner.
+ */
+export function isCodexAcp(l: LaunchInfo): boolean {
+  if (l.source === 'registry' && l.id === 'codex-acp') return true;
+  return programName(l.command) === 'codex-acp' || l.args.some((a) => /^@zed-industries\/codex-acp(@|$)/.test(a));
+}
+
+/**
+ * codex-acp on Linux (0.16.x checked) verifies an `apply_patch` that updates or deletes a file by reading
+ * it through codex's sandbox helper, which it runs as `codex-linux-sandbox` found on PATH. The codex CLI
+ * puts that alias on PATH itself; codex-acp's npm package does not, so every edit of an existing file
+ * fails ("bwrap: execvp codex-linux-sandbox: No such file or directory") — only new files can be
+ * written. The alias is the native codex-acp binary under that name. Given where the launched program
+ * really is (symlinks resolved), returns that binary, or undefined when the quirk does not apply
+ * (another agent or platform, an alias already on PATH, no native binary where npm puts it).
+ */
+export function codexSandboxHelperTarget(
+  l: LaunchInfo,
+  realProgram: string,
+  host: { platform: string; arch: string; exists(file: string): boolean; onPath(name: string): boolean },
+): string | undefined {
+  if (host.platform !== 'linux' || !isCodexAcp(l) || host.onPath(CODEX_SANDBOX_HELPER)) return undefined;
+  const sep = realProgram.includes('\\') ? '\\' : '/';
+  const parts = realProgram.split(sep);
+  const base = parts.at(-1) ?? '';
+  // The native binary itself (a platform package's bin/codex-acp, or one installed by hand).
+  if (base === 'codex-acp') return realProgram;
+  // The npm wrapper <scope>/codex-acp/bin/codex-acp.js: its platform package is a sibling, or nested.
+  if (base !== 'codex-acp.js' || parts.at(-2) !== 'bin') return undefined;
+  const pkg = parts.slice(0, -2).join(sep);
+  const scope = parts.slice(0, -3).join(sep);
+  const platformPkg = `codex-acp-linux-${host.arch}`;
+  const candidates = [
+    [scope, platformPkg, 'bin', 'codex-acp'].join(sep),
+    [pkg, 'node_modules', '@zed-industries', platformPkg, 'bin', 'codex-acp'].join(sep),
+  ];
+  return candidates.find((c) => host.exists(c));
+}
+
+/** The log line for the agent's log when the alias is provided. */
+export function codexSandboxHelperNote(target: string, dir: string): string {
+  return `compatibility: codex-acp: ${CODEX_SANDBOX_HELPER} → ${target} put first on PATH (${dir}): without it, codex-acp cannot edit existing files on Linux (${CODEX_SANDBOX_ISSUE})`;
+}

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CACHE_ROOT, ensureNode } from './tools.mjs';
+import { CACHE_ROOT, ensureDebianPackages, ensureNode } from './tools.mjs';
 
 export const REAL_AGENT_PACKAGES = {
   claude: '@zed-industries/claude-agent-acp@0.23.1',
@@ -17,6 +17,9 @@ export const REAL_AGENT_PACKAGES = {
 
 /** Installs the pinned agents once; returns the directory holding node_modules/.bin. */
 export function ensureRealAgents() {
+  // Codex's Linux sandbox (codex-acp reads a file it patches through it) needs bubblewrap, as Codex's own
+  // docs ask of its users; the extension provides the helper's alias (src/agents/quirks.ts), not bwrap.
+  if (process.platform === 'linux') ensureDebianPackages(['bubblewrap']);
   const specs = Object.values(REAL_AGENT_PACKAGES).sort();
   const key = crypto.createHash('sha256').update(specs.join('\n')).digest('hex').slice(0, 12);
   const dir = path.join(CACHE_ROOT, `real-agents-${key}`);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { GEMINI_TRUST_ENV, inRange, isGeminiCli, launchEnvQuirks, mcpServersIgnored, parseVersion, QUIRKS, quirksFor, SessionQuirks, trustPassedNote, type LaunchInfo } from '../../../src/agents/quirks';
+import { codexSandboxHelperNote, codexSandboxHelperTarget, GEMINI_TRUST_ENV, inRange, isCodexAcp, isGeminiCli, launchEnvQuirks, mcpServersIgnored, parseVersion, QUIRKS, quirksFor, SessionQuirks, trustPassedNote, type LaunchInfo } from '../../../src/agents/quirks';
 
 describe('agents: interop quirks table', () => {
   it('every entry names an agent, a readable version range and its upstream issue', () => {
@@ -108,5 +108,38 @@ describe('agents: launch quirks (gemini-cli folder trust)', () => {
     assert.match(trustPassedNote({ name: 'gemini-cli' }, { [GEMINI_TRUST_ENV]: 'true' })!, /passed on to Gemini CLI.*acpAgents\.passWorkspaceTrust/);
     assert.equal(trustPassedNote({ name: 'gemini-cli' }, {}), undefined);
     assert.equal(trustPassedNote({ name: 'qwen-code' }, { [GEMINI_TRUST_ENV]: 'true' }), undefined);
+  });
+});
+
+describe('agents: launch quirks (codex-acp sandbox helper on Linux)', () => {
+  const nm = '/home/u/.npm-global/lib/node_modules';
+  const wrapper = `${nm}/@zed-industries/codex-acp/bin/codex-acp.js`;
+  const sibling = `${nm}/@zed-industries/codex-acp-linux-x64/bin/codex-acp`;
+  const nested = `${nm}/@zed-industries/codex-acp/node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp`;
+  const launch = (command: string, args: string[] = [], extra: Partial<LaunchInfo> = {}): LaunchInfo => ({ id: 'codex', source: 'settings', command, args, ...extra });
+  const host = (files: string[], opts: { platform?: string; arch?: string; onPath?: boolean } = {}) => ({
+    platform: opts.platform ?? 'linux',
+    arch: opts.arch ?? 'x64',
+    exists: (f: string) => files.includes(f),
+    onPath: () => opts.onPath ?? false,
+  });
+
+  it('finds the native binary next to the npm wrapper (sibling or nested platform package), or the native binary itself', () => {
+    assert.equal(codexSandboxHelperTarget(launch('codex-acp'), wrapper, host([sibling])), sibling);
+    assert.equal(codexSandboxHelperTarget(launch('/usr/local/bin/codex-acp'), wrapper, host([nested])), nested);
+    assert.equal(codexSandboxHelperTarget(launch('codex-acp'), sibling, host([])), sibling);
+    assert.equal(codexSandboxHelperTarget(launch('npx', ['-y', '@zed-industries/codex-acp@0.16.0']), wrapper, host([sibling])), sibling);
+    assert.equal(codexSandboxHelperTarget(launch('x', [], { id: 'codex-acp', source: 'registry' }), sibling, host([])), sibling);
+    assert.equal(codexSandboxHelperTarget(launch('codex-acp'), wrapper.replace('x64', 'arm64'), host([sibling.replace('x64', 'arm64')], { arch: 'arm64' })), sibling.replace('x64', 'arm64'));
+  });
+
+  it('does nothing for other agents, other platforms, an alias already on PATH, or no native binary', () => {
+    assert.equal(isCodexAcp(launch('gemini', ['--acp'])), false);
+    assert.equal(codexSandboxHelperTarget(launch('gemini', ['--acp']), sibling, host([sibling])), undefined);
+    assert.equal(codexSandboxHelperTarget(launch('codex-acp'), wrapper, host([sibling], { platform: 'darwin' })), undefined);
+    assert.equal(codexSandboxHelperTarget(launch('codex-acp'), wrapper, host([sibling], { onPath: true })), undefined);
+    assert.equal(codexSandboxHelperTarget(launch('codex-acp'), wrapper, host([])), undefined);
+    assert.equal(codexSandboxHelperTarget(launch('codex-acp'), '/opt/other/codex-acp.sh', host([sibling])), undefined);
+    assert.match(codexSandboxHelperNote(sibling, '/s/codex-sandbox-helper/abc'), /codex-linux-sandbox → .*codex-acp-linux-x64.*issues\/24873/);
   });
 });
