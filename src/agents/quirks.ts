@@ -20,7 +20,7 @@
 import * as l10n from '@vscode/l10n';
 
 /** The quirks keyed by `agentInfo`. */
-export type QuirkId = 'missing-file-read-as-empty';
+export type QuirkId = 'missing-file-read-as-empty' | 'late-answer-after-cancel';
 
 export interface Quirk {
   readonly id: QuirkId;
@@ -45,6 +45,16 @@ export const QUIRKS: readonly Quirk[] = [
     from: '0.1.0',
     issue: 'https://github.com/google-gemini/gemini-cli/issues/9280',
     does: 'fs/read_text_file of a missing file is answered with empty content instead of an error, so that its write tool can create files',
+  },
+  {
+    // After a cancelled turn, it answers the next session/prompt at once with a second, stale stop reason
+    // (end_turn, no update): that prompt's answer comes during the prompt after. Nothing the client can
+    // answer differently; the session says so, so that the user is not left waiting on a turn that ended.
+    id: 'late-answer-after-cancel',
+    agent: '@zed-industries/claude-agent-acp',
+    from: '0.1.0',
+    issue: 'https://github.com/agentclientprotocol/claude-agent-acp/issues/551',
+    does: 'a turn after a Stop that ends at once with nothing in it is explained in the session',
   },
 ];
 
@@ -220,7 +230,7 @@ export function trustPassedNote(agentInfo: { readonly name?: unknown } | undefin
 
 /** The name codex runs its Linux sandbox helper under (itself, dispatched on argv[0]), looked up on PATH. */
 export const CODEX_SANDBOX_HELPER = 'codex-linux-sandbox';
-export const CODEX_SANDBOX_ISSUE = 'https://github.com/openai/codex/issues/24873';
+const CODEX_SANDBOX_ISSUE = 'https://github.com/openai/codex/issues/24873';
 
 /**
  * Whether a launch is codex-acp (`@zed-industries/codex-acp`): the ACP Registry agent `codex-acp`, a

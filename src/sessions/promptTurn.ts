@@ -8,6 +8,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import * as l10n from '@vscode/l10n';
 import { AgentError, ConnectionClosedError, errorText } from '../acp/errors';
 import type { AgentRuntime } from '../agents/agentRuntime';
+import { quirksFor } from '../agents/quirks';
 import { Emitter } from '../shared/events';
 import type { SessionCore } from './sessionCore';
 
@@ -46,6 +47,8 @@ export class PromptTurns {
   readonly onDidEnd = this.endEmitter.event;
   private current: Promise<unknown> | undefined;
   private claimed: TurnClaim | undefined;
+  /** How the last turn ended (for 'late-answer-after-cancel'). */
+  private lastStopReason: string | undefined;
   private watchdog: NodeJS.Timeout | undefined;
 
   constructor(
@@ -87,10 +90,15 @@ export class PromptTurns {
     this.claimed = undefined;
     this.beginEmitter.fire();
     if (stopAtOnce) void this.cancel().then(undefined, (err: unknown) => h.log(`stop failed: ${errorText(err)}`));
+    const afterCancel = this.lastStopReason === 'cancelled';
+    this.lastStopReason = undefined;
+    const itemsBefore = h.transcript().items.length;
     let stopReason: string | undefined;
     try {
       ({ stopReason } = await turn);
+      this.lastStopReason = stopReason;
       h.cancelPermissions(false);
+      if (afterCancel && stopReason === 'end_turn' && h.transcript().items.length === itemsBefore) this.lateAnswer(rt);
       h.emit(h.transcript().endTurn(stopReason));
       h.setPhase({ kind: 'ready', text: '' });
       return stopReason;
@@ -104,6 +112,21 @@ export class PromptTurns {
       this.watchdog = undefined;
       this.endEmitter.fire({ sessionId, stopReason });
     }
+  }
+
+  /** The turn after a Stop ended at once with nothing in it: for an agent known to answer one prompt late then, say so. */
+  private lateAnswer(rt: AgentRuntime): void {
+    const h = this.host;
+    const q = quirksFor(rt.initializeResult?.agentInfo).find((x) => x.id === 'late-answer-after-cancel');
+    if (!q) return;
+    h.log(`compatibility: ${q.agent} ${String(rt.initializeResult?.agentInfo?.version)}: ${q.does} (${q.issue})`);
+    h.emit(
+      h.transcript().addLocalNotice(
+        'warning',
+        l10n.t('{0} ended this turn at once, without an answer.', h.agentName),
+        l10n.t('After a Stop, this agent answers one prompt late: your prompt was received, and its answer comes with your next prompt. This is a known issue of the agent ({0}).', q.issue),
+      ),
+    );
   }
 
   private async failed(err: unknown, rt: AgentRuntime, text: string): Promise<void> {

@@ -193,6 +193,26 @@ describe('prompt turns', () => {
     assert.deepEqual(log, ['began', 'permissions cancelled', 'ended s1 end_turn']);
   });
 
+  it("claude-agent-acp's late answer after a Stop (quirk): an empty end_turn right after a cancelled turn is explained; not for other agents or a turn with content", async () => {
+    const run = async (name: string, content: boolean) => {
+      const reasons = ['cancelled', 'end_turn'];
+      const rt = stubRuntime({}, { prompt: async () => ({ stopReason: reasons.shift()! }) });
+      (rt.initializeResult as { agentInfo: object }).agentInfo = { name, version: '0.23.1' };
+      const { host, transcript, log } = turnHost(rt);
+      const turns = new PromptTurns(host);
+      await turns.send(rt, 's1', 'first', []);
+      const second = turns.send(rt, 's1', 'second', []);
+      if (content) transcript.addLocalNotice('info', 'something the agent said');
+      await second;
+      return { notices: transcript.items.filter((i) => i.kind === 'notice' && i.title.includes('without an answer')), log };
+    };
+    const late = await run('@zed-industries/claude-agent-acp', false);
+    assert.equal(late.notices.length, 1);
+    assert.ok(late.log.some((l) => l.includes('claude-agent-acp/issues/551')), late.log.join('\n'));
+    assert.equal((await run('some-other-agent', false)).notices.length, 0);
+    assert.equal((await run('@zed-industries/claude-agent-acp', true)).notices.length, 0);
+  });
+
   it('an agent that exits mid-turn: the session detaches and says how it ended', async () => {
     const rt = stubRuntime({}, { prompt: async () => Promise.reject(new ConnectionClosedError('session/prompt')) });
     const { host, state, log } = turnHost(rt);
