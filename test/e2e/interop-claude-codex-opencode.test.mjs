@@ -255,6 +255,26 @@ describe('e2e interop: claude-agent-acp, codex-acp and opencode do whole turns, 
       });
     });
 
+    // Before the Stop: after one, claude-agent-acp answers late (see staleTurnAfterCancel).
+    if (a.key === 'claude') it('claude: a Reject is honoured: the file is not written and the model is told', async function () {
+      const stub = /** @type {NonNullable<Agent['stub']>} */ (a.stub);
+      const target = path.join(folder, 'rejected.txt');
+      stub.setScript([
+        { text: ['Writing ', 'rejected.txt.'], toolUse: { name: 'Write', input: { file_path: target, content: 'should never exist\n' } } },
+        { text: ['Understood, ', 'I did not write it.'] },
+      ]);
+      await send('Write rejected.txt');
+      const reject = frame().locator('.permission-option', { hasText: /^Reject$/ });
+      await reject.waitFor({ timeout: 60_000 });
+      await reject.click();
+      await frame().locator('.msg-agent', { hasText: 'Understood, I did not write it.' }).waitFor({ timeout: 60_000 });
+      assert.equal(fs.existsSync(target), false);
+      const last = stub.requests.filter((r) => r.kind === 'turn').at(-1);
+      assert.ok(last, 'the agent sent the model a turn');
+      const result = JSON.stringify(last.body.messages.at(-1));
+      assert.ok(result.includes('tool_result'), result.slice(0, 500));
+      assert.equal(await frame().locator('.change', { hasText: 'rejected.txt' }).count(), 0);
+    });
     it(`${a.key} ${a.version}: cancel — Stop while the model's stream is held ends the turn; the agent answers the next prompt`, async function () {
       await interopCell(a, 'cancel', async () => {
         const stub = /** @type {NonNullable<Agent['stub']>} */ (a.stub);
@@ -292,25 +312,6 @@ describe('e2e interop: claude-agent-acp, codex-acp and opencode do whole turns, 
         await answer.waitFor({ timeout: 60_000 });
         return { limitation: a.staleTurnAfterCancel };
       });
-    });
-    if (a.key === 'claude') it('claude: a Reject is honoured: the file is not written and the model is told', async function () {
-      const stub = /** @type {NonNullable<Agent['stub']>} */ (a.stub);
-      const target = path.join(folder, 'rejected.txt');
-      stub.setScript([
-        { text: ['Writing ', 'rejected.txt.'], toolUse: { name: 'Write', input: { file_path: target, content: 'should never exist\n' } } },
-        { text: ['Understood, ', 'I did not write it.'] },
-      ]);
-      await send('Write rejected.txt');
-      const reject = frame().locator('.permission-option', { hasText: /^Reject$/ });
-      await reject.waitFor({ timeout: 60_000 });
-      await reject.click();
-      await frame().locator('.msg-agent', { hasText: 'Understood, I did not write it.' }).waitFor({ timeout: 60_000 });
-      assert.equal(fs.existsSync(target), false);
-      const last = stub.requests.filter((r) => r.kind === 'turn').at(-1);
-      assert.ok(last, 'the agent sent the model a turn');
-      const result = JSON.stringify(last.body.messages.at(-1));
-      assert.ok(result.includes('tool_result'), result.slice(0, 500));
-      assert.equal(await frame().locator('.change', { hasText: 'rejected.txt' }).count(), 0);
     });
   }
 
