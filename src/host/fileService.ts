@@ -200,7 +200,10 @@ export class FileService {
     }
     onBefore?.(file, before);
     if (!exists) {
-      edit.createFile(uri, { ignoreIfExists: true });
+      // Overwrite, not ignoreIfExists: an agent that also writes the file itself (opencode 1.18.33 does, next to
+      // fs/write_text_file) can create it between the check above and this edit; inserting into that file doubled
+      // its content. The write sets the whole content either way.
+      edit.createFile(uri, { overwrite: true });
       edit.insert(uri, new vscode.Position(0, 0), p.content);
     } else {
       const doc = await vscode.workspace.openTextDocument(uri);
