@@ -17,7 +17,8 @@ import type { AgentHostUi, AgentSettings, LogChannel, LogFactory, Notifier } fro
 import type { CancelToken, SessionRouter } from './sessionRouter';
 import { Emitter, type Disposable } from '../shared/events';
 import { forMessage } from '../shared/nativeText';
-import { findProgram, needsShell, quoteCommandForCmd, quoteForCmd } from './resolveCommand';
+import { findProgram } from './resolveCommand';
+import { unsafeBatchArgument } from './spawnProgram';
 
 export type AgentStatus = 'not-started' | 'starting' | 'running' | 'needs-sign-in' | 'failed' | 'stopped';
 
@@ -335,8 +336,9 @@ export class AgentManager implements Disposable {
     }
     this.codexSandboxHelper(def, { id: def.id, source: def.source, command, args }, resolved, env);
     const runCwd = isPackageRunner(resolved, args) ? this.runDir() : folder;
-    if (needsShell(resolved)) {
-      return { command: quoteCommandForCmd(resolved), args: args.map(quoteForCmd), cwd: runCwd, env, shell: true, launchNotes: quirks.notes };
+    const unsafe = unsafeBatchArgument(resolved, args);
+    if (unsafe !== undefined) {
+      throw new AgentStartError(l10n.t("Agent '{0}' could not be started: the argument {1} has a double quote, which cmd.exe cannot pass to the batch file {2} unchanged.", def.name, JSON.stringify(unsafe), resolved), 'error');
     }
     return { command: resolved, args, cwd: runCwd, env, launchNotes: quirks.notes };
   }

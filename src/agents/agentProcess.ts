@@ -6,14 +6,13 @@
  */
 import * as l10n from '@vscode/l10n';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnProgram } from './spawnProgram';
 
 export interface SpawnSpec {
   readonly command: string;
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Windows .cmd/.bat: run through the shell with pre-quoted arguments. */
-  readonly shell?: boolean;
   /** What the compatibility entries did to the environment, in words (for the diagnostics). */
   readonly launchNotes?: readonly string[];
 }
@@ -49,13 +48,13 @@ export class AgentProcess {
     private readonly onStderr: (line: string) => void = () => {},
     private readonly timings: ShutdownTimings = DEFAULT_SHUTDOWN,
   ) {
-    this.child = spawn(spec.command, [...spec.args], {
+    // cross-spawn: on Windows, .cmd shims (npx.cmd) run through cmd.exe with its escaping.
+    this.child = spawnProgram(spec.command, [...spec.args], {
       cwd: spec.cwd,
       env: spec.env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
       // Own process group on POSIX, so the whole tree can be killed.
       detached: process.platform !== 'win32',
-      shell: spec.shell ?? false,
       windowsHide: true,
     });
     this.exited = new Promise((resolve) => this.exitListeners.push(resolve));

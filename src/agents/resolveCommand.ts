@@ -1,7 +1,11 @@
 /**
  * Finds an agent's program: on PATH (honouring PATHEXT on Windows), or — when a
  * GUI-launched editor misses the user's shell PATH (nvm, volta, Homebrew) — on
- * the PATH of the user's login shell. No `vscode` import.
+ * the PATH of the user's login shell. The absolute path it returns is what we
+ * spawn (through cross-spawn, src/agents/spawnProgram.ts): cross-spawn's own
+ * lookup on Windows searches the working directory — the workspace — first,
+ * so a repository could plant an `npx.cmd`; ours never looks there. It also
+ * gives the user a clear "not found" before anything starts. No `vscode` import.
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -50,32 +54,6 @@ export function findExecutable(command: string, opts: ResolveOptions): string | 
     for (const c of candidates(p.join(dir, command))) if (isExec(c)) return c;
   }
   return undefined;
-}
-
-/**
- * On Windows, .cmd/.bat files run through the shell (`cmd.exe /d /s /c "…"`),
- * and their arguments are parsed three times: by cmd for that command line, by
- * cmd again when the batch file passes them on with `%*`, and by the program
- * (MSVCRT rules). So an argument is quoted for the program (a quote becomes
- * `\"`, the backslashes before a quote and at the end are doubled, all in
- * quotes), then every cmd metacharacter — the quotes included, so cmd never sees
- * a quoted region where `^` would be literal — gets a `^`, twice. `%VAR%` becomes
- * `^%VAR^%`, which cmd leaves as it is ("VAR^" is no variable).
- */
-export function quoteForCmd(arg: string): string {
-  if (/^[\w.\/\\:@+-]+$/.test(arg)) return arg;
-  let quoted = `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"`;
-  for (let pass = 0; pass < 2; pass++) quoted = quoted.replace(/[()%!^"<>&|]/g, '^$&');
-  return quoted;
-}
-
-/** The program of a cmd.exe command line: quoted when it has spaces (a path in "Program Files"). */
-export function quoteCommandForCmd(command: string): string {
-  return /[\s&()^|<>!,;=]/.test(command) ? `"${command}"` : command;
-}
-
-export function needsShell(resolved: string, platform: NodeJS.Platform = process.platform): boolean {
-  return platform === 'win32' && /\.(cmd|bat)$/i.test(resolved);
 }
 
 /**

@@ -1,10 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import * as vscode from 'vscode';
 import type { CreateTerminal } from '../acp/clientRequests';
 import { clientError } from '../acp/errors';
 import type { SessionTerminals, TerminalDelta } from '../sessions/services';
 import { killTree } from '../agents/agentProcess';
+import { findExecutable } from '../agents/resolveCommand';
+import { spawnProgram, unsafeBatchArgument } from '../agents/spawnProgram';
 import { OutputBuffer } from './outputBuffer';
 import { forLabel } from '../shared/nativeText';
 
@@ -79,7 +81,14 @@ export class TerminalService implements SessionTerminals, vscode.Disposable {
     const limit = p.outputByteLimit !== undefined ? Math.min(p.outputByteLimit, MAX_LIMIT_BYTES) : this.defaultLimit();
     // A whole command line in "command" (some agents send "npm test") needs a shell; otherwise none.
     const shell = args.length === 0 && /\s/.test(p.command.trim());
-    const child = spawn(p.command, args, { cwd, env: { ...process.env, ...env }, shell, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const childEnv = { ...process.env, ...env };
+    if (!shell && process.platform === 'win32') {
+      const file = findExecutable(p.command, { pathEnv: childEnv.PATH ?? childEnv.Path, cwd, pathExt: childEnv.PATHEXT });
+      const unsafe = file && unsafeBatchArgument(file, args);
+      if (unsafe) throw clientError.invalidParams(`The argument ${JSON.stringify(unsafe)} has a double quote, which cmd.exe cannot pass to the batch file ${file} unchanged.`);
+    }
+    // cross-spawn: on Windows, npm/npx/yarn are .cmd shims that only cmd.exe runs; it finds them and escapes for cmd.
+    const child = spawnProgram(p.command, args, { cwd, env: childEnv, shell, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const id = `term-${++seq}`;
     const write = new vscode.EventEmitter<string>();
     const rename = new vscode.EventEmitter<string>();

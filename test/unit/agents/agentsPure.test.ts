@@ -7,7 +7,7 @@ import { CrashPolicy } from '../../../src/agents/crashPolicy';
 import { expandVariables } from '../../../src/agents/expand';
 import { mergeAgents } from '../../../src/agents/agentDefinition';
 import { REDACTED, redact } from '../../../src/agents/redact';
-import { findExecutable, needsShell, quoteForCmd } from '../../../src/agents/resolveCommand';
+import { findExecutable } from '../../../src/agents/resolveCommand';
 
 describe('agents: pure parts', () => {
   it('expands ${env:NAME}, ${workspaceFolder}, ${userHome} and ~', () => {
@@ -51,17 +51,6 @@ describe('agents: pure parts', () => {
     assert.equal(findExecutable('tool', { pathEnv: 'C:\\bin;C:\\tools', cwd: 'C:\\', platform: 'win32', pathExt: '.EXE;.CMD', isExecutable }), 'C:\\tools\\tool.cmd');
     assert.equal(findExecutable('agent', { pathEnv: 'C:\\tools;C:\\bin', cwd: 'C:\\', platform: 'win32', pathExt: '.EXE;.CMD', isExecutable }), 'C:\\bin\\agent.exe');
     assert.equal(findExecutable('tool', { pathEnv: 'C:\\tools', cwd: 'C:\\', platform: 'linux', isExecutable }), undefined);
-    assert.equal(needsShell('C:\\x\\npx.cmd', 'win32'), true);
-    assert.equal(needsShell('/usr/bin/npx', 'linux'), false);
-    assert.equal(quoteForCmd('simple'), 'simple');
-    // Pinned outputs (see the cmd.exe round trip in windows.test.ts).
-    assert.equal(quoteForCmd('has space'), '^^^"has space^^^"');
-    assert.equal(quoteForCmd('a&b'), '^^^"a^^^&b^^^"');
-    assert.equal(quoteForCmd('%PATH%'), '^^^"^^^%PATH^^^%^^^"');
-    assert.equal(quoteForCmd('say "hi"'), '^^^"say \\^^^"hi\\^^^"^^^"');
-    assert.equal(quoteForCmd('C:\\dir\\'), 'C:\\dir\\');
-    assert.equal(quoteForCmd('C:\\my dir\\'), '^^^"C:\\my dir\\\\^^^"');
-    assert.equal(quoteForCmd(''), '^^^"^^^"');
   });
 
   it('crash policy: restarts until 5 crashes within 3 minutes, then gives up', () => {

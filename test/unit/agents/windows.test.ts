@@ -1,9 +1,14 @@
 // Windows-only behaviour, checked on any machine: how cmd.exe and a program's
-// C runtime read a command line (simulated from their documented rules), the
-// process-tree kill, and UNC paths.
+// C runtime read the command line that cross-spawn builds (cross-spawn loaded
+// as on win32; cmd and the C runtime simulated from their documented rules),
+// the process-tree kill, and UNC paths.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { killTree } from '../../../src/agents/agentProcess';
-import { quoteCommandForCmd, quoteForCmd } from '../../../src/agents/resolveCommand';
+import { unsafeBatchArgument } from '../../../src/agents/spawnProgram';
 import { isUncPath } from '../../../src/platform/pathPolicy';
 
 /** cmd.exe phase 1 on a command line: %NAME% of a defined variable is replaced; anything else stays. */
@@ -72,8 +77,48 @@ function argv(line: string): string[] {
   return args;
 }
 
-describe('Windows: cmd.exe quoting, process trees, UNC paths', () => {
-  const nasty = ['plain', 'has space', 'a&b', 'a|b', '<in>', '(x)', '%PATH%', '!VAR!', '^caret', 'say "hi"', 'C:\\dir\\', 'back\\"slash', '', '--flag=a b', 'a\\\\b', '100%', '"', '\\'];
+type Parse = (command: string, args: string[], options: object) => { command: string; args: string[]; file?: string; options: { windowsVerbatimArguments?: boolean } };
+
+/** cross-spawn's own parser as it is on Windows: its modules (and which/isexe) decide the platform when loaded. */
+function crossSpawnParseOnWin32(): Parse {
+  const ours = (k: string) => /node_modules[\\/](cross-spawn|which|isexe|path-key)[\\/]/.test(k);
+  const forget = () => Object.keys(require.cache).filter(ours).forEach((k) => delete require.cache[k]);
+  const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+  forget();
+  Object.defineProperty(process, 'platform', { value: 'win32' });
+  try {
+    return (createRequire(__filename)('cross-spawn') as { _parse: Parse })._parse;
+  } finally {
+    Object.defineProperty(process, 'platform', platform);
+    forget();
+  }
+}
+
+/** What a batch file's program receives: cmd /d /s /c "…" (percent, carets), then the batch's %* read again by cmd (carets), then argv. */
+function throughCmd(parsed: ReturnType<Parse>, batch: boolean): string[] {
+  assert.equal(parsed.command, process.env.comspec || 'cmd.exe');
+  assert.deepEqual(parsed.args.slice(0, 3), ['/d', '/s', '/c']);
+  assert.equal(parsed.options.windowsVerbatimArguments, true);
+  // /s: the outer quotes go, the rest is the command line.
+  const line = parsed.args[3]!.replace(/^"(.*)"$/s, '$1');
+  let read = cmdCarets(cmdPercent(line, { PATH: 'C:\\Windows', VAR: 'x' }));
+  if (batch) read = cmdCarets(read);
+  return argv(read).slice(1);
+}
+
+describe('Windows: cross-spawn quoting through cmd.exe, process trees, UNC paths', () => {
+  const nasty = ['plain', 'has space', 'a&b', 'a|b', '<in>', '(x)', '%PATH%', '!VAR!', '^caret', 'C:\\dir\\', '', '--flag=a b', 'a\\\\b', '100%', '\\', 'a;b,c', 'x*?', '`tick`'];
+  const quoted = ['say "hi"', 'back\\"slash', '"', 'a"&calc&"', '"|x'];
+  let dir = '';
+  let parse: Parse;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'win-'));
+    fs.mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'npx.cmd'), '@node "%~dp0\\npx-cli.js" %*\r\n');
+    fs.writeFileSync(path.join(dir, 'node_modules', '.bin', 'tool.cmd'), '@node "%~dp0\\..\\tool\\cli.js" %*\r\n');
+    parse = crossSpawnParseOnWin32();
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('the argv model reads Microsoft’s documented examples as documented (so it is a model of Windows, not of the quoting)', () => {
     // "Parsing C++ command-line arguments" (learn.microsoft.com, cpp/c-language/parsing-c-command-line-arguments), its table of examples.
@@ -90,27 +135,37 @@ describe('Windows: cmd.exe quoting, process trees, UNC paths', () => {
     assert.throws(() => cmdCarets('echo a&b'), /operator/);
   });
 
-  it('an argument survives cmd /c, the batch file’s %* and the program’s argv parsing unchanged (as the model above reads them; no Windows runs here)', () => {
-    const env = { PATH: 'C:\\Windows', VAR: 'x' };
-    for (const arg of nasty) {
-      const line = `npx.cmd ${quoteForCmd(arg)} next`;
-      // cmd /d /s /c "…": percent and carets on the command line …
-      const first = cmdCarets(cmdPercent(line, env));
-      // … then the batch file passes %* on, and cmd reads the carets again (no second percent pass).
-      const second = cmdCarets(first);
-      assert.deepEqual(argv(second).slice(1), [arg, 'next'], `argument ${JSON.stringify(arg)} → ${line}`);
+  it('a .cmd shim in node_modules/.bin gets every argument unchanged, quotes included', () => {
+    const shim = path.join(dir, 'node_modules', '.bin', 'tool.cmd');
+    for (const arg of [...nasty, ...quoted]) {
+      assert.deepEqual(throughCmd(parse(shim, [arg, 'next'], {}), true), [arg, 'next'], `argument ${JSON.stringify(arg)}`);
+      assert.equal(unsafeBatchArgument(shim, [arg], 'win32'), undefined);
     }
   });
 
-  it('the old quoting (carets inside quotes) fails this check, so the check can fail', () => {
-    const old = (arg: string) => `"${arg.replace(/([%!^&|<>()])/g, '^$1')}"`;
-    const line = `npx.cmd ${old('a&b')}`;
-    assert.notDeepEqual(argv(cmdCarets(cmdCarets(cmdPercent(line, {})))).slice(1), ['a&b']);
+  it('npx.cmd (a batch file elsewhere) gets every argument without a double quote unchanged', () => {
+    const npx = path.join(dir, 'npx.cmd');
+    for (const arg of nasty) assert.deepEqual(throughCmd(parse(npx, [arg, 'next'], {}), true), [arg, 'next'], `argument ${JSON.stringify(arg)}`);
+    assert.equal(unsafeBatchArgument(npx, nasty, 'win32'), undefined);
   });
 
-  it('a program path with spaces is quoted', () => {
-    assert.equal(quoteCommandForCmd('C:\\Program Files\\nodejs\\npx.cmd'), '"C:\\Program Files\\nodejs\\npx.cmd"');
-    assert.equal(quoteCommandForCmd('C:\\tools\\agent.cmd'), 'C:\\tools\\agent.cmd');
+  it('an argument with a double quote for such a batch file is refused: cmd would run what follows it', () => {
+    const npx = path.join(dir, 'npx.cmd');
+    // Why: escaped once, the batch's %* exposes the & after the quote to cmd.
+    assert.throws(() => throughCmd(parse(npx, ['a"&calc&"'], {}), true), /operator/);
+    for (const arg of quoted) assert.equal(unsafeBatchArgument(npx, ['ok', arg], 'win32'), arg);
+    assert.equal(unsafeBatchArgument('C:\\tools\\agent.exe', quoted, 'win32'), undefined);
+    assert.equal(unsafeBatchArgument('/usr/bin/npx', quoted, 'linux'), undefined);
+  });
+
+  it('a program is found by PATHEXT, and a .cmd one runs through cmd', () => {
+    // which (cross-spawn's lookup) appends the PATHEXT entries as written: .CMD (this file system minds case).
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'yarn.CMD'), '@node yarn.js %*\r\n');
+    const parsed = parse('yarn', ['-y', 'x'], { env: { PATH: bin } });
+    assert.equal(parsed.file, path.join(bin, 'yarn.CMD'));
+    assert.deepEqual(throughCmd(parsed, true), ['-y', 'x']);
   });
 
   it('stopping kills the whole tree: taskkill /T /F on Windows, the process group elsewhere', () => {
