@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import { looksSecret, type SecretValues } from '../agents/redact';
-import { parseMcpJson, selectMcpServers, withoutUntrusted, type McpSelection, type McpSource } from '../sessions/mcpServers';
+import { mcpJsonProblem, parseMcpJson, selectMcpServers, withoutUntrusted, type McpSelection, type McpSource } from '../sessions/mcpServers';
 import type { McpTrust } from '../sessions/mcpTrust';
 
 /** The settings that define MCP servers (Config's). */
@@ -62,11 +62,15 @@ export class McpServerSources {
   private sources(): McpSource[] {
     const sources: McpSource[] = [];
     const read = (file: string, label: string, origin: 'user' | 'workspace') => {
+      let text: string;
       try {
-        if (fs.existsSync(file)) sources.push({ label, servers: parseMcpJson(fs.readFileSync(file, 'utf8')), origin });
-      } catch {
-        sources.push({ label: vscode.l10n.t('{0} (unreadable)', label), servers: {}, origin });
+        if (!fs.existsSync(file)) return;
+        text = fs.readFileSync(file, 'utf8');
+      } catch (err) {
+        sources.push({ label, servers: {}, origin, problem: vscode.l10n.t('could not be read: {0}', (err as Error).message) });
+        return;
       }
+      sources.push({ label, servers: parseMcpJson(text), origin, problem: mcpJsonProblem(text) });
     };
     // globalStorage is <user data>/User/globalStorage/<extension>: mcp.json sits in User/.
     read(path.join(this.globalStorage, '..', '..', 'mcp.json'), vscode.l10n.t('user mcp.json'), 'user');

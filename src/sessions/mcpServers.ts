@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
-import { parseJsonc } from '../shared/jsonc';
+import { jsoncProblem, parseJsonc } from '../shared/jsonc';
 import type * as acp from '@agentclientprotocol/sdk';
 import { expandVariables, type ExpandContext } from '../agents/expand';
 import { findExecutable } from '../agents/resolveCommand';
@@ -19,6 +19,8 @@ export interface McpSource {
    * `workspace`: defined by the opened folders (sent only once the user trusted the exact definition).
    */
   readonly origin?: 'user' | 'workspace';
+  /** Why the source could not be read, or read only in part (an mcp.json with a syntax error): shown with the skipped servers. */
+  readonly problem?: string;
 }
 
 /** A workspace-defined server, as the trust question shows it. */
@@ -73,12 +75,13 @@ export function selectMcpServers(
   baseCtx: ExpandContext & { pathEnv?: string; cwd: string; isExecutable?: (f: string) => boolean },
 ): McpSelection {
   const byName = new Map<string, { label: string; raw: unknown; origin: 'user' | 'workspace' }>();
+  const skipped: { name: string; reason: string }[] = [];
   for (const src of sources) {
+    if (src.problem) skipped.push({ name: src.label, reason: src.problem });
     if (!isObj(src.servers)) continue;
     for (const [name, raw] of Object.entries(src.servers)) byName.set(name, { label: src.label, raw, origin: src.origin ?? 'user' });
   }
   const servers: acp.McpServer[] = [];
-  const skipped: { name: string; reason: string }[] = [];
   const fromWorkspace: WorkspaceMcpServer[] = [];
   for (const [name, { label, raw, origin }] of byName) {
     const ctx = origin === 'workspace' ? { ...baseCtx, keepEnv: true } : baseCtx;
@@ -162,4 +165,14 @@ export function withoutUntrusted(sel: McpSelection, trusted: (hash: string) => b
 export function parseMcpJson(text: string): unknown {
   const v = parseJsonc(text);
   return isObj(v) ? v.servers : undefined;
+}
+
+/**
+ * What is wrong with an mcp.json text, for the user: where the syntax first
+ * breaks (line and column). Its servers are still read as VS Code reads them,
+ * tolerantly; some after that place may be missing. Undefined when it is fine.
+ */
+export function mcpJsonProblem(text: string): string | undefined {
+  const p = jsoncProblem(text);
+  return p && l10n.t('has a syntax error at line {0}, column {1} ({2}); servers after it may be missing', String(p.line), String(p.column), p.what);
 }

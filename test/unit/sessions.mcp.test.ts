@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { parseMcpJson, selectMcpServers } from '../../src/sessions/mcpServers';
+import { mcpJsonProblem, parseMcpJson, selectMcpServers } from '../../src/sessions/mcpServers';
+import { jsoncProblem } from '../../src/shared/jsonc';
 
 const ctx = { env: { TOKEN: 't0k3n', HOME: '/home/u' }, workspaceFolder: '/ws', home: '/home/u', pathEnv: '/usr/bin', cwd: '/ws', isExecutable: (f: string) => f === '/usr/bin/npx' || f === '/usr/bin/uvx' };
 
@@ -56,6 +57,20 @@ describe('MCP servers for an agent', () => {
     const server = { command: 'run', args: ['x,]', 'y,}', '/* z */', '"q,]', '// w'], env: { K: 'v ,\n}' } };
     const text = `{ "servers": { "a": ${JSON.stringify(server).replace(/}$/, ', }')}, } }`;
     assert.deepEqual(parseMcpJson(text), { a: server });
+  });
+
+  it('says where an mcp.json breaks (line and column) and shows it with the skipped servers', () => {
+    const text = '{\n  // mine\n  "servers": {\n    "a": { "command": "npx" }\n    "b": { "command": "uvx" }\n  }\n}';
+    assert.deepEqual(jsoncProblem(text), { line: 5, column: 5, what: 'comma expected' });
+    assert.deepEqual(jsoncProblem('{\r\n"x": 1,\r\n"y" 2}'), { line: 3, column: 5, what: 'colon expected' });
+    assert.equal(jsoncProblem('{ "a": [1, 2,], } // fine'), undefined);
+    assert.equal(mcpJsonProblem('{ "servers": {} }'), undefined);
+    const problem = mcpJsonProblem(text);
+    assert.match(problem ?? '', /line 5, column 5 \(comma expected\)/);
+    const sel = selectMcpServers([{ label: 'user mcp.json', servers: parseMcpJson(text), problem }], { canHttp: true, canSse: true }, ctx);
+    assert.deepEqual(sel.skipped, [{ name: 'user mcp.json', reason: problem }]);
+    // Still read as VS Code reads it: both servers.
+    assert.deepEqual(sel.servers.map((s) => s.name), ['a', 'b']);
   });
 
   it('reads what VS Code reads from a slightly broken file instead of giving up', () => {
