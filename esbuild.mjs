@@ -28,6 +28,23 @@ const reportProblems = {
   },
 };
 
+/**
+ * markdown-it imports only `decodeHTML` from `entities`, but the package's
+ * index also builds the encoder's 23 KB table at load (a side effect, so no
+ * tree-shaking drops it). Its own `entities/lib/decode.js` entry has the decoder alone.
+ * @type {import('esbuild').Plugin}
+ */
+const entitiesDecodeOnly = {
+  name: 'entities-decode-only',
+  setup(build) {
+    build.onResolve({ filter: /^entities$/ }, async (args) => {
+      if (!/[\\/]markdown-it[\\/]/.test(args.importer)) return undefined;
+      const r = await build.resolve('entities/lib/decode.js', { kind: args.kind, resolveDir: args.resolveDir });
+      return r.errors.length ? { errors: r.errors } : { path: r.path };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -83,6 +100,7 @@ const bundles = [
     ...common,
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',
+    plugins: [reportProblems, entitiesDecodeOnly],
     // For the benchmark's breakdown: when the bundle starts evaluating (before its dependencies).
     banner: { js: "performance.mark('acp:bundle');" },
     platform: 'browser',
@@ -95,11 +113,41 @@ const bundles = [
 function copyCodicons() {
   const from = path.join('node_modules', '@vscode', 'codicons', 'dist');
   fs.copyFileSync(path.join(from, 'codicon.ttf'), path.join('dist', 'codicon.ttf'));
+  fs.writeFileSync(path.join('dist', 'codicon.css'), codiconCss(fs.readFileSync(path.join(from, 'codicon.css'), 'utf8')));
+}
+
+/** codicon.css with the font URL the webview preloads. */
+function codiconCss(original) {
   // Without the cache-busting query, so that the webview can preload the font by the same URL.
-  const original = fs.readFileSync(path.join(from, 'codicon.css'), 'utf8');
   const css = original.replace(/codicon\.ttf\?[^"')]*/g, 'codicon.ttf');
   if (!/url\("\.\/codicon\.ttf"\)/.test(css)) throw new Error('dist/codicon.css: the font URL is not "./codicon.ttf" (the webview preloads it by that URL)');
-  fs.writeFileSync(path.join('dist', 'codicon.css'), css);
+  return css;
+}
+
+/**
+ * The .vsix's codicons: only the icons the panel can show. An icon is kept when
+ * its name appears as a string anywhere in the bundles or the panel's CSS (icon
+ * names are string literals: `icon('check')`, TOOL_ICONS…), so the set is a
+ * superset of those used; its glyphs are cut out of the font with subset-font.
+ * The font of all ~650 icons is 123 KB; the hundred or so kept are a few KB.
+ */
+async function subsetCodicons() {
+  const { default: subsetFont } = await import('subset-font');
+  const from = path.join('node_modules', '@vscode', 'codicons', 'dist');
+  const css = codiconCss(fs.readFileSync(path.join(from, 'codicon.css'), 'utf8'));
+  const texts = ['dist/webview.js', 'dist/extension.js', 'media/chat.css'].map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+  const rule = /^\.codicon-([a-z0-9-]+):before \{ content: "\\([0-9a-f]+)" \}\n/gm;
+  const kept = [];
+  const out = css.replace(rule, (line, name, hex) => {
+    const named = new RegExp(`["'\`]${name}["'\`]|codicon-${name}\\b`).test(texts);
+    if (!named) return '';
+    kept.push(String.fromCodePoint(parseInt(hex, 16)));
+    return line;
+  });
+  if (kept.length < 10) throw new Error(`dist/codicon.css: only ${kept.length} icons found in the bundles; is the icon lookup broken?`);
+  const font = await subsetFont(fs.readFileSync(path.join(from, 'codicon.ttf')), kept.join(''), { targetFormat: 'truetype' });
+  fs.writeFileSync(path.join('dist', 'codicon.ttf'), font);
+  fs.writeFileSync(path.join('dist', 'codicon.css'), out);
 }
 
 /**
@@ -175,7 +223,8 @@ async function main() {
   fs.rmSync('dist', { recursive: true, force: true });
   const results = await Promise.all(bundles.map((b) => esbuild.build({ ...b, metafile: true })));
   if (results.some((r) => r.errors.length > 0)) process.exit(1);
-  copyCodicons();
+  if (production) await subsetCodicons();
+  else copyCodicons();
   writeNotices(results.flatMap((r) => (r.metafile ? [r.metafile] : [])));
 }
 

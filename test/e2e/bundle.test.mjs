@@ -124,6 +124,28 @@ describe('e2e: the packaged .vsix', function () {
     assert.match(notices, /Permission is hereby granted/);
   });
 
+  it('stays at or under 450 KB: the codicons are only those the panel shows, and each of those is there', async function () {
+    const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+    const vsix = path.join(ROOT, `acp-agents-${version}.vsix`);
+    const size = fs.statSync(vsix).size;
+    assert.ok(size <= 450 * 1024, `${(size / 1024).toFixed(1)} KB`);
+    const shipped = await readEntry(vsix, 'extension/dist/codicon.css');
+    const all = fs.readFileSync(path.join(ROOT, 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.css'), 'utf8');
+    const known = new Set([...all.matchAll(/^\.codicon-([a-z0-9-]+):before/gm)].map((m) => m[1]));
+    const kept = new Set([...shipped.matchAll(/^\.codicon-([a-z0-9-]+):before/gm)].map((m) => m[1]));
+    assert.ok(kept.size < known.size / 4, `${kept.size} of ${known.size} icons ship`);
+    // The names the panel's code gives icon(), button() and its icon tables: every quoted codicon name on such a line.
+    const used = new Set();
+    for (const file of fs.readdirSync(path.join(ROOT, 'src', 'webview'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
+      for (const line of fs.readFileSync(path.join(ROOT, 'src', 'webview', file), 'utf8').split('\n')) {
+        if (!/\bicon\(|button\(|ICONS|row\(/.test(line)) continue;
+        for (const [, name] of line.matchAll(/'([a-z0-9-]+)'/g)) if (known.has(name)) used.add(name);
+      }
+    }
+    assert.ok(used.size >= 15, `found ${used.size} icon names in src/webview`);
+    assert.deepEqual([...used].filter((n) => !kept.has(n)), [], 'icons the panel uses are missing from dist/codicon.css');
+  });
+
   it('packages without a warning from vsce', function () {
     this.timeout(120_000);
     const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', path.join(os.tmpdir(), `acp-vsce-${process.pid}.vsix`)], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'silent' } });
