@@ -82,13 +82,16 @@ export class TerminalService implements SessionTerminals, vscode.Disposable {
     // A whole command line in "command" (some agents send "npm test") needs a shell; otherwise none.
     const shell = args.length === 0 && /\s/.test(p.command.trim());
     const childEnv = { ...process.env, ...env };
+    let command = p.command;
     if (!shell && process.platform === 'win32') {
+      // Found on PATH here: Windows' own lookup (and cross-spawn's) would try the working folder first.
       const file = findExecutable(p.command, { pathEnv: childEnv.PATH ?? childEnv.Path, cwd, pathExt: childEnv.PATHEXT });
       const unsafe = file && unsafeBatchArgument(file, args);
       if (unsafe) throw clientError.invalidParams(`The argument ${JSON.stringify(unsafe)} has a double quote, which cmd.exe cannot pass to the batch file ${file} unchanged.`);
+      command = file ?? p.command;
     }
-    // cross-spawn: on Windows, npm/npx/yarn are .cmd shims that only cmd.exe runs; it finds them and escapes for cmd.
-    const child = spawnProgram(p.command, args, { cwd, env: childEnv, shell, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    // cross-spawn: on Windows, npm/npx/yarn are .cmd shims that only cmd.exe runs; it escapes their arguments for cmd.
+    const child = spawnProgram(command, args, { cwd, env: childEnv, shell, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const id = `term-${++seq}`;
     const write = new vscode.EventEmitter<string>();
     const rename = new vscode.EventEmitter<string>();
