@@ -123,6 +123,8 @@ export function ensureCodeServer(host = HOSTS.current) {
     for (const sub of ['lib/vscode', 'lib/vscode/extensions']) gitDepsFromRegistry(path.join(pkg, sub, 'npm-shrinkwrap.json'), nodeBin, npmCli, env);
     env.TMPDIR = ripgrepCache(dir, nodeBin, npmCli, env);
     run('sh', ['./postinstall.sh'], { env, cwd: pkg });
+    // The other install script skipped: argon2's, whose prebuilt binary is on GitHub; it builds it instead.
+    run(nodeBin, [npmCli, 'rebuild', 'argon2', '--prefix', dir], { env });
   } else {
     run(nodeBin, [npmCli, 'install', '--prefix', dir, '--no-save', '--no-package-lock', `code-server@${host.codeServer}`], { env });
   }
