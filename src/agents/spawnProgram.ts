@@ -1,5 +1,5 @@
 /**
- * Starting programs (agents, MCP-less `terminal/create` commands) on every
+ * Starting programs (agents, and commands agents run with `terminal/create`) on every
  * platform through `cross-spawn`: on Windows it finds programs by PATHEXT and
  * runs `.cmd`/`.bat` shims (npx, npm, yarn, pnpm) through cmd.exe with its own
  * escaping; elsewhere it is Node's `spawn`. No `vscode` import.
