@@ -86,7 +86,8 @@ export function baseUserSettings(extra = {}) {
  * @returns {Promise<CodeServer>}
  */
 export async function startCodeServer(opts = {}) {
-  const { entry, nodeBin } = ensureCodeServer(testHost());
+  const host = testHost();
+  const { entry, nodeBin } = ensureCodeServer(host);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-cs-'));
   const userDataDir = path.join(dir, 'ud');
   const extensionsDir = opts.extensionsDir ?? path.join(dir, 'ext');
@@ -148,7 +149,7 @@ export async function startCodeServer(opts = {}) {
       '--disable-update-check',
       ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
-      '--vscode-option', 'enable-smoke-test-driver',
+      ...(host.noVscodeOption ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
       ...(opts.locale ? ['--locale', opts.locale] : []),
       ...(opts.extraArgs ?? []),
     ],

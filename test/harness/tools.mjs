@@ -15,14 +15,15 @@ export const CODE_SERVER_VERSION = '4.139.1';
  * test), and `oldest`, the oldest VS Code that package.json's engines.vscode
  * claims (code-server 4.96.4 is VS Code 1.96.x; it needs Node 20, as VS Code
  * 1.96's own server did).
- * @typedef {{ codeServer: string, node: string, gitDepsFromRegistry?: boolean }} Host
+ * @typedef {{ codeServer: string, node: string, gitDepsFromRegistry?: boolean, noVscodeOption?: boolean }} Host
  * @type {Record<'current' | 'oldest', Host>}
  */
 export const HOSTS = {
   current: { codeServer: CODE_SERVER_VERSION, node: NODE_VERSION },
   // Its VS Code pins @vscode/proxy-agent to a GitHub commit, and its @vscode/ripgrep 1.15.9 downloads
   // rg from GitHub; the harness reaches only the npm registry (see gitDepsFromRegistry, ripgrepCache).
-  oldest: { codeServer: '4.96.4', node: '20.18.1', gitDepsFromRegistry: true },
+  // Its CLI has no --vscode-option (its workbench reports the tests' exit code without the smoke-test driver).
+  oldest: { codeServer: '4.96.4', node: '20.18.1', gitDepsFromRegistry: true, noVscodeOption: true },
 };
 export const CACHE_ROOT = process.env.ACP_TEST_CACHE || path.join(os.homedir(), '.cache', 'acp-agents-test');
 
