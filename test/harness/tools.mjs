@@ -23,7 +23,8 @@ export const HOSTS = {
   // Its VS Code pins @vscode/proxy-agent to a GitHub commit, and its @vscode/ripgrep 1.15.9 downloads
   // rg from GitHub; the harness reaches only the npm registry (see gitDepsFromRegistry, ripgrepCache).
   // Its CLI has no --vscode-option (its workbench reports the tests' exit code without the smoke-test driver).
-  oldest: { codeServer: '4.96.4', node: '20.18.1', gitDepsFromRegistry: true, noVscodeOption: true },
+  // Node 20.20 rather than VS Code 1.96's own 20.18: the test runner (mocha 12) needs 20.19 or newer.
+  oldest: { codeServer: '4.96.4', node: '20.20.2', gitDepsFromRegistry: true, noVscodeOption: true },
 };
 export const CACHE_ROOT = process.env.ACP_TEST_CACHE || path.join(os.homedir(), '.cache', 'acp-agents-test');
 
