@@ -58,6 +58,11 @@ export class TranscriptArchive {
     return this.fileOf(agentId, sessionId).replace(/\.jsonl$/, '.pins.json');
   }
 
+  /** Where the folders the user added to a session are kept, next to its archive. */
+  foldersOf(agentId: string, sessionId: string): string {
+    return this.fileOf(agentId, sessionId).replace(/\.jsonl$/, '.folders.json');
+  }
+
   /** Cheap: remembers the update; the write happens later, in the background. */
   append(agentId: string, sessionId: string, update: unknown, now = Date.now()): void {
     const file = this.fileOf(agentId, sessionId);
@@ -217,6 +222,7 @@ export class TranscriptArchive {
     await fs.promises.rm(file, { force: true });
     await fs.promises.rm(this.checkpointsOf(agentId, sessionId), { force: true });
     await fs.promises.rm(this.pinsOf(agentId, sessionId), { force: true });
+    await fs.promises.rm(this.foldersOf(agentId, sessionId), { force: true });
   }
 }
 

@@ -223,6 +223,8 @@ export interface HeaderState {
   pins?: PinView[];
   /** The MCP servers handed to the agent (or left out) and what became of each (sessions/parts/mcpStatus.ts). */
   mcp?: { servers: McpStatusView[]; note?: string };
+  /** Folders the user added to the session (context folders), as chips; `canAdd`: the agent advertises additionalDirectories. */
+  folders?: { readonly canAdd: boolean; readonly list: readonly FolderView[] };
 }
 
 /** One MCP server's status as the panel shows it: all text (the server's own words untrusted). */
@@ -234,6 +236,14 @@ export interface McpStatusView {
   readonly action?: 'showLog' | 'trustSetting' | 'agentSettings';
   /** The first tool names it listed, joined. */
   readonly tools?: string;
+}
+
+/** A folder the user added to a session. */
+export interface FolderView {
+  readonly path: string;
+  readonly name: string;
+  /** Deleted (or no longer a folder) since it was added. */
+  readonly missing: boolean;
 }
 
 /** A pinned message as the strip shows it. */

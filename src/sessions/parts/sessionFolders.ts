@@ -2,15 +2,62 @@
  * The folders a session may touch, and what opening it sends the agent: its
  * cwd (the folder it was opened for, or an empty scratch folder — never the
  * host's cwd), the other workspace folders as additional directories, the MCP
- * servers handed to it, and the user's instructions. No `vscode` import.
+ * servers handed to it, and the user's instructions.
+ *
+ * Context folders: the user adds a folder to a session (panel header, or the
+ * Explorer's "Add Folder to Agent Session") when its agent advertises
+ * `sessionCapabilities.additionalDirectories`. ACP sends additional
+ * directories only with session/new, load and resume, so an added folder is
+ * inside the session's boundary (fs/*, terminals, change tracking) at once,
+ * and the agent is told of it the next time the session is loaded or resumed
+ * (the notice and the chip say so). The folders are kept per session in
+ * `<session>.folders.json` next to the archive and sent again on every
+ * load/resume. A folder deleted since shows as missing and is not sent.
+ * No `vscode` import.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { AgentRuntime } from '../../agents/agentRuntime';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { McpSelection } from '../mcpServers';
+import { writeFileAtomic } from '../../platform/atomicWrite';
+import { isInside } from '../../platform/pathPolicy';
+import type { FolderView } from '../../shared/transcriptTypes';
 import type { SessionParams } from '../openSession';
 import type { SessionCore, SessionPart } from '../sessionCore';
 import type { EditorContextAccess } from '../services';
+
+/** Context folders per session, at most. */
+export const MAX_FOLDERS = 20;
+
+/** The folders file, read tolerantly: a bad file is no folders; only absolute paths, no duplicates. */
+export function parseFolders(text: string): string[] {
+  let stored: unknown;
+  try {
+    stored = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const { v, folders } = (typeof stored === 'object' && stored !== null ? stored : {}) as { v?: unknown; folders?: unknown };
+  if (v !== 1 || !Array.isArray(folders)) return [];
+  const out: string[] = [];
+  for (const f of folders) {
+    if (typeof f !== 'string' || f.length > 4096 || !path.isAbsolute(f) || f.includes('\0')) continue;
+    const p = path.resolve(f);
+    if (!out.includes(p)) out.push(p);
+    if (out.length >= MAX_FOLDERS) break;
+  }
+  return out;
+}
+
+const isFolder = (p: string): boolean => {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
 
 export class SessionFolders implements SessionPart {
   /** The cwd and the additional directories sent. */
@@ -19,10 +66,17 @@ export class SessionFolders implements SessionPart {
   private mcpNoticeShown = false;
   /** The editor-context MCP server's grant for this session (its folders are `roots()`). */
   private editorContext: EditorContextAccess | undefined;
+  /** The folders the user added to session `of` (absolute, resolved). */
+  private added: string[] = [];
+  private of: string | undefined;
+  private reading: Promise<void> = Promise.resolve();
+  private saving: Promise<void> = Promise.resolve();
+  /** Added folders found missing at the last check. */
+  private missing = new Set<string>();
 
   /** `cwd`: the folder the session was opened for (undefined: no folder open). */
   constructor(
-    private readonly core: Pick<SessionCore, 'def' | 'services' | 'transcript' | 'emit' | 'log'>,
+    private readonly core: Pick<SessionCore, 'def' | 'services' | 'transcript' | 'emit' | 'log' | 'runtime' | 'sessionId'>,
     private readonly cwd: string | undefined,
     /** What the servers become when handed over (the MCP status part wraps stdio ones in its relay). */
     private readonly offer: (sel: McpSelection, rt: AgentRuntime) => Promise<acp.McpServer[]> = async (sel) => sel.servers,
@@ -33,9 +87,123 @@ export class SessionFolders implements SessionPart {
     return this.cwd ?? (this.scratch ??= this.core.services.scratchRoot());
   }
 
-  /** The roots sent, or the cwd before any were: the boundary for fs/terminal requests and for change tracking. */
+  /** The roots sent (or the cwd before any were) and the folders the user added: the boundary for fs/terminal requests and for change tracking. */
   roots(): readonly string[] {
-    return this.sent.length ? this.sent : [this.workingFolder];
+    const base = this.sent.length ? this.sent : [this.workingFolder];
+    const more = this.added.filter((f) => !base.includes(f));
+    return more.length ? [...base, ...more] : base;
+  }
+
+  /** The folders the user added, as the chips show them. */
+  list(): readonly FolderView[] {
+    return this.added.map((p) => ({ path: p, name: path.basename(p) || p, missing: this.missing.has(p) }));
+  }
+
+  attached(rt: AgentRuntime, sessionId: string): void {
+    void this.use(sessionId).then(() => this.show(rt));
+  }
+
+  turnBegan(): void {
+    this.check();
+  }
+
+  turnEnded(): void {
+    this.check();
+  }
+
+  /**
+   * Adds a folder to the session; undefined when added, else why not (a
+   * sentence for the user). Refused for an agent that does not advertise
+   * additionalDirectories.
+   */
+  async add(folder: string): Promise<string | undefined> {
+    const { def } = this.core;
+    const rt = this.core.runtime();
+    const id = this.core.sessionId();
+    if (!rt || !id) return l10n.t('The session with {0} is not open yet. Add the folder once it is connected.', def.name);
+    if (!rt.capabilities.supportsAdditionalDirectories()) return l10n.t('{0} does not take additional folders (it does not advertise additionalDirectories).', def.name);
+    if (typeof folder !== 'string' || !path.isAbsolute(folder) || folder.includes('\0')) return l10n.t('Only a folder given by its full path can be added to a session.');
+    await this.use(id);
+    const p = path.resolve(folder);
+    if (!isFolder(p)) return l10n.t('{0} is not a folder.', p);
+    if (this.roots().some((r) => isInside(p, r))) return l10n.t('{0} is already among the session\'s folders.', p);
+    if (this.added.length >= MAX_FOLDERS) return l10n.t('A session can have at most {0} added folders.', MAX_FOLDERS);
+    // A folder that holds added ones replaces them.
+    this.added = [...this.added.filter((f) => !isInside(f, p)), p];
+    this.missing.delete(p);
+    this.save();
+    this.show(rt);
+    this.core.log(`context folder added: ${p}`);
+    const { core } = this;
+    core.emit(core.transcript().addLocalNotice('info', l10n.t('Folder added: {0}', path.basename(p) || p), l10n.t('{0} may read and change files in {1} from now on. The agent is told of the folder the next time this session is loaded or resumed.', def.name, p)));
+    return undefined;
+  }
+
+  /** Removes an added folder (the chip's ×); false when it was not one. */
+  remove(folder: string): boolean {
+    const before = this.added.length;
+    this.added = this.added.filter((f) => f !== folder);
+    if (this.added.length === before) return false;
+    this.missing.delete(folder);
+    this.save();
+    this.show(this.core.runtime());
+    this.core.log(`context folder removed: ${folder}`);
+    return true;
+  }
+
+  /** Looks again at which added folders still exist; the chips follow. */
+  check(): void {
+    const missing = new Set(this.added.filter((f) => !isFolder(f)));
+    if (missing.size === this.missing.size && [...missing].every((f) => this.missing.has(f))) return;
+    this.missing = missing;
+    this.show(this.core.runtime());
+  }
+
+  /** For tests: the writes so far are done. */
+  flushed(): Promise<void> {
+    return this.saving;
+  }
+
+  /** The added folders of `sessionId`: read once per session id. */
+  private use(sessionId: string | undefined): Promise<void> {
+    if (sessionId === undefined || sessionId === this.of) return this.reading;
+    this.of = sessionId;
+    this.added = [];
+    this.missing.clear();
+    const file = this.core.services.archive.foldersOf(this.core.def.id, sessionId);
+    this.reading = fs.promises.readFile(file, 'utf8').then(
+      (text) => {
+        if (this.of !== sessionId) return;
+        const stored = parseFolders(text);
+        this.added = [...stored, ...this.added.filter((f) => !stored.includes(f))];
+        this.missing = new Set(this.added.filter((f) => !isFolder(f)));
+      },
+      () => undefined,
+    );
+    return this.reading;
+  }
+
+  private save(): void {
+    if (this.of === undefined) return;
+    const file = this.core.services.archive.foldersOf(this.core.def.id, this.of);
+    const text = JSON.stringify({ v: 1, folders: this.added });
+    this.saving = this.saving.then(async () => {
+      try {
+        await writeFileAtomic(file, text);
+      } catch (err) {
+        this.core.log(`context folders: not saved (${err instanceof Error ? err.message : String(err)})`);
+      }
+    });
+  }
+
+  /** The chips in the header (emitted only when they differ). */
+  private show(rt: AgentRuntime | undefined): void {
+    const t = this.core.transcript();
+    const next = { canAdd: rt?.capabilities.supportsAdditionalDirectories() === true, list: this.list() };
+    if (!next.canAdd && next.list.length === 0 && t.header.folders === undefined) return;
+    if (JSON.stringify(next) === JSON.stringify(t.header.folders)) return;
+    t.header.folders = next;
+    this.core.emit([{ c: 'header' }]);
   }
 
   /** The session parameters every new/load/resume/fork carries. */
@@ -55,7 +223,13 @@ export class SessionFolders implements SessionPart {
     if (mcp.servers.length) core.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
     // Their status (and, for an agent known to ignore them, why) is the MCP status part's.
     const mcpServers = await this.offer(mcp, rt);
-    const extra = rt.capabilities.supportsAdditionalDirectories() && this.cwd !== undefined ? services.additionalDirectories(cwd) : [];
+    // Load and resume are attached first: the session's own added folders go with them.
+    await this.use(core.sessionId());
+    this.check();
+    const supported = rt.capabilities.supportsAdditionalDirectories();
+    const workspace = supported && this.cwd !== undefined ? services.additionalDirectories(cwd) : [];
+    const own = supported ? this.added.filter((f) => !this.missing.has(f) && f !== cwd && !workspace.includes(f)) : [];
+    const extra = [...workspace, ...own];
     this.sent = [cwd, ...extra];
     // The user's instructions, re-sent on every new/load/resume (agents need not keep them).
     const instructions = rt.capabilities.supportsSystemPrompt() ? services.settings.instructions() : '';

@@ -39,6 +39,7 @@ export function fakeCore(services: Record<string, unknown> = {}): FakeCore {
       append: (_agent: string, sid: string, line: unknown) => void f.archived.push([sid, line]),
       has: () => false,
       checkpointsOf: (_agent: string, sid: string) => `/store/${sid}.checkpoints`,
+      foldersOf: (_agent: string, sid: string) => `/store/${sid}.folders.json`,
       flush: async () => undefined,
     },
     fileTouches: { record: (t: { sessionId: string; turnId: string; files: readonly string[] }) => void f.calls.push(`touched ${t.sessionId} ${t.turnId} ${t.files.join(',')}`) },

@@ -2,9 +2,12 @@
 // the roots sent (the boundary for requests), MCP servers and instructions in
 // the session parameters, and the skipped-MCP notice shown once.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
 import { McpStatus } from '../../../../src/sessions/parts/mcpStatus';
-import { SessionFolders } from '../../../../src/sessions/parts/sessionFolders';
+import { parseFolders, SessionFolders } from '../../../../src/sessions/parts/sessionFolders';
 import { fakeCore } from './fakeCore';
 
 function setup(cwd: string | undefined, caps: { dirs?: boolean; systemPrompt?: boolean } = {}, agent: { name?: string; env?: Record<string, string> } = {}) {
@@ -67,5 +70,99 @@ describe('sessions/parts: session folders', () => {
       folders.dispose();
       assert.deepEqual(gone, released, `cwd ${String(cwd)}, kept alive ${String(keep)}`);
     }
+  });
+});
+
+describe('sessions/parts: context folders (added by the user)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-folders-'));
+    fs.mkdirSync(path.join(dir, 'ws'));
+    fs.mkdirSync(path.join(dir, 'extra'));
+    fs.mkdirSync(path.join(dir, 'store'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  function open(dirs: boolean, sessionId = 's1') {
+    const f = fakeCore({
+      scratchRoot: () => '/scratch',
+      additionalDirectories: () => [],
+      mcpServers: async () => ({ servers: [], skipped: [] }),
+      settings: { instructions: () => '' },
+      archive: { foldersOf: (_agent: string, sid: string) => path.join(dir, 'store', `${sid}.folders.json`) },
+    });
+    const rt = {
+      capabilities: { supportsAdditionalDirectories: () => dirs, supportsSystemPrompt: () => false },
+      initializeResult: { agentInfo: { name: 'fake', version: '1.0.0' } },
+      process: { spec: { env: {} } },
+    } as unknown as AgentRuntime;
+    f.state.runtime = rt;
+    f.state.sessionId = sessionId;
+    return { f, rt, folders: new SessionFolders(f.core, path.join(dir, 'ws')) };
+  }
+
+  it('an added folder is inside the boundary at once, shows as a chip, is kept next to the archive and sent on the next load', async () => {
+    const { f, rt, folders } = open(true);
+    const extra = path.join(dir, 'extra');
+    assert.equal(await folders.add(extra), undefined);
+    assert.ok(folders.roots().includes(extra));
+    assert.deepEqual(f.transcript.header.folders, { canAdd: true, list: [{ path: extra, name: 'extra', missing: false }] });
+    assert.ok(f.emitted.some((c) => c.c === 'header'));
+    assert.ok(f.transcript.items.some((i) => i.kind === 'notice' && /next time this session is loaded or resumed/.test(i.description ?? '')));
+    await folders.flushed();
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'store', 's1.folders.json'), 'utf8')), { v: 1, folders: [extra] });
+    // Another panel loads the same session: the folder is read back and sent.
+    const again = open(true);
+    const p = await again.folders.params(again.rt);
+    assert.deepEqual(p.additionalDirectories, [extra]);
+    assert.ok(again.folders.roots().includes(extra));
+    // A session of another id has none.
+    const other = open(true, 's2');
+    assert.equal((await other.folders.params(other.rt)).additionalDirectories, undefined);
+    void rt;
+  });
+
+  it('is refused, with the reason, for an agent without additionalDirectories; for a file, a relative path, a folder already inside', async () => {
+    const refused = open(false);
+    assert.match((await refused.folders.add(path.join(dir, 'extra')))!, /does not take additional folders \(it does not advertise additionalDirectories\)/);
+    assert.deepEqual(refused.folders.roots(), [path.join(dir, 'ws')]);
+    const { folders } = open(true);
+    fs.writeFileSync(path.join(dir, 'file.txt'), 'x');
+    assert.match((await folders.add(path.join(dir, 'file.txt')))!, /is not a folder/);
+    assert.match((await folders.add('relative/dir'))!, /full path/);
+    assert.match((await folders.add(path.join(dir, 'ws')))!, /already among the session's folders/);
+    assert.match((await folders.add(path.join(dir, 'nowhere')))!, /is not a folder/);
+    assert.deepEqual(folders.list(), []);
+  });
+
+  it('not open yet: refused with a clear sentence', async () => {
+    const { f, folders } = open(true);
+    f.state.runtime = undefined;
+    assert.match((await folders.add(path.join(dir, 'extra')))!, /not open yet/);
+  });
+
+  it('a folder deleted while in use: the chip says it is missing, and it is not sent again; remove takes it out', async () => {
+    const { f, folders } = open(true);
+    const extra = path.join(dir, 'extra');
+    await folders.add(extra);
+    fs.rmSync(extra, { recursive: true });
+    folders.turnEnded();
+    assert.deepEqual(f.transcript.header.folders?.list, [{ path: extra, name: 'extra', missing: true }]);
+    await folders.flushed();
+    const again = open(true);
+    assert.equal((await again.folders.params(again.rt)).additionalDirectories, undefined, 'a missing folder is not sent');
+    assert.equal(again.folders.list()[0]?.missing, true);
+    assert.equal(folders.remove(extra), true);
+    assert.equal(folders.remove(extra), false);
+    assert.deepEqual(f.transcript.header.folders?.list, []);
+    await folders.flushed();
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'store', 's1.folders.json'), 'utf8')).folders, []);
+  });
+
+  it('the folders file is read tolerantly', () => {
+    assert.deepEqual(parseFolders('not json'), []);
+    assert.deepEqual(parseFolders(JSON.stringify({ v: 2, folders: ['/a'] })), []);
+    assert.deepEqual(parseFolders(JSON.stringify({ v: 1, folders: ['/a', 'rel', 7, '/a', '/b/../c', '/x\u0000y'] })), [path.resolve('/a'), path.resolve('/c')]);
+    assert.equal(parseFolders(JSON.stringify({ v: 1, folders: Array.from({ length: 50 }, (_, i) => `/f${i}`) })).length, 20);
   });
 });
