@@ -10,6 +10,7 @@ import type { Mention } from '../shared/attachments';
 import { forMessage } from '../shared/nativeText';
 import type { HostToWebview, WebviewToHost } from '../shared/webviewProtocol';
 import type { AttachmentSources } from './attachmentSources';
+import { addContextFolder } from './contextFolders';
 import type { DiffDocuments } from './diffDocuments';
 import { externalOpener } from './externalOpener';
 import type { Follower } from './follow';
@@ -126,6 +127,10 @@ const HANDLERS: Handlers = {
     void run().then(undefined, (err: unknown) => p.log.warn(`restore: ${String(err)}`));
   },
   pin: (msg, p) => (msg.action === 'pin' ? p.session.pins.pin(msg.id) : p.session.pins.unpin(msg.id)),
+  folder: (msg, p) => {
+    if (msg.action === 'remove') p.session.folders.remove(msg.path ?? '');
+    else void addContextFolder(p.session).then(undefined, (err: unknown) => p.log.warn(`adding a folder failed: ${String(err)}`));
+  },
   retry: (msg, p) => {
     const item = p.session.transcript.get(msg.id);
     if (item?.kind === 'error' && item.retryPrompt !== undefined) void p.session.prompt(item.retryPrompt);

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { forLabel, forMessage } from '../shared/nativeText';
 import type { AgentDefinition } from '../agents/agentDefinition';
+import { addContextFolder } from '../chat/contextFolders';
 import { transcriptMarkdown } from '../sessions/forkTranscript';
 import type { PermissionItem } from '../shared/transcriptTypes';
 import type { SessionTreeNode } from '../ui/sessionTree';
@@ -96,6 +97,25 @@ const exportTranscript: CommandFactory = (ctx) => async () => {
   await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
 };
 
+/** Add Folder to Agent Session (the Explorer, on a folder): to the active chat panel's session, the only one open, or one the user picks. */
+const addFolderToSession: CommandFactory = (ctx) => async (uri?: vscode.Uri) => {
+  const open = ctx.panels.all().filter((p) => p.session.id !== undefined);
+  let panel = ctx.activePanel() ?? (open.length === 1 ? open[0] : undefined);
+  if (!panel && open.length > 1) {
+    const picked = await vscode.window.showQuickPick(
+      open.map((p) => ({ label: forLabel(p.session.transcript.header.title || p.session.def.name), description: forLabel(p.session.def.name), panel: p })),
+      { title: vscode.l10n.t('Add Folder to Agent Session'), placeHolder: vscode.l10n.t('Which session gets the folder?') },
+    );
+    panel = picked?.panel;
+    if (!picked) return;
+  }
+  if (!panel) {
+    void ctx.messages.show('info', vscode.l10n.t('Add Folder to Agent Session works on an open session: start one first.'));
+    return;
+  }
+  await addContextFolder(panel.session, uri instanceof vscode.Uri ? uri : undefined);
+};
+
 const deleteSession: CommandFactory = (ctx) => async (node?: SessionTreeNode) => {
   if (node?.kind !== 'session') return;
   const { agent, entry } = node;
@@ -177,6 +197,7 @@ export const sessionCommands = {
   'acpAgents.deleteSession': deleteSession,
   'acpAgents.forkSession': forkSession,
   'acpAgents.exportTranscript': exportTranscript,
+  'acpAgents.addFolderToSession': addFolderToSession,
   'acpAgents.focusComposer': focusComposer,
   'acpAgents.allowPermission': answerPermission(true),
   'acpAgents.rejectPermission': answerPermission(false),

@@ -19,6 +19,7 @@ export type CommandId =
   | 'acpAgents.signOut'
   | 'acpAgents.forkSession'
   | 'acpAgents.exportTranscript'
+  | 'acpAgents.addFolderToSession'
   | 'acpAgents.openSession'
   | 'acpAgents.deleteSession'
   | 'acpAgents.refreshSessions'

@@ -80,7 +80,9 @@ export type WebviewToHost =
   /** Restore files to a user message's checkpoint: preview first, then restore; undo it; a diff of a file the user edited since. */
   | { readonly type: 'checkpoint'; readonly action: CheckpointAction; readonly id: string; readonly path?: string }
   /** Pin a message (`id`: its item), or unpin one (`id`: its item, or the pin's key from the strip). */
-  | { readonly type: 'pin'; readonly action: 'pin' | 'unpin'; readonly id: string };
+  | { readonly type: 'pin'; readonly action: 'pin' | 'unpin'; readonly id: string }
+  /** Context folders: add one (the host asks which), or remove an added one (`path`: as its chip names it). */
+  | { readonly type: 'folder'; readonly action: 'add' | 'remove'; readonly path?: string };
 
 export type ChangeAction = 'open' | 'revert' | 'keep' | 'reviewAll' | 'keepAll' | 'revertAll';
 export type CheckpointAction = 'preview' | 'restore' | 'undo' | 'dismiss' | 'diff';
@@ -154,6 +156,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return str(m.action) && CHECKPOINT_ACTIONS.includes(m.action) && str(m.id) && (m.path === undefined || str(m.path));
     case 'pin':
       return (m.action === 'pin' || m.action === 'unpin') && str(m.id) && m.id.length <= 200;
+    case 'folder':
+      return m.action === 'add' ? m.path === undefined : m.action === 'remove' && str(m.path) && m.path.length <= 4096;
     default:
       return false;
   }

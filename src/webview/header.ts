@@ -73,6 +73,34 @@ export class HeaderView {
     this.controls.append(wrap);
   }
 
+  /** Context folders: a chip per added folder (× removes it; a deleted one says so), and "Add Folder" where the agent takes them. */
+  private renderFolders(state: HeaderState): void {
+    const f = state.folders;
+    if (!f || (!f.canAdd && f.list.length === 0)) return;
+    const wrap = h('span', 'folders');
+    wrap.setAttribute('role', 'group');
+    wrap.setAttribute('aria-label', l10n.t('Added folders'));
+    for (const folder of f.list) {
+      const chip = h('span', `folder-chip${folder.missing ? ' is-missing' : ''}`);
+      chip.title = folder.missing ? l10n.t('This folder no longer exists: {0}', folder.path) : l10n.t('{0}: the agent may use it. It is told of the folder when the session is next loaded or resumed.', folder.path);
+      chip.append(h('span', 'folder-name', folder.missing ? l10n.t('{0} (deleted)', folder.name) : folder.name));
+      const x = h('button', 'folder-remove', '×');
+      x.type = 'button';
+      x.setAttribute('aria-label', l10n.t('Remove the folder {0} from the session', folder.name));
+      x.addEventListener('click', () => this.post({ type: 'folder', action: 'remove', path: folder.path }));
+      chip.append(x);
+      wrap.append(chip);
+    }
+    if (f.canAdd) {
+      const add = h('button', 'link-button folder-add', l10n.t('Add Folder'));
+      add.type = 'button';
+      add.title = l10n.t('Add a folder to this session: the agent may read and change files in it');
+      add.addEventListener('click', () => this.post({ type: 'folder', action: 'add' }));
+      wrap.append(add);
+    }
+    this.controls.append(wrap);
+  }
+
   render(state: HeaderState, agentName: string): void {
     this.title.textContent = state.title ?? '';
     this.title.title = state.title ?? '';
@@ -125,6 +153,7 @@ export class HeaderView {
       const models = state.models.availableModels.map((m) => ({ value: m.modelId, name: m.name, description: m.description }));
       this.picker('model-select', l10n.t('Model'), l10n.t('{0}: Model', agentName), models, state.models.currentModelId, (modelId) => this.post({ type: 'setModel', modelId }));
     }
+    this.renderFolders(state);
     this.usage.replaceChildren();
     if (state.usage && state.usage.size > 0) {
       const pct = Math.min(100, Math.round((state.usage.used / state.usage.size) * 100));

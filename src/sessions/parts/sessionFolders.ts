@@ -29,7 +29,7 @@ import type { SessionCore, SessionPart } from '../sessionCore';
 import type { EditorContextAccess } from '../services';
 
 /** Context folders per session, at most. */
-export const MAX_FOLDERS = 20;
+const MAX_FOLDERS = 20;
 
 /** The folders file, read tolerantly: a bad file is no folders; only absolute paths, no duplicates. */
 export function parseFolders(text: string): string[] {

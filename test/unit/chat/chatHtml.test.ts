@@ -79,4 +79,13 @@ describe('messages from the webview are checked before they are acted on', () =>
     assert.equal(isWebviewToHost({ type: 'checkpoint', action: 'wipe', id: 'cp1' }), false);
     assert.equal(isWebviewToHost({ type: 'checkpoint', action: 'diff', id: 'cp1', path: ['/etc/passwd'] }), false);
   });
+
+  it('accepts context-folder messages in shape: add names no path (the host asks), remove names one', () => {
+    assert.equal(isWebviewToHost({ type: 'folder', action: 'add' }), true);
+    assert.equal(isWebviewToHost({ type: 'folder', action: 'add', path: '/etc' }), false, 'the webview never chooses the folder');
+    assert.equal(isWebviewToHost({ type: 'folder', action: 'remove', path: '/w/extra' }), true);
+    assert.equal(isWebviewToHost({ type: 'folder', action: 'remove' }), false);
+    assert.equal(isWebviewToHost({ type: 'folder', action: 'remove', path: 'x'.repeat(5000) }), false, 'bounded');
+    assert.equal(isWebviewToHost({ type: 'folder', action: 'rename', path: '/w' }), false);
+  });
 });
