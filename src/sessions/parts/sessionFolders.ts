@@ -230,7 +230,8 @@ export class SessionFolders implements SessionPart {
     const workspace = supported && this.cwd !== undefined ? services.additionalDirectories(cwd) : [];
     const own = supported ? this.added.filter((f) => !this.missing.has(f) && f !== cwd && !workspace.includes(f)) : [];
     const extra = [...workspace, ...own];
-    this.sent = [cwd, ...extra];
+    // The user's own folders stay out of `sent`: roots() adds them while they are added (a removal takes effect at once).
+    this.sent = [cwd, ...workspace];
     // The user's instructions, re-sent on every new/load/resume (agents need not keep them).
     const instructions = rt.capabilities.supportsSystemPrompt() ? services.settings.instructions() : '';
     return {

@@ -116,6 +116,9 @@ describe('sessions/parts: context folders (added by the user)', () => {
     const p = await again.folders.params(again.rt);
     assert.deepEqual(p.additionalDirectories, [extra]);
     assert.ok(again.folders.roots().includes(extra));
+    // Removed after it was sent: out of the boundary at once.
+    assert.equal(again.folders.remove(extra), true);
+    assert.equal(again.folders.roots().includes(extra), false);
     // A session of another id has none.
     const other = open(true, 's2');
     assert.equal((await other.folders.params(other.rt)).additionalDirectories, undefined);
@@ -153,6 +156,7 @@ describe('sessions/parts: context folders (added by the user)', () => {
     assert.equal((await again.folders.params(again.rt)).additionalDirectories, undefined, 'a missing folder is not sent');
     assert.equal(again.folders.list()[0]?.missing, true);
     assert.equal(folders.remove(extra), true);
+    assert.equal(folders.roots().includes(extra), false, 'out of the boundary at once');
     assert.equal(folders.remove(extra), false);
     assert.deepEqual(f.transcript.header.folders?.list, []);
     await folders.flushed();
