@@ -26,6 +26,7 @@ const USER_ONLY_SETTINGS = [
   'passWorkspaceTrust',
   'terminals.outputLimitMB',
   'registry.url',
+  'registry.pinnedVersions',
   'instructions',
   'trace',
   'editorContext',
@@ -117,6 +118,21 @@ export class Config {
   registryUrl(): string {
     const v = this.userValue('registry.url');
     return typeof v === 'string' && v.trim() !== '' ? v.trim() : DEFAULT_REGISTRY_URL;
+  }
+
+  /** Registry agents the user pinned (id → the version kept): no update is offered or installed for them. From user settings only. */
+  pinnedVersions(): Readonly<Record<string, string>> {
+    const v = this.userValue('registry.pinnedVersions');
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v).filter(([k, x]) => typeof x === 'string' && k.length <= 200));
+  }
+
+  /** Pins a registry agent at `version` (undefined: unpins it), in user settings. */
+  async pinVersion(id: string, version: string | undefined): Promise<void> {
+    const next: Record<string, string> = { ...this.pinnedVersions() };
+    if (version === undefined) delete next[id];
+    else next[id] = version;
+    await this.cfg.update('registry.pinnedVersions', Object.keys(next).length ? next : undefined, vscode.ConfigurationTarget.Global);
   }
 
   /** Instructions sent to agents that take a system prompt; from user settings only (a repository's AGENTS.md is the agent's to read). */

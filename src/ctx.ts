@@ -224,6 +224,7 @@ export class Ctx implements vscode.Disposable {
       configuredIds: () => new Set(this.config.agents().agents.map((a) => a.id)),
       pickCreated: (qp) => this.registryPickCreated?.(qp),
       installed: () => this.tree.refresh(),
+      pinned: () => this.config.pinnedVersions(),
     });
     this.agentPicker = new AgentPicker({ agents: this.agents, registry: this.registry, messages: this.messages, install: (entry) => this.installs.install(entry) });
     this.disposables.push(

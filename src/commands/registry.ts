@@ -13,7 +13,7 @@ const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
   if (list.error) {
     void ctx.messages.show('warning', list.from === 'cache' ? vscode.l10n.t('{0}. Updates are checked against the cached copy.', forMessage(list.error, 300)) : vscode.l10n.t('{0}. Updates are checked against the list shipped with the extension.', forMessage(list.error, 300)));
   }
-  const updates = await ctx.registry.updates(list);
+  const updates = await ctx.registry.updates(list, ctx.config.pinnedVersions());
   if (updates.length === 0) {
     void ctx.messages.show('info', ctx.registry.installer.installed().length ? vscode.l10n.t('Every agent installed from the ACP Registry is up to date.') : vscode.l10n.t('No agent is installed from the ACP Registry.'));
     return [];
@@ -31,6 +31,19 @@ const updateAgents: CommandFactory = (ctx) => async (): Promise<string[]> => {
     void ctx.messages.show('info', busy.length ? vscode.l10n.t('Updated {0}. Open sessions keep the old version until the agent restarts (ACP: Restart Agent).', forMessage(names.join(', '), 500)) : vscode.l10n.t('Updated {0}.', forMessage(names.join(', '), 500)));
   }
   return done;
+};
+
+/** Pin Version / Unpin Version (an installed registry agent's context menu): the version stays put — no update is offered or installed. Resolves with the pins now. */
+const pinVersion = (pin: boolean): CommandFactory => (ctx) => async (arg?: unknown): Promise<Readonly<Record<string, string>>> => {
+  const id = typeof arg === 'string' ? arg : agentFromArg(ctx, arg)?.id;
+  const installed = ctx.registry.installer.installed().find((a) => a.id === id);
+  if (!installed) {
+    void ctx.messages.show('info', vscode.l10n.t('Only an agent installed from the ACP Registry can be pinned to its version.'));
+    return ctx.config.pinnedVersions();
+  }
+  await ctx.config.pinVersion(installed.id, pin ? installed.version : undefined);
+  void ctx.messages.show('info', pin ? vscode.l10n.t('{0} stays at {1}: updates from the ACP Registry are not offered or installed for it.', forMessage(installed.name, 100), forMessage(installed.version, 50)) : vscode.l10n.t('{0} is no longer pinned: updates from the ACP Registry are offered again.', forMessage(installed.name, 100)));
+  return ctx.config.pinnedVersions();
 };
 
 /** ACP: Uninstall Agent… — resolves with the id removed. */
@@ -68,4 +81,6 @@ export const registryCommands = {
   'acpAgents.installAgent': installAgent,
   'acpAgents.updateAgents': updateAgents,
   'acpAgents.uninstallAgent': uninstallAgent,
+  'acpAgents.pinAgentVersion': pinVersion(true),
+  'acpAgents.unpinAgentVersion': pinVersion(false),
 } as const;

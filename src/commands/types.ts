@@ -27,6 +27,8 @@ export type CommandId =
   | 'acpAgents.installAgent'
   | 'acpAgents.updateAgents'
   | 'acpAgents.uninstallAgent'
+  | 'acpAgents.pinAgentVersion'
+  | 'acpAgents.unpinAgentVersion'
   | 'acpAgents.keepHunk'
   | 'acpAgents.undoHunk'
   | 'acpAgents.keepFile'

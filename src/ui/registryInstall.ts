@@ -35,6 +35,8 @@ export interface RegistryInstallDeps {
   pickCreated(qp: vscode.QuickPick<RegistryPickItem>): void;
   /** An agent was installed. */
   installed(): void;
+  /** The agents the user pinned (id → version): never offered an update. */
+  pinned?(): Readonly<Record<string, string>>;
 }
 
 export class RegistryInstall {
@@ -155,7 +157,7 @@ export class RegistryInstall {
     const list = await registry.source.refresh();
     if (list.from !== 'registry') return []; // offline: try again next start
     await state.update(UPDATE_CHECK_KEY, now);
-    const names = (await registry.updates(list)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
+    const names = (await registry.updates(list, this.deps.pinned?.() ?? {})).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
     if (names.length) {
       const update = vscode.l10n.t('Update');
       void this.deps.messages.show('info', vscode.l10n.t('Updates from the ACP Registry: {0}.', forMessage(names.join(', '), 500)), update).then((c) => c === update && vscode.commands.executeCommand('acpAgents.updateAgents'));

@@ -10,7 +10,7 @@ import { Emitter } from '../../shared/events';
 import type { AgentDefinition } from '../agentDefinition';
 import { findProgram } from '../resolveCommand';
 import type { CancelToken } from '../sessionRouter';
-import { chooseDistribution, compareVersions, platformKey, type Distribution, type MachineTools, type RegistryAgent } from './format';
+import { chooseDistribution, isNewerVersion, platformKey, type Distribution, type MachineTools, type RegistryAgent } from './format';
 import { getText } from './http';
 import { AgentInstaller, type InstallOptions, type InstallProgress, type InstalledAgent } from './installer';
 import type { RegistryList, RegistrySource } from './registrySource';
@@ -72,7 +72,7 @@ export class AgentRegistry {
         agent,
         dist: chooseDistribution(agent, machine),
         ...(installed ? { installed } : {}),
-        update: !!installed && compareVersions(agent.version, installed.version) > 0,
+        update: !!installed && isNewerVersion(agent.version, installed.version),
         ...(icons.has(`${agent.id}.svg`) ? { iconFile: this.iconFile(agent.id) } : {}),
       };
     });
@@ -112,9 +112,9 @@ export class AgentRegistry {
     this.tools = undefined;
   }
 
-  /** Installed agents the list has a newer version of. */
-  async updates(list: RegistryList): Promise<RegistryEntry[]> {
-    return (await this.entries(list)).filter((e) => e.update);
+  /** Installed agents the list has a newer version of, but those the user pinned (`pinned`: id → version kept). */
+  async updates(list: RegistryList, pinned: Readonly<Record<string, string>> = {}): Promise<RegistryEntry[]> {
+    return (await this.entries(list)).filter((e) => e.update && !Object.hasOwn(pinned, e.agent.id));
   }
 
   private iconFile(id: string): string {

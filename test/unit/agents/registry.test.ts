@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { archiveKind, extractArchive, UnsafeArchiveError } from '../../../src/agents/registry/archive';
-import { chooseDistribution, compareVersions, parseRegistry, platformKey, type RegistryAgent } from '../../../src/agents/registry/format';
+import { chooseDistribution, compareVersions, isNewerVersion, parseRegistry, platformKey, type RegistryAgent } from '../../../src/agents/registry/format';
 import { checkUrl, download, getText, HttpError } from '../../../src/agents/registry/http';
 import { AgentInstaller, ChecksumError, isUnverified, UnverifiedError } from '../../../src/agents/registry/installer';
 import { RegistrySource } from '../../../src/agents/registry/registrySource';
@@ -105,6 +105,16 @@ describe('registry: format', () => {
     assert.ok(compareVersions('0.9.2', '0.10.0') < 0);
     assert.equal(compareVersions('2.0.0', '2.0.0'), 0);
     assert.ok(compareVersions('1.0.0-rc.1', '1.0.0') < 0, 'a pre-release is below its release');
+  });
+
+  it('a registry that lies about versions offers no update: lower, equal or malformed', () => {
+    assert.equal(isNewerVersion('1.3.0', '1.2.0'), true);
+    assert.equal(isNewerVersion('1.0.0', '1.0.0-rc.1'), true);
+    assert.equal(isNewerVersion('1.0.1a2', '1.0.0'), true, 'a PEP 440 pre-release of a later version');
+    assert.equal(isNewerVersion('1.1.0', '1.2.0'), false, 'lower');
+    assert.equal(isNewerVersion('1.2.0', '1.2.0'), false, 'equal');
+    for (const bad of ['latest', 'zzz', 'v9', '', 'x.1', '9'.repeat(200)]) assert.equal(isNewerVersion(bad, '1.0.0'), false, bad);
+    assert.equal(isNewerVersion('2.0.0', 'unknown'), false, 'an installed version that is not one');
     assert.ok(compareVersions('1.0.0-rc.2', '1.0.0-rc.10') < 0);
   });
 
