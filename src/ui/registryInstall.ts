@@ -11,7 +11,7 @@ import { NotInstallableError, type AgentRegistry, type RegistryEntry } from '../
 import { HttpError } from '../agents/registry/http';
 import { ChecksumError } from '../agents/registry/installer';
 import { forMessage } from '../shared/nativeText';
-import { confirmUnverifiedInstall, pickFromRegistry, type RegistryPickItem } from './registryPicker';
+import { confirmRegistryInstall, pickFromRegistry, type RegistryPickItem } from './registryPicker';
 import type { UserMessages } from './userMessages';
 
 const UPDATE_CHECK_KEY = 'registry.lastUpdateCheck';
@@ -97,7 +97,7 @@ export class RegistryInstall {
     const a = entry.agent;
     // A running agent keeps its files until the next start.
     const keepVersion = this.deps.agents.runtime(a.id) ? registry.installer.get(a.id)?.version : undefined;
-    if (!(await confirmUnverifiedInstall(entry, (m, d, act) => this.deps.confirm(m, d, act)))) return undefined;
+    if (!(await confirmRegistryInstall(entry, (m, d, act) => this.deps.confirm(m, d, act)))) return undefined;
     const mb = (n: number) => vscode.l10n.t('{0} MB', (n / 1024 ** 2).toFixed(1));
     try {
       const def = await vscode.window.withProgress(

@@ -128,17 +128,31 @@ export function pickFromRegistry(
 }
 
 /**
- * Before installing a binary the registry gives no SHA-256 for: a confirmation that says so.
- * Resolves true when the user allows it (or when there is nothing to confirm).
+ * The confirmation before an install: always for a download the registry gives
+ * no SHA-256 for; for any entry whose env had names stripped. Both show the env
+ * the agent gets and what was left out. Resolves true when the user allows it
+ * (or when there is nothing to confirm).
  */
-export async function confirmUnverifiedInstall(entry: RegistryEntry, confirm: (message: string, detail: string, action: string) => Promise<boolean>): Promise<boolean> {
-  if (!('kind' in entry.dist) || !isUnverified(entry.dist)) return true;
+export async function confirmRegistryInstall(entry: RegistryEntry, confirm: (message: string, detail: string, action: string) => Promise<boolean>): Promise<boolean> {
+  if (!('kind' in entry.dist)) return true;
   const a = entry.agent;
-  return await confirm(
-    vscode.l10n.t('The ACP Registry gives no checksum for {0} {1}. Install it anyway?', forMessage(a.name), forMessage(a.version)),
-    vscode.l10n.t('Without a SHA-256 checksum the download cannot be checked: whatever {0} serves is unpacked and run as the agent. Install only if you trust where it comes from.', forMessage(hostOf(entry))),
-    vscode.l10n.t('Install Without Checksum'),
-  );
+  const { env, strippedEnv = [] } = entry.dist.target;
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+  const envText = vars.length ? vscode.l10n.t('The agent is started with: {0}.', forMessage(vars.join(', '), 1000)) : '';
+  const strippedText = strippedEnv.length
+    ? vscode.l10n.t('Left out of its environment (never taken from a registry, they decide which programs and libraries run): {0}.', forMessage(strippedEnv.join(', '), 500))
+    : '';
+  const more = [envText, strippedText].filter(Boolean).join('\n\n');
+  if (isUnverified(entry.dist)) {
+    return await confirm(
+      vscode.l10n.t('The ACP Registry gives no checksum for {0} {1}. Install it anyway?', forMessage(a.name), forMessage(a.version)),
+      [vscode.l10n.t('Without a SHA-256 checksum the download cannot be checked: whatever {0} serves is unpacked and run as the agent. Install only if you trust where it comes from.', forMessage(hostOf(entry))), more].filter(Boolean).join('\n\n'),
+      vscode.l10n.t('Install Without Checksum'),
+    );
+  }
+  // An entry that tried to set what decides what runs: said before anything is downloaded.
+  if (strippedEnv.length === 0) return true;
+  return await confirm(vscode.l10n.t('The ACP Registry entry of {0} {1} sets environment variables that are left out. Install it without them?', forMessage(a.name), forMessage(a.version)), more, vscode.l10n.t('Install'));
 }
 
 function hostOf(entry: RegistryEntry): string {

@@ -27,7 +27,9 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
   let priorUrl: unknown;
   const env = () => ({ ACP_FAKE_RECORD: recordFile('registry-fake') });
 
-  function publish(fakeVersion: string, archive: string, archiveBytes: Buffer) {
+  let published: [string, string, Buffer] | undefined;
+  function publish(fakeVersion: string, archive: string, archiveBytes: Buffer, extra: object[] = []) {
+    published = [fakeVersion, archive, archiveBytes];
     reg.put(
       'registry.json',
       JSON.stringify({
@@ -41,6 +43,7 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
           { id: 'Broken!', name: 'Broken', version: '1', description: 'x', distribution: {} },
           binaryEntry(reg, { id: 'fresh', name: 'Fresh Agent', version: '2.0.0', archive: 'fresh.tar.gz', env: env(), args: ['default'] }),
           { id: 'npx-agent', name: 'Npx Agent', version: '3.1.4', description: 'through npx', distribution: { npx: { package: '@acme/some-acp-agent@3.1.4', args: ['--acp'], env: { ACME_NO_UPDATE: '1' } } } },
+          ...extra,
         ],
       }),
     );
@@ -213,6 +216,84 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
     await waitForStatus(panel, 'connected with 1.1.0', connected);
     panel.panel.dispose();
     assert.deepEqual(await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents'), [], 'nothing newer the second time');
+  });
+
+  it('a registry that lies about versions, or cannot be reached: no update offered, none installed, no hang', async () => {
+    const [version, archive, bytes] = published!;
+    assert.equal(version, '1.1.0', 'after the update above');
+    const day = 24 * 60 * 60 * 1000;
+    let now = Date.now() + 10 * day;
+    for (const lie of ['1.0.9', '1.1.0', 'latest', '1.1.0-rc.9']) {
+      publish(lie, archive, bytes);
+      now += 2 * day;
+      assert.deepEqual(await a.testing.checkForUpdates(now), [], lie);
+      assert.deepEqual(await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents'), [], lie);
+    }
+    // Unreachable: the check says nothing and is done (the cached list is current).
+    const url = cfg().inspect('registry.url')?.globalValue;
+    await cfg().update('registry.url', 'http://127.0.0.1:9/registry.json', vscode.ConfigurationTarget.Global);
+    try {
+      now += 2 * day;
+      assert.deepEqual(await a.testing.checkForUpdates(now), []);
+      assert.deepEqual(await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents'), []);
+    } finally {
+      await cfg().update('registry.url', url, vscode.ConfigurationTarget.Global);
+    }
+    publish(version, archive, bytes);
+    assert.deepEqual(fs.readdirSync(path.join(agentsDir, 'fake-registry')), ['1.1.0'], 'still the version installed');
+  });
+
+  it('Pin Version: a pinned agent stays put (the daily check and Update Agents leave it); Unpin offers the update again', async () => {
+    const [version, archive, bytes] = published!;
+    const day = 24 * 60 * 60 * 1000;
+    let now = Date.now() + 40 * day;
+    const pins = await vscode.commands.executeCommand<Record<string, string>>('acpAgents.pinAgentVersion', 'fake-registry');
+    try {
+      assert.deepEqual(pins, { 'fake-registry': '1.1.0' });
+      assert.deepEqual(cfg().inspect('registry.pinnedVersions')?.globalValue, { 'fake-registry': '1.1.0' }, 'kept in user settings');
+      publish('1.2.0', archive, bytes);
+      assert.deepEqual(await a.testing.checkForUpdates((now += 2 * day)), []);
+      assert.deepEqual(await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents'), []);
+      assert.deepEqual(fs.readdirSync(path.join(agentsDir, 'fake-registry')), ['1.1.0']);
+      assert.deepEqual(await vscode.commands.executeCommand<Record<string, string>>('acpAgents.unpinAgentVersion', 'fake-registry'), {});
+      assert.deepEqual(await a.testing.checkForUpdates((now += 2 * day)), ['Fake Registry Agent 1.1.0 → 1.2.0']);
+    } finally {
+      await cfg().update('registry.pinnedVersions', undefined, vscode.ConfigurationTarget.Global);
+      publish(version, archive, bytes);
+    }
+  });
+
+  it('an entry whose env sets PATH, NODE_OPTIONS, LD_PRELOAD…: stripped, and the confirmation shows what is left and what was left out', async () => {
+    const [version, archive, bytes] = published!;
+    const v1 = await tarGz(fakeAgentEntries(fixtures(), SCENARIO));
+    reg.put('stripped.tar.gz', v1);
+    publish(version, archive, bytes, [
+      binaryEntry(reg, { id: 'stripped', name: 'Stripped Agent', version: '1.0.0', archive: 'stripped.tar.gz', sha256: sha256(v1), args: ['default'], env: { ...env(), PATH: '/evil/bin', NODE_OPTIONS: '--require /evil.js', LD_PRELOAD: '/evil.so', npm_config_registry: 'https://evil.example', ACME_MODE: 'acp' } }),
+    ]);
+    const asked: string[] = [];
+    a.testing.setConfirm(async (message, detail) => (asked.push(`${message} | ${detail}`), true));
+    try {
+      assert.equal((await vscode.commands.executeCommand<AgentDefinition | undefined>('acpAgents.installAgent', 'stripped'))?.id, 'stripped', JSON.stringify(a.testing.messages().slice(-2)));
+    } finally {
+      a.testing.setConfirm(undefined);
+    }
+    assert.equal(asked.length, 1, asked.join('\n'));
+    assert.match(asked[0]!, /sets environment variables that are left out/);
+    assert.match(asked[0]!, /ACME_MODE=acp/);
+    assert.match(asked[0]!, /Left out of its environment.*PATH, NODE_OPTIONS, LD_PRELOAD, npm_config_registry/);
+    const spec = await a.testing.launchSpec('stripped');
+    assert.equal(spec.env.ACME_MODE, 'acp');
+    assert.notEqual(spec.env.PATH, '/evil/bin');
+    assert.notEqual(spec.env.NODE_OPTIONS, '--require /evil.js');
+    assert.notEqual(spec.env.LD_PRELOAD, '/evil.so');
+    assert.notEqual(spec.env.npm_config_registry, 'https://evil.example');
+    a.testing.setConfirm(async () => true);
+    try {
+      assert.equal(await vscode.commands.executeCommand('acpAgents.uninstallAgent', 'stripped'), 'stripped');
+    } finally {
+      a.testing.setConfirm(undefined);
+    }
+    publish(version, archive, bytes);
   });
 
   it('a configured agent with the same id wins', async () => {

@@ -13,6 +13,8 @@ export interface BinaryTarget {
   readonly cmd: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** Names the entry's env set that are never taken from a registry (stripped from `env`). */
+  readonly strippedEnv?: readonly string[];
   /** Lower-case hex SHA-256 of the archive file itself, when the registry gives one. */
   readonly sha256?: string;
 }
@@ -21,6 +23,8 @@ export interface PackageTarget {
   readonly package: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** Names the entry's env set that are never taken from a registry (stripped from `env`). */
+  readonly strippedEnv?: readonly string[];
 }
 
 export interface RegistryAgent {
@@ -78,22 +82,26 @@ function strings(o: Obj, key: string): string[] {
  * Environment an entry may not set: what decides which program or package
  * actually runs (PATH, package indexes), code injected into every process
  * (NODE_OPTIONS, LD_PRELOAD…), or the extension host's own switches. The user
- * trusted a pinned package or a checked download, not these.
+ * trusted a pinned package or a checked download, not these. They are
+ * stripped from an entry's env (the entry is kept; the install confirmation
+ * names what was left out).
  */
-const FORBIDDEN_ENV = /^(PATH|PATHEXT|NODE_OPTIONS|NODE_PATH|ELECTRON_RUN_AS_NODE|PYTHONPATH|PYTHONSTARTUP|LD_.*|DYLD_.*|NPM_CONFIG_.*|UV_.*|PIP_.*)$/i;
+const FORBIDDEN_ENV = /^(PATH|PATHEXT|NODE_OPTIONS|NODE_PATH|NODE_EXTRA_CA_CERTS|ELECTRON_RUN_AS_NODE|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|BASH_ENV|ENV|RUBYOPT|PERL5OPT|JAVA_TOOL_OPTIONS|SSL_CERT_FILE|SSL_CERT_DIR|LD_.*|DYLD_.*|NPM_CONFIG_.*|UV_.*|PIP_.*)$/i;
 
-function env(o: Obj, where: string): Record<string, string> {
+/** An entry's env without the forbidden names, and the names stripped (as the entry spelled them). */
+function env(o: Obj, where: string): { env: Record<string, string>; strippedEnv?: readonly string[] } {
   const v = o.env;
-  if (v === undefined) return {};
+  if (v === undefined) return { env: {} };
   if (!isObj(v)) return bad(`"${where}.env" must be an object`);
   const out: Record<string, string> = {};
+  const stripped: string[] = [];
   for (const [k, val] of Object.entries(v)) {
     if (typeof val !== 'string') return bad(`"${where}.env.${k}" must be a string`);
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) return bad(`"${where}.env" has an invalid name "${k}"`);
-    if (FORBIDDEN_ENV.test(k)) return bad(`"${where}.env" may not set ${k}`);
-    out[k] = val;
+    if (FORBIDDEN_ENV.test(k)) stripped.push(k);
+    else out[k] = val;
   }
-  return out;
+  return stripped.length ? { env: out, strippedEnv: stripped } : { env: out };
 }
 
 /** An http(s) URL, or undefined for anything else (a registry's links are shown, never run). */
@@ -113,7 +121,7 @@ function packageTarget(v: unknown, kind: 'npx' | 'uvx', version: string): Packag
   if (pinned === undefined) bad(`"distribution.${kind}.package" "${pkg}" is not a registry package pinned to a version`);
   if (pinned !== version) bad(`"distribution.${kind}.package" pins ${pinned}, not the entry's version ${version}`);
   if (v.cmd !== undefined) bad(`"distribution.${kind}.cmd" is not supported`);
-  return { package: pkg, args: strings(v, 'args'), env: env(v, `distribution.${kind}`) };
+  return { package: pkg, args: strings(v, 'args'), ...env(v, `distribution.${kind}`) };
 }
 
 function binaryTargets(v: unknown): Partial<Record<PlatformKey, BinaryTarget>> {
@@ -127,7 +135,7 @@ function binaryTargets(v: unknown): Partial<Record<PlatformKey, BinaryTarget>> {
     const cmd = text(t, 'cmd', true);
     const sha = text(t, 'sha256');
     if (sha !== undefined && !SHA256.test(sha)) bad(`"distribution.binary.${key}.sha256" is not a hex SHA-256`);
-    out[key as PlatformKey] = { archive, cmd, args: strings(t, 'args'), env: env(t, `distribution.binary.${key}`), ...(sha ? { sha256: sha.toLowerCase() } : {}) };
+    out[key as PlatformKey] = { archive, cmd, args: strings(t, 'args'), ...env(t, `distribution.binary.${key}`), ...(sha ? { sha256: sha.toLowerCase() } : {}) };
   }
   return out;
 }

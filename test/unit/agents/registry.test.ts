@@ -75,8 +75,15 @@ describe('registry: format', () => {
         ],
       }),
     );
-    assert.deepEqual(refused.agents.map((a) => a.id), ['uv-ok', 'scoped-ok']);
-    assert.ok(refused.problems.some((p) => /may not set NODE_OPTIONS/.test(p)));
+    // Names that decide what runs are stripped from env (the entry stays, the rest of its env too).
+    assert.deepEqual(refused.agents.map((a) => a.id), ['env-0', 'env-1', 'env-2', 'env-3', 'env-4', 'env-5', 'env-6', 'uv-ok', 'scoped-ok']);
+    for (const [i, k] of ['PATH', 'NODE_OPTIONS', 'LD_PRELOAD', 'DYLD_INSERT_LIBRARIES', 'npm_config_registry', 'UV_INDEX_URL', 'PIP_INDEX_URL'].entries()) {
+      const t = refused.agents[i]!.npx!;
+      assert.deepEqual([t.env, t.strippedEnv], [{}, [k]], k);
+    }
+    const mixed = parsedOne({ ...good, id: 'mixed', distribution: { npx: { package: 'good@1.0.0', env: { PATH: '/evil', ACME_MODE: 'acp', BASH_ENV: '/x', dyld_library_path: '/y' } } } });
+    assert.deepEqual(mixed.npx!.env, { ACME_MODE: 'acp' });
+    assert.deepEqual(mixed.npx!.strippedEnv, ['PATH', 'BASH_ENV', 'dyld_library_path']);
     assert.ok(refused.problems.some((p) => /pins 2\.0\.0, not the entry's version 1\.0\.0/.test(p)));
     assert.throws(() => parseRegistry('<html>'), /not JSON/);
   });
