@@ -100,7 +100,10 @@ export class SessionFolders implements SessionPart {
   }
 
   attached(rt: AgentRuntime, sessionId: string): void {
-    void this.use(sessionId).then(() => this.show(rt));
+    const reading = this.use(sessionId);
+    // Add Folder at once; the stored chips when they are read.
+    this.show(rt);
+    void reading.then(() => this.show(rt));
   }
 
   turnBegan(): void {
@@ -159,9 +162,10 @@ export class SessionFolders implements SessionPart {
     this.show(this.core.runtime());
   }
 
-  /** For tests: the writes so far are done. */
-  flushed(): Promise<void> {
-    return this.saving;
+  /** For tests: the read of the stored folders and the writes so far are done. */
+  async flushed(): Promise<void> {
+    await this.reading;
+    await this.saving;
   }
 
   /** The added folders of `sessionId`: read once per session id. */

@@ -138,6 +138,18 @@ describe('sessions/parts: context folders (added by the user)', () => {
     assert.deepEqual(folders.list(), []);
   });
 
+  it('attached: Add Folder shows at once (capability), the stored chips once read', async () => {
+    const first = open(true);
+    await first.folders.add(path.join(dir, 'extra'));
+    await first.folders.flushed();
+    const { f, rt, folders } = open(true, 'other');
+    folders.attached(rt, 'other');
+    assert.deepEqual(f.transcript.header.folders, { canAdd: true, list: [] }, 'synchronously');
+    folders.attached(rt, 's1');
+    await folders.flushed();
+    assert.deepEqual(f.transcript.header.folders, { canAdd: true, list: [{ path: path.join(dir, 'extra'), name: 'extra', missing: false }] });
+  });
+
   it('not open yet: refused with a clear sentence', async () => {
     const { f, folders } = open(true);
     f.state.runtime = undefined;
