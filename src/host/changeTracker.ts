@@ -116,6 +116,9 @@ export class ChangeTracker implements ChangeTracking {
 
   /** Records the bytes before a change (the first known record for a file wins). */
   record(file: string, before: Buffer | null | undefined): void {
+    // Not there when the turn began: whatever it holds now, this turn made it ("added", and Undo removes it).
+    // opencode writes a file itself and then through fs/write_text_file: our write may find its copy first.
+    if (before && !this.changes.has(file) && this.baseline?.existed(file) === false) before = null;
     this.turn?.touch(file, before);
     const existing = this.changes.get(file);
     if (existing && existing.before !== undefined) return;
