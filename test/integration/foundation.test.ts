@@ -31,6 +31,7 @@ describe('Foundation: the extension in a real VS Code host', () => {
     const registered = new Set(await vscode.commands.getCommands(true));
     const ids = contributes.commands.map((c) => c.command);
     assert.deepEqual(ids.sort(), [
+      'acpAgents.addFolderToSession',
       'acpAgents.allowPermission',
       'acpAgents.cancel',
       'acpAgents.copyDiagnostics',
@@ -45,6 +46,7 @@ describe('Foundation: the extension in a real VS Code host', () => {
       'acpAgents.newSession',
       'acpAgents.nextChange',
       'acpAgents.openSession',
+      'acpAgents.pinAgentVersion',
       'acpAgents.previousChange',
       'acpAgents.refreshSessions',
       'acpAgents.rejectPermission',
@@ -58,6 +60,7 @@ describe('Foundation: the extension in a real VS Code host', () => {
       'acpAgents.undoFile',
       'acpAgents.undoHunk',
       'acpAgents.uninstallAgent',
+      'acpAgents.unpinAgentVersion',
       'acpAgents.updateAgents',
     ]);
     for (const id of ids) assert.ok(registered.has(id), `${id} is registered`);
