@@ -119,6 +119,13 @@ export class ChangeTracker implements ChangeTracking {
     // Not there when the turn began: whatever it holds now, this turn made it ("added", and Undo removes it).
     // opencode writes a file itself and then through fs/write_text_file: our write may find its copy first.
     if (before && !this.changes.has(file) && this.baseline?.existed(file) === false) before = null;
+    // A diff was announced for it, and the file changed since: the agent wrote it itself before our write
+    // found it (opencode does both); what it held when the diff came is what it held before.
+    const proposed = this.proposed.get(file);
+    if (before && proposed && !same(before, proposed.snapshot)) {
+      before = proposed.snapshot;
+      this.proposed.delete(file);
+    }
     this.turn?.touch(file, before);
     const existing = this.changes.get(file);
     if (existing && existing.before !== undefined) return;

@@ -111,6 +111,8 @@ export class AgentSession implements Disposable, SessionSink {
       autoApprove: () => services.settings.autoApprove(),
       protectedGlob: (f) => services.files.protectedGlob(f, this.folders.roots()),
       cwd: () => this.folders.workingFolder,
+      // A diff in the request: the file it names is snapshotted before the agent, once allowed, writes it.
+      noted: (u, child) => child === undefined && this.checkpoints.update(u),
     });
     this.turns = new PromptTurns({
       ...core,

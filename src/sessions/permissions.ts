@@ -9,7 +9,7 @@ import * as l10n from '@vscode/l10n';
 import * as os from 'node:os';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PermissionOption, PermissionRequest } from '../acp/clientRequests';
-import { decodeSessionUpdate } from '../acp/decode';
+import { decodeSessionUpdate, type DecodedUpdate } from '../acp/decode';
 import { clientError } from '../acp/errors';
 import type { CancelToken } from '../agents/sessionRouter';
 import { checkPath } from '../platform/pathPolicy';
@@ -32,6 +32,8 @@ export interface PermissionHost {
   /** The session's cwd (its first folder): relative paths in a tool call are resolved against it. */
   cwd(): string;
   log(message: string): void;
+  /** The tool call details a request carried, as an update (a diff in it names a file about to change). */
+  noted?(update: DecodedUpdate, childSessionId?: string): void;
 }
 
 interface Pending {
@@ -89,7 +91,11 @@ export class Permissions {
     const h = this.host;
     const { toolCallId, options } = req;
     // The request may carry details of the call: merge them into the transcript.
-    if (toolCallId) h.emit(h.transcript().apply(decodeSessionUpdate({ ...req.toolCall, sessionUpdate: 'tool_call_update', toolCallId }, []), childSessionId));
+    if (toolCallId) {
+      const u = decodeSessionUpdate({ ...req.toolCall, sessionUpdate: 'tool_call_update', toolCallId }, []);
+      h.emit(h.transcript().apply(u, childSessionId));
+      h.noted?.(u, childSessionId);
+    }
     const tool = toolCallId ? h.transcript().tool(toolCallId, childSessionId) : undefined;
     const toolKind = tool?.toolKind ?? 'other';
     const title = tool?.title ?? req.title ?? l10n.t('The agent asks for permission');
