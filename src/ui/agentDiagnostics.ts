@@ -166,7 +166,7 @@ export function liveMcpStatus(sessions: (agentId: string) => readonly LiveMcpSes
     const servers = open.flatMap((s) =>
       s.mcp.statuses().map((m) => {
         const ended = m.state === 'exited' ? (m.signal ? `exited (${m.signal})` : `exited (code ${String(m.exitCode)})`) : undefined;
-        const detail = [m.transport, ended, m.reason].filter((x): x is string => typeof x === 'string' && x.length > 0).join('; ');
+        const detail = [m.transport === 'unknown' ? undefined : m.transport, ended, m.reason].filter((x): x is string => typeof x === 'string' && x.length > 0).join('; ');
         return { name: m.name, state: LIVE_STATE[m.state], ...(m.tools !== undefined ? { tools: m.tools } : {}), ...(detail ? { detail } : {}), ...(s.id ? { session: s.id } : {}) };
       }),
     );

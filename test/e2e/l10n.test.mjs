@@ -73,7 +73,8 @@ describe('e2e: the pseudo-locale (qps-ploc)', function () {
     await screenshot(page, 'pseudo-locale');
 
     const scenario = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'agents', 'scenarios', 'all-updates.json'), 'utf8'));
-    const theirs = [...stringsOf(scenario), 'Fake: all-updates', 'Show me everything'].sort((a, b) => b.length - a.length);
+    // (and vscode-editor: the name of the editor's own MCP server, a name like the user's servers', never translated)
+    const theirs = [...stringsOf(scenario), 'Fake: all-updates', 'Show me everything', 'vscode-editor'].sort((a, b) => b.length - a.length);
     /** @type {{ where: string, text: string }[]} */
     const texts = await frame.locator('body').evaluate((body) => {
       /** @type {{ where: string, text: string }[]} */

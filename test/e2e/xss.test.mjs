@@ -291,7 +291,8 @@ describe('e2e: XSS corpus in every rendered field', function () {
     assert.equal(result.errors.length, 1, JSON.stringify(result.errors));
     for (const p of PAYLOADS) assert.ok(result.errors[0].includes(p), `the turn error shows ${p} as text`);
     // The MCP status: the server's name and the tool names it listed (payloads) as text.
-    assert.deepEqual(result.mcpNames.map((n) => n.trim()), [MCP_NAME.slice(0, 200)], JSON.stringify(result.mcpNames));
+    // (after it, vscode-editor: the editor's own server, handed to every session)
+    assert.deepEqual(result.mcpNames.map((n) => n.trim()), [MCP_NAME.slice(0, 200), 'vscode-editor'], JSON.stringify(result.mcpNames));
     assert.match(result.mcpText[0] ?? '', /started by the agent, 41 tools/);
     for (const p of PAYLOADS.slice(0, 40)) assert.ok((result.mcpTools[0] ?? '').includes(p.slice(0, 60)), `the MCP tool name ${p} is shown as text`);
     // The pin strip: the pinned prompts (payloads) as text, whitespace folded.

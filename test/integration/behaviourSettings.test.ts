@@ -85,6 +85,8 @@ describe('Settings that change behaviour', function () {
       await closeAllEditors();
       fs.writeFileSync(greet, onDisk);
       fs.rmSync(path.join(folder(), 'created'), { recursive: true, force: true });
+      // The scenario also writes through link-out/, which files.test.ts makes a link out: here it was a plain folder.
+      fs.rmSync(path.join(folder(), 'link-out'), { recursive: true, force: true });
     }
   });
 

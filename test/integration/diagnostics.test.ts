@@ -50,7 +50,8 @@ describe('Agent diagnostics: Show and Copy', function () {
     assert.deepEqual([reads[0], reads[2], reads[3]?.replace(/ \(.*\)$/, '')], ['2', '1', '1'], `one read worked, one failed: ${reads.join(' | ')}`);
     assert.deepEqual(row(md, 'agent → client', 'x/invented_method'), ['1', '0', '0', '1 (-32601 ×1)', '0'], 'a method the client does not serve');
     assert.match(md, /\| agent \| `sessionCapabilities\.list` \| yes \| `session\/list` \|/);
-    assert.match(md, /files: offered — stdio/);
+    // Live, from the open session: the relay saw the agent never start it during the turn.
+    assert.match(md, /files: never-started — stdio; The agent did not start it during a whole turn\. \[session /);
     assert.match(md, /remote: left-out — is an HTTP server, and the agent does not support HTTP MCP servers/);
     assert.match(md, /starting; OPENAI_API_KEY=«redacted»/, 'stderr is there, redacted');
     assert.match(md, /\[click\]\(command:workbench\.action\.terminal\.new\)/, 'hostile text is shown as text…');

@@ -45,13 +45,13 @@ describe('Sessions That Changed This File', function () {
       });
       // Changed by both turns: both offered, the newest first; the pick opens the session at the second turn.
       const second = (await vscode.commands.executeCommand('acpAgents.sessionsThatChangedFile', vscode.Uri.file(f('written.txt')))) as string | undefined;
+      // (Other tests' sessions in this host changed cp/ files too: they are listed after, being older.)
+      const ours = () => offered.filter((o) => o.sessionId === sessionId);
       assert.deepEqual(
-        offered.map((o) => [o.sessionId, o.detail]),
-        [
-          [sessionId, 'Turn: second: write again · and 1 other file'],
-          [sessionId, 'Turn: first: tidy the cp folder · and 5 other files'],
-        ],
+        ours().map((o) => o.detail),
+        ['Turn: second: write again · and 1 other file', 'Turn: first: tidy the cp folder · and 5 other files'],
       );
+      assert.equal(offered[0]?.sessionId, sessionId, 'newest first');
       assert.match(offered[0]!.description ?? '', /^Fake: checkpoints · /);
       const reopened = a.panels().find((p) => p.session.id === sessionId || p.session.targetSessionId === sessionId);
       assert.ok(reopened, 'the session is open again');
@@ -62,9 +62,10 @@ describe('Sessions That Changed This File', function () {
       // Deleted by the first turn only: one turn offered; with the panel open, revealed at once.
       const first = (await vscode.commands.executeCommand('acpAgents.sessionsThatChangedFile', vscode.Uri.file(f('deleted.txt')))) as string | undefined;
       assert.deepEqual(
-        offered.map((o) => o.detail),
+        ours().map((o) => o.detail),
         ['Turn: first: tidy the cp folder · and 5 other files'],
       );
+      assert.equal(offered[0]?.sessionId, sessionId, 'newest first');
       assert.equal(first, users(reopened)[0]?.id);
       assert.equal(a.panels().length, 1, 'the open panel is reused');
 

@@ -116,7 +116,8 @@ describe('User-only settings: a folder’s value of every one is ignored', funct
       await waitForStatus(panel, 'connected', connected);
       const sent = readRecord('system-prompt').filter((r) => r.dir === 'in' && r.msg?.method === 'session/new').at(-1).msg.params;
       assert.deepEqual(sent.systemPrompt?.content, [{ type: 'text', text: 'USER-INSTRUCTIONS' }], 'the user’s instructions, not the folder’s');
-      assert.deepEqual((sent.mcpServers as { name: string }[]).map((m) => m.name), [], 'the planted MCP server is not sent');
+      // (the editor's own vscode-editor server goes to every session; only it)
+      assert.deepEqual((sent.mcpServers as { name: string }[]).map((m) => m.name), ['vscode-editor'], 'the planted MCP server is not sent');
       assert.deepEqual(mcpAsked, ['wsPlanted'], 'it was offered for trust instead');
       panel.panel.dispose();
 
