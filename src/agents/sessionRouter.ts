@@ -34,14 +34,25 @@ export class SessionRouter {
   private readonly sinks = new Map<string, SessionSink>();
   private readonly held = new Map<string, DecodedNotification[]>();
 
+  /**
+   * Sessions whose sink went away (a panel closed while its session/load was replaying): what the
+   * agent still sends for them is dropped, not held for the next sink — a session opened again
+   * would otherwise show the abandoned replay and then its own.
+   */
+  private readonly abandoned = new Set<string>();
+
   register(sessionId: string, sink: SessionSink): { dispose(): void } {
     this.sinks.set(sessionId, sink);
+    this.abandoned.delete(sessionId);
     const early = this.held.get(sessionId);
     this.held.delete(sessionId);
     if (early) for (const n of early) void sink.onUpdate(n);
     return {
       dispose: () => {
-        if (this.sinks.get(sessionId) === sink) this.sinks.delete(sessionId);
+        if (this.sinks.get(sessionId) !== sink) return;
+        this.sinks.delete(sessionId);
+        if (this.abandoned.size >= HOLD_LIMIT) this.abandoned.delete(this.abandoned.values().next().value as string);
+        this.abandoned.add(sessionId);
       },
     };
   }
@@ -59,6 +70,7 @@ export class SessionRouter {
   update(n: DecodedNotification): void | Promise<void> {
     const sink = this.sinks.get(n.sessionId);
     if (sink) return sink.onUpdate(n);
+    if (this.abandoned.has(n.sessionId)) return;
     let list = this.held.get(n.sessionId);
     if (!list) {
       if (this.held.size > 16) this.held.delete(this.held.keys().next().value as string);

@@ -1,0 +1,36 @@
+import * as assert from 'node:assert/strict';
+import type { DecodedNotification } from '../../../src/acp/decode';
+import { SessionRouter, type SessionSink } from '../../../src/agents/sessionRouter';
+
+const note = (sessionId: string, text: string) => ({ sessionId, update: { sessionUpdate: 'agent_message_chunk', text }, problems: [] }) as unknown as DecodedNotification;
+const sink = (got: string[]): SessionSink => ({ onUpdate: (n) => void got.push((n.update as unknown as { text: string }).text), requestPermission: async () => undefined });
+
+describe('agents: session router', () => {
+  it('holds updates for a session not registered yet and hands them to its sink', () => {
+    const r = new SessionRouter();
+    void r.update(note('s1', 'early'));
+    const got: string[] = [];
+    r.register('s1', sink(got));
+    void r.update(note('s1', 'late'));
+    assert.deepEqual(got, ['early', 'late']);
+  });
+
+  it('drops what still comes for a session whose sink went away (a panel closed mid-replay): the next sink of that session does not get it', () => {
+    const r = new SessionRouter();
+    const first: string[] = [];
+    const reg = r.register('s1', sink(first));
+    void r.update(note('s1', 'replay 1'));
+    reg.dispose();
+    void r.update(note('s1', 'replay 2 (abandoned)'));
+    const second: string[] = [];
+    r.register('s1', sink(second));
+    void r.update(note('s1', 'its own replay'));
+    assert.deepEqual(first, ['replay 1']);
+    assert.deepEqual(second, ['its own replay']);
+    // Another session's early updates are still held for it.
+    void r.update(note('s2', 'early for s2'));
+    const third: string[] = [];
+    r.register('s2', sink(third));
+    assert.deepEqual(third, ['early for s2']);
+  });
+});
