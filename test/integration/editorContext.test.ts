@@ -6,10 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../src/chat/chatPanel';
-import type { PermissionItem, ToolItem } from '../../src/shared/transcriptTypes';
+import type { ToolItem } from '../../src/shared/transcriptTypes';
 import { startAnthropicStub, type AnthropicStub } from '../fixtures/modelStub/anthropic';
-import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, waitFor, waitForStatus, allowOnce } from './helpers';
 
 const AGENT = 'claude-editor-context';
 const TOOL = (name: string) => `mcp__vscode-editor__${name}`;
@@ -173,16 +172,3 @@ function toolResults(messages: { role: string; content: unknown }[]): string[] {
   return out;
 }
 
-/** Answers every permission request of the panel's session with its allow-once option, until stopped. */
-function allowOnce(panel: ChatPanel): { asked: PermissionItem[]; stop(): void } {
-  const asked: PermissionItem[] = [];
-  const timer = setInterval(() => {
-    for (const i of panel.session.transcript.items) {
-      if (i.kind !== 'permission' || i.state !== 'pending' || asked.includes(i)) continue;
-      asked.push(i);
-      const option = i.options.find((o) => o.kind === 'allow_once');
-      if (option) panel.session.answerPermission(i.id, option.optionId);
-    }
-  }, 50);
-  return { asked, stop: () => clearInterval(timer) };
-}

@@ -37,6 +37,7 @@ export async function closeAllEditors(): Promise<void> {
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChatPanel } from '../../src/chat/chatPanel';
+import type { PermissionItem } from '../../src/shared/transcriptTypes';
 import type { PanelStatus } from '../../src/shared/webviewProtocol';
 
 /** Where the harness keeps the fake agents' records (one JSONL file per scenario). */
@@ -79,4 +80,18 @@ export const failed = (s: PanelStatus) => s.severity === 'error';
  */
 export async function settleSetupWrites(): Promise<void> {
   await new Promise((r) => setTimeout(r, 600));
+}
+
+/** Answers every permission request of the panel's session with its allow-once option, until stopped. */
+export function allowOnce(panel: ChatPanel): { asked: PermissionItem[]; stop(): void } {
+  const asked: PermissionItem[] = [];
+  const timer = setInterval(() => {
+    for (const i of panel.session.transcript.items) {
+      if (i.kind !== 'permission' || i.state !== 'pending' || asked.includes(i)) continue;
+      asked.push(i);
+      const option = i.options.find((o) => o.kind === 'allow_once');
+      if (option) panel.session.answerPermission(i.id, option.optionId);
+    }
+  }, 50);
+  return { asked, stop: () => clearInterval(timer) };
 }

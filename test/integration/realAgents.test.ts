@@ -6,10 +6,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuthPrompter } from '../../src/agents/auth';
 import type { ChatPanel } from '../../src/chat/chatPanel';
-import type { PermissionItem, ToolItem } from '../../src/shared/transcriptTypes';
+import type { ToolItem } from '../../src/shared/transcriptTypes';
 import { startGeminiStub, type GeminiStub } from '../fixtures/modelStub/gemini';
 import { startOpenAiChatStub, type ChatStub } from '../fixtures/modelStub/openaiChat';
-import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, waitFor, waitForStatus, allowOnce } from './helpers';
 
 describe('Real agents through the extension', function () {
   this.timeout(120_000);
@@ -114,19 +114,6 @@ async function pointAt(agentId: string, env: Record<string, string>): Promise<vo
   await cfg.update('agents', agents.map((x) => (x.id === agentId ? { ...x, env: { ...x.env, ...env } } : x)), vscode.ConfigurationTarget.Global);
 }
 
-/** Answers every permission request of the panel's session with its allow-once option, until stopped. */
-function allowOnce(panel: ChatPanel): { asked: PermissionItem[]; stop(): void } {
-  const asked: PermissionItem[] = [];
-  const timer = setInterval(() => {
-    for (const i of panel.session.transcript.items) {
-      if (i.kind !== 'permission' || i.state !== 'pending' || asked.includes(i)) continue;
-      asked.push(i);
-      const option = i.options.find((o) => o.kind === 'allow_once');
-      if (option) panel.session.answerPermission(i.id, option.optionId);
-    }
-  }, 50);
-  return { asked, stop: () => clearInterval(timer) };
-}
 
 const tools = (panel: ChatPanel) => panel.session.transcript.items.filter((i): i is ToolItem => i.kind === 'tool');
 
