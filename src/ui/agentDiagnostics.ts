@@ -13,6 +13,7 @@ import { agentDiagnostics, type McpStatusReport } from '../agents/diagnostics';
 import { diagnosticsMarkdown, REPORT_LIMITS } from '../agents/diagnosticsMarkdown';
 import type { McpServerSources } from '../host/mcpServerSources';
 import { withoutUntrusted } from '../sessions/mcpServers';
+import type { McpServerStatus as LiveServerStatus } from '../sessions/mcpStatus';
 import type { McpTrust } from '../sessions/mcpTrust';
 
 const DIAGNOSTICS_SCHEME = 'acp-diagnostics';
@@ -143,7 +144,6 @@ export interface LiveMcpSession {
   readonly id: string | undefined;
   readonly mcp: { statuses(): readonly LiveServerStatus[]; trustNote(): string | undefined };
 }
-type LiveServerStatus = ReturnType<import('../sessions/parts/mcpStatus').McpStatus['statuses']>[number];
 
 const LIVE_STATE: Record<LiveServerStatus['state'], McpStatusReport['servers'][number]['state']> = {
   offered: 'offered',
