@@ -170,6 +170,7 @@ export class Ctx implements vscode.Disposable {
         void this.messages.show('warning', m);
       },
       onWriteError: (err) => this.storeWriteFailed(vscode.l10n.t('the list of sessions'), err),
+      log: (m) => this.log.warn(m),
     });
     this.archive = new TranscriptArchive(path.join(this.storage, 'archive'), () => this.config.archiveMaxBytes(), (err) => this.storeWriteFailed(vscode.l10n.t('the session history (archive)'), err));
     this.fileTouches = new FileTouches(path.join(this.storage, 'file-touches.json'), (m) => this.log.warn(m));

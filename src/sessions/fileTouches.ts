@@ -3,12 +3,14 @@
  * that changed files, the session, the turn (its checkpoint id and the start of its
  * prompt) and the files. One small JSON file in the extension's storage, apart from the
  * checkpoints (which hold bytes and would be slow to scan). Bounded; before each write
- * what another window wrote is read and merged, and the file is replaced atomically.
+ * what another window wrote is read and merged, and the file is replaced atomically,
+ * all under the store lock (one window at a time, see storeLock.ts).
  * No `vscode` import.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../platform/atomicWrite';
+import { withStoreLock } from '../platform/storeLock';
 
 export interface TurnTouch {
   readonly agentId: string;
@@ -86,7 +88,7 @@ export class FileTouches {
     if (this.pending.size === 0) return this.writing;
     const ours = [...this.pending.values()];
     this.pending.clear();
-    this.writing = this.writing.then(async () => {
+    const mergeAndReplace = async () => {
       const merged = new Map<string, TurnTouch>();
       for (const t of [...this.read(), ...ours]) merged.set(turnKey(t), t);
       const kept = [...merged.values()].sort((a, b) => a.at - b.at).slice(-TOUCH_LIMITS.turns);
@@ -96,7 +98,8 @@ export class FileTouches {
       } catch (e) {
         this.log(`file touches: could not write ${this.file}: ${(e as Error).message}`);
       }
-    });
+    };
+    this.writing = this.writing.then(() => withStoreLock(this.file, mergeAndReplace, this.log));
     return this.writing;
   }
 

@@ -2,7 +2,8 @@
  * Every session the user opened (and sessions agents list), persisted as one
  * JSON file in the extension's storage, one entry a line. Writes are debounced
  * and asynchronous; each reads the file again, merges it by id (another window
- * of the workspace writes it too) and replaces it atomically. A damaged or cut
+ * of the workspace writes it too) and replaces it atomically, all under the
+ * store lock (one window at a time, see storeLock.ts). A damaged or cut
  * line is skipped and said, the rest kept; a failed write (a full disk) is said
  * once and tried again, nothing dropped. No `vscode` import.
  */
@@ -10,6 +11,7 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import { removeStaleTemps } from '../platform/atomicWrite';
 import { diskIo, type StoreIo } from '../platform/storeIo';
+import { withStoreLock } from '../platform/storeLock';
 import type { Disposable } from '../shared/events';
 import { parseJsonc } from '../shared/jsonc';
 
@@ -41,6 +43,8 @@ export interface SessionIndexOptions {
   readonly onProblem?: (message: string) => void;
   /** The first failed write of a streak (a full disk…); the index is written again later. */
   readonly onWriteError?: (err: unknown) => void;
+  /** For the log: a write that went ahead without the store lock (another window held it too long), and why. */
+  readonly log?: (message: string) => void;
 }
 
 /** How long a failed write waits before it is tried again. */
@@ -227,33 +231,36 @@ export class SessionIndex {
   }
 
   /**
-   * Writes the index now: the file read again and merged (another window's
-   * sessions stay), then replaced atomically (temp file + rename: a crash leaves
-   * the old file or the new one).
+   * Writes the index now: under the store lock (no other window reads or writes
+   * it meanwhile), the file read again and merged (another window's sessions
+   * stay), then replaced atomically (temp file + rename: a crash leaves the old
+   * file or the new one).
    */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.writing = this.writing
-      .then(async () => {
-        let text: string | undefined;
-        try {
-          text = await fs.promises.readFile(this.file, 'utf8');
-        } catch {
-          // none yet
-        }
-        if (text !== undefined && this.merge(this.parse(text))) for (const l of this.listeners) l();
-        const lines = [...this.entries.values()].map((e) => JSON.stringify(e));
-        try {
-          await this.io.writeFileAtomic(this.file, `[\n${lines.join(',\n')}\n]\n`);
-          this.failing = false;
-        } catch (err) {
-          this.timer ??= setTimeout(() => void this.flush(), RETRY_MS).unref();
-          if (!this.failing) this.options.onWriteError?.(err);
-          this.failing = true;
-        }
-      })
+      .then(() => withStoreLock(this.file, () => this.mergeAndReplace(), this.options.log))
       .catch(() => undefined);
     return this.writing;
+  }
+
+  private async mergeAndReplace(): Promise<void> {
+    let text: string | undefined;
+    try {
+      text = await fs.promises.readFile(this.file, 'utf8');
+    } catch {
+      // none yet
+    }
+    if (text !== undefined && this.merge(this.parse(text))) for (const l of this.listeners) l();
+    const lines = [...this.entries.values()].map((e) => JSON.stringify(e));
+    try {
+      await this.io.writeFileAtomic(this.file, `[\n${lines.join(',\n')}\n]\n`);
+      this.failing = false;
+    } catch (err) {
+      this.timer ??= setTimeout(() => void this.flush(), RETRY_MS).unref();
+      if (!this.failing) this.options.onWriteError?.(err);
+      this.failing = true;
+    }
   }
 }
