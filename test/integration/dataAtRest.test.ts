@@ -1,10 +1,13 @@
 // The session index and the archive on disk, in the real host: a damaged last
-// line, a full disk, two windows writing one index, and a writer killed with
-// SIGKILL in the middle of a write (a real child process running the index code).
+// line, a full disk, two windows writing one index (one after the other, and at
+// the same instant through the store lock), a lock left by a killed window, and a
+// writer killed with SIGKILL in the middle of a write (real child processes
+// running the store code).
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { lockPathOf } from '../../src/platform/storeLock';
 import { SessionIndex } from '../../src/sessions/sessionIndex';
 import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
 
@@ -23,9 +26,24 @@ function otherProcess(file: string, body: string) {
   return { child, exited, output: () => out, errors: () => err };
 }
 
+/** Another window as a process of its own: the store code as built, through the same store lock (test/support/storeWriter.ts). */
+function otherWindow(args: string[]): ChildProcess {
+  const writer = path.resolve(__dirname, '..', 'support', 'storeWriter.js');
+  return fork(writer, args, { execPath: process.env.ACP_TEST_NODE || process.execPath, execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+}
+
+const messageFrom = (child: ChildProcess, want: (m: unknown) => boolean) =>
+  new Promise<unknown>((resolve, reject) => {
+    child.on('message', (m) => want(m) && resolve(m));
+    child.on('exit', (code) => reject(new Error(`the other window exited (${code}) first`)));
+  });
+
+/** What the store lock wrote to the log: a write without the lock, a lock taken over while held. */
+const lockLines = (lines: readonly string[]) => lines.filter((l) => l.includes('store lock:'));
+
 const entriesIn = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as { agentId: string; sessionId: string }[];
 
-describe('Data at rest: the index and the archive survive damage, a full disk, two windows and SIGKILL', function () {
+describe('Data at rest: the index and the archive survive damage, a full disk, two windows, a stale lock and SIGKILL', function () {
   this.timeout(60_000);
 
   afterEach(async () => {
@@ -112,6 +130,56 @@ describe('Data at rest: the index and the archive survive damage, a full disk, t
     for (let i = 0; i < 10; i++) assert.ok(ids.includes(`w2-${i}`), `the other window's w2-${i} is kept`);
     assert.ok(ids.includes(panel.session.id!) && ids.includes(second.session.id!), 'this window’s sessions are kept');
     assert.equal(a.testing.sessions('other-window').length, 10, 'and this window now knows the other’s sessions');
+  });
+
+  it('two windows writing one index at the same instant, through the store lock: no session of either is lost', async () => {
+    const a = await api();
+    const file = path.join(a.testing.storagePath(), 'sessions.json');
+    const logBefore = a.testing.logLines().length;
+    const rounds = 100;
+    // The other window: each round a window opens, adds its session, writes the index and closes.
+    const other = otherWindow(['index', file, 'outside', String(rounds)]);
+    await messageFrom(other, (m) => m === 'ready');
+    const done = messageFrom(other, (m) => typeof m === 'object' && m !== null && 'done' in m) as Promise<{ log: string[] }>;
+    let finished = false;
+    void done.then(() => (finished = true), () => (finished = true));
+    other.send('go');
+    // Meanwhile this window opens sessions and writes its index (read, merge, replace) as fast as it can.
+    const panels = [a.openChat('fake-default'), a.openChat('fake-default')];
+    let writes = 0;
+    while (!finished) {
+      await a.testing.flushStores();
+      writes++;
+    }
+    const { log } = await done;
+    for (const p of panels) await waitForStatus(p, 'connected', connected);
+    await a.testing.flushStores();
+    const ids = new Set(entriesIn(file).map((e) => e.sessionId));
+    const lost = Array.from({ length: rounds }, (_, i) => `outside-${i}`).filter((id) => !ids.has(id));
+    assert.deepEqual(lost, [], `${lost.length} of the other window's ${rounds} sessions lost (this window wrote ${writes} times meanwhile)`);
+    for (const p of panels) assert.ok(ids.has(p.session.id!), 'this window’s sessions are kept');
+    assert.equal(a.testing.sessions('race').length, rounds, 'and this window knows all of the other’s');
+    assert.deepEqual([...log, ...lockLines(a.testing.logLines().slice(logBefore))], [], 'every write of both had the lock');
+    assert.equal(fs.existsSync(lockPathOf(file)), false, 'no lock left behind');
+  });
+
+  it('a lock left by a window killed with SIGKILL is taken over: this window’s next index write lands, with the lock', async () => {
+    const a = await api();
+    const file = path.join(a.testing.storagePath(), 'sessions.json');
+    await a.testing.flushStores();
+    const holder = otherWindow(['hold', file]);
+    await messageFrom(holder, (m) => m === 'held');
+    const exited = new Promise((resolve) => holder.on('exit', resolve));
+    holder.kill('SIGKILL');
+    await exited;
+    assert.ok(fs.statSync(lockPathOf(file)).isDirectory(), 'the killed window left its lock');
+    const logBefore = a.testing.logLines().length;
+    const panel = a.openChat('fake-default');
+    await waitForStatus(panel, 'connected', connected);
+    await a.testing.flushStores();
+    assert.ok(entriesIn(file).some((e) => e.sessionId === panel.session.id), 'the new session is in the index');
+    assert.deepEqual(lockLines(a.testing.logLines().slice(logBefore)), [], 'taken over within the wait, not written without the lock');
+    assert.equal(fs.existsSync(lockPathOf(file)), false, 'and released');
   });
 
   it('a writer killed with SIGKILL in the middle of index writes leaves the old or the new index, never a torn one', async () => {
