@@ -45,6 +45,26 @@ const entitiesDecodeOnly = {
   },
 };
 
+/**
+ * proper-lockfile (the stores' lock between windows, src/platform/storeLock.ts)
+ * loads graceful-fs, which patches `fs.close` for the whole process, and
+ * signal-exit 3, which wraps `process.emit` and `process.reallyExit`. In the
+ * extension host both would reach every other extension. It gets plain `fs`,
+ * and an exit hook that does nothing: a lock still held when the host exits
+ * goes stale in 2 s and the next window takes it over.
+ * @type {import('esbuild').Plugin}
+ */
+const noGlobalPatches = {
+  name: 'no-global-patches',
+  setup(build) {
+    build.onResolve({ filter: /^(graceful-fs|signal-exit)$/ }, (args) => {
+      if (!/[\\/]proper-lockfile[\\/]/.test(args.importer)) return undefined;
+      return args.path === 'graceful-fs' ? { path: 'fs', external: true } : { path: 'signal-exit', namespace: 'no-exit-hook' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'no-exit-hook' }, () => ({ contents: 'module.exports = function onExit() { return function remove() {}; };', loader: 'js' }));
+  },
+};
+
 const common = {
   bundle: true,
   minify: production,
@@ -52,7 +72,7 @@ const common = {
   sourcesContent: false,
   legalComments: production ? 'none' : 'inline',
   logLevel: 'silent',
-  plugins: [reportProblems],
+  plugins: [reportProblems, noGlobalPatches],
   define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'), __ACP_TEST_HOOKS__: String(testHooks) },
 };
 

@@ -4,9 +4,12 @@
  * writes the same file, and two read-merge-replace cycles that overlap lose what
  * the first one added. The lock is proper-lockfile's: a directory beside the file
  * (`<file>.lock`, made with mkdir, atomic on every platform), its time refreshed
- * every second while held and removed when released (and at process exit). One
+ * every second while held and removed when released. One
  * not refreshed for `staleMs` belongs to a window that was killed or froze, and
- * is taken over.
+ * is taken over. The bundle gives the library plain `fs` and no exit hook
+ * (esbuild.mjs, no-global-patches): its graceful-fs and signal-exit would patch
+ * `fs` and `process.emit` for every extension in the host. A lock held when the
+ * host exits is stale 2 s later.
  *
  * Waiting never blocks the thread (a timer between tries) and is bounded: after
  * `waitMs` the write goes ahead without the lock, merged as before, and the log

@@ -107,6 +107,18 @@ describe('e2e: the packaged .vsix', function () {
     for (const must of ['dist/extension.js', 'dist/webview.js', 'package.nls.json', 'l10n/bundle.l10n.json']) assert.ok(shipped.includes(must), `${must} ships`);
   });
 
+  it('patches nothing the extension host shares: no graceful-fs patching fs, no exit hook wrapping process.emit', async function () {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const vsix = path.join(ROOT, `acp-agents-${pkg.version}.vsix`);
+    const main = await readEntry(vsix, 'extension/dist/extension.js');
+    // proper-lockfile would load both (esbuild.mjs, no-global-patches); their marks survive minifying.
+    assert.ok(main.length > 100_000, 'the bundle was read');
+    assert.equal(main.includes('graceful-fs.queue'), false, 'graceful-fs (patches fs.close for every extension) is not bundled');
+    assert.equal(main.includes('reallyExit'), false, 'signal-exit (wraps process.emit and process.reallyExit) is not bundled');
+    const notices = await readEntry(vsix, 'extension/dist/ThirdPartyNotices.txt');
+    assert.ok(notices.includes('\nproper-lockfile '), 'the lock library itself ships');
+  });
+
   it('ships the licence notices of every library in its bundles', async function () {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     const vsix = path.join(ROOT, `acp-agents-${pkg.version}.vsix`);
