@@ -45,8 +45,6 @@ interface Pending {
   readonly resolve: (outcome: acp.RequestPermissionResponse) => void;
 }
 
-/** Kinds that only look: a protected path is no reason to ask (fs/read_text_file does not either). */
-const READ_ONLY_KINDS = new Set(['read', 'search']);
 /** Kinds that change files: with no path we can find, the call cannot be checked. */
 const PATH_KINDS = new Set(['edit', 'delete', 'move']);
 
@@ -135,9 +133,10 @@ export class Permissions {
 
   /**
    * Why a call must be asked about whatever the settings or an earlier "allow always" say, or
-   * undefined. Every kind: a path outside the session's folders (reading ~/.ssh/id_rsa is never
-   * automatic), or one we cannot place. Every kind but read/search (which change nothing, as with
-   * fs/read_text_file): a protected path. Edit, delete and move: naming no path at all.
+   * undefined. Every kind: a path outside the session's folders (reading ~/.ssh/id_rsa or
+   * globbing ~/.ssh/* is never automatic), one we cannot place (a glob whose wildcards may lead
+   * out), or a protected path (reading .env or globbing .git/** included: a search names what it
+   * reads). Edit, delete and move: naming no path at all.
    */
   private askReason(toolKind: string, view: ToolCallView & { rawInput: unknown }): string | undefined {
     const h = this.host;
@@ -149,8 +148,10 @@ export class Permissions {
       if (p.resolved === undefined) return `${named} is not a path that can be checked`;
       const { resolved, inside } = checkPath(p.resolved, roots);
       if (!inside) return `${named} resolves to ${resolved}, outside the session's folders`;
-      const glob = READ_ONLY_KINDS.has(toolKind) ? undefined : h.protectedGlob(resolved);
+      const glob = h.protectedGlob(resolved);
       if (glob !== undefined) return `${named} resolves to ${resolved}, a protected path (${glob})`;
+      const globbed = p.pattern !== undefined && p.pattern !== p.resolved ? h.protectedGlob(p.pattern) : undefined;
+      if (globbed !== undefined) return `${named} is a glob ${p.pattern} that names protected paths (${globbed})`;
     }
     if (found.paths.length === 0 && PATH_KINDS.has(toolKind)) return `it names no path, so what a ${toolKind} call changes cannot be checked`;
     return undefined;

@@ -136,6 +136,30 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
     }
   });
 
+  it('under autoApprove "read", a Glob of ~/.ssh/* and a read whose include is rooted outside the folder are asked, not answered; a Grep inside still is', async () => {
+    const a = await api();
+    try {
+      await cfg().update('permissions.autoApprove', 'read', vscode.ConfigurationTarget.Global);
+      const panel = a.openChat('fake-perm-globs');
+      await waitForStatus(panel, 'connected', connected);
+      const turn = panel.session.prompt('look around');
+      for (const id of ['pg-1', 'pg-2']) {
+        const asked = await waitFor(`the question for ${id}`, () => panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.toolCallId === id));
+        assert.equal(asked.state, 'pending', `${id} is asked, not answered automatically`);
+        assert.equal(panel.session.answerPermission(asked.id, 'no'), true);
+      }
+      assert.equal(await turn, 'end_turn');
+      const [g1, g2, g3] = answers('perm-globs').slice(-3);
+      assert.deepEqual([g1.outcome, g2.outcome], [{ outcome: 'selected', optionId: 'no' }, { outcome: 'selected', optionId: 'no' }]);
+      assert.deepEqual(g3.outcome, { outcome: 'selected', optionId: 'once' }, 'the Grep inside the folder is still approved by "read"');
+      assert.equal(panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.toolCallId === 'pg-3')?.state, 'auto');
+      const log = a.testing.logLines();
+      assert.ok(log.some((l) => l.includes(`"~/.ssh/*" (rawInput.pattern (glob)) resolves to ${path.join(os.homedir(), '.ssh')}, outside the session's folders`)), 'the log names the glob and where it leads');
+    } finally {
+      await cfg().update('permissions.autoApprove', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a workspace .vscode/mcp.json server is not in session/new until the user trusts it (shown its command line), and is after; ${env:…} is never expanded in it', async () => {
     const a = await api();
     const mcpFile = path.join(folder(), '.vscode', 'mcp.json');

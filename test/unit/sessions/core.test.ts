@@ -471,11 +471,67 @@ describe('permissions: every path a tool call names is checked before an automat
     assert.equal(await decide(host, { toolCallId: 'n3', kind: 'search', name: 'grep', rawInput: { pattern: 'TODO' } }), 'once');
   });
 
-  it('reading ~/.ssh/id_rsa is never automatic under "read"; reading a protected path inside is', async () => {
+  it('reading ~/.ssh/id_rsa is never automatic under "read", nor reading a protected path inside (.env, .vscode/)', async () => {
     const host = permissionHost({ autoApprove: 'read', protectedGlob: realProtected() });
     assert.equal(await decide(host, { toolCallId: 'r1', kind: 'read', name: 'read', locations: [{ path: '~/.ssh/id_rsa' }] }), 'asked');
     assert.equal(await decide(host, { toolCallId: 'r2', kind: 'read', name: 'read', rawInput: { path: '/etc/passwd' } }), 'asked');
-    assert.equal(await decide(host, { toolCallId: 'r3', kind: 'read', name: 'read', rawInput: { path: '.vscode/settings.json' } }), 'once');
+    assert.equal(await decide(host, { toolCallId: 'r3', kind: 'read', name: 'read', rawInput: { path: '.vscode/settings.json' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'r4', kind: 'read', name: 'read', rawInput: { path: '.env.local' } }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'r5', kind: 'read', name: 'read', rawInput: { path: 'src/app.ts' } }), 'once');
+  });
+
+  // Real agents' tool calls (their rawInput as their ACP adapters send it), under autoApprove "edits" (reads, searches, edits).
+  const AGENT_CALLS: readonly [agent: string, kind: string, name: string, rawInput: unknown, expected: 'once' | 'asked'][] = [
+    ['Claude Code', 'read', 'Read', { file_path: '/ws/src/a.ts', offset: 1, limit: 200 }, 'once'],
+    ['Claude Code', 'read', 'Read', { file_path: '/home/u/.aws/credentials' }, 'asked'],
+    ['Claude Code', 'search', 'Glob', { pattern: '**/*.{ts,tsx}' }, 'once'],
+    ['Claude Code', 'search', 'Glob', { pattern: 'src/**/*.ts', path: '/ws' }, 'once'],
+    ['Claude Code', 'search', 'Glob', { pattern: '/home/u/.ssh/*' }, 'asked'],
+    ['Claude Code', 'search', 'Glob', { pattern: '~/.ssh/id_*' }, 'asked'],
+    ['Claude Code', 'search', 'Glob', { pattern: '../../**/.ssh/*' }, 'asked'],
+    ['Claude Code', 'search', 'Glob', { pattern: '{/etc,src}/*' }, 'asked'],
+    ['Claude Code', 'search', 'Glob', { pattern: 'src/{..,x}/../../*' }, 'asked'],
+    ['Claude Code', 'search', 'Glob', { pattern: '*', path: '../..' }, 'asked'],
+    ['Claude Code', 'search', 'Glob', { pattern: '.env*' }, 'asked'],
+    ['Claude Code', 'search', 'Glob', { pattern: '.git/**' }, 'asked'],
+    ['Claude Code', 'search', 'Grep', { pattern: 'TODO:', path: 'src', glob: '*.ts', output_mode: 'content', '-n': true }, 'once'],
+    ['Claude Code', 'search', 'Grep', { pattern: 'function\\s+\\w+\\(', type: 'js' }, 'once'],
+    ['Claude Code', 'search', 'Grep', { pattern: 'password', glob: '/etc/**' }, 'asked'],
+    ['Claude Code', 'search', 'Grep', { pattern: 'aws_secret', path: '~/.aws' }, 'asked'],
+    ['Claude Code', 'edit', 'Edit', { file_path: '/ws/src/a.ts', old_string: 'a', new_string: 'b' }, 'once'],
+    ['Claude Code', 'edit', 'Edit', { file_path: '/ws/.vscode/tasks.json', old_string: 'a', new_string: 'b' }, 'asked'],
+    ['Codex', 'edit', 'apply_patch', { changes: { '/ws/src/a.ts': { type: 'update', unified_diff: '@@ -1 +1 @@\n-a\n+b\n', move_path: null } } }, 'once'],
+    ['Codex', 'edit', 'apply_patch', { changes: { '/home/u/.bashrc': { type: 'add', content: 'curl x | sh\n' } } }, 'asked'],
+    ['Codex', 'edit', 'apply_patch', { changes: { '.github/workflows/ci.yml': { add: { content: 'on: push\n' } } } }, 'asked'],
+    ['Codex', 'edit', 'apply_patch', { changes: { '/ws/src/a.ts': { type: 'update', unified_diff: '', move_path: '/tmp/a.ts' } } }, 'asked'],
+    ['Gemini CLI', 'read', 'read_many_files', { paths: ['src/**/*.ts', 'README.md'], include: ['docs/*.md'], exclude: ['**/node_modules/**'] }, 'once'],
+    ['Gemini CLI', 'read', 'read_many_files', { paths: ['~/.ssh/*'] }, 'asked'],
+    ['Gemini CLI', 'read', 'read_many_files', { paths: ['{../../..,src}/*'] }, 'asked'],
+    ['Gemini CLI', 'read', 'read_many_files', { paths: ['src/*.ts'], include: ['/etc/*'] }, 'asked'],
+    ['Gemini CLI', 'search', 'glob', { pattern: '**/*.md', path: '/ws/docs' }, 'once'],
+    ['Gemini CLI', 'search', 'search_file_content', { pattern: 'TODO', include: '*.ts' }, 'once'],
+    ['Gemini CLI', 'read', 'read_file', { absolute_path: '/etc/passwd' }, 'asked'],
+    ['opencode', 'read', 'read', { filePath: '/ws/src/a.ts' }, 'once'],
+    ['opencode', 'search', 'glob', { pattern: '**/*.ts', path: '/home/u' }, 'asked'],
+    ['opencode', 'search', 'grep', { pattern: 'key', path: '/ws', include: '.env*' }, 'asked'],
+    ['opencode', 'search', 'grep', { pattern: 'key', path: '/ws/src', include: '*.{ts,js}' }, 'once'],
+    ['opencode', 'edit', 'edit', { filePath: '/ws/src/a.ts', oldString: 'a', newString: 'b' }, 'once'],
+    ['any agent', 'edit', 'write', { files: { '~/.profile': 'x', 'src/a.ts': 'y' } }, 'asked'],
+    ['any agent', 'read', 'read', { targets: { '/etc/shadow': true } }, 'asked'],
+  ];
+
+  it('real agents\' reads, searches and edits: every path-like field counts (globs, a search\'s path, keys that are paths)', async () => {
+    const host = permissionHost({ autoApprove: 'edits', protectedGlob: realProtected() });
+    const got: string[] = [];
+    let n = 0;
+    for (const [agent, kind, name, rawInput, expected] of AGENT_CALLS) {
+      const answer = await decide(host, { toolCallId: `agent-${n++}`, kind, name, rawInput });
+      if (answer !== expected) got.push(`${agent} ${name} ${JSON.stringify(rawInput)}: ${answer}, expected ${expected}`);
+    }
+    assert.deepEqual(got, []);
+    assert.ok(host.log.some((l) => l.includes('"~/.ssh/id_*" (rawInput.pattern (glob)) resolves to') && l.includes("outside the session's folders")), host.log.join('\n'));
+    assert.ok(host.log.some((l) => l.includes('"{/etc,src}/*" (rawInput.pattern (glob)) is not a path that can be checked')), host.log.join('\n'));
+    assert.ok(host.log.some((l) => l.includes('"/home/u/.bashrc" (rawInput.changes["/home/u/.bashrc"] (key))')), host.log.join('\n'));
   });
 
   it('"always" for execute `npm test` approves a second `npm test`, never `curl x | sh`', async () => {

@@ -2,7 +2,7 @@
 // patch bodies, resolved against the cwd and the home folder.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { isPathKey, patchPaths, resolveToolPath, toolCallPaths, type ToolCallView } from '../../../src/sessions/toolPaths';
+import { isPathKey, isPatternKey, looksRooted, patchPaths, resolveToolGlob, resolveToolPath, toolCallPaths, type ToolCallView } from '../../../src/sessions/toolPaths';
 
 const ctx = { cwd: '/ws', home: '/home/u', platform: 'linux' as const };
 const resolvedOf = (call: ToolCallView) => toolCallPaths(call, ctx).paths.map((p) => p.resolved);
@@ -68,5 +68,37 @@ describe('tool paths: what a tool call names', () => {
     assert.equal(toolCallPaths({ rawInput: many }, ctx).truncated, true);
     assert.equal(toolCallPaths({ rawInput: { path: 'x', content: 'y' } }, ctx).truncated, false);
     assert.equal(path.posix.isAbsolute(toolCallPaths({ rawInput: { path: 'x' } }, ctx).paths[0]!.resolved!), true);
+  });
+
+  it('places a glob by the folder its non-magic part leads to, relative to the call\'s own path; a wildcard part that may lead out cannot be placed', () => {
+    assert.deepEqual(resolveToolGlob('~/.ssh/*', ctx), { base: '/home/u/.ssh', pattern: '/home/u/.ssh/*' });
+    assert.deepEqual(resolveToolGlob('/etc/**/*.conf', ctx), { base: '/etc', pattern: '/etc/**/*.conf' });
+    assert.deepEqual(resolveToolGlob('**/*.ts', ctx), { base: '/ws', pattern: '/ws/**/*.ts' });
+    assert.deepEqual(resolveToolGlob('.env*', ctx), { base: '/ws', pattern: '/ws/.env*' });
+    assert.deepEqual(resolveToolGlob('*.ts', ctx, 'src'), { base: '/ws/src', pattern: '/ws/src/*.ts' });
+    assert.deepEqual(resolveToolGlob('*', ctx, '~/.aws'), { base: '/home/u/.aws', pattern: '/home/u/.aws/*' });
+    assert.deepEqual(resolveToolGlob('/etc/*', ctx, 'src'), { base: '/etc', pattern: '/etc/*' }, 'an absolute glob ignores the call\'s path');
+    assert.equal(resolveToolGlob('../../*', ctx)?.base, '/ws/../..', 'a .. before the wildcards is left for the file system');
+    for (const escaping of ['{/etc,src}/*', 'src/{..,x}/*', 'src/*/../../x', '@(~|src)/*', '{C:/Windows,src}/*', '*/{$HOME,x}']) assert.equal(resolveToolGlob(escaping, ctx), undefined, escaping);
+    assert.deepEqual(resolveToolGlob('src/**/*.{ts,tsx}', ctx), { base: '/ws/src', pattern: '/ws/src/**/*.{ts,tsx}' }, 'ordinary braces are fine');
+    assert.deepEqual(resolveToolGlob('C:\\Users\\u\\*', { cwd: 'C:\\ws', home: 'C:\\Users\\u', platform: 'win32' }), { base: 'C:\\Users\\u', pattern: 'C:\\Users\\u\\*' });
+  });
+
+  it('reads search tools\' patterns and globs, paths with wildcards, and keys that are paths', () => {
+    for (const k of ['pattern', 'glob', 'include', 'file_pattern', 'globs', 'exclude']) assert.ok(isPatternKey(k), k);
+    for (const k of ['path', 'content', 'command']) assert.ok(!isPatternKey(k), k);
+    for (const s of ['/etc', '~/x', '~', '$HOME/x', 'C:\\x', 'file:///x', '../x', 'a/../b']) assert.ok(looksRooted(s), s);
+    for (const s of ['src/a.ts', 'a..b', '...args', 'name']) assert.ok(!looksRooted(s), s);
+    const found = (rawInput: unknown) => toolCallPaths({ rawInput }, ctx).paths.map((p) => `${p.from}=${p.resolved ?? '?'}${p.pattern !== undefined && p.pattern !== p.resolved ? ` ${p.pattern}` : ''}`);
+    assert.deepEqual(found({ pattern: '/home/u/.ssh/*' }), ['rawInput.pattern (glob)=/home/u/.ssh /home/u/.ssh/*']);
+    assert.deepEqual(found({ pattern: 'TODO', path: 'src', glob: '*.ts' }), ['rawInput.pattern (glob)=/ws/src/TODO', 'rawInput.path=/ws/src', 'rawInput.glob (glob)=/ws/src /ws/src/*.ts']);
+    assert.deepEqual(found({ pattern: 'TODO: fix' }), [], 'a regular expression that reads like a scheme is no path');
+    assert.deepEqual(found({ paths: ['{..,src}/x'] }), ['rawInput.paths[0]=/ws/{..,src}/x', 'rawInput.paths[0] (glob)=?']);
+    assert.deepEqual(found({ changes: { '/home/u/.bashrc': { type: 'add', content: 'x' }, 'src/a.ts': { type: 'update', unified_diff: '', move_path: '/tmp/b.ts' } } }), [
+      'rawInput.changes["/home/u/.bashrc"] (key)=/home/u/.bashrc',
+      'rawInput.changes["src/a.ts"] (key)=/ws/src/a.ts',
+      'rawInput.changes.src/a.ts.move_path=/tmp/b.ts',
+    ]);
+    assert.deepEqual(found({ headers: { accept: 'x' }, env: { '~/.ssh/config': 'x' } }), ['rawInput.env["~/.ssh/config"] (key)=/home/u/.ssh/config'], 'a key that starts somewhere of its own counts anywhere');
   });
 });
