@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseJsonc } from './shared/jsonc';
 import type { AutoApprove } from './sessions/permissionPolicy';
-import { DEFAULT_PROTECTED_PATHS } from './platform/protectedPaths';
+import { effectiveProtectedPaths } from './platform/protectedPaths';
 import { DEFAULT_REGISTRY_URL } from './agents/registry/registrySource';
 import { parseAgentSettings, type AgentDefinition, type AgentSettingsProblem } from './agents/agentDefinition';
 
@@ -159,10 +159,12 @@ export class Config {
     return this.userValue('files.outsideRoots') === 'deny' ? 'deny' : 'ask';
   }
 
-  /** Globs (relative to a session folder, at any depth) that agents may write only after asking. */
+  /**
+   * Globs (relative to a session folder, at any depth) that agents may write only after asking:
+   * the defaults plus the user's entries, less the ones the user drops with `!glob`.
+   */
   protectedPaths(): readonly string[] {
-    const v = this.userValue('files.protectedPaths');
-    return Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string' && p.trim() !== '') : DEFAULT_PROTECTED_PATHS;
+    return effectiveProtectedPaths(this.userValue('files.protectedPaths')).globs;
   }
 
   saveAfterWrite(): boolean {

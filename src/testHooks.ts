@@ -99,8 +99,10 @@ export interface TestHooks {
   checkForUpdates(now: number): Promise<string[]>;
   /** The status bar item as shown. */
   statusBar(): { text: string; tooltip: string; visible: boolean };
-  /** Runs between fs/* checking a path and using it (e.g. to swap a folder for a link). */
-  setBetweenCheckAndUse(hook: ((file: string, action: 'read' | 'write') => Promise<void>) | undefined): void;
+  /** Runs between fs/* checking a path and using it (e.g. to swap a folder for a link), and between Undo's check of a file and its write ('revert'). */
+  setBetweenCheckAndUse(hook: ((file: string, action: 'read' | 'write' | 'revert') => Promise<void>) | undefined): void;
+  /** The protected-path glob (acpAgents.files.protectedPaths as in force) a file falls under, if any. */
+  protectedGlob(file: string, roots: readonly string[]): string | undefined;
   /** Gives the session index and archive a full disk (every write fails with ENOSPC), or the real one back. */
   setDiskFull(full: boolean): void;
   /** A chat panel restored as after a reload, from the state it saved (agent id, session id). */
@@ -136,6 +138,7 @@ export function testHooks(ctx: Ctx): TestHooks {
         : defaults.openExternal),
     postFromWebview: (panel, message) => (panel as unknown as { onMessage(m: unknown): void }).onMessage(message),
     setBetweenCheckAndUse: (hook) => void (ctx.files.betweenCheckAndUse = hook),
+    protectedGlob: (file, roots) => ctx.files.protectedGlob(file, roots),
     statusBar: () => ({ text: ctx.statusBar.item.text, tooltip: String(ctx.statusBar.item.tooltip ?? ''), visible: ctx.statusBar.visible }),
     setAuthPrompter: (p) => void (ctx.auth.prompter = p ?? defaults.prompter),
     agentPid: (id) => ctx.agents.runtime(id)?.pid,

@@ -104,7 +104,7 @@ export class FileService {
   }
 
   /** Test seam: runs between the guard's check of a path and the I/O on it (set only by the test hooks). */
-  betweenCheckAndUse: ((file: string, action: 'read' | 'write') => Promise<void>) | undefined;
+  betweenCheckAndUse: ((file: string, action: 'read' | 'write' | 'revert') => Promise<void>) | undefined;
 
   /**
    * Reads from disk only the file the guard checked: opened without following a

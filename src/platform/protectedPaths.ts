@@ -35,6 +35,32 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   '.mcp.json',
 ];
 
+/** A glob as written and as compared: slashes forward, no leading `./` or `/`, no spaces around. */
+function globKey(g: string): string {
+  return g.trim().replace(/\\/g, '/').replace(/^\.?\//, '');
+}
+
+/**
+ * The globs in force for the user's `acpAgents.files.protectedPaths`: the user's entries add to
+ * the defaults (a user who adds one pattern keeps `.git/**`, `.vscode/**`…); an entry `!glob`
+ * drops that glob — a default only goes when the user names it so. `unknown`: `!` entries that
+ * name no glob in the list (a typo), for the log.
+ */
+export function effectiveProtectedPaths(user: unknown): { globs: string[]; dropped: string[]; unknown: string[] } {
+  const entries = Array.isArray(user) ? user.filter((p): p is string => typeof p === 'string' && p.trim() !== '') : [];
+  const drops = new Set(entries.filter((e) => e.trim().startsWith('!')).map((e) => globKey(e.trim().slice(1))));
+  const globs: string[] = [];
+  const seen = new Set<string>();
+  for (const g of [...DEFAULT_PROTECTED_PATHS, ...entries.filter((e) => !e.trim().startsWith('!'))]) {
+    const k = globKey(g);
+    if (k === '' || seen.has(k)) continue;
+    seen.add(k);
+    if (!drops.has(k)) globs.push(g.trim());
+  }
+  const dropped = [...drops].filter((d) => seen.has(d));
+  return { globs, dropped, unknown: [...drops].filter((d) => !seen.has(d)) };
+}
+
 /** What a matcher names when a path holds a name that may be a Windows 8.3 short name of anything. */
 export const SHORT_NAME_REASON = '8.3 short name (*~N)';
 

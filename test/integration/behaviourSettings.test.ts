@@ -52,7 +52,7 @@ describe('Settings that change behaviour', function () {
     }
   });
 
-  it('files.saveAfterWrite: false leaves the agent’s writes unsaved in the editor; a custom files.protectedPaths glob asks before a write it covers', async () => {
+  it('files.saveAfterWrite: false leaves the agent’s writes unsaved in the editor; a custom files.protectedPaths glob asks before a write it covers, and the defaults stay unless dropped with "!"', async () => {
     const a = await api();
     const greet = path.join(folder(), 'src', 'greet.ts');
     const created = path.join(folder(), 'created', 'new-file.txt');
@@ -68,6 +68,12 @@ describe('Settings that change behaviour', function () {
       // The custom glob: the write into created/ was asked about, as protected by it; greet.ts (no longer protected by anything) was not.
       const protectedAsked = asked.filter((q) => q.reason === 'protected');
       assert.deepEqual(protectedAsked.map((q) => [path.relative(folder(), q.path), q.glob]), [[path.join('created', 'new-file.txt'), 'created/**']]);
+      // The user's glob is added to the defaults, never in place of them.
+      assert.equal(a.testing.protectedGlob(path.join(folder(), '.git', 'hooks', 'pre-commit'), [folder()]), '.git/**');
+      assert.equal(a.testing.protectedGlob(path.join(folder(), '.vscode', 'settings.json'), [folder()]), '.vscode/**');
+      await cfg().update('files.protectedPaths', ['created/**', '!.vscode/**'], vscode.ConfigurationTarget.Global);
+      assert.equal(a.testing.protectedGlob(path.join(folder(), '.vscode', 'settings.json'), [folder()]), undefined, 'a default goes only when named with "!"');
+      assert.equal(a.testing.protectedGlob(path.join(folder(), '.git', 'hooks', 'pre-commit'), [folder()]), '.git/**');
       // Not saved: the editor holds the agent's text, the disk the old one.
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === greet);
       assert.ok(doc, 'greet.ts is open in an editor');

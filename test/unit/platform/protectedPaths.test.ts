@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DEFAULT_PROTECTED_PATHS, SHORT_NAME_REASON, protectedMatcher } from '../../../src/platform/protectedPaths';
+import { DEFAULT_PROTECTED_PATHS, SHORT_NAME_REASON, effectiveProtectedPaths, protectedMatcher } from '../../../src/platform/protectedPaths';
 import { caseInsensitiveAt, looksLikeShortName, normalizeRelPath, windowsSegment } from '../../../src/platform/pathSpelling';
 
 const tmpRoot = () => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-prot2-')));
@@ -165,5 +165,30 @@ describe('protected paths: Windows spellings', () => {
   it('an existing folder whose real name has ~1 is what it is', () => {
     fs.mkdirSync(at('backup~1'));
     assert.equal(match(at('backup~1', 'notes.txt'), [root]), undefined);
+  });
+});
+
+describe('protected paths: the user\'s entries', () => {
+  const root = tmpRoot();
+  const protectedBy = (user: unknown, rel: string) => protectedMatcher(effectiveProtectedPaths(user).globs, { platform: 'linux', caseInsensitive: () => false })(path.join(root, ...rel.split('/')), [root]);
+
+  it('add to the defaults: a user who adds one glob keeps .git/, .vscode/, .env* protected', () => {
+    const user = ['created/**'];
+    assert.equal(protectedBy(user, 'created/new.txt'), 'created/**');
+    assert.equal(protectedBy(user, '.git/hooks/pre-commit'), '.git/**');
+    assert.equal(protectedBy(user, '.vscode/settings.json'), '.vscode/**');
+    assert.equal(protectedBy(user, 'packages/app/.env.local'), '.env*');
+    assert.equal(protectedBy(user, 'src/a.ts'), undefined);
+    assert.deepEqual(effectiveProtectedPaths(user).globs, [...DEFAULT_PROTECTED_PATHS, 'created/**']);
+  });
+
+  it('drop a default only when named with a leading "!"; an empty list, junk or the defaults repeated change nothing', () => {
+    const dropped = effectiveProtectedPaths(['!.husky/**', '! ./.npmrc', '!.nothing/**', 'extra']);
+    assert.deepEqual(dropped.dropped, ['.husky/**', '.npmrc']);
+    assert.deepEqual(dropped.unknown, ['.nothing/**'], 'a "!" that names no glob is reported');
+    assert.equal(protectedBy(['!.husky/**'], '.husky/pre-commit'), undefined);
+    assert.equal(protectedBy(['!.husky/**'], '.git/config'), '.git/**', 'the other defaults stay');
+    assert.equal(protectedBy(['!extra', 'extra'], 'extra'), undefined, 'a user\'s own glob can be dropped too');
+    for (const user of [[], undefined, 'x', [3, null, ''], [...DEFAULT_PROTECTED_PATHS]]) assert.deepEqual(effectiveProtectedPaths(user).globs, [...DEFAULT_PROTECTED_PATHS], JSON.stringify(user));
   });
 });
