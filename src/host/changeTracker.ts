@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkPath } from '../platform/pathPolicy';
+import { forMessage } from '../shared/nativeText';
 import { TurnBaseline, type RepoPins } from './turnBaseline';
 import type { ChangeEntry, ChangeTracking, TurnObserver } from '../sessions/services';
 
@@ -59,6 +60,23 @@ function same(a: Disk | undefined, b: Disk | undefined): boolean {
 }
 
 const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+/** What a file holds as far as Undo is concerned: its bytes on disk and an editor's unsaved text. */
+interface Seen {
+  readonly disk: Disk;
+  readonly unsaved: string | undefined;
+}
+
+function seenNow(file: string): Seen {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+  return { disk: readDisk(file), unsaved: doc?.isDirty ? doc.getText() : undefined };
+}
+
+/** Whether the file still holds what it held when Undo was chosen (read again now, synchronously). */
+function stillAsSeen(file: string, seen: Seen): boolean {
+  const now = seenNow(file);
+  return same(now.disk, seen.disk) && now.unsaved === seen.unsaved;
+}
 
 /** Bytes that a text editor round-trips exactly (valid UTF-8, no BOM, no CR: editors normalise line endings). */
 export function isPlainUtf8(bytes: Buffer): boolean {
@@ -341,10 +359,31 @@ export class ChangeTracker implements ChangeTracking {
   /** Undo All: every revertable file back as it was; returns how many were. */
   async revertAll(): Promise<number> {
     const files = [...this.changes].filter(([, c]) => c.before !== undefined).map(([file]) => file);
+    // What each file holds as Undo is chosen: a file that changes after this (the user typing while a
+    // question is open, or while an earlier file is written) is left as it is, never overwritten.
+    const seen = new Map(files.map((f) => [f, seenNow(f)]));
     const allowed = await this.mayWrite(files);
     let n = 0;
-    for (const file of files) if (allowed.has(file) && (await this.revertChecked(file))) n++;
+    const skipped: string[] = [];
+    for (const file of files) {
+      if (!allowed.has(file)) continue;
+      const done = await this.revertChecked(file, seen.get(file)!);
+      if (done === 'changed') skipped.push(file);
+      else if (done) n++;
+    }
+    this.warnChanged(skipped);
     return n;
+  }
+
+  /** Tells the user which files Undo left alone because they changed after it was chosen. */
+  private warnChanged(files: readonly string[]): void {
+    if (files.length === 0) return;
+    const names = files.map((f) => forMessage(path.basename(f), 200)).join(', ');
+    this.warn(
+      files.length === 1
+        ? vscode.l10n.t('{0} was left as it is: it changed after you chose Undo, and undoing now would overwrite that change.', names)
+        : vscode.l10n.t('{0} files were left as they are: they changed after you chose Undo, and undoing now would overwrite those changes ({1}).', files.length, names),
+    );
   }
 
   /**
@@ -387,15 +426,24 @@ export class ChangeTracker implements ChangeTracking {
   async revert(file: string): Promise<boolean> {
     const c = this.changes.get(file);
     if (!c || c.before === undefined) return false;
-    return (await this.mayWrite([file])).has(file) && (await this.revertChecked(file));
+    const seen = seenNow(file);
+    if (!(await this.mayWrite([file])).has(file)) return false;
+    const done = await this.revertChecked(file, seen);
+    if (done === 'changed') this.warnChanged([file]);
+    return done === true;
   }
 
-  private async revertChecked(file: string): Promise<boolean> {
+  /**
+   * Writes the file's old bytes back, unless it no longer holds what `seen` says: each write is
+   * preceded, with no await in between, by reading the file again ('changed': left alone).
+   */
+  private async revertChecked(file: string, seen: Seen): Promise<boolean | 'changed'> {
     const c = this.changes.get(file);
     if (!c || c.before === undefined) return false;
     const uri = vscode.Uri.file(file);
     const before = c.before;
     const openDoc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+    if (!stillAsSeen(file, seen)) return this.leftAlone(file);
     // Before writing: the disk events of this write may arrive while it is still being saved.
     for (const [f, r] of this.reverted) if (Date.now() - r.at > 3000) this.reverted.delete(f);
     if (before !== null) this.reverted.set(file, { at: Date.now(), bytes: before });
@@ -403,6 +451,7 @@ export class ChangeTracker implements ChangeTracking {
       // Deleted by the agent: made again, with its bytes.
       const edit = new vscode.WorkspaceEdit();
       edit.createFile(uri, { contents: before, ignoreIfExists: true });
+      if (!stillAsSeen(file, seen)) return this.leftAlone(file);
       if (!(await vscode.workspace.applyEdit(edit))) return false;
     } else if (before === null || isPlainUtf8(before)) {
       const edit = new vscode.WorkspaceEdit();
@@ -411,6 +460,8 @@ export class ChangeTracker implements ChangeTracking {
         const doc = await vscode.workspace.openTextDocument(uri);
         edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), before.toString('utf8'));
       }
+      // Read again right before the write (the document just opened may have taken a while).
+      if (!stillAsSeen(file, seen)) return this.leftAlone(file);
       if (!(await vscode.workspace.applyEdit(edit))) return false;
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
       if (doc?.isDirty) await doc.save();
@@ -420,11 +471,19 @@ export class ChangeTracker implements ChangeTracking {
         await vscode.window.showTextDocument(openDoc, { preview: true, preserveFocus: true });
         await vscode.commands.executeCommand('workbench.action.files.revert');
       }
+      // The editor's unsaved text was just dropped on purpose: only the disk is compared again.
+      if (!same(readDisk(file), seen.disk)) return this.leftAlone(file);
       await vscode.workspace.fs.writeFile(uri, before);
     }
     this.changes.delete(file);
     this.emitter.fire();
     return true;
+  }
+
+  /** A file Undo leaves alone because it changed since Undo was chosen; its "put back" marker goes too. */
+  private leftAlone(file: string): 'changed' {
+    this.reverted.delete(file);
+    return 'changed';
   }
 
   dispose(): void {

@@ -239,6 +239,12 @@ export class FileService {
    * asks. Undefined: go ahead; else why the file is left alone, for the user.
    */
   async vetUserWrite(ctx: AccessContext, file: string): Promise<string | undefined> {
+    const why = await this.vetUserWriteNow(ctx, file);
+    await this.betweenCheckAndUse?.(file, 'revert');
+    return why;
+  }
+
+  private async vetUserWriteNow(ctx: AccessContext, file: string): Promise<string | undefined> {
     const c = checkUserWrite(file, ctx.roots, (f) => this.protectedMatch()(f, ctx.roots));
     switch (c.kind) {
       case 'ok':

@@ -182,6 +182,47 @@ describe('Checkpoints and review by hunks', function () {
     }
   });
 
+  it('Undo All leaves a file the user changed between its check and its write as it is, says which, and puts the others back', async () => {
+    const a = await api();
+    const plant = path.join(root(), 'plant');
+    const fileA = path.join(plant, 'dir', 'a.txt');
+    const fileB = path.join(plant, 'b.txt');
+    const env = path.join(plant, '.env.local');
+    fs.mkdirSync(path.dirname(fileA), { recursive: true });
+    fs.writeFileSync(fileA, 'one\ntwo\n');
+    fs.writeFileSync(fileB, 'one\ntwo\n');
+    fs.writeFileSync(env, 'KEY=mine\n');
+    a.testing.setAccessAnswer(async () => 'once');
+    await settleSetupWrites();
+    const edited: string[] = [];
+    try {
+      const panel = a.openChat('fake-link-plant');
+      await waitForStatus(panel, 'connected', connected);
+      assert.equal(await panel.session.prompt('change three files'), 'end_turn');
+      await waitFor('three files listed', () => (panel.session.checkpoints.changes.list().length === 3 ? true : undefined));
+      const shown = a.testing.messages().length;
+      // The user saves a.txt exactly between Undo's check of the file and its write.
+      a.testing.setBetweenCheckAndUse(async (file, action) => {
+        if (action !== 'revert' || file !== fileA) return;
+        edited.push(path.basename(file));
+        fs.writeFileSync(fileA, 'one\nmine, saved during Undo\n');
+      });
+      assert.equal(await panel.session.checkpoints.changes.revertAll(), 2, 'b.txt and .env.local are put back');
+      assert.deepEqual(edited, ['a.txt']);
+      assert.equal(read(fileA), 'one\nmine, saved during Undo\n', 'the user’s change is not overwritten');
+      assert.equal(read(fileB), 'one\ntwo\n');
+      assert.equal(read(env), 'KEY=mine\n');
+      const warnings = a.testing.messages().slice(shown).filter((m) => m.severity === 'warning').map((m) => m.message);
+      assert.ok(warnings.some((m) => m.startsWith('a.txt was left as it is: it changed after you chose Undo')), warnings.join(' | '));
+      assert.deepEqual(panel.session.checkpoints.changes.list().map((c) => c.name), ['a.txt'], 'still listed: it was not undone');
+    } finally {
+      a.testing.setBetweenCheckAndUse(undefined);
+      a.testing.setAccessAnswer(undefined);
+      await closeAllEditors();
+      fs.rmSync(plant, { recursive: true, force: true });
+    }
+  });
+
   it('Review: Undo on one hunk and Keep on the other of a two-hunk change each leave the other untouched; the Changes list follows; Undo All and Keep All for the session', async () => {
     const a = await api();
     const file = path.join(root(), 'hunks.txt');
