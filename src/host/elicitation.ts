@@ -81,14 +81,18 @@ export const nativeElicitationUi = (w: ElicitationWindow = vscode.window): Elici
   },
 });
 
-type Turn = 'ask' | 'decline' | 'cancel';
+type Turn = 'ask' | 'decline' | 'cancel' | 'full';
+
+/** Questions one agent process may have waiting behind the one asked; beyond it each is declined at once. */
+export const MAX_WAITING_PER_AGENT = 16;
 
 /**
  * `elicitation/create` (form and URL modes) not tied to an open session, and
  * `elicitation/complete`. One question is asked at a time; the others wait
  * (each still withdrawable by its agent). "Decline All from This Agent"
  * declines the waiting ones from the same agent process and every later one
- * until that process ends (a restart asks again).
+ * until that process ends (a restart asks again). At most MAX_WAITING_PER_AGENT
+ * of one agent process wait: any more are declined at once, and logged.
  */
 export class ElicitationService {
   ui: ElicitationUi = nativeElicitationUi();
@@ -118,8 +122,12 @@ export class ElicitationService {
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ResponseError(-32602, `URL elicitation with scheme "${url.protocol}" is not supported.`);
     } else if (p.mode !== 'form') throw new ResponseError(-32602, `Elicitation mode ${JSON.stringify(p.mode)} is not supported by this client.`);
-    if (this.asking && !this.declined.has(from)) this.log(`elicitation (${p.mode}) from ${agentName}: waits for the question being asked (${this.waiting.length} ahead of it)`);
+    if (this.asking && !this.declined.has(from) && this.waitingFrom(from) < MAX_WAITING_PER_AGENT) this.log(`elicitation (${p.mode}) from ${agentName}: waits for the question being asked (${this.waiting.length} ahead of it)`);
     const turn = await this.turn(from, token);
+    if (turn === 'full') {
+      this.log(`elicitation (${String(p.mode)}) from ${agentName}: declined at once, ${MAX_WAITING_PER_AGENT} of its questions already wait (at most ${MAX_WAITING_PER_AGENT})`);
+      return { action: 'decline' };
+    }
     if (turn !== 'ask') {
       this.log(`elicitation (${String(p.mode)}) from ${agentName}: ${turn === 'decline' ? 'declined (the user declined all from this agent)' : 'withdrawn by the agent while it waited'}`);
       if (turn === 'cancel') throw clientError.cancelled('The agent cancelled the elicitation.');
@@ -179,6 +187,7 @@ export class ElicitationService {
       this.asking = true;
       return Promise.resolve('ask');
     }
+    if (this.waitingFrom(from) >= MAX_WAITING_PER_AGENT) return Promise.resolve('full');
     return new Promise<Turn>((resolve) => {
       const sub = token?.onCancellationRequested(() => {
         const i = this.waiting.indexOf(entry);
@@ -194,6 +203,10 @@ export class ElicitationService {
       };
       this.waiting.push(entry);
     });
+  }
+
+  private waitingFrom(from: object): number {
+    return this.waiting.filter((w) => w.from === from).length;
   }
 
   /** The question asked is done: the next one waiting is asked. */

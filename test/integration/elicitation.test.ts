@@ -96,6 +96,32 @@ describe('Elicitation (form and URL)', function () {
     assert.deepEqual(answer.msg.result, { action: 'cancel' });
   });
 
+  it('questions not about a session: at most 16 of one agent wait behind the one asked; the ones beyond are declined at once and logged', async () => {
+    const a = await api();
+    const shown: ShownDialog[] = [];
+    const answer: ((choice: string | undefined) => void)[] = [];
+    a.testing.setElicitationDialogs(async (d) => {
+      shown.push(d);
+      return await new Promise<string | undefined>((resolve) => answer.push(resolve));
+    });
+    const panel = a.openChat('fake-elicit-flood');
+    await waitForStatus(panel, 'connected', connected);
+    const recorded = readRecord('elicit-flood').length;
+    const answers = () => readRecord('elicit-flood').slice(recorded).filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined);
+    const turn = panel.session.prompt('ask twenty');
+    await waitFor('the first dialog', () => shown[0]);
+    await waitFor('sixteen waiting', () => (a.testing.elicitationsQueued() === 16 ? true : undefined));
+    const early = await waitFor('three answered at once', () => (answers().length === 3 ? answers() : undefined));
+    assert.deepEqual(early.map((r) => r.msg.result), [{ action: 'decline' }, { action: 'decline' }, { action: 'decline' }]);
+    assert.equal(shown.length, 1, 'still the one dialog');
+    assert.equal(a.testing.logLines().filter((l) => l.includes('declined at once, 16 of its questions already wait')).length, 3);
+    answer[0]!('Decline All from This Agent');
+    assert.equal(await turn, 'end_turn');
+    assert.equal(answers().length, 20);
+    assert.equal(shown.length, 1);
+    assert.equal(a.testing.elicitationsQueued(), 0);
+  });
+
   it('questions not about a session: one dialog at a time, the others wait (the agent may withdraw one); "Decline All from This Agent" declines the waiting and the later ones', async () => {
     const a = await api();
     const shown: ShownDialog[] = [];

@@ -24,6 +24,9 @@ interface Pending {
   readonly reject: (e: Error) => void;
 }
 
+/** Questions of one session waiting for the user at once; beyond it the agent is answered `decline` at once. */
+export const MAX_WAITING_ELICITATIONS = 16;
+
 export class Elicitations implements SessionPart {
   private readonly pending = new Map<string, Pending>();
   /** URL elicitations accepted and not completed yet, by elicitationId. */
@@ -58,6 +61,11 @@ export class Elicitations implements SessionPart {
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw errors.invalidParams(`URL elicitation with scheme "${url.protocol}" is not supported.`);
     } else throw errors.invalidParams(`Elicitation mode ${JSON.stringify(p.mode)} is not supported by this client.`);
+    // Bounded: an agent asking without end fills neither the panel nor memory.
+    if (this.pending.size >= MAX_WAITING_ELICITATIONS) {
+      h.log(`elicitation (${url ? 'url' : 'form'}): declined at once, ${this.pending.size} questions of this session already wait for the user (at most ${MAX_WAITING_ELICITATIONS})`);
+      return { action: 'decline' };
+    }
     const { item, changes } = h.transcript().addElicitation(
       {
         mode: url ? 'url' : 'form',

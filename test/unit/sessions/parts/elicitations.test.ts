@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { CancelToken } from '../../../../src/agents/sessionRouter';
 import { decodeSessionUpdate } from '../../../../src/acp/decode';
-import { Elicitations } from '../../../../src/sessions/parts/elicitations';
+import { Elicitations, MAX_WAITING_ELICITATIONS } from '../../../../src/sessions/parts/elicitations';
 import { fakeCore } from './fakeCore';
 
 const never: CancelToken = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
@@ -34,5 +34,24 @@ describe('sessions/parts: elicitations', () => {
     part.dispose();
     assert.deepEqual(await child, { action: 'cancel' });
     assert.equal(part.waiting, 0);
+  });
+
+  it('at most 16 questions of a session wait: the next is declined at once, without a form, and logged', async () => {
+    const f = fakeCore();
+    const part = new Elicitations(f.core);
+    const asked = Array.from({ length: MAX_WAITING_ELICITATIONS }, () => part.ask(form('s1'), never));
+    assert.equal(MAX_WAITING_ELICITATIONS, 16);
+    assert.equal(part.waiting, 16);
+    assert.deepEqual(await part.ask(form('s1'), never), { action: 'decline' });
+    assert.deepEqual(await part.ask({ sessionId: 's1', mode: 'url', message: 'Sign in', url: 'https://example.com/x' }, never), { action: 'decline' });
+    assert.equal(f.transcript.items.filter((i) => i.kind === 'elicitation').length, 16, 'no form for the ones over the limit');
+    assert.ok(f.logs.some((l) => l.includes('declined at once, 16 questions of this session already wait')), f.logs.join('\n'));
+    // Withdrawn: there is room again.
+    part.withdraw('the turn ended');
+    await Promise.all(asked);
+    const again = part.ask(form('s1'), never);
+    assert.equal(part.waiting, 1);
+    part.dispose();
+    assert.deepEqual(await again, { action: 'cancel' });
   });
 });
