@@ -16,6 +16,17 @@
  *
  * Re-check the entries when an agent's tested version moves (shared notes:
  * AGENT-QUIRKS.md).
+ *
+ * Trust: `agentInfo` is the agent's own word, so any agent may claim another's
+ * quirks. None of the `agentInfo` entries widens what an agent may do:
+ * `missing-file-read-as-empty` applies only after fs/read_text_file's path checks
+ * (roots, links, the access gate) passed, and answers a missing file with less
+ * (empty text) rather than more; `late-answer-after-cancel`, `mcpServersIgnored`
+ * and `trustPassedNote` only explain things to the user. What does widen (an
+ * environment variable that makes gemini-cli trust the folder, a PATH entry for
+ * codex-acp's sandbox helper) is keyed on the launch — the registry id or the
+ * command line the user configured — never on `agentInfo`. A new entry that
+ * widens anything (permissions, paths, environment) must be keyed on the launch too.
  */
 import * as l10n from '@vscode/l10n';
 
