@@ -84,7 +84,7 @@ export const nativeElicitationUi = (w: ElicitationWindow = vscode.window): Elici
 type Turn = 'ask' | 'decline' | 'cancel' | 'full';
 
 /** Questions one agent process may have waiting behind the one asked; beyond it each is declined at once. */
-export const MAX_WAITING_PER_AGENT = 16;
+const MAX_WAITING_PER_AGENT = 16;
 
 /**
  * `elicitation/create` (form and URL modes) not tied to an open session, and
