@@ -1,0 +1,332 @@
+// The native dialogs behind every test hook, answered as a person would: the
+// shipped .vsix (no hooks) in the workbench, each modal or quick pick clicked,
+// and what the click did checked where it lands — the agent's record of the
+// answers it got, the files on disk, the Sessions view.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureNode } from '../harness/tools.mjs';
+import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
+
+describe('e2e: the native dialogs, clicked', function () {
+  this.timeout(240_000);
+  /** @type {import('./workbench.mjs').Workbench} */
+  let wb;
+  /** @type {import('./workbench.mjs').Page} */
+  let page;
+  /** @type {string} */
+  let workspace;
+
+  before(async function () {
+    wb = await openWorkbench({
+      prefix: 'acp-dialogs',
+      agents: ['fake-access-dialogs', 'fake-auth-agent', 'fake-delete-list', 'fake-default'],
+      // VS Code's own MCP support must not start (or ask about) the workspace's mcp.json server of the last test.
+      settings: { 'chat.mcp.enabled': false, 'chat.mcp.autostart': 'never' },
+    });
+    ({ page } = wb);
+    workspace = path.join(wb.tmp, 'workspace');
+  });
+
+  after(async function () {
+    await wb?.close();
+  });
+
+  // Each test starts from an empty editor area (cleaned up first, so that a failure's screenshot shows what failed).
+  beforeEach(async function () {
+    await runCommand(page, 'View: Close All Editors');
+  });
+
+  /**
+   * What a fake agent received, in order (its record file).
+   * @param {string} scenario
+   * @returns {any[]}
+   */
+  const received = (scenario) => {
+    const file = path.join(wb.tmp, `${scenario}.jsonl`);
+    if (!fs.existsSync(file)) return [];
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.dir === 'in');
+  };
+  /**
+   * The answers to the agent's own requests (fs/*), in order: { result } or { error }.
+   * @param {string} scenario
+   */
+  const answers = (scenario) => received(scenario).filter((r) => typeof r.msg?.id === 'string' && r.msg.id.startsWith('agent-') && r.msg.method === undefined).map((r) => r.msg);
+  /**
+   * The calls of one method the agent received.
+   * @param {string} scenario
+   * @param {string} method
+   */
+  const calls = (scenario, method) => received(scenario).filter((r) => r.msg?.method === method).map((r) => r.msg);
+
+  /**
+   * Polls until `check` gives a value (the agent's record and the disk change outside the page).
+   * @template T
+   * @param {string} what
+   * @param {() => T | undefined | false} check
+   * @returns {Promise<T>}
+   */
+  async function until(what, check, timeoutMs = 30_000) {
+    for (const deadline = Date.now() + timeoutMs; ; await page.waitForTimeout(100)) {
+      const v = check();
+      if (v !== undefined && v !== false) return v;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    }
+  }
+
+  /**
+   * The modal dialog showing `text`: its message, detail and buttons, as shown.
+   * @param {string | RegExp} text
+   */
+  async function modal(text) {
+    const box = page.locator('.monaco-dialog-box', { hasText: text });
+    await box.waitFor({ timeout: 30_000 });
+    const message = (await box.locator('.dialog-message-text').innerText()).trim();
+    const detail = (await box.locator('.dialog-message-detail').innerText()).trim();
+    const buttons = (await box.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((b) => b.trim());
+    return {
+      box,
+      message,
+      detail,
+      buttons,
+      /** @param {string} label the button's whole label */
+      click: async (label) => {
+        assert.ok(buttons.includes(label), `"${label}" is one of the buttons: ${buttons.join(' | ')}`);
+        await box.locator('.dialog-buttons .monaco-button').filter({ hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }).click();
+      },
+      escape: () => box.press('Escape'),
+    };
+  }
+
+  /** @param {string} agentName */
+  async function newSession(agentName) {
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, agentName);
+  }
+
+  /** @param {string} text */
+  async function send(text) {
+    const input = webviewFrame(page).locator('#input');
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  const connected = () => webviewFrame(page).locator('#status .status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+
+  it('access question: the modal names the agent, the action and the path; Allow Once, Deny, for the session, Deny All for This Turn and Escape each do what they say, and Deny leaves a protected file as it was', async function () {
+    const outsideA = path.join(wb.tmp, 'dialogs-outside-a.txt');
+    const outsideB = path.join(wb.tmp, 'dialogs-outside-b.txt');
+    fs.writeFileSync(outsideA, 'outside A\n');
+    fs.writeFileSync(outsideB, 'outside B\n');
+    const settingsFile = path.join(workspace, '.vscode', 'settings.json');
+    fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+    const settingsBefore = '{ "editor.tabSize": 4 }\n';
+    fs.writeFileSync(settingsFile, settingsBefore);
+    const envFile = path.join(workspace, '.env');
+
+    const agent = 'Fake: access-dialogs';
+    const got = () => answers('access-dialogs');
+    await newSession(agent);
+    await connected();
+    await send('turn 1');
+
+    // 1. Allow Once: the agent reads the file.
+    let q = await modal('dialogs-outside-a.txt');
+    assert.equal(q.message, `${agent} wants to read ${outsideA}, which is outside the session's folders.`);
+    assert.equal(q.detail, 'Allow only if you expect the agent to need this.');
+    // No "Allow Its Folder": the folder holds the session's own.
+    assert.deepEqual([...q.buttons].sort(), ['Allow Once', 'Allow This File for the Session', 'Cancel', 'Deny', 'Deny All for This Turn']);
+    await screenshot(page, 'dialogs-access-outside');
+    await q.click('Allow Once');
+    await until('the answer to the 1st read', () => got().length >= 1);
+    assert.deepEqual(got()[0].result, { content: 'outside A\n' });
+
+    // 2. Once was once: the same read asks again; Deny → an error, no content.
+    q = await modal('dialogs-outside-a.txt');
+    await q.click('Deny');
+    await until('the answer to the 2nd read', () => got().length >= 2);
+    assert.equal(got()[1].result, undefined, 'no content after Deny');
+    assert.match(got()[1].error?.message ?? '', /Access refused/);
+
+    // 3. Allowed for the session: this read and the next (not asked again) get the content.
+    q = await modal('dialogs-outside-a.txt');
+    await q.click('Allow This File for the Session');
+    await until('the answers to the 3rd and 4th reads (the 4th not asked)', () => got().length >= 4);
+    assert.deepEqual(got()[2].result, { content: 'outside A\n' });
+    assert.deepEqual(got()[3].result, { content: 'outside A\n' });
+
+    // 4. Turn 2, another file: Deny All for This Turn refuses this read and the next, unasked.
+    await send('turn 2');
+    q = await modal('dialogs-outside-b.txt');
+    await q.click('Deny All for This Turn');
+    await until('the answers of turn 2', () => got().length >= 6);
+    for (const a of got().slice(4, 6)) assert.match(a.error?.message ?? '', /Access refused/, JSON.stringify(a));
+
+    // 5. Turn 3: asked again (the denial ended with its turn); Escape means no.
+    await send('turn 3');
+    q = await modal('dialogs-outside-b.txt');
+    await q.escape();
+    await until('the answer to the read dismissed with Escape', () => got().length >= 7);
+    assert.match(got()[6].error?.message ?? '', /Access refused/);
+
+    // 6. A protected write asks even inside the folder; Deny leaves the file as it was.
+    q = await modal('settings.json');
+    assert.equal(q.message, `${agent} wants to write ${settingsFile}, a protected path (.vscode/**).`);
+    assert.match(q.detail, /Allow only if you asked the agent to change it/);
+    assert.deepEqual([...q.buttons].sort(), ['Allow Once', 'Allow This File for the Session', 'Cancel', 'Deny', 'Deny All for This Turn']);
+    await q.click('Deny');
+    await until('the answer to the protected write', () => got().length >= 8);
+    assert.match(got()[7].error?.message ?? '', /protected path/);
+    assert.equal(fs.readFileSync(settingsFile, 'utf8'), settingsBefore, 'Deny: the file is unchanged on disk');
+
+    // 7. Allow Once on a protected write: it is written.
+    q = await modal('.env');
+    assert.equal(q.message, `${agent} wants to write ${envFile}, a protected path (.env*).`);
+    await q.click('Allow Once');
+    await until('the answer to the allowed protected write', () => got().length >= 9);
+    assert.equal(got()[8].error, undefined, JSON.stringify(got()[8]));
+    await until('.env on disk', () => fs.existsSync(envFile) && fs.readFileSync(envFile, 'utf8') === 'WRITTEN_BY_THE_AGENT=1\n');
+    assert.equal(fs.readFileSync(settingsFile, 'utf8'), settingsBefore, 'still unchanged at the end of the turn');
+  });
+
+  it('sign-in picker: the quick pick lists the agent’s methods; Escape signs in with none, Sign In… and a pick sends authenticate with that method, then the session connects', async function () {
+    await newSession('Fake: auth-agent');
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: 'Sign in to Fake: auth-agent' }).waitFor({ timeout: 30_000 });
+    const rows = widget.locator('.quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'Quantum sign-in' }).waitFor({ timeout: 10_000 });
+    const offered = await rows.allInnerTexts();
+    assert.equal(offered.length, 2, offered.join(' | '));
+    assert.match(offered.find((t) => t.includes('Sign in with Fake')) ?? '', /the agent signs you in/);
+    assert.match(offered.find((t) => t.includes('Quantum sign-in')) ?? '', /type "quantum": this extension cannot run it/);
+    await screenshot(page, 'dialogs-sign-in');
+    // (The chat panel opening behind it may have taken the keyboard: Escape goes to the picker.)
+    await widget.locator('input').first().click();
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    // Declined: the panel says so and offers Sign In…; nothing was sent.
+    const frame = webviewFrame(page);
+    const signIn = frame.locator('#status button[data-action="signIn"]', { hasText: 'Sign In…' });
+    await signIn.waitFor({ timeout: 30_000 });
+    assert.match(await frame.locator('#status .status-text').innerText(), /Authentication required/);
+    assert.equal(calls('auth-agent', 'authenticate').length, 0, 'no authenticate after Escape');
+
+    await signIn.click();
+    await pick(page, 'Sign in with Fake');
+    await frame.locator('#status .status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(
+      calls('auth-agent', 'authenticate').map((m) => m.params),
+      [{ methodId: 'oauth' }],
+    );
+  });
+
+  it('Resume Session picker: offers what the agent lists; Escape opens nothing, a pick loads that session', async function () {
+    await runCommand(page, 'ACP: Resume Session');
+    await pick(page, 'Fake: delete-list');
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: 'ACP: Resume Session — Fake: delete-list' }).waitFor({ timeout: 30_000 });
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Listed, then deleted' }).waitFor({ timeout: 10_000 });
+    await widget.locator('input').first().click();
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    await runCommand(page, 'ACP: Resume Session');
+    await pick(page, 'Fake: delete-list');
+    await pick(page, 'Listed, then deleted');
+    await until('session/load', () => calls('delete-list', 'session/load').length > 0);
+    assert.deepEqual(
+      calls('delete-list', 'session/load').map((m) => m.params.sessionId),
+      ['listed-gone'],
+      'loaded once: the picked session, and nothing on Escape',
+    );
+  });
+
+  it('Delete confirmation from the Sessions view: Cancel and Escape keep the session; Delete removes the row and asks the agent to delete it', async function () {
+    // (The agent runs since the Resume Session test: its listed session is in the view.)
+    await runCommand(page, 'ACP Agents: Focus on Sessions View');
+    const sidebar = page.locator('#workbench\\.parts\\.sidebar');
+    const row = sidebar.locator('.monaco-list-row', { hasText: 'Listed, then deleted' });
+    await row.waitFor({ timeout: 30_000 });
+    const question = 'Delete the session "Listed, then deleted" of Fake: delete-list?';
+    // The row's own Delete Session… button (shown on hover).
+    const askToDelete = async () => {
+      await row.hover();
+      await row.getByRole('button', { name: /Delete Session/ }).click();
+      return await modal(question);
+    };
+
+    let q = await askToDelete();
+    assert.equal(q.message, question);
+    assert.match(q.detail, /Its local history is removed/);
+    assert.deepEqual([...q.buttons].sort(), ['Cancel', 'Delete']);
+    await screenshot(page, 'dialogs-delete');
+    await q.click('Cancel');
+    await q.box.waitFor({ state: 'detached', timeout: 10_000 });
+    await row.waitFor({ timeout: 5000 });
+
+    q = await askToDelete();
+    await q.escape();
+    await q.box.waitFor({ state: 'detached', timeout: 10_000 });
+    await row.waitFor({ timeout: 5000 });
+    assert.equal(calls('delete-list', 'session/delete').length, 0, 'Cancel and Escape: the agent was asked nothing');
+
+    q = await askToDelete();
+    await q.click('Delete');
+    await row.waitFor({ state: 'detached', timeout: 20_000 });
+    await until('session/delete', () => calls('delete-list', 'session/delete').length > 0);
+    assert.deepEqual(
+      calls('delete-list', 'session/delete').map((m) => m.params.sessionId),
+      ['listed-gone'],
+    );
+  });
+
+  it('MCP trust: the modal names the workspace’s server and its command; Trust hands it to the agent, Escape on a changed definition does not, and is not asked again in this window', async function () {
+    const node = ensureNode();
+    const mcpFile = path.join(workspace, '.vscode', 'mcp.json');
+    const define = (/** @type {string[]} */ args) => {
+      fs.mkdirSync(path.dirname(mcpFile), { recursive: true });
+      fs.writeFileSync(mcpFile, JSON.stringify({ servers: { repoTool: { type: 'stdio', command: node, args } } }, null, 2));
+    };
+    const sent = () => (calls('default', 'session/new').at(-1)?.params.mcpServers ?? []).map((/** @type {{ name: string }} */ s) => s.name);
+    try {
+      define(['repo-tool.js', '--flag']);
+      await newSession('Fake: default');
+      let q = await modal('Trust it?');
+      assert.equal(q.message, 'This workspace defines an MCP server that Fake: default would start. Trust it?');
+      assert.ok(q.detail.includes(`• repoTool (workspace/.vscode/mcp.json):\n    ${node} repo-tool.js --flag`), q.detail);
+      assert.deepEqual([...q.buttons].sort(), ['Cancel', 'Trust and Start It']);
+      await screenshot(page, 'dialogs-mcp-trust');
+      await q.click('Trust and Start It');
+      await connected();
+      assert.equal(calls('default', 'session/new').length, 1);
+      assert.ok(sent().includes('repoTool'), `trusted: in session/new (${sent().join(', ')})`);
+      await runCommand(page, 'View: Close All Editors');
+
+      // A changed definition is asked about again; Escape trusts nothing.
+      define(['repo-tool.js', '--changed']);
+      await newSession('Fake: default');
+      q = await modal('Trust it?');
+      assert.ok(q.detail.includes(`${node} repo-tool.js --changed`), q.detail);
+      await q.escape();
+      await connected();
+      assert.equal(calls('default', 'session/new').length, 2);
+      assert.ok(!sent().includes('repoTool'), `not trusted: not in session/new (${sent().join(', ')})`);
+      await runCommand(page, 'View: Close All Editors');
+
+      // The refusal holds for this window: a new session connects without asking, still without it.
+      await newSession('Fake: default');
+      await connected();
+      assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'not asked again');
+      assert.equal(calls('default', 'session/new').length, 3);
+      assert.ok(!sent().includes('repoTool'), `still not in session/new (${sent().join(', ')})`);
+    } finally {
+      fs.rmSync(mcpFile, { force: true });
+    }
+  });
+});
