@@ -299,7 +299,8 @@ describe('e2e: the native dialogs, clicked', function () {
       await newSession('Fake: default');
       let q = await modal('Trust it?');
       assert.equal(q.message, 'This workspace defines an MCP server that Fake: default would start. Trust it?');
-      assert.ok(q.detail.includes(`• repoTool (workspace/.vscode/mcp.json):\n    ${node} repo-tool.js --flag`), q.detail);
+      const flat = (/** @type {string} */ t) => t.replace(/\s+/g, ' ');
+      assert.ok(flat(q.detail).includes(`• repoTool (workspace/.vscode/mcp.json): ${node} repo-tool.js --flag`), q.detail);
       assert.deepEqual([...q.buttons].sort(), ['Cancel', 'Trust and Start It']);
       await screenshot(page, 'dialogs-mcp-trust');
       await q.click('Trust and Start It');
@@ -312,7 +313,7 @@ describe('e2e: the native dialogs, clicked', function () {
       define(['repo-tool.js', '--changed']);
       await newSession('Fake: default');
       q = await modal('Trust it?');
-      assert.ok(q.detail.includes(`${node} repo-tool.js --changed`), q.detail);
+      assert.ok(flat(q.detail).includes(`${node} repo-tool.js --changed`), q.detail);
       await q.escape();
       await connected();
       assert.equal(calls('default', 'session/new').length, 2);
