@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureNode } from '../harness/tools.mjs';
-import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
+import { workbenchUrl } from '../harness/codeServer.mjs';
+import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 describe('e2e: the native dialogs, clicked', function () {
   this.timeout(240_000);
@@ -20,7 +21,7 @@ describe('e2e: the native dialogs, clicked', function () {
   before(async function () {
     wb = await openWorkbench({
       prefix: 'acp-dialogs',
-      agents: ['fake-access-dialogs', 'fake-auth-agent', 'fake-delete-list', 'fake-default'],
+      agents: ['fake-access-dialogs', 'fake-auth-agent', 'fake-delete-list', 'fake-default', 'fake-elicit-dialogs'],
       // VS Code's own MCP support must not start (or ask about) the workspace's mcp.json server of the last test.
       settings: { 'chat.mcp.enabled': false, 'chat.mcp.autostart': 'never' },
     });
@@ -329,5 +330,65 @@ describe('e2e: the native dialogs, clicked', function () {
     } finally {
       fs.rmSync(mcpFile, { force: true });
     }
+  });
+
+  it('elicitation outside a session: the modal says who asks what; Fill In, then an input box and a quick pick, answer the form; Escape cancels; Decline declines', async function () {
+    const got = () => answers('elicit-dialogs');
+    await newSession('Fake: elicit-dialogs');
+    await connected();
+    await send('deploy it');
+    let q = await modal('Where should it deploy?');
+    assert.equal(q.message, 'Fake: elicit-dialogs asks: Where should it deploy?');
+    assert.match(q.detail, /^2 fields: App name \(required\), Region \(required\)/);
+    assert.deepEqual([...q.buttons].sort(), ['Cancel', 'Decline', 'Decline All from This Agent', 'Fill In']);
+    await q.click('Fill In');
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: 'App name' }).waitFor({ timeout: 10_000 });
+    await widget.locator('input').fill('shop');
+    await widget.locator('input').press('Enter');
+    await widget.locator('.quick-input-title', { hasText: 'Region' }).waitFor({ timeout: 10_000 });
+    await pick(page, 'United States');
+    await until('the answer to the form', () => got().length >= 1);
+    assert.deepEqual(got()[0].result, { action: 'accept', content: { name: 'shop', region: 'us' } });
+
+    q = await modal('Where should it deploy?');
+    await q.escape();
+    await until('the answer to the form dismissed with Escape', () => got().length >= 2);
+    assert.deepEqual(got()[1].result, { action: 'cancel' });
+
+    q = await modal('Where should it deploy?');
+    await q.click('Decline');
+    await until('the declined form', () => got().length >= 3);
+    assert.deepEqual(got()[2].result, { action: 'decline' });
+  });
+
+  // Last: it reopens the window on a multi-root workspace.
+  it('multi-root folder picker: New Session asks which folder; Escape starts nothing, a pick starts the session there', async function () {
+    const second = path.join(wb.tmp, 'second');
+    fs.mkdirSync(second, { recursive: true });
+    const wsFile = path.join(wb.tmp, 'dialogs.code-workspace');
+    fs.writeFileSync(wsFile, JSON.stringify({ folders: [{ path: workspace }, { path: second }] }));
+    await page.goto(workbenchUrl(wb.server, wsFile));
+    await waitForWorkbench(page);
+    const before = calls('default', 'session/new').length;
+
+    const widget = page.locator('.quick-input-widget');
+    const input = widget.locator('input');
+    await newSession('Fake: default');
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'second' }).waitFor({ timeout: 20_000 });
+    assert.equal(await input.getAttribute('placeholder'), 'Pick the folder the agent works in');
+    await input.click();
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    await newSession('Fake: default');
+    await pick(page, 'second');
+    await connected();
+    const news = calls('default', 'session/new').slice(before);
+    assert.deepEqual(
+      news.map((m) => m.params.cwd),
+      [second],
+      'one session/new, in the folder picked (none on Escape)',
+    );
   });
 });
