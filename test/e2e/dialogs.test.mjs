@@ -35,6 +35,10 @@ describe('e2e: the native dialogs, clicked', function () {
 
   // Each test starts from an empty editor area (cleaned up first, so that a failure's screenshot shows what failed).
   beforeEach(async function () {
+    // What a failed test left open is dismissed first: a modal and those queued behind it, a quick input.
+    const box = page.locator('.monaco-dialog-box').first();
+    for (let i = 0; i < 20 && (await box.waitFor({ timeout: 1000 }).then(() => true, () => false)); i++) await box.press('Escape');
+    if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
     await runCommand(page, 'View: Close All Editors');
   });
 
