@@ -47,17 +47,28 @@ export class AttachmentSources implements vscode.Disposable {
     return (uris ?? []).map((u) => this.fileOf(u));
   }
 
-  fromUris(uris: readonly string[]): Attachment[] {
-    const out: Attachment[] = [];
-    for (const raw of uris) {
+  /**
+   * What was dropped on the composer (a uri-list): files inside the session's folders (`inside`)
+   * are attached; anything else — another scheme, a file outside them, not a URI — is refused,
+   * in words for the user (the Attach… picker still attaches a file from anywhere, as the user picks it).
+   */
+  fromUris(uris: readonly string[], inside: (fsPath: string) => boolean): { add: Attachment[]; refused: string[] } {
+    const add: Attachment[] = [];
+    const refused: string[] = [];
+    for (const raw of uris.slice(0, 100)) {
+      const shown = forLabel(raw.trim(), 200);
+      let u: vscode.Uri;
       try {
-        const u = vscode.Uri.parse(raw.trim(), true);
-        if (u.scheme === 'file' || u.scheme === 'vscode-remote') out.push(this.fileOf(vscode.Uri.file(u.path)));
+        u = vscode.Uri.parse(raw.trim(), true);
       } catch {
-        // not a URI
+        refused.push(vscode.l10n.t('{0} was not attached: it is not a file.', shown));
+        continue;
       }
+      if (u.scheme !== 'file' && u.scheme !== 'vscode-remote') refused.push(vscode.l10n.t('{0} was not attached: only files can be attached, and this is a {1} link.', shown, u.scheme));
+      else if (!inside(vscode.Uri.file(u.path).fsPath)) refused.push(vscode.l10n.t("{0} was not attached: it is outside the session's folders. Use Attach… to pick it.", shown));
+      else add.push(this.fileOf(vscode.Uri.file(u.path)));
     }
-    return out;
+    return { add, refused };
   }
 
   fileOf(uri: vscode.Uri): Attachment {

@@ -38,8 +38,12 @@ const HANDLERS: Handlers = {
   send: (msg, p) => void p.session.prompt(msg.text, msg.attachments ?? []),
   attach: (_msg, p) => void p.attachments.pick().then((add) => add.length && p.post({ type: 'attachments', add })),
   dropUris: (msg, p) => {
-    const add = p.attachments.fromUris(msg.uris);
+    const { add, refused } = p.attachments.fromUris(msg.uris, (fsPath) => p.session.requests.pathInside(fsPath) !== undefined);
     if (add.length) p.post({ type: 'attachments', add });
+    if (refused.length) {
+      p.log.info(`refused ${refused.length} dropped item(s) that are not files in the session's folders`);
+      p.post({ type: 'composerNote', text: refused.slice(0, 3).join('\n') + (refused.length > 3 ? `\n${vscode.l10n.t('… and {0} more.', refused.length - 3)}` : '') });
+    }
   },
   findFiles: (msg, p) => {
     const answer = (items: readonly Mention[]): void => p.post({ type: 'mentions', requestId: msg.requestId, items });

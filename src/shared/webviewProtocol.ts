@@ -47,6 +47,8 @@ export type HostToWebview =
   /** The session the panel shows, persisted in the webview state for the serializer. */
   | { readonly type: 'session'; readonly sessionId: string | undefined }
   | { readonly type: 'attachments'; readonly add: readonly Attachment[] }
+  /** Why something dropped on the composer was not attached, shown under its chips. */
+  | { readonly type: 'composerNote'; readonly text: string }
   /** What an @-mention may attach (answering `findFiles`). */
   | { readonly type: 'mentions'; readonly requestId: number; readonly items: readonly Mention[] };
 

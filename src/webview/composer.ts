@@ -1,13 +1,20 @@
 /**
- * The composer: Enter sends, Shift+Enter is a new line, Up recalls earlier
- * prompts, "/" completes the agent's slash commands, Stop (or Escape) while a turn runs.
+ * The composer: Enter sends, Shift+Enter is a new line, Up and Down walk the
+ * prompts sent before (from an empty composer; a draft is never replaced), "/"
+ * completes the agent's slash commands, "@" attaches, pasted or dropped images
+ * and files dropped from the Explorer become chips, Stop (or Escape) while a turn runs.
  */
 import * as l10n from '@vscode/l10n';
 import type { Attachment, Mention } from '../shared/attachments';
 import type { HeaderState } from '../shared/transcriptTypes';
+import { PromptHistory } from './promptHistory';
 import { h, icon, type Post } from './render';
 
 type Suggestion = { name: string; description: string; hint?: string; mention?: Mention };
+
+/** The image types an agent may take, and the most of one image that is attached. */
+const IMAGE_TYPES = /^image\/(png|jpe?g|gif|webp)$/;
+const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 
 const MENTION_ICONS: Record<Mention['kind'], string> = { file: 'file', editor: 'files', symbol: 'symbol-class', selection: 'selection', problems: 'warning' };
 
@@ -27,8 +34,9 @@ function attachmentKey(a: Attachment): string {
 
 export class Composer {
   private commands: HeaderState['commands'] = [];
-  private history: string[] = [];
-  private historyIndex = -1;
+  private readonly history: PromptHistory;
+  /** Why something pasted or dropped was not attached (until the next attachment or send). */
+  private readonly note: HTMLElement;
   private enabled = false;
   private suggestionIndex = 0;
   private suggestions: Suggestion[] = [];
@@ -45,7 +53,14 @@ export class Composer {
     private readonly onDraft: (text: string) => void,
     private readonly chips: HTMLElement,
     attach: HTMLButtonElement,
+    history: { readonly saved: unknown; save(entries: string[]): void },
   ) {
+    this.history = new PromptHistory(history.saved);
+    this.saveHistory = () => history.save(this.history.toState());
+    this.note = h('div', 'composer-note');
+    this.note.setAttribute('role', 'status');
+    this.note.hidden = true;
+    chips.after(this.note);
     attach.addEventListener('click', () => this.post({ type: 'attach' }));
     input.addEventListener('paste', (e) => this.onPaste(e));
     const zone = input.closest('.composer') ?? input;
@@ -57,6 +72,8 @@ export class Composer {
     zone.addEventListener('drop', (e) => this.onDrop(e as DragEvent, zone));
     input.addEventListener('keydown', (e) => this.onKey(e));
     input.addEventListener('input', () => {
+      // Typing ends a walk through the history: what is typed is a draft, and Up leaves it alone.
+      this.history.stop();
       this.onDraft(input.value);
       this.suggest();
     });
@@ -73,6 +90,8 @@ export class Composer {
   }
 
   /** A queued message taken back to edit: its text goes into the composer (after what is typed there); the host sends its attachments back. */
+  private readonly saveHistory: () => void;
+
   takeBack(text: string): void {
     this.input.value = this.input.value.trim() === '' ? text : `${this.input.value}\n${text}`;
     this.onDraft(this.input.value);
@@ -95,6 +114,7 @@ export class Composer {
   }
 
   addAttachments(add: readonly Attachment[]): void {
+    if (add.length) this.setNote(undefined);
     for (const a of add) {
       const key = attachmentKey(a);
       const exists = this.attachments.some((b) => attachmentKey(b) === key);
@@ -136,8 +156,14 @@ export class Composer {
     this.renderSuggestions();
   }
 
+  /** A line under the chips saying why something was not attached (undefined: none). */
+  setNote(text: string | undefined): void {
+    this.note.textContent = text ?? '';
+    this.note.hidden = text === undefined;
+  }
+
   private onPaste(e: ClipboardEvent): void {
-    const files = [...(e.clipboardData?.files ?? [])].filter((f) => /^image\/(png|jpe?g|gif|webp)$/.test(f.type));
+    const files = [...(e.clipboardData?.files ?? [])].filter((f) => IMAGE_TYPES.test(f.type));
     if (files.length === 0) return;
     e.preventDefault();
     for (const f of files) this.readImage(f);
@@ -153,11 +179,18 @@ export class Composer {
       this.post({ type: 'dropUris', uris: uriList.split(/\r?\n/).filter((l) => l && !l.startsWith('#')) });
       return;
     }
-    for (const f of dt.files) if (/^image\/(png|jpe?g|gif|webp)$/.test(f.type)) this.readImage(f);
+    for (const f of dt.files) {
+      if (IMAGE_TYPES.test(f.type)) this.readImage(f);
+      else this.setNote(l10n.t('{0} was not attached: only images (PNG, JPEG, GIF, WebP) can be dropped from outside VS Code. Drop files from the Explorer, or use Attach…', f.name));
+    }
   }
 
   private readImage(file: File): void {
-    if (file.size > 8 * 1024 * 1024) return;
+    if (file.size > MAX_IMAGE_BYTES) {
+      const name = file.name || l10n.t('The pasted image');
+      this.setNote(l10n.t('{0} was not attached: it is {1} MiB, and images may be at most 8 MiB.', name, (file.size / (1024 * 1024)).toFixed(1)));
+      return;
+    }
     const reader = new FileReader();
     reader.onload = () => {
       const url = String(reader.result);
@@ -173,8 +206,9 @@ export class Composer {
     this.post({ type: 'send', text, ...(this.attachments.length ? { attachments: this.attachments } : {}) });
     this.attachments = [];
     this.renderChips();
-    this.history.push(text);
-    this.historyIndex = -1;
+    this.setNote(undefined);
+    this.history.add(text);
+    this.saveHistory();
     this.input.value = '';
     this.onDraft('');
     this.hideSuggestions();
@@ -205,20 +239,17 @@ export class Composer {
       this.submit();
       return;
     }
-    if (e.key === 'ArrowUp' && this.history.length > 0 && (this.input.value === '' || this.historyIndex >= 0) && this.input.selectionStart === 0) {
-      e.preventDefault();
-      this.historyIndex = this.historyIndex < 0 ? this.history.length - 1 : Math.max(0, this.historyIndex - 1);
-      this.input.value = this.history[this.historyIndex]!;
-      return;
-    }
-    if (e.key === 'ArrowDown' && this.historyIndex >= 0) {
-      e.preventDefault();
-      this.historyIndex++;
-      if (this.historyIndex >= this.history.length) {
-        this.historyIndex = -1;
-        this.input.value = '';
-      } else this.input.value = this.history[this.historyIndex]!;
-    }
+    // Up on the first line walks back, Down on the last line forward — over an empty composer or an entry
+    // being walked, unchanged; never over a draft.
+    const { value, selectionStart, selectionEnd } = this.input;
+    if ((e.key !== 'ArrowUp' && e.key !== 'ArrowDown') || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || !this.history.mayReplace(value)) return;
+    const onEdge = e.key === 'ArrowUp' ? !value.slice(0, selectionStart).includes('\n') : !value.slice(selectionEnd).includes('\n');
+    const entry = onEdge ? (e.key === 'ArrowUp' ? this.history.older() : this.history.newer()) : undefined;
+    if (entry === undefined) return;
+    e.preventDefault();
+    this.input.value = entry;
+    this.input.setSelectionRange(0, 0);
+    this.onDraft(entry);
   }
 
   private suggest(): void {

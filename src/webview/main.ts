@@ -41,6 +41,8 @@ interface ViewState {
   sessionId?: string;
   draft?: string;
   scrollTop?: number;
+  /** The composer's history of sent prompts (bounded: see PromptHistory). */
+  history?: unknown;
 }
 const saved = (vscode.getState() ?? {}) as ViewState;
 if (typeof saved.draft === 'string') input.value = saved.draft;
@@ -54,7 +56,7 @@ const pins = new PinStrip(post, (id) => transcript.reveal(id), (text) => announc
 el('header').after(pins.el);
 const mcpSection = new McpSection(post, (a) => actionLabel(a));
 pins.el.after(mcpSection.el);
-const composer = new Composer(input, el('send'), el('stop'), el('commands'), post, (draft) => saveState({ draft }), el('chips'), el('attach'));
+const composer = new Composer(input, el('send'), el('stop'), el('commands'), post, (draft) => saveState({ draft }), el('chips'), el('attach'), { saved: saved.history, save: (history) => saveState({ history }) });
 let info: PanelInfo | undefined;
 let restoredScroll = false;
 let streaming = false;
@@ -250,6 +252,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       return;
     case 'mentions':
       composer.setMentions(msg.requestId, msg.items);
+      return;
+    case 'composerNote':
+      composer.setNote(msg.text);
       return;
     case 'deltas': {
       transcript.apply(msg.deltas, streaming);
