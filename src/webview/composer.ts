@@ -242,7 +242,7 @@ export class Composer {
     // Up on the first line walks back, Down on the last line forward — over an empty composer or an entry
     // being walked, unchanged; never over a draft.
     const { value, selectionStart, selectionEnd } = this.input;
-    if ((e.key !== 'ArrowUp' && e.key !== 'ArrowDown') || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || !this.history.mayReplace(value)) return;
+    if ((e.key !== 'ArrowUp' && e.key !== 'ArrowDown') || e.isComposing || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || !this.history.mayReplace(value)) return;
     const onEdge = e.key === 'ArrowUp' ? !value.slice(0, selectionStart).includes('\n') : !value.slice(selectionEnd).includes('\n');
     const entry = onEdge ? (e.key === 'ArrowUp' ? this.history.older() : this.history.newer()) : undefined;
     if (entry === undefined) return;
