@@ -35,8 +35,9 @@ function attachmentKey(a: Attachment): string {
 export class Composer {
   private commands: HeaderState['commands'] = [];
   private readonly history: PromptHistory;
-  /** Why something pasted or dropped was not attached (until the next attachment or send). */
+  /** Why something pasted or dropped was not attached (until the next paste, drop or send). */
   private readonly note: HTMLElement;
+  private readonly saveHistory: () => void;
   private enabled = false;
   private suggestionIndex = 0;
   private suggestions: Suggestion[] = [];
@@ -90,8 +91,6 @@ export class Composer {
   }
 
   /** A queued message taken back to edit: its text goes into the composer (after what is typed there); the host sends its attachments back. */
-  private readonly saveHistory: () => void;
-
   takeBack(text: string): void {
     this.input.value = this.input.value.trim() === '' ? text : `${this.input.value}\n${text}`;
     this.onDraft(this.input.value);
@@ -114,7 +113,6 @@ export class Composer {
   }
 
   addAttachments(add: readonly Attachment[]): void {
-    if (add.length) this.setNote(undefined);
     for (const a of add) {
       const key = attachmentKey(a);
       const exists = this.attachments.some((b) => attachmentKey(b) === key);
@@ -166,12 +164,14 @@ export class Composer {
     const files = [...(e.clipboardData?.files ?? [])].filter((f) => IMAGE_TYPES.test(f.type));
     if (files.length === 0) return;
     e.preventDefault();
+    this.setNote(undefined);
     for (const f of files) this.readImage(f);
   }
 
   private onDrop(e: DragEvent, zone: Element): void {
     e.preventDefault();
     zone.classList.remove('dragging');
+    this.setNote(undefined);
     const dt = e.dataTransfer;
     if (!dt) return;
     const uriList = dt.getData('application/vnd.code.uri-list') || dt.getData('text/uri-list');
