@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { AgentSession } from '../sessions/agentSession';
-import type { Mention } from '../shared/attachments';
+import type { Attachment, Mention } from '../shared/attachments';
 import { forMessage } from '../shared/nativeText';
 import type { HostToWebview, WebviewToHost } from '../shared/webviewProtocol';
 import type { AttachmentSources } from './attachmentSources';
@@ -14,6 +14,7 @@ import { addContextFolder } from './contextFolders';
 import type { DiffDocuments } from './diffDocuments';
 import { externalOpener } from './externalOpener';
 import type { Follower } from './follow';
+import type { OfferedFiles } from './offeredFiles';
 
 /** What a handler may use of its panel. */
 export interface PanelHost {
@@ -22,6 +23,8 @@ export interface PanelHost {
   readonly log: vscode.LogOutputChannel;
   readonly diffs: DiffDocuments;
   readonly attachments: AttachmentSources;
+  /** The files the host gave this panel's webview (only those, or files in the session's folders, may be sent). */
+  readonly offered: OfferedFiles;
   readonly follower: Follower;
   post(message: HostToWebview): void;
   /** The webview (re)connected: a snapshot, then deltas. */
@@ -32,21 +35,47 @@ export interface PanelHost {
 
 type Handlers = { readonly [K in WebviewToHost['type']]: (msg: Extract<WebviewToHost, { type: K }>, panel: PanelHost) => void };
 
+/** Hands attachments to the webview, noting them as this panel's to send. */
+function offer(p: PanelHost, add: readonly Attachment[]): void {
+  p.offered.note(add);
+  p.post({ type: 'attachments', add });
+}
+
+/** A file URI inside one of the session's folders. */
+function insideSession(p: PanelHost, uri: string): boolean {
+  try {
+    const u = vscode.Uri.parse(uri, true);
+    return u.scheme === 'file' && p.session.requests.pathInside(u.fsPath) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 const HANDLERS: Handlers = {
   ready: (_msg, p) => p.connected(),
   older: (msg, p) => p.sendOlder(msg.before, msg.pending),
-  send: (msg, p) => void p.session.prompt(msg.text, msg.attachments ?? []),
-  attach: (_msg, p) => void p.attachments.pick().then((add) => add.length && p.post({ type: 'attachments', add })),
+  send: (msg, p) => {
+    const { ok, refused } = p.offered.vet(msg.attachments ?? [], (uri) => insideSession(p, uri));
+    if (refused.length) {
+      p.log.warn(`send: left out ${refused.length} attachment(s) this panel was never given and that are outside the session's folders`);
+      p.post({ type: 'composerNote', text: vscode.l10n.t('{0} was not sent: it was not attached here, and it is outside the session\'s folders. Use Attach… to pick it.', forMessage(refused.join(', '), 200)) });
+    }
+    void p.session.prompt(msg.text, ok);
+  },
+  attach: (_msg, p) => void p.attachments.pick().then((add) => add.length && offer(p, add)),
   dropUris: (msg, p) => {
     const { add, refused } = p.attachments.fromUris(msg.uris, (fsPath) => p.session.requests.pathInside(fsPath) !== undefined);
-    if (add.length) p.post({ type: 'attachments', add });
+    if (add.length) offer(p, add);
     if (refused.length) {
       p.log.info(`refused ${refused.length} dropped item(s) that are not files in the session's folders`);
       p.post({ type: 'composerNote', text: refused.slice(0, 3).join('\n') + (refused.length > 3 ? `\n${vscode.l10n.t('… and {0} more.', refused.length - 3)}` : '') });
     }
   },
   findFiles: (msg, p) => {
-    const answer = (items: readonly Mention[]): void => p.post({ type: 'mentions', requestId: msg.requestId, items });
+    const answer = (items: readonly Mention[]): void => {
+      p.offered.note(items.map((m) => m.attachment));
+      p.post({ type: 'mentions', requestId: msg.requestId, items });
+    };
     void p.attachments.mentions(msg.query, answer).then(answer, (err: unknown) => p.log.warn(`mentions: ${String(err)}`));
   },
   action: (msg, p) => {
@@ -87,7 +116,7 @@ const HANDLERS: Handlers = {
     // Edit: the message's attachments go back to the composer whole (the queue shown in the header has no image bytes).
     const add = msg.action === 'edit' ? p.session.queue.attachments(msg.id) : undefined;
     void p.session.queue.act(msg.action, msg.id).then((done) => {
-      if (done && add?.length) p.post({ type: 'attachments', add });
+      if (done && add?.length) offer(p, add);
     }, (err: unknown) => p.log.warn(`queue: ${String(err)}`));
   },
   stopSubagent: (msg, p) => void p.session.subagents.cancel(msg.sessionId).then(undefined, (err: unknown) => p.log.warn(`stopping a subagent failed: ${String(err)}`)),

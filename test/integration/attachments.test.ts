@@ -1,8 +1,10 @@
 // Attachments go to the agent as the content its promptCapabilities allow.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, closeAllEditors, connected, readRecord, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 function lastPrompt(scenario: string): any[] {
   return readRecord(scenario).filter((r) => r.msg?.method === 'session/prompt').at(-1)?.msg.params.prompt;
@@ -147,6 +149,37 @@ describe('Prompt attachments by promptCapabilities', function () {
       assert.ok(again.some((m) => m.kind === 'symbol' && m.label === 'zqSlowSymbol'));
     } finally {
       slow.dispose();
+    }
+  });
+
+  it('a send from the webview may name only files it was given or files in the session’s folders: an outside one is left out, logged and said', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-default');
+    await waitForStatus(panel, 'connected', connected);
+    const logBefore = a.testing.logLines().length;
+    const outside = vscode.Uri.file(path.join(os.tmpdir(), `acp-never-attached-${process.pid}.txt`));
+    fs.writeFileSync(outside.fsPath, 'secret');
+    try {
+      // What a webview made to lie would post: a file Attach…, a drop or an @-mention never gave it.
+      a.testing.postFromWebview(panel, {
+        type: 'send',
+        text: 'webview send',
+        attachments: [
+          { kind: 'file', uri: fileUri.toString(), name: 'greet.ts' },
+          { kind: 'file', uri: outside.toString(), name: 'never-attached.txt' },
+        ],
+      });
+      const prompt = await waitFor('the prompt', () => {
+        const p = lastPrompt('default');
+        return p?.[0]?.text === 'webview send' ? p : undefined;
+      });
+      assert.deepEqual(prompt, [
+        { type: 'text', text: 'webview send' },
+        { type: 'resource_link', uri: fileUri.toString(), name: 'greet.ts' },
+      ], 'the file inside went; the outside one did not');
+      assert.ok(a.testing.logLines().slice(logBefore).some((l) => l.includes('left out 1 attachment(s) this panel was never given')), 'and the log says so');
+    } finally {
+      fs.rmSync(outside.fsPath, { force: true });
     }
   });
 });
