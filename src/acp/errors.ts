@@ -4,6 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { ResponseError } from 'vscode-jsonrpc/node';
+import { forLabel } from '../shared/nativeText';
 
 /** JSON-RPC error codes ACP gives a meaning to. */
 export const ErrorCodes = {
@@ -87,6 +88,49 @@ export const clientError = {
   cancelled: (message = 'The request was cancelled.') => new ResponseError(ErrorCodes.RequestCancelled, message),
 };
 
+/** Longest reason taken from an agent's error (it is untrusted text). */
+const MAX_REASON = 600;
+
+/** JSON-RPC's stock messages, which say nothing about why: the data's reason replaces them. */
+const STOCK = /^(?:internal error|invalid params|invalid request|parse error|server error|method not found|request cancelled|resource not found|authentication required|error)[.:]?$/i;
+
+/**
+ * The reasons an agent put in an error's `data`, as agents really send them:
+ * a string (Rust agents: `Error::internal_error().data(…)`), `{ details }` (the
+ * TypeScript SDK wraps any thrown error that way), `{ message }`, or
+ * `{ error: { message } }` (a provider's error passed on), one level nested.
+ */
+function dataReasons(data: unknown, depth = 0): string[] {
+  if (typeof data === 'string') return data.trim() ? [data] : [];
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || depth > 2) return [];
+  const d = data as Record<string, unknown>;
+  return [d['message'], d['details'], d['detail'], d['reason'], d['error']].flatMap((v) => dataReasons(v, depth + 1));
+}
+
+/** ANSI escape sequences (colours from a CLI's own error output), dropped whole rather than left as `[31m`. */
+const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
+const clean = (text: string): string => forLabel(text.replace(ANSI, ''), MAX_REASON).trim();
+
+/**
+ * An agent's error in words: its message, with the reason its `data` gives
+ * (instead of a stock "Internal error"). Untrusted: one line, no control or
+ * bidi characters, no link or icon syntax, bounded.
+ */
+function agentErrorText(err: AgentError): string {
+  const message = clean(err.message);
+  const parts: string[] = [];
+  for (const r of dataReasons(err.data)) {
+    const c = clean(r);
+    if (c && !parts.some((p) => p.includes(c)) && !message.includes(c)) parts.push(c);
+    if (parts.length === 2) break;
+  }
+  const reason = parts.join(' — ');
+  if (!reason) return message || describeErrorCode(err.code);
+  if (!message || STOCK.test(message)) return forLabel(reason, MAX_REASON);
+  return forLabel(`${message}: ${reason}`, MAX_REASON);
+}
+
 export function errorText(err: unknown): string {
+  if (err instanceof AgentError) return agentErrorText(err);
   return err instanceof Error ? err.message : String(err);
 }

@@ -356,6 +356,11 @@ export class AgentSession implements Disposable, SessionSink {
         if (this.manager.status(this.def.id) !== 'running' || this.turns.busy) await this.manager.restart(this.def.id, this.cwd).then(undefined, () => undefined);
         await (this.targetSessionId && !this.sessionId ? this.openPast(this.targetSessionId) : this.start());
         return;
+      case 'retry':
+        // The agent failed to open a past session (its archive is shown): ask it again, restarted if it is not running.
+        if (this.manager.status(this.def.id) !== 'running') await this.manager.restart(this.def.id, this.cwd).then(undefined, () => undefined);
+        if (this.targetSessionId && !this.sessionId) await this.openPast(this.targetSessionId);
+        return;
       case 'showLog':
         this.manager.showLog(this.def.id);
         return;

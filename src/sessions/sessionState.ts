@@ -24,8 +24,8 @@ export type SessionPhase =
   | { readonly kind: 'failed'; readonly text: string; readonly needsAuth?: boolean }
   /** `session/load` answered "not found". */
   | { readonly kind: 'notFound' }
-  /** An archived transcript that cannot continue. */
-  | { readonly kind: 'readOnly'; readonly text: string; readonly error?: boolean };
+  /** An archived transcript that cannot continue; `retry`: the agent failed to open the session, and may be asked again. */
+  | { readonly kind: 'readOnly'; readonly text: string; readonly error?: boolean; readonly retry?: boolean };
 
 type PhaseKind = SessionPhase['kind'];
 
@@ -56,7 +56,7 @@ export function statusOf(phase: SessionPhase, agentName: string): PanelStatus {
     case 'notFound':
       return { text: l10n.t('This session no longer exists on the agent.'), busy: false, inputEnabled: false, actions: ['showLog'], severity: 'error' };
     case 'readOnly':
-      return { text: phase.text, busy: false, inputEnabled: false, actions: ['newSession'], ...(phase.error ? { severity: 'error' as const } : {}) };
+      return { text: phase.text, busy: false, inputEnabled: false, actions: phase.retry ? ['retry', 'newSession', 'showLog'] : ['newSession'], ...(phase.error ? { severity: 'error' as const } : {}) };
   }
 }
 
@@ -78,7 +78,7 @@ const NEXT: Record<PhaseKind, readonly PhaseKind[]> = {
   needsSignIn: ['ready', 'starting', 'working', 'failed', 'needsSignIn'],
   failed: ['starting', 'loading', 'resuming', 'ready', 'failed', 'needsSignIn', 'readOnly'],
   notFound: ['readOnly', 'starting', 'failed'],
-  readOnly: ['resuming', 'starting', 'readOnly', 'failed'],
+  readOnly: ['loading', 'resuming', 'starting', 'readOnly', 'failed'],
 };
 
 export class SessionState {

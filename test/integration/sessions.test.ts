@@ -289,4 +289,33 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     await waitFor('the archive', () => past.session.transcript.items.some((i) => i.kind === 'notice' && /no longer exists on the agent/.test((i as any).description ?? '')));
     assert.ok(past.session.transcript.items.some((i) => i.kind === 'user' && i.text === 'doomed'));
   });
+
+  it('-32603 from session/load with the reason in data.details: the reason (cleaned) and the archive, read-only, with Retry and New Session; Retry loads it', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-load-fails');
+    await waitForStatus(panel, 'connected', connected);
+    const id = panel.session.id!;
+    assert.equal(await panel.session.prompt('kept safe'), 'end_turn');
+    await a.testing.flushStores();
+    await closeAllEditors();
+    const past = a.openPastSession('fake-load-fails', id);
+    const s = await waitForStatus(past, 'the failure with the archive', (x) => x.severity === 'error' && x.actions.includes('retry'));
+    // The agent's own words, not "Internal error"; its bidi override and colour codes are gone.
+    assert.match(s.text, /could not load this session \(The session store is locked by another process \(pid 4242\)\)\. The archive is shown read-only\./);
+    assert.doesNotMatch(s.text, /Internal error|[\u001b\u202e]/);
+    assert.deepEqual([s.inputEnabled, s.actions], [false, ['retry', 'newSession', 'showLog']]);
+    // The archived history, under a banner that says why and what can be done.
+    const items = past.session.transcript.items as any[];
+    assert.equal(items[0].kind, 'notice');
+    assert.equal(items[0].title, 'Archived history');
+    assert.match(items[0].description, /could not load this session \(The session store is locked by another process \(pid 4242\)\)\. This is the local archive of it, read-only\. Retry asks .* again; New Session starts a new one\./);
+    assert.ok(items.some((i) => i.kind === 'user' && i.text === 'kept safe'), 'the archived prompt is shown');
+    assert.ok(!items.some((i) => i.kind === 'agent' && /Replaying/.test(JSON.stringify(i))), 'the partial replay is replaced by the archive');
+    // Retry: the agent is asked again, and this time it replays the session.
+    await past.session.runAction('retry');
+    await waitForStatus(past, 'loaded on retry', connected);
+    assert.equal(readRecord('load-fails').filter((r) => r.msg?.method === 'session/load').length, 2);
+    assert.equal(past.session.id, id);
+    assert.ok(past.session.transcript.items.some((i) => i.kind === 'user' && i.text === 'kept safe'));
+  });
 });

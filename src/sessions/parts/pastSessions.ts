@@ -103,6 +103,7 @@ export class PastSessions implements SessionPart {
       case 'load': {
         const result = await this.host.open({ kind: 'load', sessionId });
         if (result === 'not-found') await this.showArchive(sessionId, l10n.t('This session no longer exists on the agent. This is the local archive of it.'), true);
+        else if (result === 'failed' && (await this.archiveInstead(sessionId, 'load'))) return false;
         else {
           if (result === 'opened') await this.markCutTurn(sessionId);
           await this.host.relink(sessionId);
@@ -111,14 +112,36 @@ export class PastSessions implements SessionPart {
       }
       case 'resume': {
         await this.showArchive(sessionId, l10n.t('{0} does not replay past sessions: this is the local archive (read-only history). New prompts continue the session.', name), false, false);
-        const opened = (await this.host.open({ kind: 'resume', sessionId })) === 'opened';
+        const result = await this.host.open({ kind: 'resume', sessionId });
+        if (result === 'failed') await this.archiveInstead(sessionId, 'resume');
         await this.host.relink(sessionId);
-        return opened;
+        return result === 'opened';
       }
       case 'archive':
         await this.showArchive(sessionId, l10n.t('{0} can neither load nor resume past sessions. This is the local archive of the session (read-only).', name));
         return false;
     }
+  }
+
+  /**
+   * The agent failed to load or resume a session for a reason other than "not
+   * found" (and not for want of a sign-in): its reason is shown, and the local
+   * archive, read-only, with Retry and New Session. False when there is no
+   * archive (the failure stays as it is shown).
+   */
+  private async archiveInstead(sessionId: string, how: 'load' | 'resume'): Promise<boolean> {
+    const { core } = this;
+    const phase = core.phase();
+    if (phase.kind !== 'failed' || phase.needsAuth || !core.services.archive.has(core.def.id, sessionId)) return false;
+    const name = core.def.name;
+    // The reason is the agent's own words, cleaned and bounded where the error was read (acp/errors.ts).
+    const reason = phase.text.replace(/\.\s*$/, '');
+    const failed = how === 'load' ? l10n.t('{0} could not load this session ({1}).', name, reason) : l10n.t('{0} could not resume this session ({1}).', name, reason);
+    const what = l10n.t('Retry asks {0} again; New Session starts a new one.', name);
+    if (how === 'load') await this.showArchive(sessionId, `${failed} ${l10n.t('This is the local archive of it, read-only.')} ${what}`, true, false);
+    else core.emit(core.transcript().addLocalNotice('warning', failed, `${l10n.t('The archive above is read-only.')} ${what}`));
+    core.setPhase({ kind: 'readOnly', text: `${failed} ${l10n.t('The archive is shown read-only.')}`, error: true, retry: true });
+    return true;
   }
 
   /** Shows the archived transcript of a session; read-only unless the session goes on. */

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { AgentCapabilityView } from '../../../src/acp/capabilities';
 import { decodeClientRequest, decodePermissionRequest } from '../../../src/acp/clientRequests';
 import { decodeSessionUpdate } from '../../../src/acp/decode';
-import { AgentError, ConnectionClosedError, ErrorCodes } from '../../../src/acp/errors';
+import { AgentError, ConnectionClosedError, ErrorCodes, errorText } from '../../../src/acp/errors';
 import type { AgentRuntime } from '../../../src/agents/agentRuntime';
 import type { CancelToken } from '../../../src/agents/sessionRouter';
 import { openSession, pastSessionMode, type OpenHost, type OpenMode } from '../../../src/sessions/openSession';
@@ -60,6 +60,11 @@ describe('session state machine', () => {
     assert.deepEqual(statusOf({ kind: 'failed', text: 'x' }, 'A').actions, ['restart', 'showLog']);
     const ro = statusOf({ kind: 'readOnly', text: 'Read-only.' }, 'A');
     assert.deepEqual([ro.inputEnabled, ro.actions], [false, ['newSession']]);
+    // The agent failed to open it (not "not found"): the archive is read-only, and the agent may be asked again.
+    const retry = statusOf({ kind: 'readOnly', text: 'A could not load this session (locked).', error: true, retry: true }, 'A');
+    assert.deepEqual([retry.inputEnabled, retry.actions, retry.severity], [false, ['retry', 'newSession', 'showLog'], 'error']);
+    const s = new SessionState('A');
+    for (const k of ['loading', 'failed', 'readOnly', 'loading'] as const) assert.ok(s.set(k === 'failed' || k === 'readOnly' ? { kind: k, text: 'x' } : { kind: k }), `→ ${k}`);
     assert.equal(statusOf({ kind: 'needsSignIn' }, 'A').inputEnabled, true, 'the prompt can be retried after signing in');
   });
 });
@@ -137,6 +142,26 @@ describe('opening a session: one sequence for new, load and resume', () => {
     assert.equal(await openSession(host, { kind: 'resume', sessionId: 's1' } as OpenMode), 'failed');
     assert.deepEqual(phases.at(-1), { kind: 'failed', text: 'explained: Stub cannot resume past sessions (it does not advertise sessionCapabilities.resume).', needsAuth: true });
     assert.ok(!events.some((e) => e.startsWith('attach')), 'nothing was attached');
+  });
+
+  it("an agent's error says its own reason, from data as agents send it, cleaned and bounded", () => {
+    const e = (message: string, data?: unknown) => errorText(new AgentError('session/load', ErrorCodes.InternalError, message, data));
+    // The TypeScript SDK: any thrown error becomes "Internal error" with { details }.
+    assert.equal(e('Internal error', { details: 'Cannot connect to API' }), 'Cannot connect to API');
+    // Rust agents: a string; others: { message }, or a provider's { error: { message } }.
+    assert.equal(e('Internal error', 'session file is corrupt'), 'session file is corrupt');
+    assert.equal(e('Internal error', { message: 'quota exceeded' }), 'quota exceeded');
+    assert.equal(e('Internal error', { error: { message: 'model overloaded', code: 529 } }), 'model overloaded');
+    // A message of its own stays, the data's reason follows it; nothing said twice.
+    assert.equal(e('Load failed', { details: 'disk full' }), 'Load failed: disk full');
+    assert.equal(e('Cannot connect to API', { details: 'Cannot connect to API' }), 'Cannot connect to API');
+    assert.equal(e('Internal error'), 'Internal error');
+    assert.equal(e('', { sessionId: 'x' }), 'internal error');
+    // Untrusted: no escape sequences, controls, bidi overrides, links or line breaks; bounded.
+    const evil = e('Internal error', { details: 'locked\u202e by [x](command:rm) \u001b[31mpid\u001b[0m\nline two' });
+    assert.doesNotMatch(evil, /[\u0000-\u001f\u202e]|\]\(/);
+    assert.match(evil, /^locked by \[x\]\u200b\(command\u200b:rm\) pid line two$/);
+    assert.ok(e('Internal error', { details: 'x'.repeat(5000) }).length <= 600);
   });
 
   it('a past session is loaded, else resumed, else shown from the archive', () => {
