@@ -136,6 +136,7 @@ export class AgentSession implements Disposable, SessionSink {
       newTranscript: () => (this.transcript = new Transcript()),
       shown: () => this.resetEmitter.fire(),
       claim: (line) => this.parts.some((p) => p.archivedLine?.(line) === true),
+      inheritFolders: (sourceSessionId) => this.folders.inherit(sourceSessionId),
     });
     this.subagents = new Subagents(core, this);
     this.settings = new SessionSettings(core);

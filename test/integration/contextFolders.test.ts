@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AccessQuestion } from '../../src/sessions/accessGate';
-import { api, closeAllEditors, connected, readRecord, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 // The paths the context-folders scenario reads (fixed: a scenario cannot be told them).
 const FOLDER = '/tmp/acp-context-folder-29';
@@ -85,6 +85,44 @@ describe('Context folders', function () {
     assert.equal(again.session.folders.remove(FOLDER), true);
     assert.deepEqual(again.session.transcript.header.folders?.list, []);
     assert.equal(again.session.folders.roots().includes(FOLDER), false);
+  });
+
+  it('Fork keeps the context folders (sent with session/fork, inside its boundary, kept under its id); one deleted mid-turn is out of the boundary at once', async () => {
+    const a = await api();
+    const first = a.openChat('fake-fork-folders');
+    await waitForStatus(first, 'connected', connected);
+    assert.equal(await first.session.folders.add(FOLDER), undefined);
+    assert.equal(await first.session.prompt('read it'), 'end_turn');
+    await first.session.folders.flushed();
+    await a.testing.flushStores();
+    await vscode.commands.executeCommand('acpAgents.forkSession', { agentId: 'fake-fork-folders', sessionId: first.session.id });
+    const fork = await waitFor('the fork’s panel', () => a.panels().find((p) => p !== first));
+    await waitForStatus(fork, 'connected', connected);
+    const forkId = fork.session.id!;
+    assert.equal(forkId, `forked-${first.session.id}`);
+    const params = sent('fork-folders', 'session/fork');
+    assert.ok(params.additionalDirectories?.includes(FOLDER), JSON.stringify(params));
+    assert.deepEqual(fork.session.transcript.header.folders?.list, [{ path: FOLDER, name: 'acp-context-folder-29', missing: false }], 'the chip is there');
+    assert.equal(await fork.session.prompt('read in the fork'), 'end_turn');
+    assert.equal(lastAnswers('fork-folders').inside.content, 'inside-29', 'the fork may read in it without a question');
+    assert.deepEqual(asked, []);
+
+    // The agent deletes the folder itself, then asks to write into it in the same turn: outside now (asked, refused), not recreated.
+    assert.equal(await fork.session.prompt('delete and write'), 'end_turn');
+    const rec = readRecord('fork-folders');
+    const writeId = rec.filter((r) => r.dir === 'out' && r.msg?.method === 'fs/write_text_file').at(-1)?.msg.id;
+    const answer = rec.find((r) => r.dir === 'in' && r.msg?.id === writeId && r.msg.method === undefined)?.msg;
+    assert.match(answer?.error?.message ?? '', /outside the session's folders/, JSON.stringify(answer));
+    assert.deepEqual(asked, [`${FOLDER}/again.txt`]);
+    assert.equal(fs.existsSync(FOLDER), false, 'the deleted folder was not made again');
+
+    // Kept under the fork's id: the fork opened again shows its chip (missing now).
+    await fork.session.folders.flushed();
+    await a.testing.flushStores();
+    await closeAllEditors();
+    const again = a.openPastSession('fake-fork-folders', forkId);
+    await waitForStatus(again, 'loaded', connected);
+    assert.deepEqual(again.session.transcript.header.folders?.list, [{ path: FOLDER, name: 'acp-context-folder-29', missing: true }]);
   });
 
   it('the folders are sent again on session/resume', async () => {

@@ -31,6 +31,8 @@ export interface PastHost {
   shown(): void;
   /** An archived line, to the part that claims it: true when one did. */
   claim(line: ArchivedLine): boolean;
+  /** A fork keeps the context folders the user added to its source. */
+  inheritFolders(sourceSessionId: string): Promise<void>;
 }
 
 /** An archive line: the turn was cut before it ended. */
@@ -235,6 +237,7 @@ export class PastSessions implements SessionPart {
       ),
     );
     host.shown();
+    await host.inheritFolders(source.sessionId);
     const ok = (await host.open(native ? { kind: 'fork', fromSessionId: source.sessionId } : { kind: 'new' })) === 'opened';
     const sid = core.sessionId();
     if (!ok || !sid) return false;

@@ -13,6 +13,16 @@
  * (the notice and the chip say so). The folders are kept per session in
  * `<session>.folders.json` next to the archive and sent again on every
  * load/resume. A folder deleted since shows as missing and is not sent.
+ *
+ * The grant is for the folder the user chose, not for its path: each added
+ * folder's real path is pinned when it is first seen, and the boundary holds
+ * only added folders that exist now at that real path — checked at every
+ * request, so a folder deleted mid-turn is out at once (an agent cannot
+ * recreate it through fs/write_text_file), and one replaced by a link leads
+ * nowhere. Only the chip waits for the turn's end to say "missing".
+ *
+ * A fork keeps the source session's added folders: they are sent with
+ * session/fork (or the new session) and saved under the new id.
  * No `vscode` import.
  */
 import * as fs from 'node:fs';
@@ -59,6 +69,15 @@ const isFolder = (p: string): boolean => {
   }
 };
 
+/** The real path of a folder that exists now; undefined when it does not (or is not a folder). */
+const realFolder = (p: string): string | undefined => {
+  try {
+    return fs.statSync(p).isDirectory() ? fs.realpathSync.native(p) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 export class SessionFolders implements SessionPart {
   /** The cwd and the additional directories sent. */
   private sent: string[] = [];
@@ -73,6 +92,10 @@ export class SessionFolders implements SessionPart {
   private saving: Promise<void> = Promise.resolve();
   /** Added folders found missing at the last check. */
   private missing = new Set<string>();
+  /** Each added folder's real path when first seen: what the grant is for. */
+  private readonly real = new Map<string, string>();
+  /** A fork's source folders, kept until the new session has an id. */
+  private inherited: string[] | undefined;
 
   /** `cwd`: the folder the session was opened for (undefined: no folder open). */
   constructor(
@@ -90,8 +113,36 @@ export class SessionFolders implements SessionPart {
   /** The roots sent (or the cwd before any were) and the folders the user added: the boundary for fs/terminal requests and for change tracking. */
   roots(): readonly string[] {
     const base = this.sent.length ? this.sent : [this.workingFolder];
-    const more = this.added.filter((f) => !base.includes(f));
+    const more = this.added.filter((f) => !base.includes(f) && this.granted(f));
     return more.length ? [...base, ...more] : base;
+  }
+
+  /** An added folder exists now at the real path it had when first seen. */
+  private granted(folder: string): boolean {
+    const now = realFolder(folder);
+    if (now === undefined) return false;
+    const pinned = this.real.get(folder);
+    if (pinned === undefined) this.real.set(folder, now);
+    return pinned === undefined || pinned === now;
+  }
+
+  /**
+   * Fork: the new session keeps the added folders of `sourceSessionId`. Read
+   * before the fork opens (its parameters carry them), saved under the new
+   * session's id when it is attached.
+   */
+  async inherit(sourceSessionId: string): Promise<void> {
+    let stored: string[] = [];
+    try {
+      stored = parseFolders(await fs.promises.readFile(this.core.services.archive.foldersOf(this.core.def.id, sourceSessionId), 'utf8'));
+    } catch {
+      // No folders file: nothing added to the source.
+    }
+    await this.reading;
+    this.inherited = stored;
+    this.added = [...stored];
+    this.missing = new Set(stored.filter((f) => !this.granted(f)));
+    if (stored.length) this.core.log(`context folders kept from ${sourceSessionId}: ${stored.join(', ')}`);
   }
 
   /** The folders the user added, as the chips show them. */
@@ -134,6 +185,8 @@ export class SessionFolders implements SessionPart {
     // A folder that holds added ones replaces them.
     this.added = [...this.added.filter((f) => !isInside(f, p)), p];
     this.missing.delete(p);
+    this.real.delete(p);
+    this.granted(p);
     this.save();
     this.show(rt);
     this.core.log(`context folder added: ${p}`);
@@ -148,6 +201,7 @@ export class SessionFolders implements SessionPart {
     this.added = this.added.filter((f) => f !== folder);
     if (this.added.length === before) return false;
     this.missing.delete(folder);
+    this.real.delete(folder);
     this.save();
     this.show(this.core.runtime());
     this.core.log(`context folder removed: ${folder}`);
@@ -156,7 +210,7 @@ export class SessionFolders implements SessionPart {
 
   /** Looks again at which added folders still exist; the chips follow. */
   check(): void {
-    const missing = new Set(this.added.filter((f) => !isFolder(f)));
+    const missing = new Set(this.added.filter((f) => !this.granted(f)));
     if (missing.size === this.missing.size && [...missing].every((f) => this.missing.has(f))) return;
     this.missing = missing;
     this.show(this.core.runtime());
@@ -172,15 +226,23 @@ export class SessionFolders implements SessionPart {
   private use(sessionId: string | undefined): Promise<void> {
     if (sessionId === undefined || sessionId === this.of) return this.reading;
     this.of = sessionId;
+    const inherited = this.inherited;
+    this.inherited = undefined;
+    if (inherited) {
+      // A fork's first id: the source's folders are this session's now.
+      if (inherited.length) this.save();
+      return this.reading;
+    }
     this.added = [];
     this.missing.clear();
+    this.real.clear();
     const file = this.core.services.archive.foldersOf(this.core.def.id, sessionId);
     this.reading = fs.promises.readFile(file, 'utf8').then(
       (text) => {
         if (this.of !== sessionId) return;
         const stored = parseFolders(text);
         this.added = [...stored, ...this.added.filter((f) => !stored.includes(f))];
-        this.missing = new Set(this.added.filter((f) => !isFolder(f)));
+        this.missing = new Set(this.added.filter((f) => !this.granted(f)));
       },
       () => undefined,
     );

@@ -14,7 +14,7 @@ import { fakeCore } from './fakeCore';
 
 const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
-function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean } = {}) {
+function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean; fails?: string } = {}) {
   const lines = (opts.archive ?? []).map((u) => ({ u }));
   const f = fakeCore({
     archive: {
@@ -32,6 +32,10 @@ function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean } = {})
     ensureRunning: async () => rt,
     open: async (mode: OpenMode) => {
       events.push(`open ${mode.kind}`);
+      if (opts.fails !== undefined) {
+        f.state.phase = { kind: 'failed', text: opts.fails };
+        return 'failed';
+      }
       f.state.sessionId = mode.kind === 'load' || mode.kind === 'resume' ? mode.sessionId : 'new-1';
       return 'opened';
     },
@@ -41,6 +45,7 @@ function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean } = {})
     shown: () => void events.push('shown'),
     // A stand-in for the other parts: it claims the lines marked `_mine`.
     claim: (line: ArchivedLine) => (line.sessionUpdate === '_mine' ? (events.push('claimed'), true) : past.archivedLine(line)),
+    inheritFolders: async (sid: string) => void events.push(`folders of ${sid}`),
   };
   // The core reads the transcript through the fake: replacing it is seen there too.
   (f.core as { transcript: () => Transcript }).transcript = () => f.transcript;
@@ -85,6 +90,20 @@ describe('sessions/parts: past sessions', () => {
     assert.deepEqual(f.archived.at(-1), ['old', { sessionUpdate: '_turn_interrupted' }]);
   });
 
+  it('a load or resume that fails (not "not found"): the reason, and the archive read-only with Retry; without an archive the failure stays', async () => {
+    for (const [caps, how] of [[{ loadSession: true }, 'load'], [{ sessionCapabilities: { resume: {} } }, 'resume']] as const) {
+      const { f, past } = setup({ caps, has: true, fails: 'store locked.', archive: [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' } }, chunk('a')] });
+      assert.equal(await past.openPast('old'), false);
+      assert.deepEqual(f.state.phase, { kind: 'readOnly', text: `Agent X could not ${how} this session (store locked). The archive is shown read-only.`, error: true, retry: true });
+      assert.ok(f.transcript.items.some((i) => i.kind === 'user' && i.text === 'q'), how);
+      const notices = f.transcript.items.filter((i) => i.kind === 'notice').map((i) => `${i.title} ${i.description ?? ''}`);
+      assert.ok(notices.some((n) => new RegExp(`could not ${how} this session \\(store locked\\)`).test(n) && /Retry asks Agent X again/.test(n)), JSON.stringify(notices));
+    }
+    const none = setup({ caps: { loadSession: true }, has: false, fails: 'store locked.' });
+    await none.past.openPast('old');
+    assert.deepEqual(none.f.state.phase, { kind: 'failed', text: 'store locked.' });
+  });
+
   it('an agent that can neither load nor resume: the archive is shown read-only, each line offered to the parts first', async () => {
     const { f, past, events } = setup({ archive: [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' } }, chunk('a'), { sessionUpdate: '_mine' }, { sessionUpdate: '_turn_end', stopReason: 'end_turn' }, { sessionUpdate: '_archive_full' }] });
     assert.equal(await past.openPast('old'), false);
@@ -102,7 +121,7 @@ describe('sessions/parts: past sessions', () => {
   it('a fork without session/fork: a new session whose first prompt carries the conversation so far, titled as a fork', async () => {
     const { f, past, events } = setup({ archive: [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' } }, chunk('a')] });
     assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }), true);
-    assert.deepEqual(events, ['shown', 'open new', 'prompt This session is a fork of "Pla… +text']);
+    assert.deepEqual(events, ['shown', 'folders of old', 'open new', 'prompt This session is a fork of "Pla… +text']);
     assert.deepEqual(f.titles, [['new-1', 'Plan (fork)']]);
     assert.equal(f.archived.length, 0, 'the history is not copied: the prompt carries it');
   });

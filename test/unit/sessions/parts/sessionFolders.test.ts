@@ -175,6 +175,60 @@ describe('sessions/parts: context folders (added by the user)', () => {
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'store', 's1.folders.json'), 'utf8')).folders, []);
   });
 
+  it('a folder deleted mid-turn leaves the boundary at once (the chip says so at the turn\'s end); one put back as a link elsewhere stays out', async () => {
+    const { f, folders } = open(true);
+    const extra = path.join(dir, 'extra');
+    await folders.add(extra);
+    assert.ok(folders.roots().includes(extra));
+    fs.rmSync(extra, { recursive: true });
+    // No turn boundary yet: the chip still shows it, but requests under it are outside (a write cannot recreate it).
+    assert.equal(f.transcript.header.folders?.list[0]?.missing, false);
+    assert.equal(folders.roots().includes(extra), false);
+    // Its path now a link to another folder: the grant was for the folder, not the path.
+    const elsewhere = path.join(dir, 'store');
+    fs.symlinkSync(elsewhere, extra);
+    assert.equal(folders.roots().includes(extra), false);
+    folders.turnEnded();
+    assert.equal(f.transcript.header.folders?.list[0]?.missing, true);
+    // The same folder back where it was: in again.
+    fs.unlinkSync(extra);
+    fs.mkdirSync(extra);
+    assert.ok(folders.roots().includes(extra));
+    // Removed and added again: the user chose it as it is now.
+    fs.rmSync(extra, { recursive: true });
+    fs.symlinkSync(elsewhere, extra);
+    assert.equal(folders.remove(extra), true);
+    assert.equal(await folders.add(extra), undefined);
+    assert.ok(folders.roots().includes(extra));
+  });
+
+  it('a fork keeps the source\'s added folders: sent with the fork, saved under the new id', async () => {
+    const src = open(true);
+    const extra = path.join(dir, 'extra');
+    await src.folders.add(extra);
+    await src.folders.flushed();
+    const { f, rt, folders } = open(true, 'fork-1');
+    f.state.sessionId = undefined; // a fork has no id until the agent answers
+    await folders.inherit('s1');
+    assert.ok(folders.roots().includes(extra), 'inside the boundary from the start');
+    const p = await folders.params(rt);
+    assert.deepEqual(p.additionalDirectories, [extra]);
+    f.state.sessionId = 'fork-1';
+    folders.attached(rt, 'fork-1');
+    await folders.flushed();
+    assert.deepEqual(f.transcript.header.folders?.list, [{ path: extra, name: 'extra', missing: false }]);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'store', 'fork-1.folders.json'), 'utf8')).folders, [extra]);
+    // The source keeps its own.
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'store', 's1.folders.json'), 'utf8')).folders, [extra]);
+    // A source with none: none, and no file written.
+    const bare = open(true, 'fork-2');
+    bare.f.state.sessionId = undefined;
+    await bare.folders.inherit('never-had-any');
+    bare.folders.attached(bare.rt, 'fork-2');
+    await bare.folders.flushed();
+    assert.equal(fs.existsSync(path.join(dir, 'store', 'fork-2.folders.json')), false);
+  });
+
   it('the folders file is read tolerantly', () => {
     assert.deepEqual(parseFolders('not json'), []);
     assert.deepEqual(parseFolders(JSON.stringify({ v: 2, folders: ['/a'] })), []);
