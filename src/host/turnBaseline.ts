@@ -45,6 +45,8 @@ export class TurnBaseline {
   private readonly files = new Set<string>();
   /** False when the listing was cut short (too many files, or too slow): absence then proves nothing. */
   complete = true;
+  /** The listing is done: until then, a file not listed yet may well exist. */
+  private listed = false;
   private readonly repos: Repo[] = [];
   /** The bytes of files git had changed, read when the turn began. */
   private readonly dirtyBytes = new Map<string, Buffer>();
@@ -57,7 +59,7 @@ export class TurnBaseline {
     /** The repository of each folder, kept across the turns of one tracker. */
     private readonly pins: RepoPins = new Map(),
   ) {
-    this.ready = Promise.all([this.list(), this.readGit()]).then(() => undefined);
+    this.ready = Promise.all([this.list().finally(() => (this.listed = true)), this.readGit()]).then(() => undefined);
   }
 
   private async list(): Promise<void> {
@@ -129,9 +131,15 @@ export class TurnBaseline {
     return out;
   }
 
-  /** True: the file existed when the turn began; false: it did not; undefined: unknown. */
+  /**
+   * True: the file existed when the turn began; false: it did not; undefined:
+   * unknown — also while the listing is still going (an fs/write_text_file early
+   * in a turn asks before it is done: "not listed yet" must never read as "new",
+   * or Undo would delete a file that was there).
+   */
   existed(file: string): boolean | undefined {
     if (this.files.has(file)) return true;
+    if (!this.listed) return undefined;
     // Not listed there (.git, node_modules): unknown, which never makes Revert delete.
     if (file.split(/[\\/]/).some((part) => SKIP_DIRS.has(part))) return undefined;
     return this.complete ? false : undefined;

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
+import { allowOnce, api, closeAllEditors, connected, readRecord, settleSetupWrites, waitFor, waitForStatus } from './helpers';
 
 function answers(): Record<string, any> {
   const rec = readRecord('fs-ops');
@@ -103,6 +103,70 @@ describe('Client file services (fs/*) with boundaries', function () {
       assert.equal(fs.existsSync(path.join(folder(), 'by-itself.txt')), false);
     } finally {
       fs.rmSync(diffed, { force: true });
+    }
+  });
+
+  it("opencode's race: a file written on disk by the agent and at once through fs/write_text_file — new ones are added (Undo removes them), edited ones keep the bytes from before the permission's diff", async () => {
+    const a = await api();
+    const at = (name: string) => path.join(folder(), name);
+    const names = ['race-new-same.txt', 'race-new-diff.txt', 'race-old-same.txt', 'race-old-diff.txt'];
+    fs.writeFileSync(at('race-old-same.txt'), 'original one\n');
+    fs.writeFileSync(at('race-old-diff.txt'), 'original two\n');
+    await settleSetupWrites();
+    try {
+      const panel = a.openChat('fake-opencode-race');
+      await waitForStatus(panel, 'connected', connected);
+      const allow = allowOnce(panel);
+      try {
+        assert.equal(await panel.session.prompt('race'), 'end_turn');
+      } finally {
+        allow.stop();
+      }
+      assert.equal(allow.asked.length, 2, 'both edits of existing files were asked for, with their diff');
+      assert.deepEqual(names.map((n) => fs.readFileSync(at(n), 'utf8')), ['made by the agent\n', 'final draft\n', 'edited one\n', 'edited two, again\n'], 'our writes came last');
+      const changes = panel.session.checkpoints.changes;
+      await waitFor('four changes', () => (changes.list().length >= 4 ? true : undefined));
+      // The agent's own writes reach the file watcher late: they must change nothing.
+      await new Promise((r) => setTimeout(r, 1500));
+      // Every fact at once, so that a failure shows them all.
+      const facts: Record<string, unknown> = {};
+      for (const c of changes.list()) facts[`${c.name} listed`] = `${c.added ? 'added' : 'modified'}${c.canRevert ? '' : ', no undo'}`;
+      for (const n of names) {
+        if (!changes.has(at(n))) continue;
+        await changes.open(at(n));
+        const tab = await waitFor(`the diff of ${n}`, () => {
+          const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+          return input instanceof vscode.TabInputTextDiff && input.modified.path.endsWith(`/${n}`) ? input : undefined;
+        });
+        facts[`${n} diff`] = [(await vscode.workspace.openTextDocument(tab.original)).getText(), (await vscode.workspace.openTextDocument(tab.modified)).getText()];
+        // The diff only: the panel's session owns the changes.
+        for (const t of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) if (t.input instanceof vscode.TabInputTextDiff) await vscode.window.tabGroups.close(t);
+      }
+      for (const n of names) {
+        facts[`${n} undone`] = await changes.revert(at(n));
+        facts[`${n} after undo`] = fs.existsSync(at(n)) ? fs.readFileSync(at(n), 'utf8') : null;
+      }
+      assert.deepEqual(facts, {
+        'race-new-same.txt listed': 'added',
+        'race-new-diff.txt listed': 'added',
+        'race-old-same.txt listed': 'modified',
+        'race-old-diff.txt listed': 'modified',
+        'race-new-same.txt diff': ['', 'made by the agent\n'],
+        'race-new-diff.txt diff': ['', 'final draft\n'],
+        'race-old-same.txt diff': ['original one\n', 'edited one\n'],
+        'race-old-diff.txt diff': ['original two\n', 'edited two, again\n'],
+        'race-new-same.txt undone': true,
+        'race-new-same.txt after undo': null,
+        'race-new-diff.txt undone': true,
+        'race-new-diff.txt after undo': null,
+        'race-old-same.txt undone': true,
+        'race-old-same.txt after undo': 'original one\n',
+        'race-old-diff.txt undone': true,
+        'race-old-diff.txt after undo': 'original two\n',
+      });
+    } finally {
+      await closeAllEditors();
+      for (const n of names) fs.rmSync(at(n), { force: true });
     }
   });
 

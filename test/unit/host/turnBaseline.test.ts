@@ -278,3 +278,21 @@ describe('turn baseline: git never runs what the repository planted', () => {
     assert.equal((await b.bytesBefore(path.join(dir, 'bin.txt')))?.toString(), 'a\nb\n');
   });
 });
+
+describe('turn baseline: what existed', () => {
+  it('a file not listed yet is unknown, never "new", until the listing is done (an early write must not make Undo delete it)', async () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-baseline-')));
+    try {
+      fs.writeFileSync(path.join(dir, 'there.txt'), 'x');
+      const b = new TurnBaseline([dir]);
+      // Asked at once, as ChangeTracker.record does for an fs/write_text_file early in a turn.
+      assert.equal(b.existed(path.join(dir, 'there.txt')), undefined);
+      assert.equal(b.existed(path.join(dir, 'not-there.txt')), undefined);
+      await b.ready;
+      assert.equal(b.existed(path.join(dir, 'there.txt')), true);
+      assert.equal(b.existed(path.join(dir, 'not-there.txt')), false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
