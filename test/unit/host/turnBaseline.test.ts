@@ -152,16 +152,19 @@ describe('turn baseline: git never runs what the repository planted', () => {
 
   it('a bare git directory written as ordinary files into a folder with no repository is never used', async () => {
     const dir = path.join(tmp, 'ws');
-    fs.mkdirSync(path.join(dir, 'objects'), { recursive: true });
-    fs.mkdirSync(path.join(dir, 'refs', 'heads'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'HEAD'), 'ref: refs/heads/main\n');
+    // The agent writes a whole git directory's files (a commit of a.txt among them) into the folder itself:
+    // were it used, a.txt would have HEAD bytes; with no repository it has none.
+    const made = repo(path.join(tmp, 'made'), { 'a.txt': 'a\n' });
+    fs.cpSync(path.join(made, '.git'), dir, { recursive: true });
     const fsm = plant('bare-fsmonitor', 'exit 0');
     fs.writeFileSync(path.join(dir, 'config'), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ${dir}\n\tfsmonitor = ${fsm.cmd}\n`);
     fs.writeFileSync(path.join(dir, 'a.txt'), 'a\n');
     const b = new TurnBaseline([dir]);
     await b.ready;
     assert.equal(b.existed(path.join(dir, 'a.txt')), true, 'the listing still works');
-    assert.equal(await b.bytesBefore(path.join(dir, 'a.txt')), undefined, 'no repository');
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'rewritten by the agent\n');
+    assert.equal(await b.bytesBefore(path.join(dir, 'a.txt')), undefined, 'no repository: no HEAD bytes');
+    assert.equal(execFileSync('git', ['-C', dir, 'show', 'HEAD:a.txt']).toString(), 'a\n', 'control: plain git finds the planted commit of a.txt');
     assert.equal(fsm.ran(), false);
     git(dir, 'status');
     assert.ok(fsm.ran(), 'control: plain git discovers it and runs its fsmonitor');
