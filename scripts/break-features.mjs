@@ -1,0 +1,611 @@
+// `npm run break-features [-- --only NAME[,NAME…]] [--tier unit|integration] [--list] [--baseline]`
+//
+// Proves that the tests written for a feature go red when the feature breaks: each
+// mutant below breaks one feature with a one-line edit, and the test(s) named by its
+// `grep` must then fail. Not part of `npm test` (the integration mutants take about a
+// minute each); run it after changing a feature or its tests (CONTRIBUTING.md).
+//
+// For each mutant, in a throwaway git worktree of HEAD (under the system temp folder,
+// node_modules linked, reused across mutants and reset with `git checkout -- .`):
+//   - `find` must occur exactly once in `file`, else the mutant is "stale" (the code
+//     moved on: fix the mutant) — the table cannot rot silently;
+//   - the edit is applied and only the named tests run:
+//       unit:        `node esbuild.mjs --tests`, then mocha with `--grep`;
+//       integration: `flock /tmp/acp-itest.lock node test/harness/test-all.mjs --tier integration --grep …`
+//                    (the lock is shared with every other real-host run on the machine);
+//   - "caught" means a non-zero exit with at least one failing test. A build, typecheck
+//     or lint failure is "did not compile" (the mutant must break behaviour, not the
+//     build); a run that ends no test is an error.
+// `--baseline` runs each grep unmutated instead: it must be green and match at least
+// one test (the integration greps in one real-host run, each checked against the
+// titles that passed).
+// Exits non-zero when a mutant survived, went stale, did not compile, or errored.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const LOCK = '/tmp/acp-itest.lock';
+const UNIT_TIMEOUT_MS = 5 * 60_000;
+const INTEGRATION_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * @typedef {{ name: string, breaks: string, file: string, find: string, replace: string, tier: 'unit' | 'integration', grep: string }} Mutant
+ * @type {Mutant[]}
+ */
+const MUTANTS = [
+  // ---- recovery (#26)
+  {
+    name: 'crash-while-opening-not-restarted',
+    breaks: 'an agent that crashes while a session is being loaded or resumed on it is not restarted',
+    file: 'src/agents/agentManager.ts',
+    find: '(this.deps.hasSessionsOn(runtime) || runtime.inUseWhenLost === true)',
+    replace: 'this.deps.hasSessionsOn(runtime)',
+    tier: 'integration',
+    grep: 'a crash during session/(load|resume) restarts the agent',
+  },
+  {
+    name: 'lost-agent-forgets-its-sessions',
+    breaks: 'when an agent closes its output, whether a session was open on it is forgotten',
+    file: 'src/agents/agentRuntime.ts',
+    find: 'this.lost = { inUse: this.sessions.inUse };',
+    replace: 'this.lost = { inUse: false };',
+    tier: 'unit',
+    grep: 'closes its output and lingers',
+  },
+  {
+    name: 'lingering-agent-stopped-as-asked',
+    breaks: 'an agent that closed stdout and lingers is stopped as if asked to (not counted as a crash)',
+    file: 'src/agents/agentRuntime.ts',
+    find: 'void this.process.stop(false);',
+    replace: 'void this.process.stop(true);',
+    tier: 'unit',
+    grep: 'closes its output and lingers',
+  },
+  {
+    name: 'lingering-agent-not-stopped',
+    breaks: 'an agent that closed stdout and lingers is left running until it exits by itself',
+    file: 'src/agents/agentRuntime.ts',
+    find: 'void this.process.stop(false);',
+    replace: '',
+    tier: 'unit',
+    grep: 'closes its output and lingers',
+  },
+  {
+    name: 'scratch-kept-on-close',
+    breaks: 'the scratch folder of a no-folder session stays when its panel closes',
+    file: 'src/sessions/parts/sessionFolders.ts',
+    find: 'if (this.scratch && !services.settings.keepSessionsAlive())',
+    replace: 'if (this.scratch && services.settings.keepSessionsAlive())',
+    tier: 'unit',
+    grep: 'the scratch folder goes with the session',
+  },
+  {
+    name: 'sweep-ignores-last-change',
+    breaks: 'the sweep removes an old-named scratch folder that another window still uses',
+    file: 'src/platform/scratchFolders.ts',
+    find: 'if (!st.isDirectory() || now - st.mtimeMs <= maxAgeMs) continue;',
+    replace: 'if (!st.isDirectory()) continue;',
+    tier: 'unit',
+    grep: 'sweeps folders old by name and by last change',
+  },
+  {
+    name: 'status-bar-says-stopped',
+    breaks: 'the status bar says "stopped" for a restored panel whose agent runs (tree and bar disagree)',
+    file: 'src/ui/statusBar.ts',
+    find: 'agentStatusWords(this.agents.status(p.session.def.id))',
+    replace: "agentStatusWords('stopped')",
+    tier: 'integration',
+    grep: 'after a reload, the status bar says of the agent what the Sessions view says',
+  },
+  {
+    name: 'crash-cut-turn-archived-as-ended',
+    breaks: 'a turn cut by a crash is archived as ended normally, not "interrupted"',
+    file: 'src/sessions/parts/pastSessions.ts',
+    find: ': { sessionUpdate: INTERRUPTED });',
+    replace: ": { sessionUpdate: '_turn_end', stopReason: 'end_turn' });",
+    tier: 'integration',
+    grep: 'a turn cut by a crash is archived as interrupted',
+  },
+  {
+    name: 'replayed-open-turn-not-marked',
+    breaks: 'an archive whose last turn never ended is replayed without the "interrupted" mark',
+    file: 'src/sessions/parts/pastSessions.ts',
+    find: '      this.interrupted();\n      core.services.archive.append(core.def.id, sessionId, { sessionUpdate: INTERRUPTED });',
+    replace: '      this.turnOpen = false;',
+    tier: 'unit',
+    grep: 'replaying the archive: a turn that began and never ended',
+  },
+  // ---- data at rest (#26)
+  {
+    name: 'archive-damaged-line-uncounted',
+    breaks: 'a cut or damaged archive line is skipped silently (no count, so no notice)',
+    file: 'src/sessions/transcriptArchive.ts',
+    find: 'onUnreadable?.(++unreadable);',
+    replace: '++unreadable;',
+    tier: 'unit',
+    grep: 'an archive cut mid-line',
+  },
+  {
+    name: 'archive-skip-notice-dropped',
+    breaks: 'the panel shows a damaged archive without saying that a line was skipped',
+    file: 'src/sessions/parts/pastSessions.ts',
+    find: 'if (unreadable > 0) core.emit(',
+    replace: 'if (unreadable > 1e9) core.emit(',
+    tier: 'integration',
+    grep: 'an archive whose last line was cut',
+  },
+  {
+    name: 'index-damage-unsaid',
+    breaks: 'a damaged line in the session index is skipped without telling the user',
+    file: 'src/sessions/sessionIndex.ts',
+    find: 'if (unreadable > 0 || out.length === 0) {',
+    replace: 'if (out.length === 0) {',
+    tier: 'unit',
+    grep: 'a damaged line in the middle is skipped',
+  },
+  {
+    name: 'index-full-disk-said-every-time',
+    breaks: 'a full disk is reported at every failed index write, not once per streak',
+    file: 'src/sessions/sessionIndex.ts',
+    find: 'if (!this.failing) this.options.onWriteError?.(err);',
+    replace: 'this.options.onWriteError?.(err);',
+    tier: 'unit',
+    grep: 'a full disk: the index says so once',
+  },
+  {
+    name: 'archive-full-disk-drops-lines',
+    breaks: 'archive lines that failed to write (a full disk) are dropped instead of retried',
+    file: 'src/sessions/transcriptArchive.ts',
+    find: 'this.pending.set(file, [...raw, ...(this.pending.get(file) ?? [])]);',
+    replace: '',
+    tier: 'unit',
+    grep: 'the archive on a full disk',
+  },
+  {
+    name: 'index-write-ignores-other-window',
+    breaks: 'an index write replaces the file without merging what another window wrote',
+    file: 'src/sessions/sessionIndex.ts',
+    find: 'this.merge(this.parse(text))',
+    replace: 'this.merge([])',
+    tier: 'unit',
+    grep: 'merging on write',
+  },
+  // ---- features no test would catch breaking (#26)
+  {
+    name: 'pattern-without-unicode-mode',
+    breaks: "the elicitation pattern is checked without JSON Schema's Unicode mode",
+    file: 'src/sessions/patternCheck.ts',
+    find: "new RegExp(pattern, 'u')",
+    replace: "new RegExp(pattern, '')",
+    tier: 'unit',
+    grep: 'matches, refuses and ignores as JSON Schema says',
+  },
+  {
+    name: 'pattern-too-slow-accepted',
+    breaks: 'a value whose pattern check timed out is accepted',
+    file: 'src/sessions/elicitationSchema.ts',
+    find: "if (r === 'timeout') return",
+    replace: "if (r === ('never' as string)) return",
+    tier: 'unit',
+    grep: 'a form field: a wrong value is refused with the pattern',
+  },
+  {
+    name: 'links-any-scheme-to-browser',
+    breaks: 'a link from an agent with any scheme but file: (command:, vscode:, javascript:…) goes to the browser',
+    file: 'src/chat/panelHandlers.ts',
+    find: "if (uri.scheme === 'http' || uri.scheme === 'https') {",
+    replace: "if (uri.scheme !== 'file') {",
+    tier: 'integration',
+    grep: 'https and http open in the browser',
+  },
+  {
+    name: 'user-only-setting-read-from-workspace',
+    breaks: "a user-only setting takes the folder's or workspace's value (config.ts userValue)",
+    file: 'src/config.ts',
+    find: 'return inspected?.globalValue ?? inspected?.defaultValue;',
+    replace: 'return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue ?? inspected?.defaultValue;',
+    tier: 'integration',
+    grep: 'User-only settings: a folder’s value of every one is ignored',
+  },
+  {
+    name: 'keep-alive-on-close-ignored',
+    breaks: 'closing a panel closes its session on the agent even with sessions.keepAliveOnClose',
+    file: 'src/sessions/agentSession.ts',
+    find: 'rt.capabilities.canClose() && !this.services.settings.keepSessionsAlive() && !rt.connection.isClosed',
+    replace: 'rt.capabilities.canClose() && !rt.connection.isClosed',
+    tier: 'integration',
+    grep: 'sessions.keepAliveOnClose: closing the panel',
+  },
+  {
+    name: 'save-after-write-false-ignored',
+    breaks: "files.saveAfterWrite: false still saves the agent's writes",
+    file: 'src/config.ts',
+    find: "return this.cfg.get<unknown>('files.saveAfterWrite') !== false;",
+    replace: "return this.cfg.get<unknown>('files.saveAfterWrite') !== 0;",
+    tier: 'integration',
+    grep: 'files.saveAfterWrite: false leaves',
+  },
+  {
+    name: 'custom-protected-paths-ignored',
+    breaks: "the user's own files.protectedPaths is ignored (the defaults always apply)",
+    file: 'src/config.ts',
+    find: "const v = this.userValue('files.protectedPaths');",
+    replace: "const v = this.cfg.inspect<unknown>('files.protectedPaths')?.defaultValue;",
+    tier: 'integration',
+    grep: 'files.saveAfterWrite: false leaves',
+  },
+  {
+    name: 'default-agent-ignored',
+    breaks: 'ACP: New Session asks which agent even when defaultAgent names one',
+    file: 'src/config.ts',
+    find: "const v = this.cfg.get<unknown>('defaultAgent');",
+    replace: "const v = this.cfg.inspect<unknown>('defaultAgent')?.defaultValue;",
+    tier: 'integration',
+    grep: 'defaultAgent: ACP: New Session opens it',
+  },
+  {
+    name: 'keep-all-in-file-does-nothing',
+    breaks: 'Keep All Changes in File answers yes but keeps nothing',
+    file: 'src/host/hunkReview.ts',
+    find: '    t.keep(file);\n',
+    replace: '',
+    tier: 'integration',
+    grep: 'Keep All Changes in File and Undo All Changes in File',
+  },
+  {
+    name: 'undo-all-in-file-does-nothing',
+    breaks: 'Undo All Changes in File answers yes but undoes nothing',
+    file: 'src/host/hunkReview.ts',
+    find: '(await t.revert(file))',
+    replace: '(await Promise.resolve(true))',
+    tier: 'integration',
+    grep: 'Keep All Changes in File and Undo All Changes in File',
+  },
+  {
+    name: 'review-all-not-one-diff',
+    breaks: 'Review All opens one diff after another instead of one multi-file diff',
+    file: 'src/host/changeTracker.ts',
+    find: "executeCommand('vscode.changes',",
+    replace: "executeCommand('acpAgents.noSuchCommand',",
+    tier: 'integration',
+    grep: 'Keep All Changes in File and Undo All Changes in File',
+  },
+  {
+    name: 'subagent-question-not-in-its-card',
+    breaks: "a subagent's question is asked as the session's own, not inside its card",
+    file: 'src/sessions/parts/elicitations.ts',
+    find: 'return await this.request(params, token, child);',
+    replace: 'return await this.request(params, token);',
+    tier: 'integration',
+    grep: 'a subagent’s question is asked inside its card',
+  },
+  {
+    name: 'subagent-question-withdrawn-with-turn',
+    breaks: "a subagent's question counts as the session's own (withdrawn when the session's turn ends)",
+    file: 'src/sessions/parts/elicitations.ts',
+    find: 'return await this.request(params, token, child);',
+    replace: 'return await this.request(params, token);',
+    tier: 'unit',
+    grep: 'withdraws only the session',
+  },
+  {
+    name: 'unknown-child-question-asked',
+    breaks: 'a question from a subagent this session never announced is asked',
+    file: 'src/sessions/parts/elicitations.ts',
+    find: "if (child && !this.host.transcript().hasChild(child)) return { action: 'cancel' };",
+    replace: '',
+    tier: 'unit',
+    grep: 'a subagent unknown here gets cancel without a question',
+  },
+  // ---- security (#27)
+  {
+    name: 'git-env-chooses-repository',
+    breaks: "GIT_DIR / GIT_WORK_TREE in the extension host's environment reach the extension's git",
+    file: 'src/host/safeGit.ts',
+    find: 'if (!LOCATION_VARS.has(k.toUpperCase())) env[k] = v;',
+    replace: 'env[k] = v;',
+    tier: 'unit',
+    grep: 'GIT_DIR and GIT_WORK_TREE in the environment never choose the repository',
+  },
+  {
+    name: 'git-fsmonitor-allowed',
+    breaks: "a repository's core.fsmonitor command runs in the extension's git status",
+    file: 'src/host/safeGit.ts',
+    find: "'core.fsmonitor=false', ",
+    replace: '',
+    tier: 'unit',
+    grep: 'core.fsmonitor: the command never runs',
+  },
+  {
+    name: 'git-bare-repository-discovered',
+    breaks: 'a bare git directory an agent wrote as plain files is discovered and used',
+    file: 'src/host/safeGit.ts',
+    find: "'safe.bareRepository=explicit', ",
+    replace: '',
+    tier: 'unit',
+    grep: 'a bare git directory written as ordinary files',
+  },
+  {
+    name: 'native-text-keeps-links',
+    breaks: 'untrusted text keeps `[label](command:…)` links in notifications (forMessage)',
+    file: 'src/shared/nativeText.ts',
+    find: '.replace(/([\\]$])(?=\\(|$)/g,',
+    replace: '.replace(/([$])(?=\\(|$)/g,',
+    tier: 'unit',
+    grep: 'forMessage: no payload can form a link or a codicon',
+  },
+  {
+    name: 'native-text-keeps-icons',
+    breaks: 'untrusted text keeps `$(icon)` codicon syntax in labels (forLabel)',
+    file: 'src/shared/nativeText.ts',
+    find: '.replace(/([\\]$])(?=\\(|$)/g,',
+    replace: '.replace(/([\\]])(?=\\(|$)/g,',
+    tier: 'unit',
+    grep: 'forLabel: no payload can form a link or a codicon',
+  },
+];
+
+// ------------------------------------------------------------------ the throwaway worktree
+
+/**
+ * @param {string} cwd
+ * @param {...string} args
+ */
+function git(cwd, ...args) {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+}
+
+/**
+ * A detached worktree of HEAD under the temp folder, node_modules linked; reused when it exists.
+ * @param {string} [suffix]
+ */
+function worktree(suffix = '') {
+  const head = git(ROOT, 'rev-parse', 'HEAD');
+  const dir = path.join(os.tmpdir(), `acp-break-features-${path.basename(ROOT)}${suffix}`);
+  const known = git(ROOT, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .some((l) => l === `worktree ${dir}`);
+  if (!known) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    git(ROOT, 'worktree', 'prune');
+    git(ROOT, 'worktree', 'add', '--detach', dir, head);
+  } else {
+    git(dir, 'checkout', '--', '.');
+    git(dir, 'checkout', '--detach', head);
+  }
+  const nm = path.join(dir, 'node_modules');
+  if (!fs.existsSync(nm)) fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), nm);
+  return dir;
+}
+
+// ------------------------------------------------------------------ running tests
+
+/**
+ * Runs a command in its own process group, its output appended to a log file.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {string} cwd
+ * @param {string} logFile
+ * @param {number} timeoutMs
+ * @returns {Promise<{ code: number, timedOut: boolean }>}
+ */
+function run(cmd, args, cwd, logFile, timeoutMs) {
+  return new Promise((resolve) => {
+    const out = fs.openSync(logFile, 'a');
+    fs.writeSync(out, `\n$ ${cmd} ${args.map((a) => JSON.stringify(a)).join(' ')}\n`);
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', out, out], detached: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }, timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      fs.closeSync(out);
+      resolve({ code: code ?? (signal ? 128 : 1), timedOut });
+    });
+  });
+}
+
+/** @type {(file: string, n?: number) => string} */
+const tail = (file, n = 15) => fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-n).join('\n');
+
+/**
+ * Runs the tests `grep` names in the worktree.
+ * @param {string} dir
+ * @param {'unit' | 'integration'} tier
+ * @param {string} grep
+ * @param {string} logFile
+ * @returns {Promise<{ compiled: boolean, timedOut: boolean, code: number, passed: number, failed: number, ran: boolean, log: string }>}
+ */
+async function runTests(dir, tier, grep, logFile) {
+  if (tier === 'unit') {
+    const build = await run(process.execPath, ['esbuild.mjs', '--tests'], dir, logFile, UNIT_TIMEOUT_MS);
+    if (build.code !== 0) return { compiled: false, timedOut: build.timedOut, code: build.code, passed: 0, failed: 0, ran: false, log: logFile };
+    const start = fs.statSync(logFile).size;
+    const mocha = path.join(dir, 'node_modules', 'mocha', 'bin', 'mocha.js');
+    const r = await run(process.execPath, [mocha, '--config', 'test/unit/.mocharc.json', '--grep', grep], dir, logFile, UNIT_TIMEOUT_MS);
+    const text = fs.readFileSync(logFile, 'utf8').slice(start);
+    const passed = Number(/(\d+) passing/.exec(text)?.[1] ?? 0);
+    const failed = Number(/(\d+) failing/.exec(text)?.[1] ?? 0);
+    return { compiled: true, timedOut: r.timedOut, code: r.code, passed, failed, ran: passed + failed > 0, log: logFile };
+  }
+  const start = fs.statSync(logFile).size;
+  const r = await run('flock', [LOCK, process.execPath, 'test/harness/test-all.mjs', '--tier', 'integration', '--grep', grep], dir, logFile, INTEGRATION_TIMEOUT_MS);
+  const text = fs.readFileSync(logFile, 'utf8').slice(start);
+  const notBuilt = /harness error: Error: (typecheck|lint|build with test hooks|build the tests) failed/.test(text);
+  const m = /^integration: (\d+) passed, (\d+) failed/m.exec(text);
+  const passed = Number(m?.[1] ?? 0);
+  const failed = Number(m?.[2] ?? 0);
+  return { compiled: !notBuilt, timedOut: r.timedOut, code: r.code, passed, failed, ran: passed + failed > 0, log: logFile };
+}
+
+// ------------------------------------------------------------------ mutants
+
+/**
+ * @param {string} text
+ * @param {string} find
+ */
+function occurrences(text, find) {
+  let n = 0;
+  for (let i = text.indexOf(find); i !== -1; i = text.indexOf(find, i + find.length)) n++;
+  return n;
+}
+
+/**
+ * Why a mutant no longer applies to the code in `dir` (its string must occur exactly once), or undefined.
+ * @param {Mutant} m
+ * @param {string} [dir]
+ */
+function staleness(m, dir = ROOT) {
+  const file = path.join(dir, m.file);
+  if (!fs.existsSync(file)) return `${m.file} does not exist`;
+  const n = occurrences(fs.readFileSync(file, 'utf8'), m.find);
+  return n === 1 ? undefined : `its string occurs ${n} times in ${m.file} (must be once)`;
+}
+
+/**
+ * @typedef {{ verdict: string, detail: string, secs: number }} Outcome
+ * @param {string} dir
+ * @param {Mutant} m
+ * @param {string} logDir
+ * @returns {Promise<Outcome>}
+ */
+async function runMutant(dir, m, logDir) {
+  const started = Date.now();
+  git(dir, 'checkout', '--', '.');
+  const stale = staleness(m, dir);
+  if (stale) return { verdict: 'stale', detail: stale, secs: 0 };
+  const file = path.join(dir, m.file);
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(m.find, () => m.replace));
+  const logFile = path.join(logDir, `${m.name}.log`);
+  fs.writeFileSync(logFile, `mutant ${m.name}: ${m.breaks}\n${m.file}: ${JSON.stringify(m.find)} -> ${JSON.stringify(m.replace)}\n`);
+  try {
+    const r = await runTests(dir, m.tier, m.grep, logFile);
+    const secs = (Date.now() - started) / 1000;
+    if (r.timedOut) return { verdict: 'error', detail: `timed out (${logFile})`, secs };
+    if (!r.compiled) return { verdict: 'did not compile', detail: tail(logFile), secs };
+    if (!r.ran) return { verdict: 'error', detail: `no test ran for grep ${JSON.stringify(m.grep)} (${logFile})`, secs };
+    if (r.code !== 0 && r.failed > 0) return { verdict: 'caught', detail: `${r.failed} failed, ${r.passed} passed`, secs };
+    return { verdict: 'survived', detail: `${r.passed} passed, ${r.failed} failed, exit ${r.code} (${logFile})`, secs };
+  } finally {
+    git(dir, 'checkout', '--', '.');
+  }
+}
+
+/** @typedef {Outcome & { name: string, tier: string }} Row */
+/**
+ * Every distinct grep unmutated: green, and matching at least one test.
+ * @param {string} dir
+ * @param {Mutant[]} mutants
+ * @param {string} logDir
+ * @returns {Promise<Row[]>}
+ */
+async function baseline(dir, mutants, logDir) {
+  /** @type {Row[]} */
+  const rows = [];
+  const units = [...new Set(mutants.filter((m) => m.tier === 'unit').map((m) => m.grep))];
+  git(dir, 'checkout', '--', '.');
+  for (const grep of units) {
+    const started = Date.now();
+    const logFile = path.join(logDir, `baseline-unit-${rows.length}.log`);
+    fs.writeFileSync(logFile, '');
+    const r = await runTests(dir, 'unit', grep, logFile);
+    const ok = r.compiled && !r.timedOut && r.code === 0 && r.ran && r.failed === 0;
+    rows.push({ name: grep, tier: 'unit', verdict: ok ? 'green' : r.ran ? 'red' : 'no tests', detail: `${r.passed} passed, ${r.failed} failed`, secs: (Date.now() - started) / 1000 });
+  }
+  const integ = [...new Set(mutants.filter((m) => m.tier === 'integration').map((m) => m.grep))];
+  if (integ.length) {
+    // One real-host run for all of them; each grep must match a title that passed.
+    const started = Date.now();
+    const logFile = path.join(logDir, 'baseline-integration.log');
+    fs.writeFileSync(logFile, '');
+    const r = await runTests(dir, 'integration', integ.map((g) => `(?:${g})`).join('|'), logFile);
+    const passedTitles = fs
+      .readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => /^\s*✔ /.test(l))
+      .map((l) => l.replace(/^\s*✔ /, ''));
+    const secs = (Date.now() - started) / 1000;
+    for (const grep of integ) {
+      const re = new RegExp(grep);
+      const n = passedTitles.filter((t) => re.test(t)).length;
+      const ok = r.compiled && !r.timedOut && r.code === 0 && r.failed === 0 && n > 0;
+      rows.push({ name: grep, tier: 'integration', verdict: ok ? 'green' : n === 0 ? 'no tests' : 'red', detail: `${n} passed of ${r.passed} passed, ${r.failed} failed in the run`, secs });
+    }
+  }
+  return rows;
+}
+
+// ------------------------------------------------------------------ main
+
+/** @param {Row[]} rows */
+function printTable(rows) {
+  const w = Math.max(4, ...rows.map((r) => r.name.length));
+  console.log(`\n${'name'.padEnd(w)} | tier        | result          | seconds`);
+  console.log(`${'-'.repeat(w)}-|-------------|-----------------|--------`);
+  for (const r of rows) console.log(`${r.name.padEnd(w)} | ${r.tier.padEnd(11)} | ${r.verdict.padEnd(15)} | ${r.secs.toFixed(0).padStart(7)}`);
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const only = new Set();
+  for (let i = 0; i < args.length; i++) if (args[i] === '--only') for (const n of (args[++i] ?? '').split(',')) if (n) only.add(n);
+  const unknownOnly = [...only].filter((n) => !MUTANTS.some((m) => m.name === n));
+  if (unknownOnly.length) {
+    console.error(`No mutant named ${unknownOnly.join(', ')} (see --list).`);
+    process.exit(2);
+  }
+  const tier = args.includes('--tier') ? args[args.indexOf('--tier') + 1] : undefined;
+  const mutants = MUTANTS.filter((m) => (!only.size || only.has(m.name)) && (!tier || m.tier === tier));
+
+  if (args.includes('--list')) {
+    let stale = 0;
+    for (const m of mutants) {
+      const s = staleness(m);
+      if (s) stale++;
+      console.log(`${m.name} [${m.tier}]${s ? ` STALE: ${s}` : ''}\n  breaks: ${m.breaks}\n  ${m.file}  → tests: ${m.grep}`);
+    }
+    console.log(`\n${mutants.length} mutants (${mutants.filter((m) => m.tier === 'unit').length} unit, ${mutants.filter((m) => m.tier === 'integration').length} integration), ${stale} stale`);
+    process.exit(stale ? 1 : 0);
+  }
+
+  // One worktree per --tier, so a unit run may go on while a real-host run waits for the lock.
+  const dir = worktree(tier ? `-${tier}` : '');
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-break-features-logs-'));
+  console.log(`worktree ${dir} at ${git(dir, 'rev-parse', '--short', 'HEAD')}; logs in ${logDir}`);
+
+  if (args.includes('--baseline')) {
+    const rows = await baseline(dir, mutants, logDir);
+    printTable(rows);
+    const bad = rows.filter((r) => r.verdict !== 'green');
+    for (const r of bad) console.log(`\n${r.name} [${r.tier}]: ${r.verdict} — ${r.detail}`);
+    console.log(`\n${rows.length - bad.length} of ${rows.length} greps green and non-empty`);
+    process.exit(bad.length ? 1 : 0);
+  }
+
+  /** @type {Row[]} */
+  const rows = [];
+  // Unit mutants first (seconds each), then the real-host ones in order.
+  for (const m of [...mutants.filter((x) => x.tier === 'unit'), ...mutants.filter((x) => x.tier === 'integration')]) {
+    process.stdout.write(`${m.name} [${m.tier}] … `);
+    const r = await runMutant(dir, m, logDir);
+    console.log(`${r.verdict} (${r.secs.toFixed(0)} s)${r.verdict === 'caught' ? '' : `\n  ${r.detail.replace(/\n/g, '\n  ')}`}`);
+    rows.push({ name: m.name, tier: m.tier, ...r });
+  }
+  printTable(rows);
+  const bad = rows.filter((r) => r.verdict !== 'caught');
+  console.log(`\n${rows.length - bad.length} of ${rows.length} mutants caught${bad.length ? `; not caught: ${bad.map((r) => `${r.name} (${r.verdict})`).join(', ')}` : ''}`);
+  process.exit(bad.length ? 1 : 0);
+}
+
+await main();
