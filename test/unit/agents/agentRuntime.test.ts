@@ -135,6 +135,8 @@ describe('AgentRuntime (real processes)', function () {
     assert.equal(rt.inUseWhenLost, true);
     const exit = await rt.process.exited;
     assert.equal(exit.requested, false, 'its exit counts as a crash');
+    // It ignores stdin EOF and would exit by itself (code 1) only 20 s later: this client's SIGTERM ended it.
+    assert.deepEqual([exit.code, exit.signal], [null, 'SIGTERM'], 'stopped, not left to exit by itself');
     assert.equal(rt.outputClosedWithoutExit, true);
     assert.ok(logs.some((l) => /closed its output but did not exit/.test(l)));
   });
