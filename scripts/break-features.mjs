@@ -533,8 +533,9 @@ async function baseline(dir, mutants, logDir) {
     const passedTitles = fs
       .readFileSync(logFile, 'utf8')
       .split('\n')
-      .filter((l) => /^\s*✔ /.test(l))
-      .map((l) => l.replace(/^\s*✔ /, ''));
+      // The integration tier's own report: `  ✓ <full title> (N ms)` for each test that passed.
+      .filter((l) => /^\s*✓ /.test(l))
+      .map((l) => l.replace(/^\s*✓ /, '').replace(/ \(\d+ ms\)$/, ''));
     const secs = (Date.now() - started) / 1000;
     for (const grep of integ) {
       const re = new RegExp(grep);
