@@ -1,4 +1,4 @@
-// `npm run break-features [-- --only NAME[,NAME…]] [--tier unit|integration] [--list] [--baseline]`
+// `npm run break-features [-- --only NAME[,NAME…]] [--tier unit|integration] [--list] [--baseline] [--batch]`
 //
 // Proves that the tests written for a feature go red when the feature breaks: each
 // mutant below breaks one feature with a one-line edit, and the test(s) named by its
@@ -19,6 +19,7 @@
 // `--baseline` runs each grep unmutated instead: it must be green and match at least
 // one test (the integration greps in one real-host run, each checked against the
 // titles that passed).
+// `--batch` runs the integration mutants grouped, several to a real-host run (see runBatched).
 // Exits non-zero when a mutant survived, went stale, did not compile, or errored.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -502,6 +503,76 @@ async function runMutant(dir, m, logDir) {
   }
 }
 
+/**
+ * `--batch`: the integration mutants in as few real-host runs as can be — each run applies
+ * a group of mutants whose greps differ, runs their greps together, and gives each mutant
+ * the results of the tests its grep names. The lock is shared by everyone on the machine:
+ * one run instead of ten. A test broken by another mutant of its group would read as
+ * caught, so a mutant's failing test must match its grep alone; run a mutant alone
+ * (`--only`) to be sure of it.
+ * @param {string} dir
+ * @param {Mutant[]} mutants
+ * @param {string} logDir
+ * @returns {Promise<Row[]>}
+ */
+async function runBatched(dir, mutants, logDir) {
+  /** @type {Mutant[][]} */
+  const groups = [];
+  for (const m of mutants) {
+    const g = groups.find((x) => x.every((o) => o.grep !== m.grep));
+    if (g) g.push(m);
+    else groups.push([m]);
+  }
+  /** @type {Row[]} */
+  const rows = [];
+  for (const [i, group] of groups.entries()) {
+    const started = Date.now();
+    git(dir, 'checkout', '--', '.');
+    const logFile = path.join(logDir, `batch-${i + 1}.log`);
+    fs.writeFileSync(logFile, '');
+    /** @type {Mutant[]} */
+    const applied = [];
+    for (const m of group) {
+      const stale = staleness(m, dir);
+      if (stale) {
+        rows.push({ name: m.name, tier: m.tier, verdict: 'stale', detail: stale, secs: 0 });
+        continue;
+      }
+      const file = path.join(dir, m.file);
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(m.find, () => m.replace));
+      fs.appendFileSync(logFile, `mutant ${m.name}: ${m.breaks}\n${m.file}: ${JSON.stringify(m.find)} -> ${JSON.stringify(m.replace)}\n`);
+      applied.push(m);
+    }
+    console.log(`batch ${i + 1} of ${groups.length}: ${applied.map((m) => m.name).join(', ')}`);
+    try {
+      const r = await runTests(dir, 'integration', applied.map((m) => `(?:${m.grep})`).join('|'), logFile);
+      const secs = (Date.now() - started) / 1000;
+      const lines = fs.readFileSync(logFile, 'utf8').split('\n');
+      const failedLines = lines.filter((l) => /^\s*✗ /.test(l));
+      const passedLines = lines.filter((l) => /^\s*✓ /.test(l));
+      for (const m of applied) {
+        const re = new RegExp(m.grep);
+        const failed = failedLines.filter((l) => re.test(l));
+        const passed = passedLines.filter((l) => re.test(l));
+        const shared = failed.filter((l) => applied.some((o) => o !== m && new RegExp(o.grep).test(l)));
+        /** @type {Outcome} */
+        let o;
+        if (r.timedOut) o = { verdict: 'error', detail: `timed out (${logFile})`, secs };
+        else if (!r.compiled) o = { verdict: 'did not compile', detail: `batch ${i + 1}: ${tail(logFile)}`, secs };
+        else if (shared.length) o = { verdict: 'error', detail: `a failing test matches another mutant's grep too: run it alone (${logFile})`, secs };
+        else if (failed.length) o = { verdict: 'caught', detail: `${failed.length} failed, ${passed.length} passed`, secs };
+        else if (passed.length) o = { verdict: 'survived', detail: `${passed.length} passed (${logFile})`, secs };
+        else o = { verdict: 'error', detail: `no test ran for grep ${JSON.stringify(m.grep)} (${logFile})`, secs };
+        console.log(`  ${m.name}: ${o.verdict}${o.verdict === 'caught' ? '' : ` — ${o.detail}`}`);
+        rows.push({ name: m.name, tier: m.tier, ...o });
+      }
+    } finally {
+      git(dir, 'checkout', '--', '.');
+    }
+  }
+  return rows;
+}
+
 /** @typedef {Outcome & { name: string, tier: string }} Row */
 /**
  * Every distinct grep unmutated: green, and matching at least one test.
@@ -596,13 +667,15 @@ async function main() {
 
   /** @type {Row[]} */
   const rows = [];
+  const batched = args.includes('--batch');
   // Unit mutants first (seconds each), then the real-host ones in order.
-  for (const m of [...mutants.filter((x) => x.tier === 'unit'), ...mutants.filter((x) => x.tier === 'integration')]) {
+  for (const m of [...mutants.filter((x) => x.tier === 'unit'), ...mutants.filter((x) => x.tier === 'integration' && !batched)]) {
     process.stdout.write(`${m.name} [${m.tier}] … `);
     const r = await runMutant(dir, m, logDir);
     console.log(`${r.verdict} (${r.secs.toFixed(0)} s)${r.verdict === 'caught' ? '' : `\n  ${r.detail.replace(/\n/g, '\n  ')}`}`);
     rows.push({ name: m.name, tier: m.tier, ...r });
   }
+  if (batched) rows.push(...(await runBatched(dir, mutants.filter((x) => x.tier === 'integration'), logDir)));
   printTable(rows);
   const bad = rows.filter((r) => r.verdict !== 'caught');
   console.log(`\n${rows.length - bad.length} of ${rows.length} mutants caught${bad.length ? `; not caught: ${bad.map((r) => `${r.name} (${r.verdict})`).join(', ')}` : ''}`);
