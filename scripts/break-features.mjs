@@ -84,6 +84,15 @@ const MUTANTS = [
     grep: 'the scratch folder goes with the session',
   },
   {
+    name: 'scratch-removal-follows-links',
+    breaks: 'a link named like a scratch folder counts as one (removing it would act on what it points to)',
+    file: 'src/platform/scratchFolders.ts',
+    find: 'return fs.lstatSync(dir).isDirectory();',
+    replace: 'return fs.statSync(dir).isDirectory();',
+    tier: 'unit',
+    grep: 'removes one of ours; refuses a path of any other shape or place, and a link',
+  },
+  {
     name: 'sweep-ignores-last-change',
     breaks: 'the sweep removes an old-named scratch folder that another window still uses',
     file: 'src/platform/scratchFolders.ts',
@@ -328,6 +337,27 @@ const MUTANTS = [
     replace: '',
     tier: 'unit',
     grep: 'a bare git directory written as ordinary files',
+  },
+  {
+    name: 'git-filter-drivers-run',
+    breaks: "a repository's clean and process filter drivers run in the extension's git status",
+    file: 'src/host/safeGit.ts',
+    find: "for (const k of ['clean', 'smudge', 'process'])",
+    replace: "for (const k of ['smudge'])",
+    tier: 'unit',
+    grep: 'filter drivers \\(clean, smudge, process\\) named in .gitattributes never run',
+  },
+  // No mutant for the hooks: core.hooksPath=<null device> and GIT_OPTIONAL_LOCKS=0 each keep
+  // post-index-change from running (status writes no index), so removing either one alone is
+  // no breakage — the hooks test stays green, rightly.
+  {
+    name: 'native-text-keeps-bidi',
+    breaks: 'untrusted text keeps control characters and bidi overrides in notifications',
+    file: 'src/shared/nativeText.ts',
+    find: ".replace(/\\t/g, ' ').replace(CONTROLS, '');",
+    replace: ".replace(/\\t/g, ' ');",
+    tier: 'unit',
+    grep: 'drops control characters and bidi overrides',
   },
   {
     name: 'native-text-keeps-links',
