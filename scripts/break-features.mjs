@@ -103,10 +103,10 @@ const MUTANTS = [
   },
   {
     name: 'status-bar-says-stopped',
-    breaks: 'the status bar says "stopped" for a restored panel whose agent runs (tree and bar disagree)',
+    breaks: 'the status bar reads the state of another agent for a restored panel (tree and bar disagree)',
     file: 'src/ui/statusBar.ts',
     find: 'agentStatusWords(this.agents.status(p.session.def.id))',
-    replace: "agentStatusWords('stopped')",
+    replace: 'agentStatusWords(this.agents.status(`not-${p.session.def.id}`))',
     tier: 'integration',
     grep: 'after a reload, the status bar says of the agent what the Sessions view says',
   },
@@ -480,6 +480,20 @@ async function runTests(dir, tier, grep, logFile) {
   return { compiled: !notBuilt, timedOut: r.timedOut, code: r.code, passed, failed, ran: passed + failed > 0, log: logFile };
 }
 
+/**
+ * Before a real-host run takes the shared lock: the mutated source must typecheck and lint
+ * (seconds here, and a mutant that breaks the build would only waste everyone's lock time).
+ * @param {string} dir
+ * @param {string[]} files the mutated files, for the lint
+ * @param {string} logFile
+ */
+async function compiles(dir, files, logFile) {
+  const tsc = await run(process.execPath, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], dir, logFile, UNIT_TIMEOUT_MS);
+  if (tsc.code !== 0) return false;
+  const lint = await run(process.execPath, [path.join(dir, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--quiet', ...new Set(files)], dir, logFile, UNIT_TIMEOUT_MS);
+  return lint.code === 0;
+}
+
 // ------------------------------------------------------------------ mutants
 
 /**
@@ -521,6 +535,7 @@ async function runMutant(dir, m, logDir) {
   const logFile = path.join(logDir, `${m.name}.log`);
   fs.writeFileSync(logFile, `mutant ${m.name}: ${m.breaks}\n${m.file}: ${JSON.stringify(m.find)} -> ${JSON.stringify(m.replace)}\n`);
   try {
+    if (m.tier === 'integration' && !(await compiles(dir, [m.file], logFile))) return { verdict: 'did not compile', detail: tail(logFile), secs: (Date.now() - started) / 1000 };
     const r = await runTests(dir, m.tier, m.grep, logFile);
     const secs = (Date.now() - started) / 1000;
     if (r.timedOut) return { verdict: 'error', detail: `timed out (${logFile})`, secs };
@@ -573,7 +588,25 @@ async function runBatched(dir, mutants, logDir) {
       fs.appendFileSync(logFile, `mutant ${m.name}: ${m.breaks}\n${m.file}: ${JSON.stringify(m.find)} -> ${JSON.stringify(m.replace)}\n`);
       applied.push(m);
     }
+    if (!(await compiles(dir, applied.map((m) => m.file), logFile))) {
+      // Find the ones that do not compile, alone; run the rest.
+      for (const m of [...applied]) {
+        git(dir, 'checkout', '--', '.');
+        const file = path.join(dir, m.file);
+        fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(m.find, () => m.replace));
+        if (await compiles(dir, [m.file], logFile)) continue;
+        applied.splice(applied.indexOf(m), 1);
+        rows.push({ name: m.name, tier: m.tier, verdict: 'did not compile', detail: `(${logFile})`, secs: 0 });
+        console.log(`  ${m.name}: did not compile`);
+      }
+      git(dir, 'checkout', '--', '.');
+      for (const m of applied) {
+        const file = path.join(dir, m.file);
+        fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(m.find, () => m.replace));
+      }
+    }
     console.log(`batch ${i + 1} of ${groups.length}: ${applied.map((m) => m.name).join(', ')}`);
+    if (!applied.length) continue;
     try {
       const r = await runTests(dir, 'integration', applied.map((m) => `(?:${m.grep})`).join('|'), logFile);
       const secs = (Date.now() - started) / 1000;
