@@ -14,8 +14,11 @@ describe('sessions/parts: elicitations', () => {
   it('asks in the panel and answers with the values; a subagent unknown here gets cancel without a question', async () => {
     const f = fakeCore();
     const part = new Elicitations(f.core);
-    assert.deepEqual(await part.ask(form('stranger'), never), { action: 'cancel' });
-    assert.equal(f.transcript.items.length, 0);
+    // Checked before the answer is awaited: had it been asked, the answer would wait for the user.
+    const stranger = part.ask(form('stranger'), never);
+    assert.equal(f.transcript.items.length, 0, 'not shown');
+    assert.equal(part.waiting, 0, 'not waiting for the user');
+    assert.deepEqual(await stranger, { action: 'cancel' });
     const answer = part.ask(form('s1'), never);
     const item = f.transcript.items.find((i) => i.kind === 'elicitation')!;
     assert.equal(await part.answer(item.id, 'accept', { name: 'Ada' }), true);
