@@ -37,6 +37,52 @@ const INTEGRATION_TIMEOUT_MS = 30 * 60_000;
  * @type {Mutant[]}
  */
 const MUTANTS = [
+  // ---- this session's defects (stores between windows, what approval reads as paths, limits)
+  {
+    name: 'index-write-without-lock',
+    breaks: "the session index's read-merge-replace runs without the lock between windows",
+    file: 'src/sessions/sessionIndex.ts',
+    find: '.then(() => withStoreLock(this.file, () => this.mergeAndReplace(), this.options.log))',
+    replace: '.then(() => this.mergeAndReplace())',
+    tier: 'unit',
+    grep: 'the session index: .* processes',
+  },
+  {
+    name: 'search-globs-not-paths',
+    breaks: "a search tool's pattern or glob (e.g. ~/.ssh/*) is not read as a path when deciding approval",
+    file: 'src/sessions/toolPaths.ts',
+    find: "['pattern', 'patterns', 'glob', 'globs'].some((s) => k.endsWith(s))",
+    replace: "['never-a-key'].some((s) => k === s)",
+    tier: 'unit',
+    grep: "reads search tools' patterns and globs",
+  },
+  {
+    name: 'protected-paths-replace-defaults',
+    breaks: "a user's own files.protectedPaths replaces the defaults instead of adding to them",
+    file: 'src/platform/protectedPaths.ts',
+    find: "for (const g of [...DEFAULT_PROTECTED_PATHS, ...entries.filter((e) => !e.trim().startsWith('!'))]) {",
+    replace: "for (const g of entries.length ? entries.filter((e) => !e.trim().startsWith('!')) : DEFAULT_PROTECTED_PATHS) {",
+    tier: 'unit',
+    grep: 'add to the defaults',
+  },
+  {
+    name: 'elicitations-unbounded',
+    breaks: 'an agent can make any number of questions wait in a session',
+    file: 'src/sessions/parts/elicitations.ts',
+    find: 'if (this.pending.size >= MAX_WAITING_ELICITATIONS) {',
+    replace: 'if (this.pending.size >= MAX_WAITING_ELICITATIONS * 1000) {',
+    tier: 'unit',
+    grep: 'at most 16 questions of a session wait',
+  },
+  {
+    name: 'send-attaches-any-file',
+    breaks: "a webview's send may attach a file outside the folders that the host never gave it",
+    file: 'src/chat/offeredFiles.ts',
+    find: '!this.uris.has(a.uri) && !inside(a.uri)',
+    replace: '!this.uris.has(a.uri) && inside(a.uri)',
+    tier: 'unit',
+    grep: 'OfferedFiles',
+  },
   // ---- recovery (#26)
   {
     name: 'crash-while-opening-not-restarted',

@@ -45,9 +45,11 @@ describe('sessions/parts: elicitations', () => {
     const asked = Array.from({ length: MAX_WAITING_ELICITATIONS }, () => part.ask(form('s1'), never));
     assert.equal(MAX_WAITING_ELICITATIONS, 16);
     assert.equal(part.waiting, 16);
-    assert.deepEqual(await part.ask(form('s1'), never), { action: 'decline' });
-    assert.deepEqual(await part.ask({ sessionId: 's1', mode: 'url', message: 'Sign in', url: 'https://example.com/x' }, never), { action: 'decline' });
+    const over = [part.ask(form('s1'), never), part.ask({ sessionId: 's1', mode: 'url', message: 'Sign in', url: 'https://example.com/x' }, never)];
+    // Checked before awaiting them: a question over the limit that waited would hang this test instead of failing it.
+    assert.equal(part.waiting, 16, 'the ones over the limit do not wait');
     assert.equal(f.transcript.items.filter((i) => i.kind === 'elicitation').length, 16, 'no form for the ones over the limit');
+    assert.deepEqual(await Promise.all(over), [{ action: 'decline' }, { action: 'decline' }]);
     assert.ok(f.logs.some((l) => l.includes('declined at once, 16 questions of this session already wait')), f.logs.join('\n'));
     // Withdrawn: there is room again.
     part.withdraw('the turn ended');
