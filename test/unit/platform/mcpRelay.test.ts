@@ -179,21 +179,34 @@ describe('MCP relay: the process', function () {
   });
 
   it('the hub hears only relays with a registered secret', async () => {
-    const reg = await hub.register(() => assert.fail('no event from an impostor'));
+    const got: RelayEvent[] = [];
+    const reg = await hub.register((_server, e) => got.push(e));
+    const connect = (hello: unknown) => {
+      const s = net.createConnection(reg.socket);
+      s.on('error', () => undefined);
+      s.write(line(hello) + line({ e: 'spawned' }));
+      return s;
+    };
     // The hub ends each of these connections (the test would time out otherwise), and hears no event.
-    const refused = (hello: unknown) =>
+    const refused = (hello: unknown, before: RelayEvent[] = []) =>
       new Promise<void>((resolve) => {
-        const s = net.createConnection(reg.socket);
-        s.on('error', () => undefined);
+        const s = connect(hello);
         s.on('close', () => resolve());
-        s.write(line(hello) + line({ e: 'spawned' }));
-      });
+        // An event heard ends the wait too, so a hub that listens fails here rather than by timeout.
+        const poll = setInterval(() => got.length > before.length && (s.destroy(), clearInterval(poll)), 10);
+        s.on('close', () => clearInterval(poll));
+      }).then(() => assert.deepEqual(got, before, `no event from ${JSON.stringify(hello).slice(0, 40)}`));
     await refused({ token: 'f'.repeat(64), server: 'x' });
     await refused({ token: reg.token.slice(0, 10), server: 'x' });
     await refused({ server: 'x' });
     await refused('garbage');
+    // The control: the same two lines with the registered secret are heard, once.
+    const s = connect({ token: reg.token, server: 'x' });
+    for (let i = 0; i < 500 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise<void>((resolve) => s.end(resolve));
+    assert.deepEqual(got, [{ e: 'spawned' }]);
     reg.dispose();
     // A registration that was disposed (its session closed) is no longer heard.
-    await refused({ token: reg.token, server: 'x' });
+    await refused({ token: reg.token, server: 'x' }, [{ e: 'spawned' }]);
   });
 });
