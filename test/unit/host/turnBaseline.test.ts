@@ -214,6 +214,10 @@ describe('turn baseline: git never runs what the repository planted', () => {
     await b.ready;
     fs.writeFileSync(path.join(dir, 'clean.txt'), 'rewritten\n');
     assert.equal(await b.bytesBefore(path.join(dir, 'clean.txt')), undefined, 'not the gitdir file’s repository');
+    assert.equal(fsm.ran(), false);
+    plainGit(dir, 'status');
+    assert.ok(fsm.ran(), 'control: plain git follows the gitdir file to the planted one');
+    fsm.reset();
     fs.rmSync(path.join(dir, '.git'));
     repo(dir);
     git(dir, 'config', 'core.fsmonitor', fsm.cmd);
@@ -222,6 +226,9 @@ describe('turn baseline: git never runs what the repository planted', () => {
     fs.writeFileSync(path.join(dir, 'clean.txt'), 'rewritten\n');
     assert.equal(await c.bytesBefore(path.join(dir, 'clean.txt')), undefined, 'not the new .git folder');
     assert.equal(fsm.ran(), false);
+    plainGit(dir, 'status');
+    assert.ok(fsm.ran(), 'control: plain git uses the new .git folder’s planted one');
+    fsm.reset();
     // A tracker's first turn in such a folder does use it (hardened).
     fs.writeFileSync(path.join(dir, 'clean.txt'), HEAD_BYTES);
     const fresh = new TurnBaseline([dir]);
@@ -233,7 +240,8 @@ describe('turn baseline: git never runs what the repository planted', () => {
 
   it('GIT_DIR and GIT_WORK_TREE in the environment never choose the repository', async () => {
     const dir = repo(path.join(tmp, 'r'));
-    const other = repo(path.join(tmp, 'other'));
+    // Its own clean.txt: an answer from this repository would not be HEAD_BYTES.
+    const other = repo(path.join(tmp, 'other'), { 'clean.txt': 'the other repository\n' });
     const fsm = plant('env-fsmonitor', 'exit 0');
     git(other, 'config', 'core.fsmonitor', fsm.cmd);
     const saved = { dir: process.env.GIT_DIR, wt: process.env.GIT_WORK_TREE };
@@ -243,13 +251,15 @@ describe('turn baseline: git never runs what the repository planted', () => {
       const b = new TurnBaseline([dir]);
       await b.ready;
       await stillWorks(b, dir);
+      assert.equal(fsm.ran(), false);
+      plainGit(dir, 'status');
+      assert.ok(fsm.ran(), 'control: plain git in the folder follows GIT_DIR to the planted one');
     } finally {
       for (const [k, v] of [['GIT_DIR', saved.dir], ['GIT_WORK_TREE', saved.wt]] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
     }
-    assert.equal(fsm.ran(), false);
   });
 
   it('a partial clone’s lazy fetch of a missing blob never runs the remote’s upload-pack command', async () => {
