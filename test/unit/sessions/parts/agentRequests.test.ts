@@ -52,7 +52,7 @@ describe('sessions/parts: agent requests', () => {
     status.fire('agent-x');
     assert.deepEqual(f.calls, ['killAll agent-x\u0000s1']);
     part.dispose();
-    assert.equal(f.calls.length, 2, 'closing the panel kills them too');
+    assert.deepEqual(f.calls, ['killAll agent-x\u0000s1', 'killAll agent-x\u0000s1'], 'closing the panel kills them too');
   });
 
   it('a wait the agent cancels is answered -32800', async () => {
