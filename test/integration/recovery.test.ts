@@ -132,7 +132,7 @@ describe('Recovery: crashes, closed output, scratch folders, agent state, cut tu
     assert.ok(cut > items.findIndex((i) => i.kind === 'user' && i.text === 'this turn will be cut'), JSON.stringify(items.map((i) => i.kind)));
   });
 
-  it('a turn cut by a reload (nothing ended it in the archive) is shown as interrupted, and marked so in the archive', async () => {
+  it('an archive file on disk cut mid-turn by a reload opens with that turn interrupted and its running tool call cancelled; the mark is written to the file', async () => {
     const a = await api();
     const id = 'cut-by-reload';
     const file = path.join(a.testing.storagePath(), 'archive', 'fake-default', `${id}.jsonl`);

@@ -70,7 +70,8 @@ describe('sessions/parts: file checkpoints', () => {
     part.dispose();
   });
 
-  it("hands the session's access context to the tracker, so the user's Revert and Undo are checked like the agent's writes", () => {
+  // That Revert and Undo are then checked like the agent's writes: checkpoints.test.ts (integration), "links the agent planted…".
+  it("hands the tracker the session's own access context (one getter, returning it)", () => {
     const { trackerAccess, access } = setup();
     assert.equal(trackerAccess.length, 1);
     assert.equal(trackerAccess[0]!(), access);

@@ -79,7 +79,7 @@ describe('sessions/parts: past sessions', () => {
     ]);
   });
 
-  it('replaying the archive: a turn that began and never ended is shown as interrupted, and marked so in the archive', async () => {
+  it('replaying the archive, each shape of an open turn ends as interrupted (an explicit mark, a turn followed by another, the last one); the last gets its mark appended', async () => {
     const user = (text: string) => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
     const { f, past } = setup({
       archive: [user('one'), { sessionUpdate: '_turn_begin' }, { sessionUpdate: '_turn_interrupted' }, user('two'), { sessionUpdate: '_turn_begin' }, user('three'), { sessionUpdate: '_turn_begin' }, chunk('half')],
