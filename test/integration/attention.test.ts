@@ -100,8 +100,16 @@ describe('Needs you: notifications and the tab', function () {
     assert.equal(panel.attention?.needsYou, true);
     await panel.session.cancel();
     assert.equal(await turn, 'cancelled');
+    assert.deepEqual(a.testing.messages().slice(before).map((m) => m.message), [], 'nothing when the turn ends');
     await waitFor('the tab as it was', () => (panel.attention?.needsYou === false ? true : undefined));
     assert.match((panel.panel.iconPath as vscode.Uri).path, /activity\.svg$/);
+    assert.deepEqual(a.testing.messages().slice(before).map((m) => m.message), [], 'nothing after it either');
+    // A turn that ends on its own, hidden (with notifications on: "… finished its turn.", above): nothing either.
+    const quiet = await hiddenPanel('fake-queue');
+    const mark = a.testing.messages().length;
+    assert.equal(await quiet.panel.session.prompt('one'), 'end_turn');
+    await waitForStatus(quiet.panel, 'idle again', (s) => !s.busy && s.inputEnabled);
+    assert.deepEqual(a.testing.messages().slice(mark).map((m) => m.message), [], 'nothing when a turn ends');
   });
 
   it('waiting on you: the Sessions view’s badge counts two waiting sessions, their rows and tabs say so, and each mark clears when it is answered', async () => {

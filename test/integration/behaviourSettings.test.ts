@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AccessQuestion } from '../../src/sessions/accessGate';
-import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, isAlive, readRecord, startedPids, waitFor, waitForStatus } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -39,6 +39,8 @@ describe('Settings that change behaviour', function () {
       await waitForStatus(panel, 'connected', connected);
       const id = panel.session.id!;
       const seen = readRecord('resume-only').length;
+      const pids = startedPids('resume-only');
+      const pid = pids.at(-1)!;
       panel.panel.dispose();
       // One connection, in order: a session/close sent on closing would reach the agent before this session/new.
       const next = a.openChat('fake-resume-only');
@@ -47,6 +49,10 @@ describe('Settings that change behaviour', function () {
       assert.ok(after.some((r) => r.msg.method === 'session/new'), 'the next session reached the agent');
       assert.deepEqual(after.filter((r) => r.msg.method === 'session/close').map((r) => r.msg.params.sessionId), [], `no session/close for ${id}`);
       assert.equal(a.agentStatus('fake-resume-only'), 'running');
+      // The same process as before the panel closed: not stopped and started again for the next session.
+      assert.deepEqual(startedPids('resume-only'), pids, 'no agent process started since');
+      assert.deepEqual([...new Set(after.map((r) => r.pid))], [pid], 'the next session went to the same process');
+      assert.ok(isAlive(pid));
     } finally {
       await cfg().update('sessions.keepAliveOnClose', undefined, vscode.ConfigurationTarget.Global);
     }

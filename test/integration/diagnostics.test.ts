@@ -68,6 +68,18 @@ describe('Agent diagnostics: Show and Copy', function () {
     const editor = await waitFor('the diagnostics document', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'acp-diagnostics'));
     const doc = editor.document;
     assert.equal(doc.languageId, 'markdown');
+    // Read-only: typing into its editor changes nothing …
+    await vscode.window.showTextDocument(doc, { preview: false });
+    const shown = doc.getText();
+    await vscode.commands.executeCommand('type', { text: 'TYPED-INTO-DIAGNOSTICS' });
+    // … while the same typing does change an ordinary document (so the check can see it; its change lands after the first one would).
+    const scratch = await vscode.workspace.openTextDocument({ content: '' });
+    await vscode.window.showTextDocument(scratch, { preview: false });
+    await vscode.commands.executeCommand('type', { text: 'TYPED' });
+    await waitFor('the ordinary document to take the typing', () => scratch.getText() === 'TYPED' || undefined);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    assert.equal(doc.getText(), shown, 'the diagnostics document took no typing');
+    assert.equal(doc.isDirty, false);
     assert.deepEqual(row(doc.getText(), 'client → agent', 'session/prompt')?.[0], '1');
     assert.equal(await panel.session.prompt('again'), 'end_turn');
     await waitFor('the document to show the second prompt', () => row(doc.getText(), 'client → agent', 'session/prompt')?.[0] === '2' || undefined);

@@ -111,6 +111,12 @@ describe('MCP status: what became of the servers handed to the agent', function 
       await cfg().update('passWorkspaceTrust', { 'gemini-like': false }, vscode.ConfigurationTarget.Global);
       assert.equal((await a.testing.launchSpec('gemini-like')).env.GEMINI_CLI_TRUST_WORKSPACE, undefined, 'the user’s own value turns it off');
       assert.ok(a.testing.logLines().some((l) => l.includes('passing on the VS Code workspace trust is turned off for this agent (acpAgents.passWorkspaceTrust)')));
+      // Nor can the folder turn it back on. (VS Code hides a machine-scoped folder value from inspect(); a window-scoped
+      // one written through VS Code after it makes VS Code read the file, with our value in it, before the update returns.)
+      fs.writeFileSync(file, JSON.stringify({ 'acpAgents.passWorkspaceTrust': { 'gemini-like': true } }, null, 2));
+      await vscode.workspace.getConfiguration('editor').update('tabSize', 7, vscode.ConfigurationTarget.Workspace);
+      assert.match(fs.readFileSync(file, 'utf8'), /"gemini-like": true/, 'the folder value is in the file VS Code read');
+      assert.equal((await a.testing.launchSpec('gemini-like')).env.GEMINI_CLI_TRUST_WORKSPACE, undefined, 'the folder cannot turn it on');
     } finally {
       await cfg().update('passWorkspaceTrust', undefined, vscode.ConfigurationTarget.Global);
       await cfg().update('agents', agents, vscode.ConfigurationTarget.Global);

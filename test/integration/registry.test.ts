@@ -234,8 +234,13 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
     await cfg().update('registry.url', 'http://127.0.0.1:9/registry.json', vscode.ConfigurationTarget.Global);
     try {
       now += 2 * day;
+      // Each call tried the unreachable URL (the log names it) and came back with nothing.
+      const tried = () => a.testing.logLines().filter((l) => l.includes('The ACP Registry (http://127.0.0.1:9/registry.json) could not be read')).length;
+      const before = tried();
       assert.deepEqual(await a.testing.checkForUpdates(now), []);
+      assert.equal(tried(), before + 1, 'the update check tried it');
       assert.deepEqual(await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents'), []);
+      assert.equal(tried(), before + 2, 'Update Agents tried it');
     } finally {
       await cfg().update('registry.url', url, vscode.ConfigurationTarget.Global);
     }
@@ -283,10 +288,8 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
     assert.match(asked[0]!, /Left out of its environment.*PATH, NODE_OPTIONS, LD_PRELOAD, npm_config_registry/);
     const spec = await a.testing.launchSpec('stripped');
     assert.equal(spec.env.ACME_MODE, 'acp');
-    assert.notEqual(spec.env.PATH, '/evil/bin');
-    assert.notEqual(spec.env.NODE_OPTIONS, '--require /evil.js');
-    assert.notEqual(spec.env.LD_PRELOAD, '/evil.so');
-    assert.notEqual(spec.env.npm_config_registry, 'https://evil.example');
+    // Not set, nor merged into the variable the agent gets (a PATH with /evil/bin prepended would pass a plain !==).
+    for (const name of ['PATH', 'NODE_OPTIONS', 'LD_PRELOAD', 'npm_config_registry']) assert.ok(!spec.env[name]?.includes('evil'), `${name}=${spec.env[name]}`);
     a.testing.setConfirm(async () => true);
     try {
       assert.equal(await vscode.commands.executeCommand('acpAgents.uninstallAgent', 'stripped'), 'stripped');

@@ -67,6 +67,8 @@ describe('User-only settings: a folder’s value of every one is ignored', funct
     const file = path.join(dir, 'settings.json');
     const hadDir = fs.existsSync(dir);
     const prior = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    // What fake-protected-writes leaves besides its refused writes (removed after, unless they were there before).
+    const leftovers = [path.join(folder, 'ordinary.txt'), path.join(dir, 'tasks.json')].filter((f) => !fs.existsSync(f));
     // A registry the folder points at: it must never be asked.
     let registryHits = 0;
     const registry = http.createServer((_req, res) => {
@@ -131,7 +133,39 @@ describe('User-only settings: a folder’s value of every one is ignored', funct
       assert.ok(answers.length >= 6, `the agent got its answers (${answers.length})`);
       assert.ok(answers.every((r) => r.msg.error !== undefined), 'every outside read was refused');
       assert.deepEqual(accessAsked, [], 'no question: the user’s deny holds');
+      probe.panel.dispose();
+
+      // files.protectedPaths: the folder's [] unprotects nothing; a write into .vscode/ still asks, as protected (No: not written).
+      const protectedAsked: string[] = [];
+      a.testing.setAccessAnswer(async (q) => (protectedAsked.push(`${q.reason} ${path.relative(folder, q.path)}`), 'deny'));
+      const writer = a.openChat('fake-protected-writes');
+      await waitForStatus(writer, 'connected', connected);
+      assert.equal(await writer.session.prompt('write'), 'end_turn');
+      assert.equal(protectedAsked[0], `protected ${path.join('.vscode', 'settings.json')}`, protectedAsked.join(' | '));
+      assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), planted, 'the planted settings file was not written');
+      writer.panel.dispose();
+
+      // terminals.outputLimitMB: the folder's 256 MB is not the limit; the user's (default 1 MB) truncates a 64 MiB flood.
+      const flood = a.openChat('fake-terminal-flood');
+      await waitForStatus(flood, 'connected', connected);
+      assert.equal(await flood.session.prompt('flood'), 'end_turn');
+      const out = readRecord('terminal-flood').filter((r) => r.dir === 'in' && r.msg?.result?.output !== undefined).at(-1)?.msg.result;
+      assert.equal(out?.truncated, true);
+      assert.ok(Buffer.byteLength(out.output) <= 1024 * 1024, `${Buffer.byteLength(out.output)} bytes`);
+      flood.panel.dispose();
+
+      // initializeTimeout: the folder's 1 s does not time out an agent that answers after 3 s …
+      const slow = a.openChat('fake-slow-initialize');
+      await waitForStatus(slow, 'connected', connected);
+      slow.panel.dispose();
+      // … and the user's own 1 s does (so the check above could see it).
+      await a.testing.stopAllAgents();
+      await cfg().update('initializeTimeout', 1, vscode.ConfigurationTarget.Global);
+      const timedOut = await waitForStatus(a.openChat('fake-slow-initialize'), 'timeout', (st) => st.severity === 'error');
+      assert.match(timedOut.text, /within 1 s/);
     } finally {
+      await cfg().update('initializeTimeout', undefined, vscode.ConfigurationTarget.Global);
+      for (const f of leftovers) fs.rmSync(f, { force: true });
       a.testing.setMcpTrustAnswer(undefined);
       a.testing.setAccessAnswer(undefined);
       await a.testing.forgetMcpTrust();
