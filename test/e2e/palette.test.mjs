@@ -14,7 +14,7 @@ describe('e2e: the installed .vsix in the workbench', function () {
   let page;
 
   before(async function () {
-    wb = await openWorkbench({ prefix: 'acp-e2e', agents: ['demo'], viewport: { width: 1280, height: 800 } });
+    wb = await openWorkbench({ prefix: 'acp-e2e', agents: ['demo', 'fake-slow-permission'], viewport: { width: 1280, height: 800 } });
     ({ server, page } = wb);
   });
 
@@ -43,17 +43,43 @@ describe('e2e: the installed .vsix in the workbench', function () {
   });
 
   it('offers ACP: Stop in the palette only while a session works', async function () {
+    /** The palette's rows for `>ACP: Stop`, once it has answered (a match for the filter, or its "no matching commands" row). */
+    const stopRows = async () => {
+      await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } }).catch(() => {});
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill('>ACP: Stop');
+      const rows = page.locator('.quick-input-list .monaco-list-row');
+      await rows.filter({ hasText: /Stop|No matching commands/ }).first().waitFor({ timeout: 10_000 });
+      return (await rows.allInnerTexts()).filter((l) => /ACP: Stop\b/.test(l));
+    };
     // The panel above is open and idle: nothing works, so Stop has nothing to stop.
-    await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } }).catch(() => {});
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill('>ACP: Stop');
-    const rows = page.locator('.quick-input-list .monaco-list-row');
-    // The palette has answered once it shows a match for the filter (the command, a similar one) or its "no matching commands" row.
-    await rows.filter({ hasText: /Stop|No matching commands/ }).first().waitFor({ timeout: 10_000 });
-    const labels = await rows.allInnerTexts();
-    assert.ok(!labels.some((l) => /ACP: Stop\b/.test(l)), `no Stop while nothing works: ${labels.join(' | ')}`);
+    assert.deepEqual(await stopRows(), [], 'no Stop while nothing works');
+    await page.keyboard.press('Escape');
+
+    // A session that works (it waits on a permission question): Stop is offered, and running it stops the turn.
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, 'Fake: slow-permission');
+    const frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#input').click();
+    await frame.locator('#input').fill('Clean up');
+    await frame.locator('#input').press('Enter');
+    await frame.locator('.permission-option', { hasText: 'Delete it' }).waitFor({ timeout: 15_000 });
+    let offered = await stopRows();
+    for (let i = 0; i < 5 && offered.length === 0; i++) {
+      // The context key may trail the panel by a moment: look again, as a person would.
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+      offered = await stopRows();
+    }
+    assert.equal(offered.length, 1, 'Stop is offered while the session works');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'ACP: Stop' }).first().click();
+    await frame.locator('.turn-end', { hasText: 'Stopped.' }).waitFor({ timeout: 15_000 });
+
+    // The turn ended: Stop is gone again.
+    assert.deepEqual(await stopRows(), [], 'no Stop once the turn ended');
     await page.keyboard.press('Escape');
   });
 });
