@@ -271,8 +271,15 @@ describe('e2e interop: claude-agent-acp, codex-acp and opencode do whole turns, 
       assert.equal(fs.existsSync(target), false);
       const last = stub.requests.filter((r) => r.kind === 'turn').at(-1);
       assert.ok(last, 'the agent sent the model a turn');
-      const result = JSON.stringify(last.body.messages.at(-1));
-      assert.ok(result.includes('tool_result'), result.slice(0, 500));
+      // The Write call the model made, and the tool_result that answers it: an error (the refusal), not a success.
+      /** @type {{ role: string, content: string | Record<string, any>[] }[]} */
+      const messages = last.body.messages;
+      const blocks = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
+      const write = blocks.find((b) => b.type === 'tool_use' && b.name === 'Write');
+      assert.ok(write, `the model's Write call is in the conversation: ${JSON.stringify(messages).slice(0, 500)}`);
+      const result = blocks.find((b) => b.type === 'tool_result' && b.tool_use_id === write.id);
+      assert.ok(result, `a tool_result answers ${write.id}: ${JSON.stringify(messages.at(-1)).slice(0, 500)}`);
+      assert.equal(result.is_error, true, `the model is told the Write failed: ${JSON.stringify(result).slice(0, 500)}`);
       assert.equal(await frame().locator('.change', { hasText: 'rejected.txt' }).count(), 0);
     });
     it(`${a.key} ${a.version}: cancel — Stop while the model's stream is held ends the turn; the agent answers the next prompt`, async function () {

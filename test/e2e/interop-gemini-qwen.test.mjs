@@ -317,8 +317,12 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
       // Where the agent asked, its card showed the change before the answer.
       // gemini-cli (default mode) asks before each write; Qwen Code (auto mode) asks when its classifier says so.
       if (c.key === 'gemini') assert.equal(asked.length, 2, 'gemini-cli asked before each write');
-      if (asked.length) assert.ok(asked.some((t) => t.includes('A new file through ACP.')), `the write's diff was shown when asked: ${asked.join('\n---\n').slice(0, 800)}`);
-      await frame.locator('.item.tool', { hasText: 'A new file through ACP.' }).last().waitFor({ timeout: 10_000 });
+      const askedWrite = asked.some((t) => t.includes('A new file through ACP.'));
+      if (c.key === 'gemini') assert.ok(askedWrite, `the write's diff was shown when asked: ${asked.join('\n---\n').slice(0, 800)}`);
+      const writeCard = frame.locator('.item.tool', { hasText: 'A new file through ACP.' }).last();
+      await writeCard.waitFor({ timeout: 10_000 });
+      // Qwen Code asked with the diff shown, or approved the write itself: then its card carries no question at all.
+      if (c.key === 'qwen' && !askedWrite) assert.equal(await writeCard.locator('.permission').count(), 0, `Qwen Code approved the write without asking: ${(await writeCard.innerText()).slice(0, 400)}`);
       assert.equal(fs.readFileSync(created, 'utf8'), content, 'the new file is on disk');
       assert.equal(fs.readFileSync(edited, 'utf8'), before.replace(oldLine, newLine), 'the existing file is edited on disk');
       const editCard = frame.locator('.item.tool', { hasText: newLine }).last();
@@ -396,6 +400,7 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
         const levels = await rows.evaluateAll((els) => els.map((e) => ({ level: e.getAttribute('aria-level'), text: e.textContent ?? '' })));
         const at = levels.findIndex((r) => r.level === '1' && r.text.includes(c.label));
         assert.ok(at >= 0 && levels[at + 1]?.level === '2', `the sidebar lists a session under ${c.label}: ${JSON.stringify(levels)}`);
+        const loadedAt = Date.now();
         await rows.nth(at + 1).click();
         const frame = webviewFrame(page);
         const status = frame.locator('.status-text');
@@ -408,6 +413,10 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
           if (!(await replayed.count())) {
             const logs = extensionLogs();
             assert.ok(logs.includes('No previous sessions found for this project.'), 'the agent’s answer to session/load says why');
+            // Only the upstream bug when the load did land in the minute the session was created (the reload above
+            // waits that minute out, so this should not happen); any other minute is a regression of ours.
+            const minute = (/** @type {number | undefined} */ t) => (t === undefined ? undefined : Math.floor(t / 60_000));
+            assert.equal(minute(loadedAt), minute(state.gemini.connectedAt), `the load (${new Date(loadedAt).toISOString()}) fell in the session's minute (${state.gemini.connectedAt})`);
             throw new UpstreamLimitation('gemini-cli#28775: session/load in the minute the session was created erases it; the panel shows the load failed');
           }
         }
