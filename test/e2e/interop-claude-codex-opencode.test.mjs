@@ -275,7 +275,8 @@ describe('e2e interop: claude-agent-acp, codex-acp and opencode do whole turns, 
       /** @type {{ role: string, content: string | Record<string, any>[] }[]} */
       const messages = last.body.messages;
       const blocks = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
-      const write = blocks.find((b) => b.type === 'tool_use' && b.name === 'Write');
+      // (the conversation holds the earlier cells' Writes too: this one is for rejected.txt)
+      const write = blocks.find((b) => b.type === 'tool_use' && b.name === 'Write' && b.input?.file_path === target);
       assert.ok(write, `the model's Write call is in the conversation: ${JSON.stringify(messages).slice(0, 500)}`);
       const result = blocks.find((b) => b.type === 'tool_result' && b.tool_use_id === write.id);
       assert.ok(result, `a tool_result answers ${write.id}: ${JSON.stringify(messages.at(-1)).slice(0, 500)}`);
