@@ -73,11 +73,11 @@ function listFiles(dir, suffix) {
 /**
  * The fewest tests each tier may run (without --grep). A tier that suddenly runs fewer — a file
  * that no longer loads its tests, a glob that misses a folder, a describe left empty — fails the
- * run. Near the counts of the day (unit 337, integration 115, e2e 42): raise them as tests are
+ * run. Near the counts of the day (unit 481, integration about 160, oldest 60, e2e 78): raise them as tests are
  * added; lower one only with the commit that removes its tests, saying why.
  * @type {Record<string, number>}
  */
-const TIER_FLOORS = { unit: 330, integration: 110, oldest: 40, e2e: 35 };
+const TIER_FLOORS = { unit: 470, integration: 150, oldest: 55, e2e: 72 };
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
