@@ -284,7 +284,8 @@ export class AgentManager implements Disposable {
     if (!e || !rt) return;
     e.runtime = undefined;
     await rt.stop();
-    this.setStatusOf(e, 'stopped');
+    // A session may have started the agent again while this one was being stopped: its state is the new one's.
+    if (!e.runtime && !e.starting) this.setStatusOf(e, 'stopped');
   }
 
   /** Stops every agent; nothing is left running after this resolves. */

@@ -113,6 +113,25 @@ describe('Recovery: crashes, closed output, scratch folders, agent state, cut tu
     await waitFor(`the status bar to say stopped (now "${bar()}")`, () => /: stopped$/.test(bar()), 5000);
   });
 
+  it('an agent started again while its old process is still being stopped: when the old one is gone, the view and the status bar say running, not stopped', async () => {
+    const a = await api();
+    const agent = 'fake-stubborn'; // ignores SIGTERM: stopping it takes the SIGKILL grace, seconds
+    const first = a.openChat(agent);
+    await waitForStatus(first, 'connected', connected);
+    const oldPid = a.testing.agentPid(agent);
+    const stopping = a.testing.stopAllAgents();
+    const second = a.openChat(agent);
+    await waitForStatus(second, 'connected', connected);
+    const newPid = a.testing.agentPid(agent);
+    assert.ok(newPid !== undefined && newPid !== oldPid, 'a new process serves the new session');
+    await stopping;
+    assert.equal(a.agentStatus(agent), 'running', 'the old process ending does not speak for the new one');
+    assert.match(String(a.testing.treeItems(agent).agent.description ?? ''), /running/);
+    assert.equal(a.testing.agentPid(agent), newPid);
+    await a.testing.stopAllAgents();
+    assert.equal(a.agentStatus(agent), 'stopped');
+  });
+
   it('a turn cut by a crash is archived as interrupted, and the archive shows it so', async () => {
     const a = await api();
     await vscode.commands.executeCommand('acpAgents.restartAgent', 'fake-exit-mid-prompt').then(undefined, () => undefined);
