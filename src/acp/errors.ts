@@ -4,7 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { ResponseError } from 'vscode-jsonrpc/node';
-import { forLabel } from '../shared/nativeText';
+import { plainText } from '../shared/nativeText';
 
 /** JSON-RPC error codes ACP gives a meaning to. */
 export const ErrorCodes = {
@@ -88,8 +88,8 @@ export const clientError = {
   cancelled: (message = 'The request was cancelled.') => new ResponseError(ErrorCodes.RequestCancelled, message),
 };
 
-/** Longest reason taken from an agent's error (it is untrusted text). */
-const MAX_REASON = 600;
+/** Longest text taken from an agent's error (it is untrusted text). */
+const MAX_REASON = 4000;
 
 /** JSON-RPC's stock messages, which say nothing about why: the data's reason replaces them. */
 const STOCK = /^(?:internal error|invalid params|invalid request|parse error|server error|method not found|request cancelled|resource not found|authentication required|error)[.:]?$/i;
@@ -109,12 +109,13 @@ function dataReasons(data: unknown, depth = 0): string[] {
 
 /** ANSI escape sequences (colours from a CLI's own error output), dropped whole rather than left as `[31m`. */
 const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
-const clean = (text: string): string => forLabel(text.replace(ANSI, ''), MAX_REASON).trim();
+const clean = (text: string): string => plainText(text.replace(ANSI, ''), MAX_REASON).trim();
 
 /**
  * An agent's error in words: its message, with the reason its `data` gives
- * (instead of a stock "Internal error"). Untrusted: one line, no control or
- * bidi characters, no link or icon syntax, bounded.
+ * (instead of a stock "Internal error"). Untrusted: no control or bidi
+ * characters, bounded. Link and icon syntax stays (the panel shows text);
+ * native UI breaks it where the text is put there (`forMessage`).
  */
 function agentErrorText(err: AgentError): string {
   const message = clean(err.message);
@@ -126,8 +127,8 @@ function agentErrorText(err: AgentError): string {
   }
   const reason = parts.join(' — ');
   if (!reason) return message || describeErrorCode(err.code);
-  if (!message || STOCK.test(message)) return forLabel(reason, MAX_REASON);
-  return forLabel(`${message}: ${reason}`, MAX_REASON);
+  if (!message || STOCK.test(message)) return plainText(reason, MAX_REASON);
+  return plainText(`${message}: ${reason}`, MAX_REASON);
 }
 
 export function errorText(err: unknown): string {

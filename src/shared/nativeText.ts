@@ -61,3 +61,14 @@ export function forMessage(text: unknown, max = 1000): string {
 export function forLabel(text: unknown, max = 200): string {
   return forMessage(plain(text).replace(/\s*(?:\r\n?|[\n\u2028\u2029])\s*/g, ' '), max);
 }
+
+/**
+ * For untrusted text the chat panel shows (as text, never as markup) and that
+ * may later reach native UI: no controls or bidi characters (line breaks and
+ * tabs stay), bounded. Link and codicon syntax is left as it was, so the panel
+ * shows exactly what was sent; whatever puts it into native UI still passes it
+ * through `forMessage` or `forLabel`.
+ */
+export function plainText(text: unknown, max = 4000): string {
+  return bound(plain(text).replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(CONTROLS, ''), max);
+}

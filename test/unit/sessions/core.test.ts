@@ -19,6 +19,7 @@ import { PromptTurns, type TurnHost } from '../../../src/sessions/promptTurn';
 import { SessionState, statusOf, type SessionPhase } from '../../../src/sessions/sessionState';
 import { Transcript, type Change } from '../../../src/sessions/transcript';
 import { Emitter } from '../../../src/shared/events';
+import { forMessage } from '../../../src/shared/nativeText';
 
 /** A runtime with the given capabilities whose connection methods are the given functions. */
 function stubRuntime(caps: object, connection: Record<string, (...a: any[]) => unknown>): AgentRuntime {
@@ -157,11 +158,13 @@ describe('opening a session: one sequence for new, load and resume', () => {
     assert.equal(e('Cannot connect to API', { details: 'Cannot connect to API' }), 'Cannot connect to API');
     assert.equal(e('Internal error'), 'Internal error');
     assert.equal(e('', { sessionId: 'x' }), 'internal error');
-    // Untrusted: no escape sequences, controls, bidi overrides, links or line breaks; bounded.
-    const evil = e('Internal error', { details: 'locked\u202e by [x](command:rm) \u001b[31mpid\u001b[0m\nline two' });
-    assert.doesNotMatch(evil, /[\u0000-\u001f\u202e]|\]\(/);
-    assert.match(evil, /^locked by \[x\]\u200b\(command\u200b:rm\) pid line two$/);
-    assert.ok(e('Internal error', { details: 'x'.repeat(5000) }).length <= 600);
+    // Untrusted: no escape sequences, controls or bidi overrides; bounded. Line breaks and link syntax
+    // stay as text for the panel (which renders text); native UI breaks links where it puts them (forMessage).
+    const evil = e('Internal error', { details: 'locked\u202e by [x](command:rm) \u001b[31mpid\u001b[0m\r\nline two\u0007' });
+    assert.doesNotMatch(evil, /[\u0000-\u0009\u000b-\u001f\u202e]/);
+    assert.equal(evil, 'locked by [x](command:rm) pid\nline two');
+    assert.equal(forMessage(evil), 'locked by [x]\u200b(command\u200b:rm) pid\nline two', 'and forMessage still breaks it for a notification');
+    assert.ok(e('Internal error', { details: 'x'.repeat(50_000) }).length <= 4000);
   });
 
   it('a past session is loaded, else resumed, else shown from the archive', () => {
