@@ -374,6 +374,19 @@ describe('e2e: the native dialogs, clicked', function () {
     fs.writeFileSync(wsFile, JSON.stringify({ folders: [{ path: workspace }, { path: second }] }));
     await page.goto(workbenchUrl(wb.server, wsFile));
     await waitForWorkbench(page);
+    // The workbench can be up before the workspace's folders are (the Explorer says "No Folder
+    // Opened" for a moment, and a command run then sees no folder): wait for both roots, as a person would.
+    const root = (/** @type {string} */ name) => page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
+    await runCommand(page, 'View: Show Explorer');
+    try {
+      await root('second').waitFor({ timeout: 20_000 });
+    } catch {
+      await page.reload();
+      await waitForWorkbench(page);
+      await runCommand(page, 'View: Show Explorer');
+      await root('second').waitFor({ timeout: 30_000 });
+    }
+    await root(path.basename(workspace)).waitFor({ timeout: 10_000 });
     const before = calls('default', 'session/new').length;
 
     const widget = page.locator('.quick-input-widget');
