@@ -172,7 +172,7 @@ const MUTANTS = [
     find: '      this.interrupted();\n      core.services.archive.append(core.def.id, sessionId, { sessionUpdate: INTERRUPTED });',
     replace: '      this.turnOpen = false;',
     tier: 'unit',
-    grep: 'replaying the archive: a turn that began and never ended',
+    grep: 'replaying the archive, each shape of an open turn ends as interrupted',
   },
   // ---- data at rest (#26)
   {
