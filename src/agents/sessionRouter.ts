@@ -87,11 +87,16 @@ export class SessionRouter {
     return await sink.handleRequest(request, token);
   }
 
-  /** An elicitation about an open session, asked there; undefined when no session takes it (request-scoped, or unknown). */
+  /**
+   * An elicitation about a session, asked in its panel; undefined when it is request-scoped (no
+   * `sessionId`: asked outside any session). One about a session not open here (a subagent never
+   * announced, a session closed) is asked nowhere: `cancel`, like a permission request for one.
+   */
   elicit(params: unknown, token: CancelToken): Promise<unknown> | undefined {
     const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    if (sessionId === undefined || sessionId === null) return undefined;
     const sink = typeof sessionId === 'string' ? this.sinks.get(sessionId) : undefined;
-    return sink?.elicit?.(params, token);
+    return sink?.elicit ? sink.elicit(params, token) : Promise.resolve({ action: 'cancel' });
   }
 
   /** elicitation/complete, to the session whose elicitation it was. */

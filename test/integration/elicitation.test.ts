@@ -70,6 +70,9 @@ describe('Elicitation (form and URL)', function () {
     const panel = a.openChat('fake-subagent-elicit');
     await waitForStatus(panel, 'connected', connected);
     const recorded = readRecord('subagent-elicit').length;
+    // A question about a session not open here is not a question outside a session: no dialog either.
+    const dialogs: string[] = [];
+    a.testing.setElicitationDialogs(async (shown) => (dialogs.push(shown.message), undefined));
     const turn = panel.session.prompt('delegate');
     const q = await waitFor('the subagent’s question', () => panel.session.transcript.items.find((i): i is ElicitationItem => i.kind === 'elicitation'));
     const card = panel.session.transcript.items.find((i) => i.kind === 'subagent' && (i as { sessionId?: string }).sessionId === 'child-asker');
@@ -82,6 +85,8 @@ describe('Elicitation (form and URL)', function () {
     const results = readRecord('subagent-elicit').slice(recorded).filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined).map((r) => r.msg.result);
     assert.deepEqual(results, [{ action: 'accept', content: { branch: 'main' } }, { action: 'cancel' }]);
     assert.equal(panel.session.transcript.items.filter((i) => i.kind === 'elicitation').length, 1, 'the stray question was never shown');
+    assert.deepEqual(dialogs, [], 'nor asked in a dialog');
+    a.testing.setElicitationDialogs(undefined);
   });
 
   it('closing the panel answers its waiting elicitation "cancel"', async () => {

@@ -33,4 +33,16 @@ describe('agents: session router', () => {
     r.register('s2', sink(third));
     assert.deepEqual(third, ['early for s2']);
   });
+
+  it('an elicitation about an open session goes to it; one about a session not open here is answered cancel; only one with no session is left to the dialogs', async () => {
+    const r = new SessionRouter();
+    const asked: unknown[] = [];
+    r.register('s1', { ...sink([]), elicit: async (p) => (asked.push(p), { action: 'accept', content: {} }) });
+    assert.deepEqual(await r.elicit({ sessionId: 's1', mode: 'form', message: 'q' }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) } as never), { action: 'accept', content: {} });
+    assert.equal(asked.length, 1);
+    for (const sessionId of ['child-never-announced', 42]) assert.deepEqual(await r.elicit({ sessionId, mode: 'form', message: 'stray' }, undefined as never), { action: 'cancel' }, String(sessionId));
+    assert.equal(asked.length, 1, 'the open session was not asked about another');
+    assert.equal(r.elicit({ requestId: 7, mode: 'form', message: 'before any session' }, undefined as never), undefined, 'request-scoped: the caller asks outside a session');
+  });
 });
+
