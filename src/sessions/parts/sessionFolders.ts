@@ -61,14 +61,6 @@ export function parseFolders(text: string): string[] {
   return out;
 }
 
-const isFolder = (p: string): boolean => {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
-
 /** The real path of a folder that exists now; undefined when it does not (or is not a folder). */
 const realFolder = (p: string): string | undefined => {
   try {
@@ -179,7 +171,7 @@ export class SessionFolders implements SessionPart {
     if (typeof folder !== 'string' || !path.isAbsolute(folder) || folder.includes('\0')) return l10n.t('Only a folder given by its full path can be added to a session.');
     await this.use(id);
     const p = path.resolve(folder);
-    if (!isFolder(p)) return l10n.t('{0} is not a folder.', p);
+    if (realFolder(p) === undefined) return l10n.t('{0} is not a folder.', p);
     if (this.roots().some((r) => isInside(p, r))) return l10n.t('{0} is already among the session\'s folders.', p);
     if (this.added.length >= MAX_FOLDERS) return l10n.t('A session can have at most {0} added folders.', MAX_FOLDERS);
     // A folder that holds added ones replaces them.
