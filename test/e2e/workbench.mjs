@@ -277,7 +277,9 @@ export async function openWorkbench({ prefix, agents, viewport = { width: 1280, 
       open.delete(workbench);
       await browser.close().catch(() => {});
       await server.stop();
-      fs.rmSync(tmp, { recursive: true, force: true });
+      // An agent the stopped host started may still be exiting and writing its home (Qwen's .qwen):
+      // ENOTEMPTY then means "not yet", so the removal is tried again for a few seconds.
+      fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
       const err = takeWebviewErrors(workbench);
       if (err) throw err;
     },
