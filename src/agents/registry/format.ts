@@ -5,6 +5,7 @@
  * No `vscode` import.
  */
 import * as l10n from '@vscode/l10n';
+import { isRefusedEnvName } from '../../platform/envPolicy';
 
 export type PlatformKey = 'darwin-aarch64' | 'darwin-x86_64' | 'linux-aarch64' | 'linux-x86_64' | 'windows-aarch64' | 'windows-x86_64';
 
@@ -78,16 +79,6 @@ function strings(o: Obj, key: string): string[] {
   return v as string[];
 }
 
-/**
- * Environment an entry may not set: what decides which program or package
- * actually runs (PATH, package indexes), code injected into every process
- * (NODE_OPTIONS, LD_PRELOAD…), or the extension host's own switches. The user
- * trusted a pinned package or a checked download, not these. They are
- * stripped from an entry's env (the entry is kept; the install confirmation
- * names what was left out).
- */
-const FORBIDDEN_ENV = /^(PATH|PATHEXT|NODE_OPTIONS|NODE_PATH|NODE_EXTRA_CA_CERTS|ELECTRON_RUN_AS_NODE|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|BASH_ENV|ENV|RUBYOPT|PERL5OPT|JAVA_TOOL_OPTIONS|SSL_CERT_FILE|SSL_CERT_DIR|LD_.*|DYLD_.*|NPM_CONFIG_.*|UV_.*|PIP_.*)$/i;
-
 /** An entry's env without the forbidden names, and the names stripped (as the entry spelled them). */
 function env(o: Obj, where: string): { env: Record<string, string>; strippedEnv?: readonly string[] } {
   const v = o.env;
@@ -98,7 +89,9 @@ function env(o: Obj, where: string): { env: Record<string, string>; strippedEnv?
   for (const [k, val] of Object.entries(v)) {
     if (typeof val !== 'string') return bad(`"${where}.env.${k}" must be a string`);
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) return bad(`"${where}.env" has an invalid name "${k}"`);
-    if (FORBIDDEN_ENV.test(k)) stripped.push(k);
+    // What decides which program runs or where traffic goes is not the entry's to set (platform/envPolicy.ts):
+    // stripped (the entry is kept; the install confirmation names what was left out).
+    if (isRefusedEnvName(k)) stripped.push(k);
     else out[k] = val;
   }
   return stripped.length ? { env: out, strippedEnv: stripped } : { env: out };

@@ -9,6 +9,7 @@ import { chooseDistribution, compareVersions, isNewerVersion, parseRegistry, pla
 import { checkUrl, download, getText, HttpError } from '../../../src/agents/registry/http';
 import { AgentInstaller, ChecksumError, isUnverified, UnverifiedError } from '../../../src/agents/registry/installer';
 import { RegistrySource } from '../../../src/agents/registry/registrySource';
+import { isRefusedEnvName } from '../../../src/platform/envPolicy';
 import { binaryEntry, fakeAgentEntries, sha256, startLocalRegistry, tarGz, zip, type ArchiveEntry, type LocalRegistry } from '../../support/registryFixture';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -86,6 +87,32 @@ describe('registry: format', () => {
     assert.deepEqual(mixed.npx!.strippedEnv, ['PATH', 'BASH_ENV', 'dyld_library_path']);
     assert.ok(refused.problems.some((p) => /pins 2\.0\.0, not the entry's version 1\.0\.0/.test(p)));
     assert.throws(() => parseRegistry('<html>'), /not JSON/);
+  });
+
+  it('strips from env what changes where traffic goes, which config, shell or git program is used (issue 34), and keeps ordinary names', () => {
+    const refused = [
+      'ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL', 'OPENAI_API_BASE', 'AWS_ENDPOINT_URL', 'OLLAMA_HOST',
+      'HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY', 'https_proxy', 'http_proxy', 'all_proxy', 'NO_PROXY', 'GLOBAL_AGENT_HTTP_PROXY',
+      'NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'SSLKEYLOGFILE',
+      'GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_GLOBAL', 'GIT_EXEC_PATH', 'GIT_ASKPASS', 'GIT_PROXY_COMMAND',
+      'HOME', 'USERPROFILE', 'APPDATA', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'xdg_cache_home',
+      'COMSPEC', 'ComSpec', 'SHELL', 'BASH_ENV', 'ENV', 'ZDOTDIR', 'PROMPT_COMMAND', 'EDITOR', 'PAGER',
+      'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONUSERBASE', 'PYTHONWARNINGS', 'PYTHONBREAKPOINT', 'PYTHONINSPECT',
+      'NODE_REPL_EXTERNAL_MODULE', 'YARN_NPM_REGISTRY_SERVER', 'BUN_CONFIG_REGISTRY', 'COREPACK_NPM_REGISTRY', 'GOPROXY', 'CARGO_HOME', 'RUSTC_WRAPPER',
+      'DOTNET_STARTUP_HOOKS', 'CORECLR_PROFILER_PATH', '_JAVA_OPTIONS', 'PSModulePath', 'ELECTRON_RUN_AS_NODE', 'VSCODE_IPC_HOOK', 'DOCKER_HOST',
+    ];
+    for (const k of refused) {
+      const t = parsedOne({ id: 'env', name: 'Env', version: '1.0.0', description: 'd', distribution: { npx: { package: 'good@1.0.0', env: { [k]: 'x', ACME_MODE: 'acp' } } } }).npx!;
+      assert.deepEqual([t.env, t.strippedEnv], [{ ACME_MODE: 'acp' }, [k]], k);
+    }
+    for (const k of ['refused', ...refused]) assert.equal(isRefusedEnvName(k), k !== 'refused', k);
+    // Ordinary names are kept: what the shipped entries set, modes, keys, and the harmless names under a refused prefix.
+    const kept = ['ACME_MODE', 'AUGMENT_DISABLE_AUTO_UPDATE', 'DROID_DISABLE_AUTO_UPDATE', 'FACTORY_DROID_AUTO_UPDATE_ENABLED', 'NODE_ENV', 'NODE_NO_WARNINGS', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING', 'PYTHONUTF8', 'DEBUG', 'LOG_LEVEL', 'TERM', 'LANG', 'HOMEBREW_NO_AUTO_UPDATE', 'GITHUB_ACTIONS', 'CI'];
+    for (const k of kept) {
+      const t = parsedOne({ id: 'env', name: 'Env', version: '1.0.0', description: 'd', distribution: { npx: { package: 'good@1.0.0', env: { [k]: '1' } } } }).npx!;
+      assert.deepEqual([t.env, t.strippedEnv], [{ [k]: '1' }, undefined], k);
+      assert.equal(isRefusedEnvName(k), false, k);
+    }
   });
 
   it('maps this machine to a platform key and picks binary, then npx, then uvx', () => {
