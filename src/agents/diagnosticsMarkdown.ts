@@ -44,6 +44,8 @@ const SECRET_KEY_NAME = new RegExp(SECRET_NAME, 'i');
 const SECRET_PAIR = new RegExp(`(${SECRET_NAME}[\\w.-]*["']?\\s*[:=]\\s*["']?)(?!${REDACTED})[^\\s"',;]+`, 'gi');
 /** Runs that may be a key: long, no separators a path or a sentence would have. */
 const TOKEN_RUN = /[A-Za-z0-9_+=-]{24,}/g;
+/** A bare AWS secret access key: 40 characters of base64, where a `/` stops TOKEN_RUN. */
+const AWS_SECRET_RUN = /(?<![A-Za-z0-9/+])[A-Za-z0-9+][A-Za-z0-9/+]{38}[A-Za-z0-9+](?![A-Za-z0-9/+=])/g;
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-_]/g;
 /** Control characters, and those that reorder or hide text (bidi overrides, zero-width). */
 const UNSAFE_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
@@ -54,13 +56,18 @@ function keyShaped(run: string): boolean {
   return /[A-Z]/.test(run) && /[a-z]/.test(run) && /\d/.test(run);
 }
 
+/** Key-shaped, with a `/` or `+` somewhere, and too few `/` for a path. */
+function awsSecretShaped(run: string): boolean {
+  return keyShaped(run) && /[/+]/.test(run) && run.split('/').length <= 4;
+}
+
 /** Redacts, strips terminal escapes, shows control characters, and cuts: one line of untrusted text. */
 export function scrub(text: string, secrets: readonly string[], max: number = REPORT_LIMITS.valueChars): string {
   // Only what can be shown is scanned (bounded work). A word cut at the end is dropped, so no part of a secret
   // is left; a longer run stays, and what is shown of it ends well before the cut.
   const head = text.length > max + 256 ? text.slice(0, max + 256).replace(/\S{1,200}$/, '') : text;
   let out = redactText(head.replace(ANSI, ''), secrets);
-  out = out.replace(SECRET_PAIR, `$1${REDACTED}`).replace(TOKEN_RUN, (run) => (keyShaped(run) ? REDACTED : run));
+  out = out.replace(SECRET_PAIR, `$1${REDACTED}`).replace(AWS_SECRET_RUN, (run) => (awsSecretShaped(run) ? REDACTED : run)).replace(TOKEN_RUN, (run) => (keyShaped(run) ? REDACTED : run));
   out = out.replace(/\t/g, '  ').replace(/\r?\n/g, '⏎').replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return out.length > max || head !== text ? `${out.slice(0, max)}… (${text.length} chars)` : out;
 }

@@ -23,6 +23,13 @@ const TEXT_RULES: readonly [RegExp, string][] = [
   [new RegExp(`(\\s--?[\\w.-]*(?:${SECRET_WORD}|auth)[\\w.-]*)([= ])(?!${REDACTED})("[^"]*"|'[^']*'|[^\\s"']+)`, 'gi'), `$1$2${REDACTED}`],
   // KEY=value pairs whose name says secret (env dumps, .env lines)
   [new RegExp(`\\b([A-Z0-9_]*${SECRET_ENV}[A-Z0-9_]*=)(?!${REDACTED})[^\\s"']+`, 'g'), `$1${REDACTED}`],
+  // Short secrets under names that say so without a word above: DB_PASS=…, MYSQL_PWD: …, KEY_PASSPHRASE=… (not PWD/OLDPWD, the working folder).
+  [/\b((?:[A-Za-z0-9]+_)+(?:PASS|PWD)|[A-Za-z0-9_]*PASSPHRASE)(["']?\s*[:=]\s*["']?)(?!«redacted»)[^\s"',;]+/gi, `$1$2${REDACTED}`],
+  // aws_secret_access_key = … (the credentials file, any case, spaces around the sign).
+  [/\b((?:aws_?)?secret_?access_?key["']?\s*[:=]\s*["']?)(?!«redacted»)[A-Za-z0-9/+=]{16,}/gi, `$1${REDACTED}`],
+  // Connection strings: AccountKey=…; SharedAccessKey=…; Pwd=…; — the whole value, up to the `;` that ends it.
+  [/\b((?:Account|SharedAccess|Primary|Secondary)Key\s*=\s*|SharedAccessSignature\s*=\s*)(?!«redacted»)[^;\s"']+/gi, `$1${REDACTED}`],
+  [/(;\s*Pwd\s*=\s*)(?!«redacted»)[^;"'\n]+/gi, `$1${REDACTED}`],
   // Authorization: Bearer …
   [/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g, `$1 ${REDACTED}`],
   // Well-known token shapes.

@@ -6,6 +6,7 @@ import { clientCapabilities } from '../../../src/acp/capabilities';
 import { capabilityUse, type AgentDiagnostics } from '../../../src/agents/diagnostics';
 import { diagnosticsMarkdown, fence, REPORT_LIMITS, scrub, type ReportContext } from '../../../src/agents/diagnosticsMarkdown';
 import { QUIRKS } from '../../../src/agents/quirks';
+import { redactText } from '../../../src/agents/redact';
 
 const ctx: ReportContext = { secrets: ['hunter2-known-secret'], extensionVersion: '9.9.9', host: 'Code 1.100.0', platform: 'linux x64', generated: '2026-01-01T00:00:00.000Z' };
 
@@ -107,6 +108,44 @@ describe('agents: diagnostics as Markdown', () => {
     for (const s of secrets) assert.ok(!md.includes(s), `${s} is in the report`);
     assert.ok(md.includes('«redacted»'));
     assert.match(md, /example\.com\/x/, 'the rest of the line is kept');
+  });
+
+  it('redacts AWS secret keys (named and bare), the whole Azure AccountKey, and short secrets under DB_PASS-like names (issue 34)', () => {
+    const aws = 'Zq3/bR8+tY2wXv9LmN4pQs7uAc1dEf6Gh0JkLo5P';
+    const azure = 'Zq3/bR8+tY2wXv9LmN4pQs7uAc1dEf6Gh0JkLo5PZq3/bR8+tY2wXv9LmN4pQs7uAc1dEf6Gh0Jk==';
+    const cases: [string, string][] = [
+      [`aws_secret_access_key = ${aws}`, 'aws_secret_access_key = «redacted»'],
+      [`AWS_SECRET_ACCESS_KEY=${aws}`, 'AWS_SECRET_ACCESS_KEY=«redacted»'],
+      [`"aws_secret_access_key": "${aws}"`, '"aws_secret_access_key": "«redacted»"'],
+      [`found ${aws} in the profile`, 'found «redacted» in the profile'],
+      [`DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${azure};EndpointSuffix=core.windows.net`, 'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=«redacted»;EndpointSuffix=core.windows.net'],
+      [`Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey=${azure}`, 'Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey=«redacted»'],
+      ['Server=db;User Id=sa;Pwd=hunter2;', 'Server=db;User Id=sa;Pwd=«redacted»;'],
+      ['DB_PASS=hunter2', 'DB_PASS=«redacted»'],
+      ['db_pass: "s3"', 'db_pass: "«redacted»"'],
+      ['MYSQL_PWD=abc', 'MYSQL_PWD=«redacted»'],
+      ['PASSWD=pw', 'PASSWD=«redacted»'],
+      ['SSH_KEY_PASSPHRASE=open sesame', 'SSH_KEY_PASSPHRASE=«redacted» sesame'],
+    ];
+    for (const [text, want] of cases) {
+      assert.equal(scrub(text, [], 400), want, text);
+      for (const part of [aws, 'hunter2', ...azure.split('/')]) assert.ok(!scrub(text, [], 400).includes(part) || !text.includes(part), `${part} left in ${text}`);
+    }
+    // The log's redaction has the named shapes too.
+    for (const [text, want] of cases.filter(([t]) => !t.startsWith('found'))) assert.equal(redactText(text), want, `log: ${text}`);
+    // Ordinary text stays: the working folder, words with "pass", paths, the key's name alone.
+    for (const text of [
+      'PWD=/home/alice/project OLDPWD=/tmp',
+      'the passage was passable; compass=north; bypass=true; ALLOW_BYPASS=1',
+      'PASS: 12 tests, FAIL: 0',
+      'opened Users/Alice2/Documents/Projects/MyApp/src',
+      'AccountName=acct;EndpointSuffix=core.windows.net',
+      'set aws_secret_access_key in ~/.aws/credentials',
+      'DB_PASS_FILE=/run/secrets/db',
+    ]) {
+      assert.equal(scrub(text, [], 400), text, text);
+      assert.equal(redactText(text), text, `log: ${text}`);
+    }
   });
 
   it('keeps hostile agent text inert: no link, command, HTML or broken structure', () => {
