@@ -11,7 +11,7 @@ import { NotInstallableError, type AgentRegistry, type RegistryEntry } from '../
 import { HttpError } from '../agents/registry/http';
 import { ChecksumError } from '../agents/registry/installer';
 import { forMessage } from '../shared/nativeText';
-import { confirmRegistryInstall, pickFromRegistry, type RegistryPickItem } from './registryPicker';
+import { confirmRegistryInstall, pickFromRegistry, registryEnv, type RegistryPickItem } from './registryPicker';
 import type { UserMessages } from './userMessages';
 
 const UPDATE_CHECK_KEY = 'registry.lastUpdateCheck';
@@ -97,7 +97,9 @@ export class RegistryInstall {
     const a = entry.agent;
     // A running agent keeps its files until the next start.
     const keepVersion = this.deps.agents.runtime(a.id) ? registry.installer.get(a.id)?.version : undefined;
-    if (!(await confirmRegistryInstall(entry, (m, d, act) => this.deps.confirm(m, d, act)))) return undefined;
+    // The env the entry sets is shown: in the confirmation when there is one, else once it is installed.
+    let asked = false;
+    if (!(await confirmRegistryInstall(entry, (m, d, act) => ((asked = true), this.deps.confirm(m, d, act))))) return undefined;
     const mb = (n: number) => vscode.l10n.t('{0} MB', (n / 1024 ** 2).toFixed(1));
     try {
       const def = await vscode.window.withProgress(
@@ -118,6 +120,11 @@ export class RegistryInstall {
         },
       );
       this.deps.installed();
+      const env = registryEnv(entry);
+      if (env) {
+        log.info(`registry: ${a.id} ${a.version} sets ${Object.keys('kind' in entry.dist ? entry.dist.target.env : {}).join(', ')}`);
+        if (!asked) void this.deps.messages.show('info', vscode.l10n.t('{0} {1} from the ACP Registry is started with these environment variables: {2}.', forMessage(a.name, 100), forMessage(a.version, 50), env));
+      }
       return def;
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { AgentRegistry, RegistryEntry } from '../agents/registry/agentRegistry';
 import { byline } from '../agents/registry/format';
+import { looksSecret, REDACTED } from '../agents/redact';
 import { isUnverified } from '../agents/registry/installer';
 import type { RegistryList } from '../agents/registry/registrySource';
 import { forLabel, forMessage } from '../shared/nativeText';
@@ -128,6 +129,18 @@ export function pickFromRegistry(
 }
 
 /**
+ * The environment an entry sets (what is left after the refused names are
+ * stripped), as the user is shown it: `NAME=value, …`, a value that looks
+ * like a secret redacted, escaped for a notification or a dialog. Empty when
+ * the entry sets none.
+ */
+export function registryEnv(entry: RegistryEntry): string {
+  if (!('kind' in entry.dist)) return '';
+  const vars = Object.entries(entry.dist.target.env).map(([k, v]) => `${k}=${looksSecret(k, v) ? REDACTED : JSON.stringify(v).slice(1, -1)}`);
+  return vars.length ? forMessage(vars.join(', '), 1000) : '';
+}
+
+/**
  * The confirmation before an install: always for a download the registry gives
  * no SHA-256 for; for any entry whose env had names stripped. Both show the env
  * the agent gets and what was left out. Resolves true when the user allows it
@@ -136,9 +149,9 @@ export function pickFromRegistry(
 export async function confirmRegistryInstall(entry: RegistryEntry, confirm: (message: string, detail: string, action: string) => Promise<boolean>): Promise<boolean> {
   if (!('kind' in entry.dist)) return true;
   const a = entry.agent;
-  const { env, strippedEnv = [] } = entry.dist.target;
-  const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-  const envText = vars.length ? vscode.l10n.t('The agent is started with: {0}.', forMessage(vars.join(', '), 1000)) : '';
+  const { strippedEnv = [] } = entry.dist.target;
+  const vars = registryEnv(entry);
+  const envText = vars ? vscode.l10n.t('The agent is started with: {0}.', vars) : '';
   const strippedText = strippedEnv.length
     ? vscode.l10n.t('Left out of its environment (never taken from a registry, they decide which programs and libraries run): {0}.', forMessage(strippedEnv.join(', '), 500))
     : '';

@@ -299,6 +299,55 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
     publish(version, archive, bytes);
   });
 
+  it('an install or update that sets env shows it (names and values, a secret-looking value redacted, escaped); one that sets none shows nothing more', async () => {
+    const [version, archive, bytes] = published!;
+    const tgz = await tarGz(fakeAgentEntries(fixtures(), SCENARIO));
+    reg.put('env-shown.tar.gz', tgz);
+    const LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^\)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+    const entryEnv = (mode: string) => ({ ...env(), ACME_MODE: mode, ACME_TOKEN: 'tok9f8e7d6c5b4a3210', ACME_NOTE: '[x](command:workbench.action.terminal.new)' });
+    const entries = (envVersion: string, mode: string) => [
+      binaryEntry(reg, { id: 'env-shown', name: 'Env Agent', version: envVersion, archive: 'env-shown.tar.gz', sha256: sha256(tgz), args: ['default'], env: entryEnv(mode) }),
+      binaryEntry(reg, { id: 'env-none', name: 'Plain Agent', version: '1.0.0', archive: 'env-shown.tar.gz', sha256: sha256(tgz), args: ['default'] }),
+    ];
+    publish(version, archive, bytes, entries('1.0.0', 'first'));
+    const asked: string[] = [];
+    a.testing.setConfirm(async (message) => (asked.push(message), true));
+    const envNotice = (from: number) => a.testing.messages().slice(from).filter((m) => /is started with these environment variables/.test(m.message));
+    try {
+      let from = a.testing.messages().length;
+      assert.equal((await vscode.commands.executeCommand<AgentDefinition | undefined>('acpAgents.installAgent', 'env-shown'))?.id, 'env-shown', JSON.stringify(a.testing.messages().slice(-2)));
+      assert.deepEqual(asked, [], 'a checked download whose env had nothing stripped is not a question');
+      const shown = envNotice(from);
+      assert.equal(shown.length, 1, JSON.stringify(a.testing.messages().slice(from)));
+      const text = shown[0]!.message;
+      assert.match(text, /^Env Agent 1\.0\.0 from the ACP Registry is started with these environment variables: /);
+      assert.match(text, /ACME_MODE=first/);
+      assert.match(text, /ACME_TOKEN=«redacted»/);
+      assert.ok(!text.includes('tok9f8e7d6c5b4a3210'), text);
+      assert.deepEqual([...text.matchAll(LINK)].map((m) => m[0]), [], `a live link: ${text}`);
+      assert.match(text.replace(/\u200b/g, ''), /ACME_NOTE=\[x\]\(command:workbench\.action\.terminal\.new\)/, 'the value is there, as text');
+      assert.equal((await a.testing.launchSpec('env-shown')).env.ACME_TOKEN, 'tok9f8e7d6c5b4a3210', 'the agent gets the value');
+
+      from = a.testing.messages().length;
+      assert.equal((await vscode.commands.executeCommand<AgentDefinition | undefined>('acpAgents.installAgent', 'env-none'))?.id, 'env-none');
+      assert.deepEqual(envNotice(from), [], 'no env, nothing more');
+      assert.ok(a.testing.messages().slice(from).some((m) => /^Installed Plain Agent 1\.0\.0\./.test(m.message)));
+
+      // An update shows the env of the version it installs.
+      publish(version, archive, bytes, entries('1.1.0', 'second'));
+      from = a.testing.messages().length;
+      assert.deepEqual(await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents'), ['env-shown']);
+      const updated = envNotice(from);
+      assert.equal(updated.length, 1, JSON.stringify(a.testing.messages().slice(from)));
+      assert.match(updated[0]!.message, /^Env Agent 1\.1\.0 .*ACME_MODE=second/);
+      assert.deepEqual(asked, []);
+      for (const id of ['env-shown', 'env-none']) assert.equal(await vscode.commands.executeCommand('acpAgents.uninstallAgent', id), id);
+    } finally {
+      a.testing.setConfirm(undefined);
+      publish(version, archive, bytes);
+    }
+  });
+
   it('a configured agent with the same id wins', async () => {
     const agents = cfg().inspect<unknown[]>('agents')!.globalValue ?? [];
     await cfg().update('agents', [...agents, { id: 'fake-registry', name: 'Mine', command: 'node', args: [] }], vscode.ConfigurationTarget.Global);
