@@ -4,6 +4,7 @@
 // a folder deleted while in use shows as such in the session's header.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AccessQuestion } from '../../src/sessions/accessGate';
@@ -141,6 +142,27 @@ describe('Context folders', function () {
     const resume = sent('context-folders-resume', 'session/resume');
     assert.equal(resume.sessionId, id);
     assert.ok(resume.additionalDirectories?.includes(FOLDER), JSON.stringify(resume));
+  });
+
+  it('Add Folder to Agent Session refuses the home folder, the filesystem root and a folder around the workspace folder, saying why (issue 34)', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-context-folders');
+    await waitForStatus(panel, 'connected', connected);
+    const ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    for (const folder of [os.homedir(), path.parse(ws).root, path.dirname(ws)]) {
+      const before = a.testing.messages().length;
+      await vscode.commands.executeCommand('acpAgents.addFolderToSession', vscode.Uri.file(folder));
+      const shown = a.testing.messages().slice(before);
+      assert.equal(shown.length, 1, `${folder}: ${JSON.stringify(shown)}`);
+      assert.equal(shown[0]!.severity, 'error');
+      assert.match(shown[0]!.message, /(is your home folder|holds your home folder|is the root of a drive or of the file system|a folder of this session or workspace): a session may not be given/, folder);
+      assert.ok(shown[0]!.message.startsWith(folder), `${folder} is named: ${shown[0]!.message}`);
+    }
+    assert.deepEqual(panel.session.transcript.header.folders?.list ?? [], [], 'no chip');
+    for (const folder of [os.homedir(), path.parse(ws).root, path.dirname(ws)]) assert.equal(panel.session.folders.roots().includes(folder), false, folder);
+    // A folder beside the workspace is still added through the same command.
+    await vscode.commands.executeCommand('acpAgents.addFolderToSession', vscode.Uri.file(FOLDER));
+    assert.deepEqual(panel.session.transcript.header.folders?.list.map((f) => f.path), [FOLDER]);
   });
 
   it('refused, with a clear message, for an agent that does not advertise additionalDirectories', async () => {

@@ -14,8 +14,14 @@
  * `<session>.folders.json` next to the archive and sent again on every
  * load/resume. A folder deleted since shows as missing and is not sent.
  *
+ * Too wide a folder is refused (platform/folderGrant.ts): a filesystem or
+ * drive root, the user's home folder or one that holds it, and a folder that
+ * holds one of the session's own folders or a workspace folder.
+ *
  * The grant is for the folder the user chose, not for its path: each added
- * folder's real path is pinned when it is first seen, and the boundary holds
+ * folder's real path is pinned when it is added, and kept with it in the
+ * folders file (a folder stored before pins were kept is pinned when first
+ * seen), so a later window finds a name swapped for a link. The boundary holds
  * only added folders that exist now at that real path — checked at every
  * request, so a folder deleted mid-turn is out at once (an agent cannot
  * recreate it through fs/write_text_file), and one replaced by a link leads
@@ -33,6 +39,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { McpSelection } from '../mcpServers';
 import { writeFileAtomic } from '../../platform/atomicWrite';
 import { isInside } from '../../platform/pathPolicy';
+import { tooWideToGrant, type TooWide } from '../../platform/folderGrant';
+import { forMessage } from '../../shared/nativeText';
 import type { FolderView } from '../../shared/transcriptTypes';
 import type { SessionParams } from '../openSession';
 import type { SessionCore, SessionPart } from '../sessionCore';
@@ -41,24 +49,41 @@ import type { EditorContextAccess } from '../services';
 /** Context folders per session, at most. */
 const MAX_FOLDERS = 20;
 
-/** The folders file, read tolerantly: a bad file is no folders; only absolute paths, no duplicates. */
-export function parseFolders(text: string): string[] {
+const isPath = (f: unknown): f is string => typeof f === 'string' && f.length <= 4096 && path.isAbsolute(f) && !f.includes('\0');
+
+/**
+ * The folders file, read tolerantly: a bad file is no folders; only absolute
+ * paths, no duplicates. `real`: each folder's real path when it was added
+ * (`{ v: 1, folders: [path…], real: { path: realPath } }`; a file without
+ * `real` is one written before pins were kept).
+ */
+export function parseFolderFile(text: string): { folders: string[]; real: Map<string, string> } {
   let stored: unknown;
   try {
     stored = JSON.parse(text);
   } catch {
-    return [];
+    return { folders: [], real: new Map() };
   }
-  const { v, folders } = (typeof stored === 'object' && stored !== null ? stored : {}) as { v?: unknown; folders?: unknown };
-  if (v !== 1 || !Array.isArray(folders)) return [];
+  const { v, folders, real } = (typeof stored === 'object' && stored !== null ? stored : {}) as { v?: unknown; folders?: unknown; real?: unknown };
+  if (v !== 1 || !Array.isArray(folders)) return { folders: [], real: new Map() };
   const out: string[] = [];
+  const pins = new Map<string, string>();
+  const storedPins = typeof real === 'object' && real !== null ? (real as Record<string, unknown>) : {};
   for (const f of folders) {
-    if (typeof f !== 'string' || f.length > 4096 || !path.isAbsolute(f) || f.includes('\0')) continue;
+    if (!isPath(f)) continue;
     const p = path.resolve(f);
-    if (!out.includes(p)) out.push(p);
+    if (out.includes(p)) continue;
+    out.push(p);
+    const pin = Object.hasOwn(storedPins, f) ? storedPins[f] : undefined;
+    if (isPath(pin)) pins.set(p, path.resolve(pin));
     if (out.length >= MAX_FOLDERS) break;
   }
-  return out;
+  return { folders: out, real: pins };
+}
+
+/** The folders of a folders file (see parseFolderFile). */
+export function parseFolders(text: string): string[] {
+  return parseFolderFile(text).folders;
 }
 
 /** The real path of a folder that exists now; undefined when it does not (or is not a folder). */
@@ -69,6 +94,20 @@ const realFolder = (p: string): string | undefined => {
     return undefined;
   }
 };
+
+/** Why a folder too wide to grant is refused, in a sentence (`shown`: the folder, escaped). */
+function tooWideReason(shown: string, wide: TooWide): string {
+  switch (wide.kind) {
+    case 'root':
+      return l10n.t('{0} is the root of a drive or of the file system: a session may not be given all of it. Add the folder you work in.', shown);
+    case 'home':
+      return l10n.t('{0} is your home folder: a session may not be given it (it holds your shell profile, your keys and the editor\'s settings). Add the folder you work in.', shown);
+    case 'holdsHome':
+      return l10n.t('{0} holds your home folder: a session may not be given it. Add the folder you work in.', shown);
+    case 'holds':
+      return l10n.t('{0} holds {1}, a folder of this session or workspace: a session may not be given a folder around its own. Add a folder beside it instead.', shown, forMessage(wide.folder, 500));
+  }
+}
 
 export class SessionFolders implements SessionPart {
   /** The cwd and the additional directories sent. */
@@ -84,7 +123,7 @@ export class SessionFolders implements SessionPart {
   private saving: Promise<void> = Promise.resolve();
   /** Added folders found missing at the last check. */
   private missing = new Set<string>();
-  /** Each added folder's real path when first seen: what the grant is for. */
+  /** Each added folder's real path when added (one stored without a pin: when first seen): what the grant is for. */
   private readonly real = new Map<string, string>();
   /** A fork's source folders, kept until the new session has an id. */
   private inherited: string[] | undefined;
@@ -125,14 +164,16 @@ export class SessionFolders implements SessionPart {
    */
   async inherit(sourceSessionId: string): Promise<void> {
     let stored: string[] = [];
+    let pins = new Map<string, string>();
     try {
-      stored = parseFolders(await fs.promises.readFile(this.core.services.archive.foldersOf(this.core.def.id, sourceSessionId), 'utf8'));
+      ({ folders: stored, real: pins } = parseFolderFile(await fs.promises.readFile(this.core.services.archive.foldersOf(this.core.def.id, sourceSessionId), 'utf8')));
     } catch {
       // No folders file: nothing added to the source.
     }
     await this.reading;
     this.inherited = stored;
     this.added = [...stored];
+    for (const [f, pin] of pins) this.real.set(f, pin);
     this.missing = new Set(stored.filter((f) => !this.granted(f)));
     if (stored.length) this.core.log(`context folders kept from ${sourceSessionId}: ${stored.join(', ')}`);
   }
@@ -166,19 +207,25 @@ export class SessionFolders implements SessionPart {
     const { def } = this.core;
     const rt = this.core.runtime();
     const id = this.core.sessionId();
-    if (!rt || !id) return l10n.t('The session with {0} is not open yet. Add the folder once it is connected.', def.name);
-    if (!rt.capabilities.supportsAdditionalDirectories()) return l10n.t('{0} does not take additional folders (it does not advertise additionalDirectories).', def.name);
+    // The sentences go to a notification: the names in them are escaped (a folder may be named `[x](command:…)`).
+    const name = forMessage(def.name, 100);
+    if (!rt || !id) return l10n.t('The session with {0} is not open yet. Add the folder once it is connected.', name);
+    if (!rt.capabilities.supportsAdditionalDirectories()) return l10n.t('{0} does not take additional folders (it does not advertise additionalDirectories).', name);
     if (typeof folder !== 'string' || !path.isAbsolute(folder) || folder.includes('\0')) return l10n.t('Only a folder given by its full path can be added to a session.');
     await this.use(id);
     const p = path.resolve(folder);
-    if (realFolder(p) === undefined) return l10n.t('{0} is not a folder.', p);
-    if (this.roots().some((r) => isInside(p, r))) return l10n.t('{0} is already among the session\'s folders.', p);
+    const shown = forMessage(p, 500);
+    // What the grant is for: the folder as it is now, pinned by its real path.
+    const real = realFolder(p);
+    if (real === undefined) return l10n.t('{0} is not a folder.', shown);
+    if (this.roots().some((r) => isInside(p, r))) return l10n.t('{0} is already among the session\'s folders.', shown);
+    const wide = tooWideToGrant([p, real], [...new Set([this.workingFolder, ...this.core.services.additionalDirectories(this.workingFolder), ...this.sent])]);
+    if (wide) return tooWideReason(shown, wide);
     if (this.added.length >= MAX_FOLDERS) return l10n.t('A session can have at most {0} added folders.', MAX_FOLDERS);
     // A folder that holds added ones replaces them.
     this.added = [...this.added.filter((f) => !isInside(f, p)), p];
     this.missing.delete(p);
-    this.real.delete(p);
-    this.granted(p);
+    this.real.set(p, real);
     this.save();
     this.show(rt);
     this.core.log(`context folder added: ${p}`);
@@ -232,7 +279,8 @@ export class SessionFolders implements SessionPart {
     this.reading = fs.promises.readFile(file, 'utf8').then(
       (text) => {
         if (this.of !== sessionId) return;
-        const stored = parseFolders(text);
+        const { folders: stored, real } = parseFolderFile(text);
+        for (const [f, pin] of real) if (!this.real.has(f)) this.real.set(f, pin);
         this.added = [...stored, ...this.added.filter((f) => !stored.includes(f))];
         this.missing = new Set(this.added.filter((f) => !this.granted(f)));
       },
@@ -244,7 +292,8 @@ export class SessionFolders implements SessionPart {
   private save(): void {
     if (this.of === undefined) return;
     const file = this.core.services.archive.foldersOf(this.core.def.id, this.of);
-    const text = JSON.stringify({ v: 1, folders: this.added });
+    const real = Object.fromEntries(this.added.flatMap((f) => (this.real.has(f) ? [[f, this.real.get(f)]] : [])));
+    const text = JSON.stringify({ v: 1, folders: this.added, real });
     this.saving = this.saving.then(async () => {
       try {
         await writeFileAtomic(file, text);

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
 import { McpStatus } from '../../../../src/sessions/parts/mcpStatus';
-import { parseFolders, SessionFolders } from '../../../../src/sessions/parts/sessionFolders';
+import { parseFolderFile, parseFolders, SessionFolders } from '../../../../src/sessions/parts/sessionFolders';
 import { fakeCore } from './fakeCore';
 
 function setup(cwd: string | undefined, caps: { dirs?: boolean; systemPrompt?: boolean } = {}, agent: { name?: string; env?: Record<string, string> } = {}) {
@@ -84,9 +84,13 @@ describe('sessions/parts: context folders (added by the user)', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   function open(dirs: boolean, sessionId = 's1') {
+    return fakeCoreFor(dirs, [], sessionId);
+  }
+
+  function fakeCoreFor(dirs: boolean, workspace: string[], sessionId = 's1') {
     const f = fakeCore({
       scratchRoot: () => '/scratch',
-      additionalDirectories: () => [],
+      additionalDirectories: () => workspace,
       mcpServers: async () => ({ servers: [], skipped: [] }),
       settings: { instructions: () => '' },
       archive: { foldersOf: (_agent: string, sid: string) => path.join(dir, 'store', `${sid}.folders.json`) },
@@ -110,7 +114,7 @@ describe('sessions/parts: context folders (added by the user)', () => {
     assert.ok(f.emitted.some((c) => c.c === 'header'));
     assert.ok(f.transcript.items.some((i) => i.kind === 'notice' && /next time this session is loaded or resumed/.test(i.description ?? '')));
     await folders.flushed();
-    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'store', 's1.folders.json'), 'utf8')), { v: 1, folders: [extra] });
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'store', 's1.folders.json'), 'utf8')), { v: 1, folders: [extra], real: { [extra]: fs.realpathSync.native(extra) } });
     // Another panel loads the same session: the folder is read back and sent.
     const again = open(true);
     const p = await again.folders.params(again.rt);
@@ -136,6 +140,60 @@ describe('sessions/parts: context folders (added by the user)', () => {
     assert.match((await folders.add(path.join(dir, 'ws')))!, /already among the session's folders/);
     assert.match((await folders.add(path.join(dir, 'nowhere')))!, /is not a folder/);
     assert.deepEqual(folders.list(), []);
+  });
+
+  it('refuses the home folder, the filesystem root, a folder around the session\'s own, and a link to any of them (issue 34)', async () => {
+    const { f, folders } = open(true);
+    const link = path.join(dir, 'extra', 'home-link');
+    fs.symlinkSync(os.homedir(), link);
+    for (const [folder, why] of [
+      [os.homedir(), /is your home folder: a session may not be given it/],
+      [link, /is your home folder/],
+      [path.parse(dir).root, /is the root of a drive or of the file system/],
+      [dir, new RegExp(`holds ${path.join(dir, 'ws').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}, a folder of this session or workspace`)],
+    ] as const) {
+      assert.match((await folders.add(folder)) ?? 'added', why, folder);
+    }
+    assert.deepEqual(folders.list(), []);
+    assert.deepEqual(folders.roots(), [path.join(dir, 'ws')]);
+    assert.equal(f.transcript.header.folders?.list.length ?? 0, 0);
+    // A workspace folder other than the session's own: a folder around it is refused as well.
+    const other = fakeCoreFor(true, [path.join(dir, 'extra', 'ws2')]);
+    fs.mkdirSync(path.join(dir, 'extra', 'ws2'));
+    assert.match((await other.folders.add(path.join(dir, 'extra'))) ?? 'added', /holds .*ws2, a folder of this session or workspace/);
+    // Beside them: added.
+    assert.equal(await folders.add(path.join(dir, 'extra')), undefined);
+  });
+
+  it('a refusal names the folder escaped: a folder named like a command link is no link in the notification', async () => {
+    const { folders } = open(true);
+    const evil = path.join(dir, 'extra', '[x](command:workbench.action.terminal.new)');
+    fs.writeFileSync(evil, 'a file, not a folder');
+    const refused = (await folders.add(evil)) ?? '';
+    assert.match(refused, /is not a folder/);
+    assert.equal(/\[[^\]]+\]\(command:[^)\s]+\)/.test(refused), false, refused);
+    assert.equal(refused.replace(/\u200b/g, ''), `${evil} is not a folder.`, 'the name reads the same');
+  });
+
+  it('pins the real path when added and keeps the pin with the folder: another window finds the name swapped for a link', async () => {
+    const { folders } = open(true);
+    const extra = path.join(dir, 'extra');
+    assert.equal(await folders.add(extra), undefined);
+    await folders.flushed();
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'store', 's1.folders.json'), 'utf8')), { v: 1, folders: [extra], real: { [extra]: fs.realpathSync.native(extra) } });
+    // Swapped for a link to somewhere else before another window opens the session.
+    fs.renameSync(extra, path.join(dir, 'extra-was'));
+    fs.symlinkSync(path.join(dir, 'store'), extra);
+    const again = open(true);
+    const p = await again.folders.params(again.rt);
+    assert.equal(p.additionalDirectories, undefined, 'not sent');
+    assert.equal(again.folders.roots().includes(extra), false, 'not inside the boundary');
+    assert.equal(again.folders.list()[0]?.missing, true);
+    // A file written before pins were kept: pinned when first seen (as before).
+    fs.writeFileSync(path.join(dir, 'store', 'old.folders.json'), JSON.stringify({ v: 1, folders: [extra] }));
+    const old = open(true, 'old');
+    await old.folders.params(old.rt);
+    assert.ok(old.folders.roots().includes(extra));
   });
 
   it('attached: Add Folder shows at once (capability), the stored chips once read', async () => {
@@ -233,6 +291,9 @@ describe('sessions/parts: context folders (added by the user)', () => {
     assert.deepEqual(parseFolders('not json'), []);
     assert.deepEqual(parseFolders(JSON.stringify({ v: 2, folders: ['/a'] })), []);
     assert.deepEqual(parseFolders(JSON.stringify({ v: 1, folders: ['/a', 'rel', 7, '/a', '/b/../c', '/x\u0000y'] })), [path.resolve('/a'), path.resolve('/c')]);
+    // Pins: only for a listed folder, only an absolute path.
+    assert.deepEqual([...parseFolderFile(JSON.stringify({ v: 1, folders: ['/a', '/b', '/c'], real: { '/a': '/real/a', '/b': 'rel', '/z': '/real/z', '/c': 7 } })).real], [[path.resolve('/a'), path.resolve('/real/a')]]);
+    assert.equal(parseFolderFile(JSON.stringify({ v: 1, folders: ['/a'], real: ['/x'] })).real.size, 0);
     assert.equal(parseFolders(JSON.stringify({ v: 1, folders: Array.from({ length: 50 }, (_, i) => `/f${i}`) })).length, 20);
   });
 });
