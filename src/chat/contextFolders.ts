@@ -6,8 +6,16 @@
 import * as vscode from 'vscode';
 import type { AgentSession } from '../sessions/agentSession';
 
-/** Adds `folder` (or, without one, a folder the user picks) to the session; true when added. */
-export async function addContextFolder(session: AgentSession, folder?: vscode.Uri): Promise<boolean> {
+/** How a refusal is shown (the command's goes through the extension's messages, which the tests see). */
+type ShowRefusal = (message: string) => unknown;
+const showError: ShowRefusal = (message) => vscode.window.showErrorMessage(message);
+
+/**
+ * Adds `folder` (or, without one, a folder the user picks) to the session;
+ * true when added. The refusal's sentence names the folder escaped (the
+ * session part's `add` escapes what it puts in).
+ */
+export async function addContextFolder(session: AgentSession, folder?: vscode.Uri, show: ShowRefusal = showError): Promise<boolean> {
   let uri = folder;
   if (!uri) {
     const picked = await vscode.window.showOpenDialog({
@@ -21,10 +29,10 @@ export async function addContextFolder(session: AgentSession, folder?: vscode.Ur
     if (!uri) return false;
   }
   if (uri.scheme !== 'file') {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Only a folder on this machine can be added to a session.'));
+    void show(vscode.l10n.t('Only a folder on this machine can be added to a session.'));
     return false;
   }
   const refused = await session.folders.add(uri.fsPath);
-  if (refused !== undefined) void vscode.window.showErrorMessage(refused);
+  if (refused !== undefined) void show(refused);
   return refused === undefined;
 }

@@ -113,7 +113,7 @@ const addFolderToSession: CommandFactory = (ctx) => async (uri?: vscode.Uri) => 
     void ctx.messages.show('info', vscode.l10n.t('Add Folder to Agent Session works on an open session: start one first.'));
     return;
   }
-  await addContextFolder(panel.session, uri instanceof vscode.Uri ? uri : undefined);
+  await addContextFolder(panel.session, uri instanceof vscode.Uri ? uri : undefined, (message) => ctx.messages.show('error', message));
 };
 
 const deleteSession: CommandFactory = (ctx) => async (node?: SessionTreeNode) => {

@@ -5,6 +5,7 @@
 // status bar, a quick pick, a modal or a panel's title.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AccessQuestion } from '../../src/sessions/accessGate';
@@ -161,5 +162,29 @@ describe('Untrusted text in native UI', function () {
     inert('the access question', text);
     assert.equal(seen(text), '$(zap) [Agent](command:x) wants to write /w/[p](command:workbench.action.terminal.new)/$(zap), a protected path (**/.vscode/**).');
     inert('the access question (outside)', a.testing.accessQuestionText({ ...q, reason: 'outside', action: 'read' }));
+  });
+
+  it('Add Folder to Agent Session: a refusal names a folder called like a command link as text', async () => {
+    const a = await api();
+    const panel = a.openChat('fake-context-folders');
+    await waitForStatus(panel, 'connected', connected);
+    // Inside the workspace folder (already among the session's folders) and a file (not a folder): each refusal names it.
+    const ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const evil = path.join(ws, '[x](command:workbench.action.terminal.new) $(zap)');
+    const evilFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-evil-')), '[y](command:workbench.action.terminal.new)');
+    fs.mkdirSync(evil, { recursive: true });
+    fs.writeFileSync(evilFile, 'a file');
+    try {
+      for (const [folder, why] of [[evil, "is already among the session's folders."], [evilFile, 'is not a folder.']] as const) {
+        const before = a.testing.messages().length;
+        await vscode.commands.executeCommand('acpAgents.addFolderToSession', vscode.Uri.file(folder));
+        const shown = await waitFor('the refusal', () => a.testing.messages().slice(before).find((m) => m.severity === 'error'));
+        inert('the Add Folder refusal', shown.message);
+        assert.equal(seen(shown.message), `${folder} ${why}`, 'the words are all there');
+      }
+    } finally {
+      fs.rmSync(evil, { recursive: true, force: true });
+      fs.rmSync(path.dirname(evilFile), { recursive: true, force: true });
+    }
   });
 });
