@@ -50,9 +50,16 @@ export function isInside(child: string, root: string): boolean {
 
 /** Checks an agent's path against the roots; returns the resolved path and whether it is inside. */
 export function checkPath(p: string, roots: readonly string[]): { resolved: string; inside: boolean } {
-  const resolved = realPathLoose(p);
-  const inside = roots.some((r) => isInside(resolved, realPathLoose(r)));
-  return { resolved, inside };
+  return pathChecker(roots)(p);
+}
+
+/** `checkPath` for many paths against the same roots: the roots' real paths are resolved once, each path at each call. */
+export function pathChecker(roots: readonly string[]): (p: string) => { resolved: string; inside: boolean } {
+  const real = roots.map((r) => realPathLoose(r));
+  return (p) => {
+    const resolved = realPathLoose(p);
+    return { resolved, inside: real.some((r) => isInside(resolved, r)) };
+  };
 }
 
 /** 1-based `line` and `limit` (lines) of a text. */

@@ -3,12 +3,14 @@
 // stub, starts the shim the extension hands it, and calls each editor-context
 // tool; what comes back is this VS Code's actual state. Nothing reaches the network.
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ToolItem } from '../../src/shared/transcriptTypes';
 import { startAnthropicStub, type AnthropicStub } from '../fixtures/modelStub/anthropic';
-import { api, closeAllEditors, connected, waitFor, waitForStatus, allowOnce } from './helpers';
+import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus, allowOnce } from './helpers';
 
 const AGENT = 'claude-editor-context';
 const TOOL = (name: string) => `mcp__vscode-editor__${name}`;
@@ -115,6 +117,62 @@ describe('Editor context: a real agent reads the editor through the extension’
     assert.ok(calls.every((c) => c.status === 'completed'), JSON.stringify(calls.map((c) => [c.title, c.status])));
   });
 
+  it('a file outside the folders, opened through a link inside them, is not served: its real path is outside, as for fs reads', async () => {
+    const a = await api();
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ec-outside-'));
+    const dir = path.join(folder(), 'editor-context-link');
+    const link = path.join(dir, 'linked-secret.ts');
+    const mine = path.join(dir, 'mine.ts');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(outside, 'secret.ts'), 'export const outsideSecret = "not for agents";\n');
+    fs.writeFileSync(mine, 'export const mine = 1;\n');
+    fs.symlinkSync(path.join(outside, 'secret.ts'), link);
+    let shim: ReturnType<typeof startShim> | undefined;
+    try {
+      const panel = a.openChat('fake-default');
+      await waitForStatus(panel, 'connected', connected);
+      const created = readRecord('default').filter((r) => r.dir === 'in' && r.msg?.method === 'session/new').at(-1)?.msg.params;
+      const entry = created?.mcpServers.find((s: { name: string }) => s.name === 'vscode-editor');
+      assert.ok(entry, 'the fake agent was handed vscode-editor');
+      const mineDoc = await vscode.workspace.openTextDocument(mine);
+      await vscode.window.showTextDocument(mineDoc, { preview: false });
+      const doc = await vscode.workspace.openTextDocument(link);
+      assert.equal(doc.uri.fsPath, link, 'VS Code names the document by the link');
+      const problems = vscode.languages.createDiagnosticCollection('editor-context-link-test');
+      disposables.push(problems);
+      const problem = () => [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 6), 'Link probe problem', vscode.DiagnosticSeverity.Error)];
+      problems.set(doc.uri, problem());
+      problems.set(mineDoc.uri, problem());
+      shim = startShim(entry);
+
+      // The file inside, active and selected: served (the calls reach this VS Code's editor).
+      vscode.window.activeTextEditor!.selection = new vscode.Selection(0, 13, 0, 17);
+      assert.equal((await shim.call('get_selection')).file, mine);
+      // The linked file, active and selected: not served, nor listed, nor its problems.
+      const editor = await vscode.window.showTextDocument(doc, { preview: false });
+      editor.selection = new vscode.Selection(0, 0, 0, 30);
+      assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, link);
+      const sel = await shim.call('get_selection');
+      assert.equal(sel.file, null, JSON.stringify(sel).slice(0, 500));
+      const open = await shim.call('get_open_editors');
+      assert.deepEqual(open.openEditors.map((o: { file: string }) => o.file), [mine], JSON.stringify(open).slice(0, 500));
+      assert.equal(open.active, null);
+      const all = await shim.call('get_diagnostics', { severity: 'error' });
+      const files = all.diagnostics.filter((d: { message: string }) => d.message === 'Link probe problem').map((d: { file: string }) => d.file);
+      assert.deepEqual(files, [mine]);
+      const one = await shim.call('get_diagnostics', { file: link }, true);
+      assert.match(one, /not a file inside the session folders/);
+      const visible = await shim.call('get_visible_ranges');
+      assert.ok(!visible.editors.some((e: { file: string }) => e.file === link), JSON.stringify(visible).slice(0, 500));
+      // No text of the file outside anywhere.
+      assert.ok(!JSON.stringify([sel, open, all, visible]).includes('not for agents'));
+    } finally {
+      shim?.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('acpAgents.editorContext: a folder’s value is ignored (and said so); the user’s false leaves the server out; the secret never shows in the trace', async () => {
     const a = await api();
     const cfg = vscode.workspace.getConfiguration('acpAgents');
@@ -172,3 +230,39 @@ function toolResults(messages: { role: string; content: unknown }[]): string[] {
   return out;
 }
 
+
+/**
+ * The vscode-editor server as an agent starts it: the entry's command, arguments and environment,
+ * MCP on stdio. `call` answers a tool's JSON data, or (`error`) its error text.
+ */
+function startShim(entry: { command: string; args: string[]; env: { name: string; value: string }[] }) {
+  const env = Object.fromEntries(entry.env.map((e) => [e.name, e.value]));
+  const child = spawn(entry.command, entry.args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const answers = new Map<number, any>();
+  let buf = '';
+  let id = 0;
+  child.stdout.on('data', (c: Buffer) => {
+    buf += c.toString();
+    for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
+      const msg = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      answers.set(msg.id, msg);
+    }
+  });
+  const send = (method: string, params: unknown) => {
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
+    const mine = id;
+    return waitFor(`the answer to ${method} #${mine}`, () => answers.get(mine));
+  };
+  const ready = send('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '0' } });
+  return {
+    async call(name: string, args: Record<string, unknown> = {}, error = false): Promise<any> {
+      await ready;
+      const msg = await send('tools/call', { name, arguments: args });
+      const text = msg.result?.content?.[0]?.text;
+      assert.equal(msg.result?.isError === true, error, `${name}: ${JSON.stringify(msg).slice(0, 500)}`);
+      return error ? text : JSON.parse(text);
+    },
+    close: () => child.kill(),
+  };
+}

@@ -1,13 +1,14 @@
 /**
  * Which files the editor-context tools may name: those inside the session's
- * folders that `files.exclude` does not hide (as the Explorer hides them: a
+ * folders, by their real paths as `fs/read_text_file` holds them (a link inside
+ * a folder to a file outside is outside), that `files.exclude` does not hide (as the Explorer hides them: a
  * pattern hides a matching file or any file below a matching folder; a
  * `{ when: "$(basename).ts" }` clause hides it only next to that sibling).
  * Built once per call, then cheap per file. No `vscode` import.
  */
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { realPathLoose } from '../../platform/pathPolicy';
+import { pathChecker, realPathLoose } from '../../platform/pathPolicy';
 import type { EditorPort } from './editorPort';
 
 /** Matchers by their globs, kept across calls: a regular expression used again is already compiled to machine code. */
@@ -41,6 +42,7 @@ export class FileScope {
     const nocase = platform === 'win32' || platform === 'darwin';
     this.nocase = nocase;
     this.exists = (f) => port.exists(f);
+    this.inside = pathChecker(roots);
     this.folders = roots.map((root) => {
       const real = realPathLoose(root);
       const always: string[] = [];
@@ -54,12 +56,24 @@ export class FileScope {
   }
 
   private readonly exists: (file: string) => boolean;
+  /** The boundary of fs reads: the file's real path (links resolved now, never cached) inside a folder's real path. */
+  private readonly inside: ReturnType<typeof pathChecker>;
   private readonly nocase: boolean;
   /** How many paths are decided (see `Folder.decided`). */
   size = 0;
 
-  /** Whether the tools may name this file. */
+  /**
+   * Whether the tools may name this file: its path and, when a link leads elsewhere, its real path
+   * inside the folders and not hidden.
+   */
   allows(file: string): boolean {
+    if (!this.shown(file)) return false;
+    const { resolved, inside } = this.inside(file);
+    return inside && (resolved === file || this.shown(resolved));
+  }
+
+  /** Whether `file`, as spelled, is below a folder (or its real path) and not hidden by files.exclude. */
+  private shown(file: string): boolean {
     if (!path.isAbsolute(file)) return false;
     for (const f of this.folders) {
       for (const root of f.roots) {

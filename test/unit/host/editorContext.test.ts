@@ -82,6 +82,45 @@ describe('editor context: the tools', () => {
     assert.ok(JSON.stringify(sel).length <= MAX_ANSWER_CHARS);
   });
 
+  it('a link inside the folders to a file outside them is outside, as for fs reads', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ec-link-'));
+    try {
+      const ws = path.join(tmp, 'ws');
+      const out = path.join(tmp, 'outside');
+      fs.mkdirSync(ws);
+      fs.mkdirSync(out);
+      fs.writeFileSync(path.join(out, 'secret.ts'), 'secret\n');
+      fs.writeFileSync(path.join(ws, 'mine.ts'), 'mine\n');
+      fs.symlinkSync(path.join(out, 'secret.ts'), path.join(ws, 'link.ts'));
+      fs.symlinkSync(out, path.join(ws, 'dirlink'));
+      const viaLink = path.join(ws, 'link.ts');
+      const viaDir = path.join(ws, 'dirlink', 'secret.ts');
+      const mine = path.join(ws, 'mine.ts');
+      const diag: Diagnostic = { range: r(0, 0, 0, 1), severity: 'error', message: 'x' };
+      const p = port({
+        activeEditor: () => editor(viaLink),
+        visibleEditors: () => [editor(viaLink), editor(viaDir), editor(mine)],
+        openEditors: () => [viaLink, viaDir, mine].map((file) => ({ file, dirty: false, active: false, group: 1 })),
+        diagnostics: (f) => (f ? [[f, [diag]]] : [viaLink, viaDir, mine].map((file) => [file, [diag]] as const)),
+        excludes: () => ({}),
+      });
+      const tools = new EditorTools(() => [ws], p);
+      assert.equal((await call(tools, 'get_selection')).file, null);
+      assert.deepEqual((await call(tools, 'get_open_editors')).openEditors.map((o: { file: string }) => o.file), [mine]);
+      assert.deepEqual((await call(tools, 'get_visible_ranges')).editors.map((o: { file: string }) => o.file), [mine]);
+      assert.deepEqual((await call(tools, 'get_diagnostics')).diagnostics.map((o: { file: string }) => o.file), [mine]);
+      for (const file of [viaLink, 'dirlink/secret.ts']) {
+        const res = await tools.call('get_diagnostics', { file });
+        assert.ok('error' in res && /not a file inside the session folders/.test(res.error), file);
+      }
+      // A link that stays inside is followed (its target is not hidden): served.
+      fs.symlinkSync(mine, path.join(ws, 'alias.ts'));
+      assert.equal((await call(new EditorTools(() => [ws], port({ ...p, activeEditor: () => editor(path.join(ws, 'alias.ts')) })), 'get_selection')).file, path.join(ws, 'alias.ts'));
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   it('diagnostics: filtered by severity and file, sorted most severe first, bounded in count and size', async () => {
     const d = (severity: Diagnostic['severity'], line: number, message = `m${line}`): Diagnostic => ({ range: r(line, 0, line, 1), severity, message, source: 'ts' });
     const diags: [string, Diagnostic[]][] = [
