@@ -39,7 +39,11 @@ const SEVERITIES: readonly Severity[] = ['error', 'warning', 'information', 'hin
 const obj = (properties: Record<string, unknown> = {}) => ({ type: 'object', properties, additionalProperties: false });
 
 export const TOOLS: readonly ToolDefinition[] = [
-  { name: 'get_selection', description: 'The text selected in the active editor: its file, each selection range (1-based lines and columns) and the selected text.', inputSchema: obj() },
+  {
+    name: 'get_selection',
+    description: `The text selected in the active editor: its file, each selection range (1-based lines and columns) and the selected text (at most ${MAX_SELECTION_CHARS} characters, and ${MAX_ANSWER_CHARS} for the whole answer; a cut text is marked truncated).`,
+    inputSchema: obj(),
+  },
   { name: 'get_open_editors', description: 'The active editor and the editors open in VS Code (files inside the session folders only), with unsaved changes marked.', inputSchema: obj() },
   {
     name: 'get_diagnostics',
@@ -66,6 +70,19 @@ export const TOOLS: readonly ToolDefinition[] = [
 
 const pos = (r: Range) => ({ startLine: r.start.line + 1, startColumn: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 });
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}…` : s);
+
+/** The longest start of `text` that JSON writes in at most `budget` characters (never half a surrogate pair). */
+function jsonPrefix(text: string, budget: number): string {
+  if (JSON.stringify(text).length - 2 <= budget) return text;
+  let used = 0;
+  let end = 0;
+  for (const ch of text) {
+    used += JSON.stringify(ch).length - 2;
+    if (used > budget) break;
+    end += ch.length;
+  }
+  return text.slice(0, end);
+}
 
 /** Adds items to a list while the whole answer stays within `budget` characters of JSON. */
 function fit<T>(items: Iterable<T>, budget: number, max: number): { list: T[]; truncated: boolean } {
@@ -142,17 +159,39 @@ export class EditorTools {
     return e && scope.allows(e.file) ? e : undefined;
   }
 
+  /**
+   * The selection: at most `MAX_SELECTION_CHARS` of text, and the whole answer (file, ranges, texts
+   * as JSON escapes them: a control character takes six) at most `MAX_ANSWER_CHARS`. A cut text says
+   * `truncated` and its full length, and the answer says `truncated`.
+   */
   private selection(scope: FileScope): ToolResult {
     const e = this.active(scope);
     if (!e) return { data: { file: null, note: 'No editor inside the session folders is active.' } };
+    const ranges = e.selections.slice(0, MAX_SELECTIONS);
+    const more = e.selections.length > MAX_SELECTIONS ? { moreSelections: e.selections.length - MAX_SELECTIONS } : {};
+    const answer = (selections: readonly object[], truncated: boolean) => ({ file: e.file, languageId: e.languageId, dirty: e.dirty, selections, ...more, ...(truncated ? { truncated } : {}) });
+    // The answer with every text empty, yet marked cut at its longest: what is left is for the texts.
+    const frame = answer(
+      ranges.map((r) => ({ ...pos(r), text: '', truncated: true, length: Number.MAX_SAFE_INTEGER })),
+      true,
+    );
+    let json = MAX_ANSWER_CHARS - JSON.stringify(frame).length;
     let left = MAX_SELECTION_CHARS;
-    const selections = e.selections.slice(0, MAX_SELECTIONS).map((r) => {
-      const text = left > 0 ? e.text(r) : '';
-      const shown = text.slice(0, left);
+    let cut = false;
+    const selections = ranges.map((r) => {
+      const empty = r.start.line === r.end.line && r.start.character === r.end.character;
+      if ((left <= 0 || json <= 0) && !empty) {
+        cut = true;
+        return { ...pos(r), text: '', truncated: true };
+      }
+      const text = empty ? '' : e.text(r);
+      const shown = jsonPrefix(text.slice(0, left), json);
       left -= shown.length;
+      json -= JSON.stringify(shown).length - 2;
+      if (shown.length < text.length) cut = true;
       return { ...pos(r), text: shown, ...(shown.length < text.length ? { truncated: true, length: text.length } : {}) };
     });
-    return { data: { file: e.file, languageId: e.languageId, dirty: e.dirty, selections, ...(e.selections.length > MAX_SELECTIONS ? { moreSelections: e.selections.length - MAX_SELECTIONS } : {}) } };
+    return { data: answer(selections, cut) };
   }
 
   private openEditors(scope: FileScope): ToolResult {

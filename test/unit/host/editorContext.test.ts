@@ -82,6 +82,31 @@ describe('editor context: the tools', () => {
     assert.ok(JSON.stringify(sel).length <= MAX_ANSWER_CHARS);
   });
 
+  it('holds the whole selection answer to MAX_ANSWER_CHARS, however JSON escapes the text, and says when it cut', async () => {
+    // A control character is six characters of JSON (\u0001): 16,000 of them were ~96,000.
+    const nasty = '\u0001'.repeat(50_000);
+    const e = editor(path.join(WS, 'ctl.ts'), nasty, { selections: [r(1, 0, 2, 0), r(3, 0, 4, 0), r(5, 0, 6, 0)] });
+    const res = await new EditorTools(() => [WS], port({ activeEditor: () => e })).call('get_selection', {});
+    assert.ok('data' in res);
+    const sel = res.data as any;
+    const json = JSON.stringify(sel);
+    assert.ok(json.length <= MAX_ANSWER_CHARS, `the answer is ${json.length} characters`);
+    assert.ok(json.length > MAX_ANSWER_CHARS - 1_000, 'the budget is used, not given up');
+    assert.equal(sel.truncated, true);
+    assert.equal(sel.selections[0].truncated, true);
+    assert.equal(sel.selections[0].length, 50_000);
+    assert.ok(sel.selections[0].text.length > 4_000 && /^\u0001+$/.test(sel.selections[0].text));
+    assert.deepEqual({ text: sel.selections[2].text, truncated: sel.selections[2].truncated }, { text: '', truncated: true }, 'a selection left without room says so');
+    // Surrogate pairs are never split at the cut.
+    const emoji = editor(path.join(WS, 'e.ts'), '"\u{1F600}'.repeat(20_000), { selections: [r(1, 0, 2, 0)] });
+    const esel = await call(new EditorTools(() => [WS], port({ activeEditor: () => emoji })), 'get_selection');
+    assert.ok(JSON.stringify(esel).length <= MAX_ANSWER_CHARS);
+    assert.ok(!/[\uD800-\uDBFF]$/.test(esel.selections[0].text), 'no half pair at the end');
+    // Plain text within the bounds: whole, not marked.
+    const plain = await call(new EditorTools(() => [WS], port()), 'get_selection');
+    assert.equal(plain.truncated, undefined);
+  });
+
   it('a link inside the folders to a file outside them is outside, as for fs reads', async () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ec-link-'));
     try {
