@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { Attachment, Mention } from '../shared/attachments';
 import { forLabel } from '../shared/nativeText';
 import { fuzzyFiles } from '../sessions/promptBuilder';
+import { realPathLoose } from '../platform/pathPolicy';
+import { readVerified } from '../platform/verifiedIo';
 
 /** At most this many lines of a symbol, and this many problems, are attached. */
 const MAX_SYMBOL_LINES = 400;
@@ -198,14 +200,50 @@ function basename(u: vscode.Uri): string {
   return u.path.slice(u.path.lastIndexOf('/') + 1) || u.path;
 }
 
-/** A file's text: the open document's (unsaved changes included), else the file on disk. */
-export async function readText(uri: string): Promise<string | undefined> {
+/** The real path (links resolved, now) of a `file:` URI; undefined for another scheme or not a URI. */
+export function realPathOfUri(uri: string): string | undefined {
   try {
     const u = vscode.Uri.parse(uri, true);
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
-    if (open) return open.getText();
+    return u.scheme === 'file' ? realPathLoose(u.fsPath) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The most of a file read for an attachment (more than is ever embedded). */
+const MAX_READ_BYTES = 1024 * 1024;
+
+/**
+ * A file's text at send time: the open document's (unsaved changes included), else the file on disk,
+ * read through a verified open (`readVerified`: no link followed at the last step, the file opened
+ * re-checked against its path). `real` is the real path the host checked when the file was offered
+ * (or sent): a file that leads elsewhere now — swapped for a link since — is refused (`refused`, the
+ * reason in words), never read. Undefined: no text to embed (binary, too large, gone).
+ */
+export async function readText(uri: string, real?: string): Promise<string | { readonly refused: string } | undefined> {
+  let u: vscode.Uri;
+  try {
+    u = vscode.Uri.parse(uri, true);
+  } catch {
+    return undefined;
+  }
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
+  if (u.scheme !== 'file') return open?.getText() ?? (await readOther(u));
+  const now = realPathLoose(u.fsPath);
+  const changed = vscode.l10n.t('it was not read: it no longer leads to the file that was attached (a link took its place).');
+  if (real !== undefined && now !== real) return { refused: changed };
+  if (open) return open.getText();
+  const r = await readVerified(now, MAX_READ_BYTES);
+  if (r.kind === 'changed') return { refused: changed };
+  if (r.kind !== 'ok' || r.bytes.includes(0)) return undefined;
+  return new TextDecoder('utf-8', { fatal: false }).decode(r.bytes);
+}
+
+/** A document of another scheme (a file system an extension provides), through VS Code. */
+async function readOther(u: vscode.Uri): Promise<string | undefined> {
+  try {
     const bytes = await vscode.workspace.fs.readFile(u);
-    if (bytes.includes(0)) return undefined;
+    if (bytes.includes(0) || bytes.byteLength > MAX_READ_BYTES) return undefined;
     return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   } catch {
     return undefined;

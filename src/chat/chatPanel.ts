@@ -12,7 +12,7 @@ import {
 import { chatHtml } from './chatHtml';
 import { OfferedFiles } from './offeredFiles';
 import { DeltaBatcher } from './deltaBatcher';
-import type { AttachmentSources } from './attachmentSources';
+import { realPathOfUri, type AttachmentSources } from './attachmentSources';
 import { forLabel } from '../shared/nativeText';
 import { handlePanelMessage, type PanelHost } from './panelHandlers';
 import type { DiffDocuments } from './diffDocuments';
@@ -85,7 +85,7 @@ export class ChatPanel implements vscode.Disposable {
     );
     this.follower = new Follower(panel, session, log);
     this.disposables.push(this.follower);
-    this.host = { session, panel, log, diffs, attachments, offered: new OfferedFiles(), follower: this.follower, post: (m) => this.post(m), connected: () => this.connected(), sendOlder: (before, pending) => this.sendOlder(before, pending) };
+    this.host = { session, panel, log, diffs, attachments, offered: new OfferedFiles(realPathOfUri), follower: this.follower, post: (m) => this.post(m), connected: () => this.connected(), sendOlder: (before, pending) => this.sendOlder(before, pending) };
     if (attention) {
       this.attention = new PanelAttention(panel, session, attention, { normal: vscode.Uri.joinPath(extensionUri, 'media', 'activity.svg'), needsYou: vscode.Uri.joinPath(extensionUri, 'media', 'needs-you.svg') }, () => this.panel.title);
       this.disposables.push(this.attention);

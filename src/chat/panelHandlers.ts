@@ -41,13 +41,13 @@ function offer(p: PanelHost, add: readonly Attachment[]): void {
   p.post({ type: 'attachments', add });
 }
 
-/** A file URI inside one of the session's folders. */
-function insideSession(p: PanelHost, uri: string): boolean {
+/** The real path of a file URI inside one of the session's folders, else undefined. */
+function insideSession(p: PanelHost, uri: string): string | undefined {
   try {
     const u = vscode.Uri.parse(uri, true);
-    return u.scheme === 'file' && p.session.requests.pathInside(u.fsPath) !== undefined;
+    return u.scheme === 'file' ? p.session.requests.pathInside(u.fsPath) : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -73,10 +73,13 @@ const HANDLERS: Handlers = {
   },
   findFiles: (msg, p) => {
     const answer = (items: readonly Mention[]): void => {
-      p.offered.note(items.map((m) => m.attachment));
+      p.offered.listed(msg.requestId, items.map((m) => m.attachment));
       p.post({ type: 'mentions', requestId: msg.requestId, items });
     };
     void p.attachments.mentions(msg.query, answer).then(answer, (err: unknown) => p.log.warn(`mentions: ${String(err)}`));
+  },
+  mentionPicked: (msg, p) => {
+    if (!p.offered.picked(msg.requestId, msg.uri)) p.log.warn('mentions: a pick that no recent @-mention list showed was ignored');
   },
   action: (msg, p) => {
     // Export is the editor's business (a Markdown document), not the session's.

@@ -13,6 +13,9 @@ export interface PromptCaps {
   readonly embeddedContext: boolean;
 }
 
+/** Reads a file attachment at send time (see `readText` in chat/attachmentSources.ts). */
+export type ReadAttachment = (uri: string, real?: string) => Promise<string | { readonly refused: string } | undefined>;
+
 export interface BuiltPrompt {
   readonly blocks: acp.ContentBlock[];
   /** Attachments that could not be sent, in words. */
@@ -21,8 +24,12 @@ export interface BuiltPrompt {
 
 const MAX_EMBED_BYTES = 512 * 1024;
 
-/** `readText(uri)` gives a file's text (an open editor's, unsaved changes included), or undefined. */
-export async function buildPrompt(text: string, attachments: readonly Attachment[], caps: PromptCaps, readText: (uri: string) => Promise<string | undefined>): Promise<BuiltPrompt> {
+/**
+ * `readText(uri, real)` gives a file's text (an open editor's, unsaved changes included), or undefined,
+ * or a refusal (the file leads elsewhere than the real path checked when it was attached): then the
+ * file is not sent at all, and `dropped` says why.
+ */
+export async function buildPrompt(text: string, attachments: readonly Attachment[], caps: PromptCaps, readText: ReadAttachment): Promise<BuiltPrompt> {
   const blocks: acp.ContentBlock[] = [];
   const dropped: string[] = [];
   if (text.trim() !== '') blocks.push({ type: 'text', text });
@@ -30,7 +37,11 @@ export async function buildPrompt(text: string, attachments: readonly Attachment
     switch (a.kind) {
       case 'file': {
         if (caps.embeddedContext) {
-          const content = await readText(a.uri);
+          const content = await readText(a.uri, a.real);
+          if (typeof content === 'object') {
+            dropped.push(l10n.t('{0}: {1}', a.name, content.refused));
+            break;
+          }
           if (content !== undefined && Buffer.byteLength(content) <= MAX_EMBED_BYTES) {
             blocks.push({ type: 'resource', resource: { uri: a.uri, text: content, mimeType: 'text/plain' } });
             break;

@@ -11,6 +11,7 @@ import type { Disposable, Event } from '../shared/events';
 import type { AccessAction, AccessAnswer, AccessContext, AccessQuestion } from './accessGate';
 import type { RelayListener, RelayRegistration } from '../platform/mcpRelay/hub';
 import type { McpSelection } from './mcpServers';
+import type { ReadAttachment } from './promptBuilder';
 import type { RestoreOutcome } from './restore';
 import type { AutoApprove } from './permissionPolicy';
 import type { FileTouches } from './fileTouches';
@@ -149,8 +150,8 @@ export interface SessionServices {
   newSession(def: AgentDefinition): void;
   /** Forks a session of the agent into a new panel (ACP: Fork Session). */
   forkSession(def: AgentDefinition, sessionId: string): void;
-  /** A file's text: an open editor's (unsaved changes included), else the disk's. */
-  readText(uri: string): Promise<string | undefined>;
+  /** A file attachment's text at send time: an open editor's (unsaved changes included), else the disk's through a verified open; refused when it no longer leads to `real`. */
+  readText: ReadAttachment;
   /** A file's bytes now: an editor's unsaved text, else the disk's (null: missing; undefined: unreadable or too large). */
   currentBytes(file: string): Buffer | null | undefined;
   /** Puts files back in one undoable edit (null: remove the file), each checked first (see RestoreOutcome). */

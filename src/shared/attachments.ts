@@ -1,6 +1,12 @@
 /** What the user attaches to a prompt (shown as chips until sent). Shared by host and webview. */
 export type Attachment =
-  | { readonly kind: 'file'; readonly uri: string; readonly name: string }
+  | {
+      readonly kind: 'file';
+      readonly uri: string;
+      readonly name: string;
+      /** Host only: the real path the host checked when the file was offered or sent; the read refuses a file that leads elsewhere by then. A webview's value is dropped. */
+      readonly real?: string;
+    }
   | { readonly kind: 'selection'; readonly uri: string; readonly name: string; readonly startLine: number; readonly endLine: number; readonly text: string }
   | { readonly kind: 'image'; readonly name: string; readonly mimeType: string; readonly data: string }
   /** The Problems list (diagnostics) as text, when it was mentioned. */

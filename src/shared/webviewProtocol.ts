@@ -60,6 +60,8 @@ export type WebviewToHost =
   | { readonly type: 'attach' }
   | { readonly type: 'findFiles'; readonly query: string; readonly requestId: number }
   | { readonly type: 'dropUris'; readonly uris: readonly string[] }
+  /** The user picked the @-mention entry for `uri` from the list answering `requestId` (only that entry becomes attachable). */
+  | { readonly type: 'mentionPicked'; readonly requestId: number; readonly uri: string }
   | { readonly type: 'action'; readonly action: PanelAction }
   | { readonly type: 'permission'; readonly id: string; readonly optionId: string }
   | { readonly type: 'openLocation'; readonly path: string; readonly line?: number }
@@ -126,6 +128,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return str(m.query) && typeof m.requestId === 'number';
     case 'dropUris':
       return Array.isArray(m.uris) && m.uris.length <= 100 && m.uris.every(str);
+    case 'mentionPicked':
+      return typeof m.requestId === 'number' && str(m.uri);
     case 'action':
       return str(m.action) && ACTIONS.includes(m.action);
     case 'permission':

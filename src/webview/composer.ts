@@ -300,7 +300,10 @@ export class Composer {
       this.input.value = `${v.slice(0, this.mention.start)}@${label} ${v.slice(end)}`;
       const caret = this.mention.start + label.length + 2;
       this.input.setSelectionRange(caret, caret);
-      this.addAttachments([s.mention.attachment]);
+      const picked = s.mention.attachment;
+      // Only the entry picked becomes attachable: the host is told which one (from the list it answered).
+      if (picked.kind === 'file' || picked.kind === 'selection') this.post({ type: 'mentionPicked', requestId: this.fileRequest, uri: picked.uri });
+      this.addAttachments([picked]);
       this.mention = undefined;
       this.onDraft(this.input.value);
       this.hideSuggestions();

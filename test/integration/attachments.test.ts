@@ -182,4 +182,113 @@ describe('Prompt attachments by promptCapabilities', function () {
       fs.rmSync(outside.fsPath, { force: true });
     }
   });
+
+  it('an @-mention list offers nothing by itself: only the entry the user picked may be sent, not the others it showed', async () => {
+    const a = await api();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-mention-'));
+    const picked = path.join(dir, 'picked-notes.txt');
+    const shown = path.join(dir, 'shown-secret.txt');
+    fs.writeFileSync(picked, 'PICKED TEXT');
+    fs.writeFileSync(shown, 'SHOWN NOT PICKED');
+    try {
+      // Two files outside the folders, open in editors: both are @-mention candidates.
+      for (const f of [picked, shown]) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(f), { preview: false });
+      const panel = a.openChat('fake-all-updates');
+      await waitForStatus(panel, 'connected', connected);
+      const posts = watchPosts(panel);
+      try {
+        a.testing.postFromWebview(panel, { type: 'findFiles', query: '', requestId: 4242 });
+        const list = await waitFor('the @-mention list', () => posts.list.find((m) => m.type === 'mentions' && m.requestId === 4242));
+        const [pickedUri, shownUri] = [picked, shown].map((f) => vscode.Uri.file(f).toString());
+        const listed = list.items.map((m: { attachment: { uri?: string } }) => m.attachment.uri);
+        assert.ok(listed.includes(pickedUri) && listed.includes(shownUri), `both are shown: ${JSON.stringify(listed)}`);
+        // The user picks one; a webview made to lie sends both.
+        a.testing.postFromWebview(panel, { type: 'mentionPicked', requestId: 4242, uri: pickedUri });
+        a.testing.postFromWebview(panel, {
+          type: 'send',
+          text: 'mention send',
+          attachments: [
+            { kind: 'file', uri: pickedUri, name: 'picked-notes.txt' },
+            { kind: 'file', uri: shownUri, name: 'shown-secret.txt' },
+          ],
+        });
+        const prompt = await waitFor('the prompt', () => {
+          const p = lastPrompt('all-updates');
+          return p?.[0]?.text === 'mention send' ? p : undefined;
+        });
+        assert.deepEqual(prompt, [
+          { type: 'text', text: 'mention send' },
+          { type: 'resource', resource: { uri: pickedUri, text: 'PICKED TEXT', mimeType: 'text/plain' } },
+        ], 'the picked file went; the one only shown did not');
+      } finally {
+        posts.stop();
+        await panel.session.cancel();
+      }
+    } finally {
+      await closeAllEditors();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a dropped file swapped for a link before the send is refused, never read through the link; the user is told', async () => {
+    const a = await api();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const swapped = path.join(folder, `acp-drop-swapped-${process.pid}.txt`);
+    const kept = path.join(folder, `acp-drop-kept-${process.pid}.txt`);
+    const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-drop-')), 'outside.txt');
+    fs.writeFileSync(swapped, 'DROPPED TEXT');
+    fs.writeFileSync(kept, 'KEPT TEXT');
+    fs.writeFileSync(outside, 'OUTSIDE SECRET');
+    const [swappedUri, keptUri] = [swapped, kept].map((f) => vscode.Uri.file(f).toString());
+    try {
+      const panel = a.openChat('fake-all-updates');
+      await waitForStatus(panel, 'connected', connected);
+      const posts = watchPosts(panel);
+      try {
+        a.testing.postFromWebview(panel, { type: 'dropUris', uris: [swappedUri, keptUri] });
+        const added = await waitFor('the drop attached', () => posts.list.find((m) => m.type === 'attachments'));
+        assert.deepEqual(added.add.map((x: { uri: string }) => x.uri), [swappedUri, keptUri]);
+        // Between the drop and the send, the file becomes a link to one outside the folders.
+        fs.rmSync(swapped);
+        fs.symlinkSync(outside, swapped);
+        a.testing.postFromWebview(panel, {
+          type: 'send',
+          text: 'drop send',
+          attachments: [
+            { kind: 'file', uri: swappedUri, name: 'swapped.txt' },
+            { kind: 'file', uri: keptUri, name: 'kept.txt' },
+          ],
+        });
+        const prompt = await waitFor('the prompt', () => {
+          const p = lastPrompt('all-updates');
+          return p?.[0]?.text === 'drop send' ? p : undefined;
+        });
+        assert.ok(!JSON.stringify(prompt).includes('OUTSIDE SECRET'), 'the link was not followed');
+        assert.deepEqual(prompt, [
+          { type: 'text', text: 'drop send' },
+          { type: 'resource', resource: { uri: keptUri, text: 'KEPT TEXT', mimeType: 'text/plain' } },
+        ]);
+        const notice = await waitFor('the notice', () => panel.session.transcript.items.find((i) => i.kind === 'notice' && /swapped\.txt: it was not read: it no longer leads to the file that was attached/.test((i as any).description)));
+        assert.ok(notice);
+      } finally {
+        posts.stop();
+        await panel.session.cancel();
+      }
+    } finally {
+      for (const f of [swapped, kept]) fs.rmSync(f, { force: true });
+      fs.rmSync(path.dirname(outside), { recursive: true, force: true });
+    }
+  });
 });
+
+/** What the host posts to a panel's webview, seen as it goes (and still delivered). */
+function watchPosts(panel: object): { list: any[]; stop(): void } {
+  const p = panel as { post(m: unknown): void };
+  const own = p.post.bind(p);
+  const list: any[] = [];
+  p.post = (m) => {
+    list.push(m);
+    own(m);
+  };
+  return { list, stop: () => void delete (p as { post?: unknown }).post };
+}

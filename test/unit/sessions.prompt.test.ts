@@ -34,6 +34,19 @@ describe('prompt content by the agent’s promptCapabilities', () => {
     assert.deepEqual(plain.blocks[1], { type: 'text', text: 'Problems:\nsrc/a.ts:1:1 error: nope' });
   });
 
+  it('a file the read refuses (it leads elsewhere than when attached) is not sent at all, and the user is told', async () => {
+    const seen: [string, string | undefined][] = [];
+    const refuse = async (uri: string, real?: string) => {
+      seen.push([uri, real]);
+      return { refused: 'it was not read: it no longer leads to the file that was attached (a link took its place).' };
+    };
+    const swapped: Attachment = { kind: 'file', uri: 'file:///ws/notes.txt', name: 'notes.txt', real: '/ws/notes.txt' };
+    const { blocks, dropped } = await buildPrompt('look', [swapped], { image: false, embeddedContext: true }, refuse);
+    assert.deepEqual(blocks, [{ type: 'text', text: 'look' }], 'neither embedded nor linked');
+    assert.deepEqual(dropped, ['notes.txt: it was not read: it no longer leads to the file that was attached (a link took its place).']);
+    assert.deepEqual(seen, [['file:///ws/notes.txt', '/ws/notes.txt']], 'the real path checked when attached is handed to the read');
+  });
+
   it('fuzzy-matches files for @-mentions, basename matches first', () => {
     const files = ['src/greet.ts', 'test/greet.test.ts', 'src/agents/registry.ts', 'docs/GREETINGS.md', 'src/x/g/r/e/e/t.ts'];
     const r = fuzzyFiles(files, 'greet');

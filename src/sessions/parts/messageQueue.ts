@@ -109,7 +109,7 @@ export class MessageQueue implements SessionPart {
   private async startTurn(rt: AgentRuntime, sessionId: string, text: string, attachments: readonly Attachment[], extra: readonly acp.ContentBlock[]): Promise<string | undefined> {
     const { core } = this;
     const caps = rt.capabilities;
-    const built = await buildPrompt(text, attachments, { image: caps.supportsPrompt('image'), embeddedContext: caps.supportsPrompt('embeddedContext') }, (uri) => core.services.readText(uri));
+    const built = await buildPrompt(text, attachments, { image: caps.supportsPrompt('image'), embeddedContext: caps.supportsPrompt('embeddedContext') }, (uri, real) => core.services.readText(uri, real));
     const parts: ContentPart[] = attachments.map((a) =>
       a.kind === 'image'
         ? { type: 'image', mimeType: a.mimeType, data: a.data, name: a.name }
