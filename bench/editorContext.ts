@@ -5,7 +5,9 @@
 // 20,000 workspace symbols, 60 open editors. The editor port is in memory (what
 // VS Code's own getDiagnostics/tabGroups return is already in the extension
 // host); the figure is the round trip as the agent's shim sees it.
+import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Diagnostic, EditorPort, EditorView, Severity, WorkspaceSymbol } from '../src/host/editorContext/editorPort';
 import { EditorContextServer } from '../src/host/editorContext/server';
@@ -14,9 +16,11 @@ const FILES = 20_000;
 const PROBLEMS = 5_000;
 const CALLS = Number(process.env.BENCH_EDITOR_CALLS || 300);
 const TARGET_MS = 20;
-const ROOT = path.resolve('/bench-workspace');
+// A workspace's folders exist (the tools resolve links as fs reads do); its files need not.
+const ROOT = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-bench-workspace-')));
 
 const files = Array.from({ length: FILES }, (_, i) => path.join(ROOT, `pkg${i % 50}`, i % 7 === 0 ? 'dist' : 'src', `dir${i % 40}`, `file${i}.${i % 5 === 0 ? 'js' : 'ts'}`));
+for (const dir of new Set(files.map((f) => path.dirname(f)))) fs.mkdirSync(dir, { recursive: true });
 const r = (line: number) => ({ start: { line, character: 2 }, end: { line, character: 12 } });
 const severities: Severity[] = ['error', 'warning', 'information', 'hint'];
 const byFile = new Map<string, Diagnostic[]>();
@@ -101,6 +105,7 @@ async function main(): Promise<void> {
   console.log(`  slowest tool, p95                                          ${worst.toFixed(2).padStart(6)} ms   (target ≤ ${TARGET_MS})`);
   grant.dispose();
   server.dispose();
+  fs.rmSync(ROOT, { recursive: true, force: true });
 }
 
 void main().then(

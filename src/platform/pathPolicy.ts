@@ -50,14 +50,41 @@ export function isInside(child: string, root: string): boolean {
 
 /** Checks an agent's path against the roots; returns the resolved path and whether it is inside. */
 export function checkPath(p: string, roots: readonly string[]): { resolved: string; inside: boolean } {
-  return pathChecker(roots)(p);
+  const resolved = realPathLoose(p);
+  const inside = roots.some((r) => isInside(resolved, realPathLoose(r)));
+  return { resolved, inside };
 }
 
-/** `checkPath` for many paths against the same roots: the roots' real paths are resolved once, each path at each call. */
+/**
+ * `checkPath`'s answer for many paths against the same roots, as one caller's batch: the roots' real
+ * paths are resolved once, and each folder's once per checker (make a new checker for each batch;
+ * nothing is kept longer). A path whose last step is a link (or `.`/`..`, or not normalized) is
+ * resolved whole; else its folder's real path and its name as spelled (on a case-insensitive disk
+ * the name's case may differ from `checkPath`'s `resolved`; `inside` does not).
+ */
 export function pathChecker(roots: readonly string[]): (p: string) => { resolved: string; inside: boolean } {
   const real = roots.map((r) => realPathLoose(r));
+  const folders = new Map<string, string>();
+  const resolve = (p: string): string => {
+    const abs = path.isAbsolute(p) ? p : `${process.cwd()}${path.sep}${p}`;
+    const base = path.basename(abs);
+    if (path.normalize(abs) !== abs || base === '' || base === '.' || base === '..') return realPathLoose(abs);
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(abs, { throwIfNoEntry: false });
+    } catch {
+      return realPathLoose(abs);
+    }
+    // A link at the last step (a dangling one included): resolved whole.
+    if (st?.isSymbolicLink()) return realPathLoose(abs);
+    // A plain name (or a missing one) in a folder: the folder's real path, then the name.
+    const dir = path.dirname(abs);
+    let realDir = folders.get(dir);
+    if (realDir === undefined) folders.set(dir, (realDir = realPathLoose(dir)));
+    return path.join(realDir, base);
+  };
   return (p) => {
-    const resolved = realPathLoose(p);
+    const resolved = resolve(p);
     return { resolved, inside: real.some((r) => isInside(resolved, r)) };
   };
 }

@@ -42,6 +42,7 @@ export class FileScope {
     const nocase = platform === 'win32' || platform === 'darwin';
     this.nocase = nocase;
     this.exists = (f) => port.exists(f);
+    this.roots = roots;
     this.inside = pathChecker(roots);
     this.folders = roots.map((root) => {
       const real = realPathLoose(root);
@@ -56,8 +57,14 @@ export class FileScope {
   }
 
   private readonly exists: (file: string) => boolean;
-  /** The boundary of fs reads: the file's real path (links resolved now, never cached) inside a folder's real path. */
-  private readonly inside: ReturnType<typeof pathChecker>;
+  private readonly roots: readonly string[];
+  /** The boundary of fs reads: the file's real path inside a folder's real path (links resolved in this call). */
+  private inside: ReturnType<typeof pathChecker>;
+
+  /** A new tool call uses this scope: links are resolved again (the files.exclude decisions are kept). */
+  newCall(): void {
+    this.inside = pathChecker(this.roots);
+  }
   private readonly nocase: boolean;
   /** How many paths are decided (see `Folder.decided`). */
   size = 0;
@@ -67,10 +74,28 @@ export class FileScope {
    * inside the folders and not hidden.
    */
   allows(file: string): boolean {
-    if (!this.shown(file)) return false;
-    const { resolved, inside } = this.inside(file);
-    return inside && (resolved === file || this.shown(resolved));
+    return this.shown(file) && this.realInside(file);
   }
+
+  /**
+   * `allows` with where links led when this scope last looked (at most its lifetime ago): for counting
+   * what there is, never for naming a file in an answer (`allows` is asked for those).
+   */
+  counts(file: string): boolean {
+    return this.shown(file) && (this.seen.get(file) ?? this.realInside(file));
+  }
+
+  /** Links looked at now: the real path inside a folder and not hidden there. */
+  private realInside(file: string): boolean {
+    const { resolved, inside } = this.inside(file);
+    const ok = inside && (resolved === file || this.shown(resolved));
+    if (!this.seen.has(file)) this.size++;
+    this.seen.set(file, ok);
+    return ok;
+  }
+
+  /** The last `realInside` answer for each file (see `counts`). */
+  private readonly seen = new Map<string, boolean>();
 
   /** Whether `file`, as spelled, is below a folder (or its real path) and not hidden by files.exclude. */
   private shown(file: string): boolean {

@@ -141,14 +141,18 @@ export class EditorTools {
 
   /**
    * The scope for this call: the last one while the folders and files.exclude are the same and it is
-   * younger than `SCOPE_TTL_MS` (a `when` clause looks at the disk), so that its decisions are reused.
+   * younger than `SCOPE_TTL_MS` (a `when` clause looks at the disk), so that its decisions are reused;
+   * where links lead is looked at again in each call.
    */
   private scope(): FileScope {
     const roots = this.roots();
     const key = JSON.stringify(roots.map((r) => [r, this.port.excludes(r)]));
     const now = Date.now();
     const last = this.lastScope;
-    if (last && last.key === key && now - last.at < SCOPE_TTL_MS && last.scope.size < 200_000) return last.scope;
+    if (last && last.key === key && now - last.at < SCOPE_TTL_MS && last.scope.size < 200_000) {
+      last.scope.newCall();
+      return last.scope;
+    }
     const scope = new FileScope(roots, this.port);
     this.lastScope = { key, at: now, scope };
     return scope;
@@ -222,7 +226,7 @@ export class EditorTools {
     const allowed: (readonly [string, readonly Diagnostic[]])[] = [];
     let total = 0;
     for (const entry of this.port.diagnostics(file)) {
-      if (!scope.allows(entry[0])) continue;
+      if (!scope.counts(entry[0])) continue;
       allowed.push(entry);
       for (const d of entry[1]) if (SEVERITIES.indexOf(d.severity) <= least) total++;
     }
@@ -230,6 +234,8 @@ export class EditorTools {
       for (let rank = 0; rank <= least; rank++) {
         for (const [f, all] of allowed) {
           const list = all.filter((d) => d.severity === SEVERITIES[rank]).sort((x, y) => x.range.start.line - y.range.start.line);
+          // A file named in the answer: where its links lead is looked at now (the count used the scope's last look).
+          if (list.length === 0 || !scope.allows(f)) continue;
           for (const d of list) {
             yield {
               file: f,

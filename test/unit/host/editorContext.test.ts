@@ -138,6 +138,16 @@ describe('editor context: the tools', () => {
         const res = await tools.call('get_diagnostics', { file });
         assert.ok('error' in res && /not a file inside the session folders/.test(res.error), file);
       }
+      // A file swapped for a link between two calls (the scope is reused): the second answer does not name it.
+      const swap = path.join(ws, 'swap.ts');
+      fs.writeFileSync(swap, 'inside\n');
+      const swapTools = new EditorTools(() => [ws], port({ ...p, activeEditor: () => editor(swap), diagnostics: () => [[swap, [diag]], [mine, [diag]]] }));
+      assert.deepEqual((await call(swapTools, 'get_diagnostics')).diagnostics.map((o: { file: string }) => o.file), [swap, mine]);
+      assert.equal((await call(swapTools, 'get_selection')).file, swap);
+      fs.rmSync(swap);
+      fs.symlinkSync(path.join(out, 'secret.ts'), swap);
+      assert.deepEqual((await call(swapTools, 'get_diagnostics')).diagnostics.map((o: { file: string }) => o.file), [mine]);
+      assert.equal((await call(swapTools, 'get_selection')).file, null);
       // A link that stays inside is followed (its target is not hidden): served.
       fs.symlinkSync(mine, path.join(ws, 'alias.ts'));
       assert.equal((await call(new EditorTools(() => [ws], port({ ...p, activeEditor: () => editor(path.join(ws, 'alias.ts')) })), 'get_selection')).file, path.join(ws, 'alias.ts'));
