@@ -43,6 +43,8 @@ export class Composer {
   private suggestions: Suggestion[] = [];
   private attachments: Attachment[] = [];
   private fileRequest = 0;
+  /** The request whose @-mention list is shown (a pick names it: the host offers only what that list showed). */
+  private shownRequest = 0;
   private mention: { start: number; query: string } | undefined;
 
   constructor(
@@ -149,6 +151,7 @@ export class Composer {
     // A late answer (slow symbol providers) keeps the highlighted item where it still is.
     const was = this.suggestions[this.suggestionIndex]?.mention;
     this.suggestions = items.map((m) => ({ name: m.label, description: m.detail ?? '', mention: m }));
+    this.shownRequest = requestId;
     if (this.suggestions.length === 0) return this.hideSuggestions();
     this.suggestionIndex = Math.max(0, was ? this.suggestions.findIndex((s) => s.mention?.kind === was.kind && s.mention.label === was.label) : 0);
     this.renderSuggestions();
@@ -302,7 +305,7 @@ export class Composer {
       this.input.setSelectionRange(caret, caret);
       const picked = s.mention.attachment;
       // Only the entry picked becomes attachable: the host is told which one (from the list it answered).
-      if (picked.kind === 'file' || picked.kind === 'selection') this.post({ type: 'mentionPicked', requestId: this.fileRequest, uri: picked.uri });
+      if (picked.kind === 'file' || picked.kind === 'selection') this.post({ type: 'mentionPicked', requestId: this.shownRequest, uri: picked.uri });
       this.addAttachments([picked]);
       this.mention = undefined;
       this.onDraft(this.input.value);
