@@ -1,16 +1,21 @@
-// `npm run break-features [-- --only NAME[,NAME…]] [--tier unit|integration] [--list] [--baseline] [--batch]`
+// `npm run break-features [-- --only NAME[,NAME…]] [--tier unit|integration] [--list] [--baseline] [--batch] [--here [--no-build]] [--jobs N]`
 //
 // Proves that the tests written for a feature go red when the feature breaks: each
 // mutant below breaks one feature with a one-line edit, and the test(s) named by its
-// `grep` must then fail. Not part of `npm test` (the integration mutants take about a
-// minute each); run it after changing a feature or its tests (CONTRIBUTING.md).
+// `grep` must then fail. `npm test` runs `--list` (no mutant stale), the unit mutants
+// (`--tier unit --here`, about a minute), and checks the integration greps against the
+// titles its integration tier passed; the integration mutants (about a minute each) stay
+// out of it: run them after changing a feature or its tests (CONTRIBUTING.md).
 //
 // For each mutant, in a throwaway git worktree of HEAD (under the system temp folder,
 // node_modules linked, reused across mutants and reset with `git checkout -- .`):
 //   - `find` must occur exactly once in `file`, else the mutant is "stale" (the code
 //     moved on: fix the mutant) — the table cannot rot silently;
 //   - the edit is applied and only the named tests run:
-//       unit:        `node esbuild.mjs --tests`, then mocha with `--grep`;
+//       unit:        one `node esbuild.mjs --tests` for all of them; then per mutant, the
+//                    mutated file alone transpiled in memory and loaded by a mocha child in
+//                    place of the built one (scripts/unit-mutants.mjs), `--jobs` at a time;
+//                    `--here`: in this checkout (its working tree, not HEAD) instead;
 //       integration: `flock /tmp/acp-itest.lock node test/harness/test-all.mjs --tier integration --grep …`
 //                    (the lock is shared with every other real-host run on the machine);
 //   - "caught" means a non-zero exit with at least one failing test. A build, typecheck
@@ -25,7 +30,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runUnitMutants } from './unit-mutants.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LOCK = '/tmp/acp-itest.lock';
@@ -764,10 +770,16 @@ async function main() {
     process.exit(stale ? 1 : 0);
   }
 
+  const here = args.includes('--here');
+  if (here && (tier !== 'unit' || args.includes('--baseline'))) {
+    console.error('--here runs the unit mutants only: use it with --tier unit, without --baseline.');
+    process.exit(2);
+  }
+  const jobs = args.includes('--jobs') ? Number(args[args.indexOf('--jobs') + 1]) : Math.min(2, os.availableParallelism());
   // One worktree per --tier, so a unit run may go on while a real-host run waits for the lock.
-  const dir = worktree(tier ? `-${tier}` : '');
+  const dir = here ? ROOT : worktree(tier ? `-${tier}` : '');
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-break-features-logs-'));
-  console.log(`worktree ${dir} at ${git(dir, 'rev-parse', '--short', 'HEAD')}; logs in ${logDir}`);
+  console.log(`${here ? 'this checkout' : 'worktree'} ${dir} at ${git(dir, 'rev-parse', '--short', 'HEAD')}${here ? ' (working tree)' : ''}; logs in ${logDir}`);
 
   if (args.includes('--baseline')) {
     const rows = await baseline(dir, mutants, logDir);
@@ -781,8 +793,26 @@ async function main() {
   /** @type {Row[]} */
   const rows = [];
   const batched = args.includes('--batch');
-  // Unit mutants first (seconds each), then the real-host ones in order.
-  for (const m of [...mutants.filter((x) => x.tier === 'unit'), ...mutants.filter((x) => x.tier === 'integration' && !batched)]) {
+  // Unit mutants first (seconds each, on one build), then the real-host ones in order.
+  const units = mutants.filter((x) => x.tier === 'unit');
+  if (units.length) {
+    const started = Date.now();
+    // --no-build (with --here): out/ is this checkout's build already (npm test has just made it).
+    const build = here && args.includes('--no-build') ? { status: 0, signal: null } : spawnSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: dir, stdio: 'inherit' });
+    if (build.status !== 0) {
+      console.log(`building the tests failed (exit ${build.status ?? build.signal})`);
+      process.exit(1);
+    }
+    const outcomes = await runUnitMutants(dir, units, {
+      logDir,
+      jobs,
+      staleness,
+      onDone: (m, r) => console.log(`${m.name} [unit] … ${r.verdict} (${r.secs.toFixed(0)} s)${r.verdict === 'caught' ? '' : `\n  ${r.detail.replace(/\n/g, '\n  ')}`}`),
+    });
+    for (const m of units) rows.push({ name: m.name, tier: m.tier, ...(outcomes.get(m.name) ?? { verdict: 'error', detail: 'not run', secs: 0 }) });
+    console.log(`${units.length} unit mutants in ${((Date.now() - started) / 1000).toFixed(0)} s (${jobs} at a time, one build)`);
+  }
+  for (const m of mutants.filter((x) => x.tier === 'integration' && !batched)) {
     process.stdout.write(`${m.name} [${m.tier}] … `);
     const r = await runMutant(dir, m, logDir);
     console.log(`${r.verdict} (${r.secs.toFixed(0)} s)${r.verdict === 'caught' ? '' : `\n  ${r.detail.replace(/\n/g, '\n  ')}`}`);
@@ -795,4 +825,16 @@ async function main() {
   process.exit(bad.length ? 1 : 0);
 }
 
-await main();
+/**
+ * `npm test`'s baseline of the integration greps, at no cost of its own: each must match at least
+ * one test that passed in the run's integration tier (a grep that matches nothing would make its
+ * mutant "caught" by an error, or by no test at all).
+ * @param {string[]} passedTitles the full titles of the integration tests that passed
+ * @returns {string[]} one line per grep that matched none
+ */
+export function integrationGrepsUnmatched(passedTitles) {
+  const greps = [...new Set(MUTANTS.filter((m) => m.tier === 'integration').map((m) => m.grep))];
+  return greps.filter((g) => !passedTitles.some((t) => new RegExp(g).test(t))).map((g) => `the grep ${JSON.stringify(g)} of ${MUTANTS.filter((m) => m.grep === g).map((m) => m.name).join(', ')} matches no integration test that passed`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href) await main();
