@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { noUnguardedSkip } from './test/lint/noUnguardedSkip.mjs';
 
 /**
  * The floors of the code, bottom to top. A module may import from its own
@@ -28,50 +29,6 @@ function restrict(may, { vscode = false, node = true, top = TOP } = {}) {
   return ['error', { paths: vscode ? [] : [{ name: 'vscode', message: 'only the shell (host/, chat/, ui/, commands/, extension.ts, ctx.ts, config.ts, logging.ts) imports vscode' }], patterns }];
 }
 
-/** The ways to skip a test: `it.skip`, `describe.skip` (and mocha's other names), `xit`, `xdescribe`, `this.skip()`. */
-const SKIP_CALLEES = new Set(['it', 'describe', 'context', 'specify', 'suite', 'test']);
-const X_CALLEES = new Set(['xit', 'xdescribe', 'xcontext', 'xspecify']);
-
-/**
- * A skipped test hides whatever it would catch, and a run stays green. So a skip is allowed
- * only behind a platform guard that says why: inside `if (process.platform …)`, with a
- * comment on the guard's line, the line above it, or the skip's line.
- * @type {import('eslint').Rule.RuleModule}
- */
-const noUnguardedSkip = {
-  meta: { type: 'problem', schema: [], messages: { skip: '{{what}} is allowed only behind a platform guard that says why: `if (process.platform …) this.skip(); // why`' } },
-  create(context) {
-    const source = context.sourceCode;
-    const comments = source.getAllComments();
-    /** @param {import('eslint').Rule.Node} node */
-    const mentionsPlatform = (node) => /\bprocess\.platform\b/.test(source.getText(node));
-    /** @param {import('eslint').Rule.Node} node */
-    const guarded = (node) => {
-      for (const anc of source.getAncestors(node).reverse()) {
-        if ((anc.type === 'IfStatement' || anc.type === 'ConditionalExpression') && mentionsPlatform(anc.test)) {
-          const from = (anc.loc?.start.line ?? 0) - 1;
-          const to = node.loc?.end.line ?? 0;
-          return comments.some((c) => (c.loc?.start.line ?? -1) >= from && (c.loc?.start.line ?? Infinity) <= to);
-        }
-        if (anc.type.includes('Function')) break;
-      }
-      return false;
-    };
-    return {
-      CallExpression(node) {
-        const callee = node.callee;
-        let what;
-        if (callee.type === 'Identifier' && X_CALLEES.has(callee.name)) what = `${callee.name}()`;
-        else if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' && callee.property.name === 'skip') {
-          if (callee.object.type === 'ThisExpression') what = 'this.skip()';
-          else if (callee.object.type === 'Identifier' && SKIP_CALLEES.has(callee.object.name)) what = `${callee.object.name}.skip()`;
-        }
-        if (what && !guarded(node)) context.report({ node, messageId: 'skip', data: { what } });
-      },
-    };
-  },
-};
-
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '**/*.js', 'test-results/**'] },
   {
@@ -94,7 +51,7 @@ export default tseslint.config(
       '@typescript-eslint/no-namespace': 'off',
     },
   },
-  // No test is skipped but behind a platform guard that says why (issue 26).
+  // No test is skipped but behind a platform guard that says why (issue 26; the rule: test/lint/noUnguardedSkip.mjs).
   { files: ['test/**/*.ts', 'test/**/*.mjs'], plugins: { acp: { rules: { 'no-unguarded-skip': noUnguardedSkip } } }, rules: { 'acp/no-unguarded-skip': 'error' } },
   // The floors: no import runs back up.
   ...FLOORS.map((f) => ({ files: [`src/${f.name}/**/*.ts`], rules: { 'no-restricted-imports': restrict(f.may, { node: f.name !== 'shared' }) } })),
