@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Diagnostic, EditorPort, EditorView, Severity, WorkspaceSymbol } from '../src/host/editorContext/editorPort';
 import { EditorContextServer } from '../src/host/editorContext/server';
+import { figure } from './figures';
 
 const FILES = 20_000;
 const PROBLEMS = 5_000;
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
     console.log(`  ${label} p50 ${pct(times, 50).toFixed(2).padStart(6)} ms   p95 ${p95.toFixed(2).padStart(6)} ms`);
   }
   console.log(`  slowest tool, p95                                          ${worst.toFixed(2).padStart(6)} ms   (target ≤ ${TARGET_MS})`);
+  figure('editorContext.slowestP95Ms', worst);
   grant.dispose();
   server.dispose();
   fs.rmSync(ROOT, { recursive: true, force: true });

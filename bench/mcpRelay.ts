@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { McpRelayHub } from '../src/platform/mcpRelay/hub';
 import { RELAY_ENV } from '../src/platform/mcpRelay/wire';
+import { figure } from './figures';
 
 const root = path.resolve(__dirname, '..', '..');
 const RELAY = path.join(root, 'out', 'src', 'platform', 'mcpRelay', 'main.js');
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
   console.log(`  direct                 p50 ${fmt(pct(direct, 0.5))} ms   p99 ${fmt(pct(direct, 0.99))} ms`);
   console.log(`  through the relay      p50 ${fmt(pct(relayed, 0.5))} ms   p99 ${fmt(pct(relayed, 0.99))} ms`);
   console.log(`  relay overhead         p50 ${fmt(pct(relayed, 0.5) - pct(direct, 0.5))} ms   p99 ${fmt(pct(relayed, 0.99) - pct(direct, 0.99))} ms   (target ≤ 1 ms p50)`);
+  figure('mcpRelay.overheadP50Ms', pct(relayed, 0.5) - pct(direct, 0.5));
   if (reports < 4) console.log(`  (the hub heard ${reports} reports; expected start, initialize, tools and exit per relay)`);
 }
 

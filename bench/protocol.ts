@@ -10,6 +10,7 @@ import { PassThrough } from 'node:stream';
 import { AcpConnection } from '../src/acp/connection';
 import { NdjsonMessageReader } from '../src/acp/transport';
 import { AgentRuntime } from '../src/agents/agentRuntime';
+import { figure } from './figures';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FAKE = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
@@ -65,7 +66,7 @@ function completion(what: string, ms = 60_000): { promise: Promise<void>; done: 
   return { promise, done };
 }
 
-async function throughput(w: Workload): Promise<void> {
+async function throughput(w: Workload, key: string): Promise<void> {
   console.log(`\nTransport throughput: ${w.name} (${fmt(w.lines)} session/update notifications, ${fmt(w.buf.length / 1e6, 1)} MB), fed in 64 KB chunks`);
 
   // Floor: split on newlines and JSON.parse each line.
@@ -113,7 +114,9 @@ async function throughput(w: Workload): Promise<void> {
     t0 = performance.now();
     for (const ch of chunks(w.buf)) input.write(ch);
     await c.promise;
-    report(w, 'AcpConnection (decode + ordered dispatch)', performance.now() - t0);
+    const ms = performance.now() - t0;
+    report(w, 'AcpConnection (decode + ordered dispatch)', ms);
+    figure(`protocol.${key}.msPer10k`, (ms * 10_000) / w.lines);
     console.log(`    (${fmt(w.lines)} chunks reached the session as ${fmt(updates)} joined updates)`);
     conn.dispose();
   }
@@ -169,14 +172,15 @@ async function startup(): Promise<void> {
   console.log(`  raw NDJSON client          ${fmt(median(raw), 1).padStart(7)} ms`);
   console.log(`  AgentRuntime (extension)   ${fmt(median(ours), 1).padStart(7)} ms`);
   console.log(`  overhead                   ${fmt(median(ours) - median(raw), 1).padStart(7)} ms`);
+  figure('protocol.initializeOverheadMs', median(ours) - median(raw));
 }
 
 async function main(): Promise<void> {
   console.log(`Node ${process.version}, ${process.platform}/${process.arch}`);
   const filler = 'lorem ipsum dolor sit amet, '.repeat(40).slice(0, 900);
-  await throughput(makeLines('~1 KB chunks', N, (i) => `${i} ${filler}`));
+  await throughput(makeLines('~1 KB chunks', N, (i) => `${i} ${filler}`), 'chunks1KB');
   // What a streamed answer looks like on the wire: a few words per update (the webview bench's stream).
-  await throughput(makeLines('a streamed answer of a word per chunk', 20_000, (i) => `w${i} `));
+  await throughput(makeLines('a streamed answer of a word per chunk', 20_000, (i) => `w${i} `), 'wordChunks');
   await startup();
 }
 

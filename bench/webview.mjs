@@ -379,9 +379,6 @@ async function main() {
     }
     console.log(`  ${path.basename(vsixPath()).padEnd(56)} ${fmt(fs.statSync(vsixPath()).size / 1024, 1).padStart(7)} KB`);
     if (act) figure('activationMs', Number(act[1]));
-    figure('size.extension.jsKB', fs.statSync(path.join(ROOT, 'dist/extension.js')).size / 1024);
-    figure('size.webview.jsKB', fs.statSync(path.join(ROOT, 'dist/webview.js')).size / 1024);
-    figure('size.vsixKB', fs.statSync(vsixPath()).size / 1024);
   } finally {
     await browser.close().catch(() => {});
     await server.stop();
