@@ -2,16 +2,21 @@
 //   unit (mocha in Node), integration (mocha inside code-server's real VS Code
 //   extension host), e2e (playwright driving the workbench with the installed .vsix)
 // and prints as its last line `N passed, N failed, N skipped`.
-// A tier that runs fewer tests than its floor (TIER_FLOORS) fails the run, unless --grep is given.
-//   --tier unit|integration|e2e|oldest   run one tier (repeatable); `oldest` is the
+// A tier that runs fewer tests than its floor (TIER_FLOORS) fails the run, unless --grep is given;
+// so does a skipped test on Linux (test/harness/verdict.mjs).
+//   --tier unit|integration|e2e|oldest|guards   run one tier (repeatable); `oldest` is the
 //                                 integration tier's OLDEST_HOST_SUBSET on the oldest
-//                                 VS Code that engines.vscode claims (code-server 4.96.4)
+//                                 VS Code that engines.vscode claims (code-server 4.96.4);
+//                                 `guards` the checks that keep the tests honest (runGuard below):
+//                                 no stale mutant, the unit mutants caught, the non-UI benchmarks
+//                                 within budget, every integration mutant's grep passing in the run
 //   --grep PATTERN                only tests whose title matches
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runMocha } from './mocha.mjs';
 import { ROOT } from './testEnv.mjs';
+import { tierProblems } from './verdict.mjs';
 
 const args = process.argv.slice(2);
 const tiers = [];
@@ -21,8 +26,9 @@ for (let i = 0; i < args.length; i++) {
   if (args[i] === '--tier') tiers.push(args[++i]);
   else if (args[i] === '--grep') grep = args[++i];
 }
-// With --grep alone, the `oldest` tier is left out (the pattern may match none of its subset).
-const selected = tiers.length ? tiers : grep ? ['unit', 'integration', 'e2e'] : ['unit', 'integration', 'oldest', 'e2e'];
+// With --grep alone, the `oldest` tier and the guards are left out (the pattern may match none of its subset).
+const selected = tiers.length ? tiers : grep ? ['unit', 'integration', 'e2e'] : ['unit', 'integration', 'oldest', 'e2e', 'guards'];
+const guards = selected.includes('guards') && !grep;
 
 /**
  * The integration tests that also run on the oldest VS Code we claim (engines.vscode ^1.96.0,
@@ -92,21 +98,44 @@ function add(tier, counts) {
   totals.failed += counts.failed;
   totals.skipped += counts.skipped;
   perTier.push({ tier, ...counts });
-  const ran = counts.passed + counts.failed;
-  if (ran === 0) {
-    console.log(`\n${tier}: ran no test — counted as a failure`);
-    totals.failed += 1;
-  } else if (!grep && ran < (TIER_FLOORS[tier] ?? 0)) {
-    console.log(`\n${tier}: ran ${ran} tests, fewer than its floor of ${TIER_FLOORS[tier]} (TIER_FLOORS in test/harness/test-all.mjs) — counted as a failure`);
+  for (const problem of tierProblems(tier, counts, { grep, floors: TIER_FLOORS })) {
+    console.log(`\n${problem}`);
     totals.failed += 1;
   }
+}
+
+/** The guards' own counts: one pass or failure per guard (a tier of their own in the summary). */
+const guardCounts = { passed: 0, failed: 0, skipped: 0 };
+/**
+ * Runs one guard: a child Node process whose exit code is its verdict (its output shown, or with
+ * `quiet` only the lines `show` picks and its last line).
+ * @param {string} title
+ * @param {string[]} nodeArgs
+ * @param {{ quiet?: boolean, show?: RegExp }} [options]
+ */
+function runGuard(title, nodeArgs, { quiet = false, show } = {}) {
+  console.log(`\n> guard: ${title}`);
+  const t0 = Date.now();
+  const res = spawnSync(process.execPath, nodeArgs, { cwd: ROOT, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
+  if (quiet) {
+    const lines = `${res.stdout}${res.stderr}`.trimEnd().split('\n');
+    for (const l of lines.filter((l, i) => i === lines.length - 1 || show?.test(l))) console.log(l);
+  }
+  const ok = res.status === 0;
+  console.log(`guard: ${title}: ${ok ? 'passed' : `FAILED (exit ${res.status ?? res.signal})`} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  if (ok) guardCounts.passed++;
+  else guardCounts.failed++;
 }
 
 const started = Date.now();
 try {
   step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
   step('lint', 'npm', ['run', '--silent', 'lint']);
-  if (selected.includes('e2e')) step('package the .vsix', 'npm', ['run', '--silent', 'package']);
+  // The mutant table cannot rot: each mutant's string occurs exactly once in its file.
+  if (guards) runGuard('no stale mutant (break-features --list)', ['scripts/break-features.mjs', '--list'], { quiet: true, show: /STALE/ });
+  if (selected.includes('e2e') || guards) step('package the .vsix', 'npm', ['run', '--silent', 'package']);
+  // Before the test-hooks build below replaces dist/: the sizes are those of the .vsix's build.
+  if (guards) runGuard('the non-UI benchmarks within budget (bench --check --no-ui)', ['bench/run.mjs', '--check', '--no-ui', '--packaged']);
   // The integration tier runs the extension from dist/ with its test hooks, which the .vsix never has.
   step('build with test hooks', process.execPath, ['esbuild.mjs', '--production', '--test-hooks']);
   step('build the tests', process.execPath, ['esbuild.mjs', '--tests']);
@@ -115,10 +144,24 @@ try {
     console.log('\n=== unit tier (mocha in Node) ===');
     add('unit', await runMocha(listFiles(path.join(ROOT, 'out', 'test', 'unit'), '.test.js'), { grep }));
   }
+  // Each unit mutant (a feature broken on purpose) must turn its tests red; about a minute.
+  if (guards) runGuard('the unit mutants caught (break-features --tier unit --here)', ['scripts/break-features.mjs', '--tier', 'unit', '--here', '--no-build']);
   if (selected.includes('integration')) {
     console.log('\n=== integration tier (mocha inside the VS Code extension host of code-server) ===');
     const { runIntegration } = await import('./integration.mjs');
-    add('integration', await runIntegration({ grep }));
+    const results = await runIntegration({ grep });
+    add('integration', results);
+    // The integration mutants' --baseline, at no cost: each grep must name a test that passed here.
+    if (guards) {
+      console.log('\n> guard: every integration mutant names a test that passed');
+      const { integrationGrepsUnmatched } = await import('../../scripts/break-features.mjs');
+      const passed = results.lines.filter((l) => /^\s*✓ /.test(l)).map((l) => l.replace(/^\s*✓ /, '').replace(/ \(\d+ ms\)$/, ''));
+      const unmatched = integrationGrepsUnmatched(passed);
+      for (const u of unmatched) console.log(`  ${u}`);
+      console.log(`guard: every integration mutant names a test that passed: ${unmatched.length ? 'FAILED' : 'passed'}`);
+      if (unmatched.length) guardCounts.failed++;
+      else guardCounts.passed++;
+    }
   }
   if (selected.includes('oldest')) {
     console.log('\n=== integration tier, a subset, on the oldest VS Code we claim (code-server 4.96.4) ===');
@@ -141,6 +184,7 @@ try {
     for (const p of problems) console.log(`\ntested agents: ${p}\n— counted as a failure`);
     totals.failed += problems.length;
   }
+  if (guards) add('guards', guardCounts);
 } catch (err) {
   console.log(`\nharness error: ${/** @type {Error} */ (err)?.stack ?? err}`);
   totals.failed += 1;
