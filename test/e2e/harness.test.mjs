@@ -4,13 +4,16 @@
 // reports exit code 0 in that case, so only the harness's own checks can fail the run.
 // Nor an error no assertion looks at: an exception, rejection or console error in the
 // webview (test/fixtures/webviewErrors), an unhandled rejection in the extension host
-// or in a unit test (test/fixtures/rejectionSuite).
+// or in a unit test (test/fixtures/rejectionSuite). Nor a run that only looks green: a host
+// started twice, exit codes that disagree, an agent process left running (test/fixtures/harnessFaults),
+// a tier below its floor, a skipped test on Linux (test/harness/verdict.mjs).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runIntegration } from '../harness/integration.mjs';
 import { ROOT } from '../harness/testEnv.mjs';
+import { tierProblems } from '../harness/verdict.mjs';
 
 describe('e2e: the integration harness', function () {
   this.timeout(150_000);
@@ -85,6 +88,60 @@ describe('e2e: the integration harness', function () {
     assert.equal(results.failed, 1, report);
     assert.match(results.harnessError ?? '', /the run had no test to run/, report);
   });
+
+  /**
+   * The fixture suite of harness faults, run in the real host with one fault.
+   * @param {string} fault
+   */
+  async function runFault(fault) {
+    /** @type {string[]} */
+    const output = [];
+    const results = await runIntegration({
+      testsPath: path.join(ROOT, 'out', 'test', 'fixtures', 'harnessFaults', 'index'),
+      realAgents: false,
+      env: { ACP_HARNESS_FAULT: fault },
+      timeoutMs: 120_000,
+      log: (line) => output.push(line),
+    });
+    const report = `${JSON.stringify({ ...results, lines: undefined }, null, 2)}\n--- harness output ---\n${output.join('\n')}`;
+    // It ran in a real extension host, and no test failed: only the fault can fail the run.
+    assert.match(results.host ?? '', /^code-server .* extension host Node/, report);
+    assert.ok(!results.lines.some((l) => /✗/.test(l)), report);
+    return { results, output, report };
+  }
+
+  it('fails a run whose tests were started twice (a restarted extension host)', async function () {
+    const { results, report } = await runFault('twice');
+    assert.ok(results.failed >= 1, report);
+    assert.match(results.harnessError ?? '', /the tests were started 2 times \(extension host pids 1, \d+\)/, report);
+    assert.ok(results.failures.some((f) => /the tests were started again, by extension host pid \d+ after pid 1/.test(f.error)), report);
+  });
+
+  it('fails a run whose workbench exit code disagrees with the results file', async function () {
+    const { results, report } = await runFault('disagree');
+    assert.ok(results.lines.some((l) => /✓ a suite with a fault only the harness sees passes/.test(l)), report);
+    assert.equal(results.done, true, report);
+    assert.equal(results.exitCode, 0, report);
+    assert.equal(results.passed, 2, report);
+    assert.equal(results.failed, 1, report);
+    assert.match(results.harnessError ?? '', /the workbench reported exit code 1, the test run 0/, report);
+  });
+
+  it('fails a run that leaves an agent process running after VS Code stops, and ends that process', async function () {
+    const { results, output, report } = await runFault('leftover');
+    // The run itself was clean: one start, done, exit code 0, both tests passed.
+    assert.equal(results.done, true, report);
+    assert.equal(results.exitCode, 0, report);
+    assert.equal(results.passed, 2, report);
+    assert.equal(results.harnessError, undefined, report);
+    // Only the leftover failed it, by its pid; and the harness killed it.
+    assert.equal(results.failed, 1, report);
+    const line = output.find((l) => /FAILED: 1 agent process\(es\) still running after VS Code stopped: \d+/.test(l));
+    assert.ok(line, report);
+    const pid = Number(/stopped: (\d+)/.exec(line ?? '')?.[1]);
+    const gone = await waitFor(() => !alive(pid), 10_000);
+    assert.ok(gone, `the leftover agent (pid ${pid}) is still running\n${report}`);
+  });
 });
 
 /**
@@ -149,5 +206,57 @@ describe('e2e: the harness turns an error no assertion sees into a failure', fun
     assert.equal(results.failures.length, 1, report);
     assert.equal(results.failures[0]?.title, 'a suite with an unhandled rejection passes its assertions but leaves a rejected promise unhandled', report);
     assert.match(results.failures[0]?.error ?? '', /an unhandled promise rejection: Error: injected rejection in the extension host/, report);
+  });
+});
+
+/**
+ * Whether a process runs (a zombie no longer does: in a container nothing may reap it).
+ * @param {number} pid
+ */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * @param {() => boolean} check
+ * @param {number} ms
+ */
+async function waitFor(check, ms) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
+describe('e2e: a tier fails below its floor, and with a skipped test on Linux', function () {
+  this.timeout(240_000);
+
+  it('a tier that ran fewer tests than its floor fails, unless --grep narrowed it; one that ran none always fails', function () {
+    const floors = { unit: 10 };
+    assert.deepEqual(tierProblems('unit', { passed: 10, failed: 0, skipped: 0 }, { floors, platform: 'linux' }), []);
+    assert.match(tierProblems('unit', { passed: 8, failed: 1, skipped: 0 }, { floors, platform: 'linux' }).join('\n'), /unit: ran 9 tests, fewer than its floor of 10/);
+    assert.deepEqual(tierProblems('unit', { passed: 3, failed: 0, skipped: 0 }, { floors, grep: 'x', platform: 'linux' }), []);
+    assert.match(tierProblems('unit', { passed: 0, failed: 0, skipped: 0 }, { floors, grep: 'x', platform: 'linux' }).join('\n'), /unit: ran no test/);
+  });
+
+  it('a skipped test — even one behind a platform guard the lint accepts — fails the tier on Linux, as the runner counts it', function () {
+    const { counts, output } = runMochaInChild(path.join(ROOT, 'out', 'test', 'fixtures', 'skipSuite', 'skip.test.js'));
+    // Its two skips are Linux's (this.skip() and a test without its function); elsewhere both tests pass.
+    assert.deepEqual(counts, process.platform === 'linux' ? { passed: 1, failed: 0, skipped: 2 } : { passed: 2, failed: 0, skipped: 0 }, output);
+    const floors = { unit: 1 };
+    assert.match(tierProblems('unit', counts, { floors, platform: 'linux' }).join('\n'), /unit: 2 test\(s\) skipped on Linux/, output);
+    // Elsewhere a guarded skip is what the guard is for.
+    assert.deepEqual(tierProblems('unit', counts, { floors, platform: 'win32' }), []);
   });
 });
