@@ -105,6 +105,7 @@ describe('Agents: start, handshake and failures (fake agents in the real host)',
 
   it('a crashed agent in use is restarted, until it crashed 5 times in 3 minutes — and then it says so', async () => {
     const a = await api();
+    const t0 = Date.now();
     // A restart by the user starts the count afresh.
     await vscode.commands.executeCommand('acpAgents.restartAgent', 'fake-exit-mid-prompt');
     const panel = a.openChat('fake-exit-mid-prompt');
@@ -121,7 +122,8 @@ describe('Agents: start, handshake and failures (fake agents in the real host)',
         await waitForStatus(panel, `connected again after crash ${crash}`, connected);
       } else {
         assert.match(s.text, /crashed 5 times in the last 3 minutes and will not be restarted automatically/);
-        await new Promise((r) => setTimeout(r, 500));
+        // The manager's verdict on the exit, told to the user: a restart would have begun with it (same tick).
+        await waitFor('the notification that gives up', () => a.testing.messages().find((m) => m.at >= t0 && /will not be restarted automatically/.test(m.message)));
         assert.equal(a.agentStatus('fake-exit-mid-prompt'), 'failed');
       }
     }

@@ -52,8 +52,11 @@ describe('Needs you: notifications and the tab', function () {
     const mark = a.testing.messages().length;
     await panel.session.cancel();
     assert.equal(await stopped, 'cancelled');
-    await new Promise((r) => setTimeout(r, 300));
-    assert.deepEqual(a.testing.messages().slice(mark).map((m) => m.message), []);
+    // No time to wait out: notifications follow the panel's status events in order, so the next turn's
+    // "finished" is told after anything the stopped turn could have raised.
+    assert.equal(await panel.session.prompt('three'), 'end_turn');
+    await waitFor('the next turn’s notification', () => a.testing.messages().slice(mark).find((m) => m.message === 'Fake: queue finished its turn.'));
+    assert.deepEqual(a.testing.messages().slice(mark).map((m) => m.message), ['Fake: queue finished its turn.'], 'only the turn that ended by itself is told');
   });
 
   it('a question (elicitation) while the panel is hidden: a notification with its message, and the tab says so', async () => {
@@ -83,7 +86,8 @@ describe('Needs you: notifications and the tab', function () {
     assert.match(shown.message, /exited/);
     assert.deepEqual(shown.actions, ['Show']);
     assert.equal(panel.attention?.needsYou, true);
-    await new Promise((r) => setTimeout(r, 300));
+    // The exit handled to its end — the agent restarted, as it is in use — before counting.
+    await waitFor('the agent restarted', () => (a.agentStatus('fake-exit-mid-prompt') === 'running' ? true : undefined));
     assert.equal(a.testing.messages().slice(before).filter((m) => m.message.startsWith('Fake: exit-mid-prompt: ')).length, 1, 'one notification for one failure');
   });
 

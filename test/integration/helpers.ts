@@ -95,3 +95,14 @@ export function allowOnce(panel: ChatPanel): { asked: PermissionItem[]; stop(): 
   }, 50);
   return { asked, stop: () => clearInterval(timer) };
 }
+
+/**
+ * A log line still to come: counts the lines that `test` matches now, and `wait` resolves with the
+ * first one after them — the positive signal a decision was made (the log keeps its last 1000 lines,
+ * so they are counted, never indexed).
+ */
+export function nextLogLine(a: TestApi, test: (line: string) => boolean): { wait(what: string): Promise<string> } {
+  const matching = () => a.testing.logLines().filter(test);
+  const seen = matching().length;
+  return { wait: (what) => waitFor(what, () => (matching().length > seen ? matching().at(-1) : undefined)) };
+}

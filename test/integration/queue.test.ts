@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, nextLogLine, readRecord, waitFor, waitForStatus } from './helpers';
 
 /** The text of each session/prompt the agent received, in order. */
 function promptTexts(): string[] {
@@ -64,9 +64,11 @@ describe('Message queue', function () {
     await waitFor('the turn running', () => panel.session.isBusy || undefined);
     const nine = panel.session.prompt('nine');
     const ten = panel.session.prompt('ten');
+    const waits = nextLogLine(a, (l) => l.includes('queue: 2 message(s) wait (stopped)'));
     await panel.session.cancel();
     assert.equal(await eight, 'cancelled');
-    await new Promise((r) => setTimeout(r, 500));
+    // The queue's decision at the turn's end, logged: it waits (sending would have begun instead).
+    await waits.wait('the queue to say it waits');
     assert.deepEqual(panel.session.queue.queued.map((q) => q.text), ['nine', 'ten'], 'still queued after Stop');
     assert.equal(promptTexts().includes('nine'), false);
     assert.equal(await panel.session.queue.act('remove', panel.session.queue.queued[0]!.id), true);
@@ -106,9 +108,11 @@ describe('Message queue', function () {
     await waitFor('the turn running', () => panel.session.isBusy || undefined);
     const green = panel.session.prompt('green');
     const blue = panel.session.prompt('blue');
+    const waits = nextLogLine(a, (l) => l.includes('queue: 2 message(s) wait (stopped)'));
     await panel.session.cancel();
     assert.equal(await red, 'cancelled');
-    await new Promise((r) => setTimeout(r, 300));
+    // The queue's decision at the turn's end, logged: it waits (sending would have begun instead).
+    await waits.wait('the queue to say it waits');
     assert.deepEqual(panel.session.queue.queued.map((q) => q.text), ['green', 'blue'], 'the queue waits after Stop');
     const yellow = panel.session.prompt('yellow');
     assert.deepEqual(panel.session.queue.queued.map((q) => q.text), ['blue', 'yellow'], 'the first queued goes first; the new one is last');

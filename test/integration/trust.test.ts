@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AccessQuestion } from '../../src/sessions/accessGate';
 import type { PermissionItem, ToolItem } from '../../src/shared/transcriptTypes';
-import { api, closeAllEditors, connected, readRecord, recordFile, settleSetupWrites, waitFor, waitForStatus } from './helpers';
+import { api, closeAllEditors, connected, nextLogLine, readRecord, recordFile, settleSetupWrites, waitFor, waitForStatus } from './helpers';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
@@ -58,9 +58,11 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       await waitFor('the log to say the workspace value is ignored', () => a.testing.logLines().some((l) => /sets acpAgents\.permissions\.autoApprove; it is ignored/.test(l)) || undefined);
       const panel = a.openChat('fake-perm-names');
       await waitForStatus(panel, 'connected', connected);
+      const asking = nextLogLine(a, (l) => /permission .*: asking the user/.test(l));
       const turn = panel.session.prompt('edit');
       const pending = await waitFor('a permission prompt', () => panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission'));
-      await new Promise((r) => setTimeout(r, 500));
+      // The decision, logged when the request came: an automatic answer is given in the same tick, never later.
+      await asking.wait('the log to say it asks the user');
       assert.equal(pending.state, 'pending', 'not answered automatically');
       assert.equal(panel.session.answerPermission(pending.id, 'no'), true);
       for (const next of ['no', 'no']) {
