@@ -79,11 +79,12 @@ function listFiles(dir, suffix) {
 /**
  * The fewest tests each tier may run (without --grep). A tier that suddenly runs fewer — a file
  * that no longer loads its tests, a glob that misses a folder, a describe left empty — fails the
- * run. Near the counts of the day (unit 481, integration about 160, oldest 60, e2e 78): raise them as tests are
- * added; lower one only with the commit that removes its tests, saying why.
+ * run. Within 2 of the counts (unit 485 and e2e 83, counted with mocha --dry-run; integration about
+ * 160 and oldest 60, not re-counted since): raise them as tests are added; lower one only with the
+ * commit that removes its tests, saying why.
  * @type {Record<string, number>}
  */
-const TIER_FLOORS = { unit: 470, integration: 150, oldest: 55, e2e: 72 };
+const TIER_FLOORS = { unit: 483, integration: 150, oldest: 55, e2e: 81 };
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
