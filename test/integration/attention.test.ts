@@ -86,8 +86,9 @@ describe('Needs you: notifications and the tab', function () {
     assert.match(shown.message, /exited/);
     assert.deepEqual(shown.actions, ['Show']);
     assert.equal(panel.attention?.needsYou, true);
-    // The exit handled to its end — the agent restarted, as it is in use — before counting.
-    await waitFor('the agent restarted', () => (a.agentStatus('fake-exit-mid-prompt') === 'running' ? true : undefined));
+    // The exit handled to its end before counting: the agent manager tells of it after the session's
+    // own handlers ran (the same tick), and the prompt has settled above.
+    await waitFor('the agent manager’s notice of the exit', () => a.testing.messages().slice(before).find((m) => m.severity === 'error' && !m.message.startsWith('Fake: exit-mid-prompt: ') && /exited/.test(m.message)));
     assert.equal(a.testing.messages().slice(before).filter((m) => m.message.startsWith('Fake: exit-mid-prompt: ')).length, 1, 'one notification for one failure');
   });
 
