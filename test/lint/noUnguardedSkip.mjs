@@ -20,7 +20,7 @@ const EQUALITY = new Set(['===', '!==', '==', '!=']);
 
 /**
  * @typedef {import('eslint').Rule.Node} Node
- * @typedef {import('estree').Node} EsNode
+ * @typedef {{ type: string } & Record<string, any>} EsNode an ESTree node (its fields read as the rule needs them)
  */
 
 /** @param {EsNode} n `process.platform`, exactly */
@@ -56,7 +56,7 @@ export function isPlatformCondition(n) {
         c.property.name === 'includes' &&
         c.object.type === 'ArrayExpression' &&
         c.object.elements.length > 0 &&
-        c.object.elements.every((e) => e !== null && e.type !== 'SpreadElement' && isName(e)) &&
+        c.object.elements.every((/** @type {EsNode | null} */ e) => e !== null && e.type !== 'SpreadElement' && isName(e)) &&
         n.arguments.length === 1 &&
         isPlatform(/** @type {EsNode} */ (n.arguments[0]))
       );
