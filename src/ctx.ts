@@ -184,7 +184,7 @@ export class Ctx implements vscode.Disposable {
     this.files = new FileService(this.config, (m) => this.log.info(`files: ${m}`));
     this.terminals = new TerminalService(() => this.config.terminalOutputLimitBytes());
     this.mcpTrust = new McpTrust(extension.workspaceState, askMcpTrust, (m) => this.log.info(m));
-    this.mcp = new McpServerSources(this.config, this.storage, this.secrets, this.mcpTrust);
+    this.mcp = new McpServerSources(this.config, this.storage, this.secrets, this.mcpTrust, () => this.agents.neutralFolder());
     const mcpStatus = liveMcpStatus((id) => this.panels.all().filter((p) => p.agentId === id).map((p) => p.session), selectionMcpStatus(this.mcp, this.mcpTrust, () => this.workspaceCwd()));
     this.diagnostics = new AgentDiagnosticsView({ agents: this.agents, secrets: () => [...this.secrets.list(), ...this.signInStore.secretValues()], extensionVersion: this.version, mcpStatus });
     this.mcpRelays = new McpRelays(extension.extensionUri.fsPath, this.secrets, (m) => this.log.info(m));

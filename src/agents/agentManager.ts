@@ -18,7 +18,8 @@ import type { CancelToken, SessionRouter } from './sessionRouter';
 import { Emitter, type Disposable } from '../shared/events';
 import { forMessage } from '../shared/nativeText';
 import { findProgram } from './resolveCommand';
-import { unsafeBatchArgument } from './spawnProgram';
+import { unsafeBatchArgument } from '../platform/spawnProgram';
+import { isPackageRunner } from './packageRunner';
 
 export type AgentStatus = 'not-started' | 'starting' | 'running' | 'needs-sign-in' | 'failed' | 'stopped';
 
@@ -419,14 +420,4 @@ export class AgentManager implements Disposable {
     this.statusEmitter.dispose();
     this.exitEmitter.dispose();
   }
-}
-
-/**
- * Package runners resolve what they run from the current folder (`.npmrc`,
- * `node_modules/.bin`, `pyproject.toml`): they are started outside the workspace.
- */
-function isPackageRunner(command: string, args: readonly string[]): boolean {
-  const base = path.basename(command).toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '');
-  if (['npx', 'uvx', 'bunx', 'pnpx', 'pipx'].includes(base)) return true;
-  return ['pnpm', 'yarn', 'bun', 'uv', 'npm'].includes(base) && ['dlx', 'x', 'exec', 'tool'].includes(args[0] ?? '');
 }

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { spawnProgram } from './spawnProgram';
+import { spawnProgram } from '../platform/spawnProgram';
 
 export interface SpawnSpec {
   readonly command: string;

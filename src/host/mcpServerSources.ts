@@ -27,6 +27,8 @@ export class McpServerSources {
     private readonly globalStorage: string,
     private readonly secrets: SecretValues,
     private readonly trust: McpTrust,
+    /** An empty folder of the extension's own (created when asked): npx servers take npm's project config from it. */
+    private readonly runnerPrefix: () => string,
   ) {}
 
   /** The MCP servers for a session in `cwd`, their secrets noted for redaction. */
@@ -36,6 +38,7 @@ export class McpServerSources {
       workspaceFolder: cwd,
       cwd,
       pathEnv: process.env.PATH,
+      runnerPrefix: this.runnerPrefix(),
       onEnv: (n, v) => (looksSecret(n, v) ? this.secrets.add(v) : undefined),
     });
     for (const server of sel.servers) {

@@ -6,7 +6,7 @@ import { clientError } from '../acp/errors';
 import type { SessionTerminals, TerminalDelta } from '../sessions/services';
 import { killTree } from '../agents/agentProcess';
 import { findExecutable } from '../agents/resolveCommand';
-import { spawnProgram, unsafeBatchArgument } from '../agents/spawnProgram';
+import { spawnProgram, unsafeBatchArgument } from '../platform/spawnProgram';
 import { OutputBuffer } from './outputBuffer';
 import { forLabel } from '../shared/nativeText';
 

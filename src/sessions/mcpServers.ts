@@ -9,6 +9,9 @@ import { jsoncProblem, parseJsonc } from '../shared/jsonc';
 import type * as acp from '@agentclientprotocol/sdk';
 import { expandVariables, type ExpandContext } from '../agents/expand';
 import { findExecutable } from '../agents/resolveCommand';
+import { packageRunnerKind, withNpmPrefix, workspaceConfiguredRunner } from '../agents/packageRunner';
+import { isRefusedEnvName } from '../platform/envPolicy';
+import { unsafeBatchArgument } from '../platform/spawnProgram';
 
 export interface McpSource {
   /** Where the entries come from, for messages ("settings", ".vscode/mcp.json"…). */
@@ -30,6 +33,8 @@ export interface WorkspaceMcpServer {
   readonly label: string;
   /** The command line or URL, as defined (variables other than `${workspaceFolder}` unexpanded). */
   readonly display: string;
+  /** The environment it sets (stdio), as defined: shown in the trust question, and part of the hash. */
+  readonly env?: readonly { readonly name: string; readonly value: string }[];
   /** sha256 of the exact definition (name, type, command, args, env, url, headers). */
   readonly hash: string;
 }
@@ -72,7 +77,14 @@ const UNRESOLVABLE = /\$\{input:[^}]*\}/;
 export function selectMcpServers(
   sources: readonly McpSource[],
   caps: { canHttp: boolean; canSse: boolean },
-  baseCtx: ExpandContext & { pathEnv?: string; cwd: string; isExecutable?: (f: string) => boolean },
+  baseCtx: ExpandContext & {
+    pathEnv?: string;
+    cwd: string;
+    isExecutable?: (f: string) => boolean;
+    /** An empty folder of the extension's own: npx / npm exec servers take npm's project config from it (packageRunner.ts). */
+    runnerPrefix: string;
+    platform?: NodeJS.Platform;
+  },
 ): McpSelection {
   const byName = new Map<string, { label: string; raw: unknown; origin: 'user' | 'workspace' }>();
   const skipped: { name: string; reason: string }[] = [];
@@ -85,8 +97,8 @@ export function selectMcpServers(
   const fromWorkspace: WorkspaceMcpServer[] = [];
   for (const [name, { label, raw, origin }] of byName) {
     const ctx = origin === 'workspace' ? { ...baseCtx, keepEnv: true } : baseCtx;
-    const noteWorkspace = (display: string) => {
-      if (origin === 'workspace' && isObj(raw)) fromWorkspace.push({ name, label, display, hash: definitionHash(name, raw) });
+    const noteWorkspace = (display: string, env?: { name: string; value: string }[]) => {
+      if (origin === 'workspace' && isObj(raw)) fromWorkspace.push({ name, label, display, hash: definitionHash(name, raw), ...(env?.length ? { env } : {}) });
     };
     const skip = (reason: string) => skipped.push({ name, reason: l10n.t('{0} (from {1})', reason, label) });
     if (!isObj(raw)) {
@@ -113,15 +125,26 @@ export function selectMcpServers(
         skip(l10n.t('"env" must be an object of strings'));
         continue;
       }
+      // A workspace's server may not set what registry entries may not (code injected into every process, PATH…).
+      const forbidden = origin === 'workspace' ? env.filter((e) => isRefusedEnvName(e.name)).map((e) => e.name) : [];
+      if (forbidden.length) {
+        skip(l10n.t('sets {0} in "env", which a server defined by the workspace may not set', forbidden.slice(0, 5).join(', ')));
+        continue;
+      }
       const command = expandVariables(raw.command, ctx);
-      const resolved = findExecutable(command, { pathEnv: ctx.pathEnv, cwd: ctx.cwd, isExecutable: ctx.isExecutable });
+      const resolved = findExecutable(command, { pathEnv: ctx.pathEnv, cwd: ctx.cwd, isExecutable: ctx.isExecutable, platform: ctx.platform });
       if (!resolved) {
         skip(l10n.t('its command "{0}" was not found on PATH', command));
         continue;
       }
+      const refusal = stdioRefusal(resolved, args, ctx.platform);
+      if (refusal) {
+        skip(refusal);
+        continue;
+      }
       // Stdio servers have no "type" field in ACP.
-      servers.push({ name, command: resolved, args, env });
-      noteWorkspace([resolved, ...args].join(' '));
+      servers.push({ name, command: resolved, args: packageRunnerKind(resolved, args) === 'npm' ? withNpmPrefix(resolved, args, ctx.runnerPrefix) : args, env });
+      noteWorkspace([resolved, ...args].join(' '), env);
     } else if (type === 'http' || type === 'sse') {
       if (typeof raw.url !== 'string' || !/^https?:\/\//i.test(raw.url)) {
         skip(l10n.t('needs an http(s) "url"'));
@@ -148,6 +171,19 @@ export function selectMcpServers(
     }
   }
   return { servers, skipped, fromWorkspace };
+}
+
+/**
+ * Why a stdio server cannot be started as defined: a package runner that reads
+ * the workspace's own config to choose the package (it runs in the workspace
+ * folder), or an argument cmd.exe would not pass to a batch file unchanged.
+ */
+function stdioRefusal(resolved: string, args: readonly string[], platform: NodeJS.Platform = process.platform): string | undefined {
+  const config = workspaceConfiguredRunner(resolved, args);
+  if (config) return l10n.t('runs through a package runner that would let the workspace’s {0} choose what runs; use npx (or the program’s own path) instead', config);
+  const unsafe = unsafeBatchArgument(resolved, args, platform);
+  if (unsafe !== undefined) return l10n.t('the argument {0} has a double quote, which cmd.exe cannot pass to the batch file {1} unchanged', JSON.stringify(unsafe).slice(0, 200), resolved);
+  return undefined;
 }
 
 /** Only the workspace-defined servers the user trusted stay; the others are listed as skipped. */

@@ -121,16 +121,16 @@ export function statusText(s: McpServerStatus): string {
 
 /**
  * A stdio server as the agent gets it when the relay watches it: the extension
- * host's node runs the relay, which runs the user's command with the user's args
- * and env. The relay's settings (with the secret) are one more env entry.
+ * host's node runs the relay, which runs the user's command with the user's args.
+ * The relay's settings (the secret, and the server's env, which the relay applies
+ * to the server only — never to itself) are its one env entry.
  */
 export function wrapStdio(server: acp.McpServerStdio, relay: { node: string; script: string; socket: string; token: string }): acp.McpServerStdio {
-  const keepElectron = server.env.some((e) => e.name === 'ELECTRON_RUN_AS_NODE');
-  const config: RelayConfig = { socket: relay.socket, token: relay.token, server: server.name, ...(keepElectron ? { keepElectron } : {}) };
+  const config: RelayConfig = { socket: relay.socket, token: relay.token, server: server.name, ...(server.env.length ? { env: server.env.map(({ name, value }) => ({ name, value })) } : {}) };
   return {
     name: server.name,
     command: relay.node,
     args: [relay.script, '--', server.command, ...server.args],
-    env: [...server.env, ...(keepElectron ? [] : [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }]), { name: RELAY_ENV, value: JSON.stringify(config) }],
+    env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }, { name: RELAY_ENV, value: JSON.stringify(config) }],
   };
 }

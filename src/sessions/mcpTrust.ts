@@ -4,7 +4,9 @@
  * handed to an agent (which starts it). Declining is remembered until the
  * window closes, so one "no" is not asked again for every session. No `vscode` import.
  */
+import * as l10n from '@vscode/l10n';
 import { OrderedQueue } from '../acp/orderedQueue';
+import { forMessage } from '../shared/nativeText';
 import type { WorkspaceMcpServer } from './mcpServers';
 
 /** Where trust is kept (VS Code's workspaceState in the extension). */
@@ -65,4 +67,27 @@ export class McpTrust {
       await this.setTrusted(trusted);
     });
   }
+}
+
+/** Environment entries shown per server, and characters per value (the hash covers all of them, whole). */
+const SHOWN_ENV = 30;
+const SHOWN_VALUE = 120;
+
+/**
+ * The servers as the trust question lists them: name, where defined, the command
+ * line or URL, and every env entry it sets (`NAME="value"`, quoted, cut short).
+ * All of it comes from a workspace file: escaped for native UI (no link or codicon syntax).
+ */
+export function trustListText(servers: readonly WorkspaceMcpServer[]): string {
+  return servers
+    .map((s) => {
+      const head = `• ${forMessage(s.name, 100)} (${forMessage(s.label, 100)}):\n    ${forMessage(s.display, 1000)}`;
+      const env = s.env ?? [];
+      if (!env.length) return head;
+      const value = (v: string) => JSON.stringify(v.length > SHOWN_VALUE ? `${v.slice(0, SHOWN_VALUE - 1)}…` : v);
+      const shown = env.slice(0, SHOWN_ENV).map((e) => `${forMessage(e.name, 100)}=${forMessage(value(e.value), SHOWN_VALUE + 20)}`);
+      const more = env.length > SHOWN_ENV ? [l10n.t('and {0} more', env.length - SHOWN_ENV)] : [];
+      return `${head}\n    ${l10n.t('with env:')} ${[...shown, ...more].join(', ')}`;
+    })
+    .join('\n');
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mcpJsonProblem, parseMcpJson, selectMcpServers } from '../../src/sessions/mcpServers';
 import { jsoncProblem } from '../../src/shared/jsonc';
 
-const ctx = { env: { TOKEN: 't0k3n', HOME: '/home/u' }, workspaceFolder: '/ws', home: '/home/u', pathEnv: '/usr/bin', cwd: '/ws', isExecutable: (f: string) => f === '/usr/bin/npx' || f === '/usr/bin/uvx' };
+const ctx = { env: { TOKEN: 't0k3n', HOME: '/home/u' }, workspaceFolder: '/ws', home: '/home/u', pathEnv: '/usr/bin', cwd: '/ws', runnerPrefix: '/ext/run', isExecutable: (f: string) => f === '/usr/bin/npx' || f === '/usr/bin/uvx' };
 
 const servers = {
   fs: { type: 'stdio', command: 'npx', args: ['-y', 'server-fs', '${workspaceFolder}'], env: { KEY: '${env:TOKEN}' } },
@@ -19,7 +19,7 @@ describe('MCP servers for an agent', () => {
   it('stdio always (absolute command, env as name/value, no type field); http/sse only when the agent supports them', () => {
     const none = selectMcpServers([{ label: 'settings', servers }], { canHttp: false, canSse: false }, ctx);
     assert.deepEqual(none.servers, [
-      { name: 'fs', command: '/usr/bin/npx', args: ['-y', 'server-fs', '/ws'], env: [{ name: 'KEY', value: 't0k3n' }] },
+      { name: 'fs', command: '/usr/bin/npx', args: ['--prefix', '/ext/run', '-y', 'server-fs', '/ws'], env: [{ name: 'KEY', value: 't0k3n' }] },
       { name: 'implicit', command: '/usr/bin/uvx', args: ['mcp-x'], env: [] },
     ]);
     assert.deepEqual(none.skipped.map((s) => s.name).sort(), ['broken', 'docs', 'legacy', 'missing', 'prompted', 'weird']);

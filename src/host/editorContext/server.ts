@@ -6,7 +6,8 @@
  * shim connects here and sends its session's secret as its first line. A
  * wrong or missing secret (or none within `AUTH_TIMEOUT_MS`) closes the
  * connection without a byte written. A secret names one session's grant: its
- * folders bound what the tools answer. No `vscode` import.
+ * folders bound what the tools answer, and it holds at most `MAX_PER_GRANT`
+ * of the server's connections. No `vscode` import.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -20,6 +21,8 @@ import { EditorTools } from './tools';
 const AUTH_TIMEOUT_MS = 5_000;
 /** Connections open at once, over all sessions (each agent start of the server is one). */
 const MAX_CONNECTIONS = 64;
+/** Connections of one session (one grant) at once: one session's agent cannot take every connection. */
+export const MAX_PER_GRANT = 8;
 /** Answers waiting to be written to a slow reader before its input is paused. */
 const HIGH_WATER_BYTES = 1024 * 1024;
 const SOCKET_ENV = 'ACP_EDITOR_CONTEXT_SOCKET';
@@ -144,6 +147,11 @@ export class EditorContextServer {
   }
 
   private serve(socket: net.Socket, grant: GrantState, rest: Buffer): void {
+    if (grant.sockets.size >= MAX_PER_GRANT) {
+      this.opts.log(`editor context: a session already has ${MAX_PER_GRANT} connections; another was refused`);
+      socket.destroy();
+      return;
+    }
     grant.sockets.add(socket);
     socket.on('close', () => grant.sockets.delete(socket));
     const dispatcher = new McpDispatcher({

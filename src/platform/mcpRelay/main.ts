@@ -5,45 +5,57 @@
  * the extension (the hub's socket, with the session's secret from `ACP_MCP_RELAY`)
  * that the server started, how many tools it listed, and how it ended. When the
  * extension cannot be reached, the server still works: only the report is lost.
- * It never writes the secret anywhere, nor passes it to the server.
+ * It never writes the secret anywhere, nor passes it to the server. The server's
+ * own env comes in the same settings and is applied to the server only
+ * (launch.ts), which also decides how the server is started on Windows.
  */
-import { spawn } from 'node:child_process';
 import * as net from 'node:net';
+import { serverEnv, startServer } from './launch';
 import { McpPeek } from './peek';
-import { parseConfig, RELAY_ENV, type RelayEvent } from './wire';
+import { oneLine, parseConfig, RELAY_ENV, type RelayEvent } from './wire';
 
 function main(): void {
   const sep = process.argv.indexOf('--', 2);
   const [command, ...args] = sep < 0 ? [] : process.argv.slice(sep + 1);
   const config = parseConfig(process.env[RELAY_ENV]);
-  const env = { ...process.env };
-  delete env[RELAY_ENV];
-  if (!config?.keepElectron) delete env.ELECTRON_RUN_AS_NODE;
+  // The relay's settings (the secret, the server's env) stay out of anything it starts.
+  delete process.env[RELAY_ENV];
+  const env = serverEnv(process.env, config);
   if (!command) {
     process.stderr.write('acp mcp relay: no server command after "--"\n');
     process.exit(2);
   }
 
   const report = connect(config);
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env, windowsHide: true, shell: process.platform === 'win32' && /\.(cmd|bat)$/i.test(command) });
+  const started = startServer({ command, args, env });
+  if ('refused' in started) {
+    report.send({ e: 'spawnFailed', message: started.refused });
+    process.stderr.write(`acp mcp relay: the MCP server was not started: ${oneLine(started.refused)}\n`);
+    process.exitCode = 127;
+    return void report.end(() => process.exit(127));
+  }
+  const child = started;
+  const { stdin, stdout } = child;
+  // Both are pipes (launch.ts); without them there is nothing to relay.
+  if (!stdin || !stdout) return void report.end(() => process.exit(1));
   const peek = new McpPeek(report.send);
   let failed = false;
   child.on('error', (err) => {
     failed = true;
     report.send({ e: 'spawnFailed', message: err.message });
-    process.stderr.write(`acp mcp relay: the MCP server could not be started: ${err.message}\n`);
+    process.stderr.write(`acp mcp relay: the MCP server could not be started: ${oneLine(err.message)}\n`);
     finish(127);
   });
   child.on('spawn', () => report.send({ e: 'spawned' }));
 
   // Agent → server, unchanged.
   process.stdin.on('data', (c: Buffer) => peek.fromClient.push(c));
-  process.stdin.pipe(child.stdin);
-  process.stdin.on('end', () => child.stdin.end());
-  child.stdin.on('error', () => undefined);
+  process.stdin.pipe(stdin);
+  process.stdin.on('end', () => stdin.end());
+  stdin.on('error', () => undefined);
   // Server → agent, unchanged.
-  child.stdout.on('data', (c: Buffer) => peek.fromServer.push(c));
-  child.stdout.pipe(process.stdout);
+  stdout.on('data', (c: Buffer) => peek.fromServer.push(c));
+  stdout.pipe(process.stdout);
   process.stdout.on('error', () => undefined);
 
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {

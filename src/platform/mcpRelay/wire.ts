@@ -16,8 +16,11 @@ export interface RelayConfig {
   readonly token: string;
   /** The server's name, as the session offered it. */
   readonly server: string;
-  /** The user's own env for the server set ELECTRON_RUN_AS_NODE (else the relay's own is removed). */
-  readonly keepElectron?: boolean;
+  /**
+   * The server's own env (the user's definition): applied to the server's process
+   * only, never to the relay's (NODE_OPTIONS or LD_PRELOAD there would run in the relay).
+   */
+  readonly env?: readonly { readonly name: string; readonly value: string }[];
 }
 
 export type RelayEvent =
@@ -42,10 +45,17 @@ export function parseConfig(raw: string | undefined): RelayConfig | undefined {
   try {
     const v: unknown = JSON.parse(raw);
     if (!isObj(v) || typeof v.socket !== 'string' || typeof v.token !== 'string' || typeof v.server !== 'string') return undefined;
-    return { socket: v.socket, token: v.token, server: v.server, keepElectron: v.keepElectron === true };
+    const env = Array.isArray(v.env) ? v.env.filter((e): e is { name: string; value: string } => isObj(e) && typeof e.name === 'string' && e.name !== '' && !e.name.includes('=') && typeof e.value === 'string') : [];
+    return { socket: v.socket, token: v.token, server: v.server, env: env.map(({ name, value }) => ({ name, value })) };
   } catch {
     return undefined;
   }
+}
+
+/** Untrusted text (a relay's, a server's) as one log line: no line breaks or other controls, at most `max` characters. */
+export function oneLine(text: string, max = MAX_TEXT): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** One event line from a relay, checked; undefined when it is not one. */

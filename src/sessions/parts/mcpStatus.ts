@@ -12,7 +12,7 @@ import * as l10n from '@vscode/l10n';
 import type { AgentRuntime } from '../../agents/agentRuntime';
 import { mcpServersIgnored, trustPassedNote, type McpIgnored } from '../../agents/quirks';
 import type { RelayRegistration } from '../../platform/mcpRelay/hub';
-import type { RelayEvent } from '../../platform/mcpRelay/wire';
+import { oneLine, type RelayEvent } from '../../platform/mcpRelay/wire';
 import { Emitter, type Event } from '../../shared/events';
 import type { McpStatusView } from '../../shared/transcriptTypes';
 import type { McpSelection } from '../mcpServers';
@@ -95,7 +95,8 @@ export class McpStatus implements SessionPart {
     const next = applyEvent(s, e, conn);
     if (next === s) return;
     this.list = this.list.map((x, j) => (j === i ? next : x));
-    if (e.e !== 'initialized') this.core.log(`MCP server "${server}": ${statusText(next)}`);
+    // The reason is the relay's or the server's text: one line in the log, bounded (no forged log lines).
+    if (e.e !== 'initialized') this.core.log(oneLine(`MCP server "${server}": ${statusText(next)}`, 500));
     this.publish();
   }
 

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killTree } from '../../../src/agents/agentProcess';
-import { unsafeBatchArgument } from '../../../src/agents/spawnProgram';
+import { unsafeBatchArgument } from '../../../src/platform/spawnProgram';
 import { isUncPath } from '../../../src/platform/pathPolicy';
 
 /** cmd.exe phase 1 on a command line: %NAME% of a defined variable is replaced; anything else stays. */

@@ -2,7 +2,9 @@
 // every byte on unchanged in both directions (large tools/list, non-ASCII, any
 // chunking), what it reports to the hub (start, tools, crash, a command that
 // does not exist), that the hub only hears relays with the session's secret,
-// and that the secret reaches neither the server nor any output.
+// that the secret reaches neither the server nor any output, that the server's
+// env and a workspace's .npmrc do not reach the relay or decide what npx runs,
+// and the hub's login time and per-session cap.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,6 +14,9 @@ import * as path from 'node:path';
 import { McpRelayHub } from '../../../src/platform/mcpRelay/hub';
 import { McpPeek } from '../../../src/platform/mcpRelay/peek';
 import { RELAY_ENV, decodeEvent, type RelayEvent } from '../../../src/platform/mcpRelay/wire';
+import { findExecutable } from '../../../src/agents/resolveCommand';
+import { selectMcpServers } from '../../../src/sessions/mcpServers';
+import { wrapStdio } from '../../../src/sessions/mcpStatus';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 const RELAY = path.join(root, 'out', 'src', 'platform', 'mcpRelay', 'main.js');
@@ -208,5 +213,120 @@ describe('MCP relay: the process', function () {
     reg.dispose();
     // A registration that was disposed (its session closed) is no longer heard.
     await refused({ token: reg.token, server: 'x' }, [{ e: 'spawned' }]);
+  });
+});
+
+describe('MCP relay: what the server runs with, and the hub’s limits', function () {
+  this.timeout(60_000);
+  let hub: McpRelayHub;
+  let dir = '';
+  beforeEach(() => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-relay-ws-')));
+  });
+  afterEach(() => {
+    hub?.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Starts `server` as an agent starts it: wrapped in the relay, with the wrapped env over the agent's own, in `cwd`. */
+  async function asAgentStarts(server: { command: string; args: string[]; env: { name: string; value: string }[] }, cwd: string) {
+    hub = new McpRelayHub();
+    const reg = await hub.register(() => undefined);
+    const w = wrapStdio({ name: 's', ...server }, { node: process.execPath, script: RELAY, socket: reg.socket, token: reg.token });
+    const child = spawn(w.command, w.args, { cwd, env: { ...process.env, ...Object.fromEntries(w.env.map((e) => [e.name, e.value])) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout.resume();
+    child.stdin.end(line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, stderr };
+  }
+
+  it('the server’s env is applied to the server only: NODE_OPTIONS in it never runs inside the relay', async () => {
+    const preload = path.join(dir, 'preload.cjs');
+    const seen = path.join(dir, 'seen.txt');
+    fs.writeFileSync(preload, `require('fs').appendFileSync(${JSON.stringify(seen)}, require('path').basename(process.argv[1] || '?') + '\\n');`);
+    const record = path.join(dir, 'rec.jsonl');
+    const r = await asAgentStarts({ command: process.execPath, args: [SERVER, record], env: [{ name: 'NODE_OPTIONS', value: `--require ${preload}` }] }, dir);
+    assert.equal(r.code, 0, r.stderr);
+    // The server ran with it (the positive signal), the relay did not.
+    assert.deepEqual(fs.readFileSync(seen, 'utf8').trim().split('\n'), ['stdioServer.mjs']);
+    assert.ok(fs.readFileSync(record, 'utf8').includes('"initialize"'));
+  });
+
+  it('a workspace .npmrc does not decide what an npx server runs (its script-shell); "." is still the workspace', async function () {
+    if (process.platform === 'win32') this.skip(); // a POSIX shell script as the planted script-shell
+    const npx = findExecutable('npx', { pathEnv: process.env.PATH, cwd: dir });
+    assert.ok(npx, 'npx is on PATH (it comes with Node)');
+    const ws = path.join(dir, 'ws');
+    const prefix = path.join(dir, 'run');
+    fs.mkdirSync(ws);
+    fs.mkdirSync(prefix);
+    const marker = path.join(dir, 'PLANTED');
+    const evil = path.join(dir, 'evil.sh');
+    fs.writeFileSync(evil, `#!/bin/sh\necho planted > ${JSON.stringify(marker)}\nexec /bin/sh "$@"\n`);
+    fs.chmodSync(evil, 0o755);
+    fs.writeFileSync(path.join(ws, '.npmrc'), `script-shell=${evil}\nregistry=http://127.0.0.1:9/\n`);
+    const ran = path.join(dir, 'ran.txt');
+    // The server: what npx runs through its script shell (no download: the check needs no network).
+    const script = `pwd > ${JSON.stringify(ran)}; echo "$npm_config_local_prefix" >> ${JSON.stringify(ran)}`;
+    const sel = selectMcpServers([{ label: 'settings', servers: { s: { command: 'npx', args: ['-c', script] } } }], { canHttp: false, canSse: false }, { env: process.env, workspaceFolder: ws, cwd: ws, pathEnv: process.env.PATH, runnerPrefix: prefix });
+    const server = sel.servers[0] as { command: string; args: string[]; env: { name: string; value: string }[] };
+    const r = await asAgentStarts(server, ws);
+    assert.equal(r.code, 0, r.stderr);
+    const [cwd, localPrefix] = fs.readFileSync(ran, 'utf8').trim().split('\n');
+    assert.equal(cwd, ws, 'the server still runs in the workspace');
+    assert.equal(localPrefix, prefix, 'npm’s project (its .npmrc) is the empty folder, not the workspace');
+    assert.equal(fs.existsSync(marker), false, 'the workspace’s script-shell did not run');
+    assert.deepEqual(fs.readdirSync(prefix), [], 'the prefix folder stays empty');
+  });
+
+  it('the hub ends a connection that does not log in within its time', async () => {
+    hub = new McpRelayHub(undefined, { loginMs: 200 });
+    const reg = await hub.register(() => undefined);
+    const s = net.createConnection(reg.socket);
+    s.on('error', () => undefined);
+    const t0 = Date.now();
+    const closed = await Promise.race([new Promise<boolean>((r) => s.on('close', () => r(true))), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000).unref())]);
+    s.destroy();
+    assert.ok(closed, 'closed by the hub');
+    assert.ok(Date.now() - t0 >= 150);
+  });
+
+  it('one session’s relays are capped: the one over the cap is cut off, the others keep reporting, and a freed place is taken again', async () => {
+    hub = new McpRelayHub(undefined, { perSession: 2 });
+    const got: string[] = [];
+    const reg = await hub.register((server, e) => got.push(`${server} ${e.e}`));
+    const other = await hub.register((server, e) => got.push(`other ${server} ${e.e}`));
+    const open = (token: string, server: string) => {
+      const s = net.createConnection(reg.socket);
+      s.on('error', () => undefined);
+      s.write(line({ token, server }) + line({ e: 'spawned' }));
+      return s;
+    };
+    const until = async (n: number) => {
+      for (let i = 0; i < 500 && got.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    const a = open(reg.token, 'a');
+    await until(1);
+    const b = open(reg.token, 'b');
+    await until(2);
+    const c = open(reg.token, 'c');
+    await new Promise<void>((r) => c.on('close', () => r()));
+    // Another session is not affected by this one's cap.
+    const d = open(other.token, 'd');
+    await until(3);
+    assert.deepEqual(got.sort(), ['a spawned', 'b spawned', 'other d spawned']);
+    await new Promise<void>((r) => a.end(() => r()));
+    await new Promise<void>((r) => a.on('close', () => r()));
+    // The hub sees a close a little after the relay's; retried until its place is free.
+    let e: net.Socket | undefined;
+    for (let i = 0; i < 50 && !got.includes('e spawned'); i++) {
+      e?.destroy();
+      e = open(reg.token, 'e');
+      await until(4);
+    }
+    assert.ok(got.includes('e spawned'));
+    for (const s of [b, d, e]) s?.destroy();
   });
 });

@@ -57,16 +57,21 @@ describe('sessions: the MCP status model', () => {
     assert.equal(afterTurn(started), started);
   });
 
-  it('wraps a stdio server: the host’s node runs the relay, the user’s command, args and env stay as they were', () => {
-    const w = wrapStdio(stdio('fs', [{ name: 'TOKEN', value: 'v' }]), { node: '/node', script: '/ext/dist/mcpRelay.js', socket: '/tmp/s', token: 'sekrit' });
+  it('wraps a stdio server: the host’s node runs the relay, the user’s command and args; the env goes to the relay’s settings, not the relay', () => {
+    const w = wrapStdio(stdio('fs', [{ name: 'TOKEN', value: 'v' }, { name: 'NODE_OPTIONS', value: '--require /ws/x.js' }]), { node: '/node', script: '/ext/dist/mcpRelay.js', socket: '/tmp/s', token: 'sekrit' });
     assert.equal(w.command, '/node');
     assert.deepEqual(w.args, ['/ext/dist/mcpRelay.js', '--', '/usr/bin/srv', '--x', 'ü']);
-    assert.deepEqual(w.env.slice(0, 2), [{ name: 'TOKEN', value: 'v' }, { name: 'ELECTRON_RUN_AS_NODE', value: '1' }]);
-    assert.deepEqual(JSON.parse(w.env.find((e) => e.name === RELAY_ENV)!.value), { socket: '/tmp/s', token: 'sekrit', server: 'fs' });
-    // The user's own ELECTRON_RUN_AS_NODE is kept for the server.
-    const own = wrapStdio(stdio('e', [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }]), { node: '/node', script: '/r.js', socket: '/s', token: 't' });
-    assert.equal(own.env.filter((e) => e.name === 'ELECTRON_RUN_AS_NODE').length, 1);
-    assert.equal(JSON.parse(own.env.at(-1)!.value).keepElectron, true);
+    // The relay's own process gets only what it needs: Electron's switch and its settings.
+    assert.deepEqual(w.env.map((e) => e.name), ['ELECTRON_RUN_AS_NODE', RELAY_ENV]);
+    assert.deepEqual(JSON.parse(w.env.find((e) => e.name === RELAY_ENV)!.value), {
+      socket: '/tmp/s',
+      token: 'sekrit',
+      server: 'fs',
+      env: [
+        { name: 'TOKEN', value: 'v' },
+        { name: 'NODE_OPTIONS', value: '--require /ws/x.js' },
+      ],
+    });
   });
 });
 
@@ -133,6 +138,18 @@ describe('sessions/parts: MCP status', () => {
     // An unknown server name (from a relay) changes nothing.
     report('nope', { e: 'spawned' });
     assert.equal(part.statuses().length, 3);
+  });
+
+  it('a relay’s error text reaches the log as one bounded line: no forged log lines', async () => {
+    const { f, rt, part, sel, report } = setup();
+    await part.offer(sel, rt);
+    const before = f.logs.length;
+    report('fs', { e: 'spawnFailed', message: `spawn x ENOENT\n2026-01-01 [error] forged line\r\u2028${'y'.repeat(150)}` });
+    const added = f.logs.slice(before).filter((l) => l.includes('MCP server "fs"'));
+    assert.equal(added.length, 1);
+    assert.ok(!/[\n\r\u2028]/.test(added[0]!), JSON.stringify(added[0]));
+    assert.match(added[0]!, /ENOENT 2026-01-01 \[error\] forged line/);
+    assert.ok(added[0]!.length <= 500);
   });
 
   it('gemini-cli without the trust: "never started" at once, with the reason and the setting to open', async () => {
