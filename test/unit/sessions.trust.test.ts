@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { allowOption, alwaysScope, autoApproves, permissionKey, type CallShape } from '../../src/sessions/permissionPolicy';
 import { definitionHash, selectMcpServers, withoutUntrusted } from '../../src/sessions/mcpServers';
-import { McpTrust } from '../../src/sessions/mcpTrust';
+import { McpTrust, trustListText } from '../../src/sessions/mcpTrust';
 import { REDACTED, redact, redactText } from '../../src/agents/redact';
 
 describe('approval semantics', () => {
@@ -53,6 +53,65 @@ describe('workspace MCP servers', () => {
     assert.match(none.skipped.find((s) => s.name === 'evil')!.reason, /not trusted/);
     const one = withoutUntrusted(sel, (h) => h === sel.fromWorkspace[1]!.hash);
     assert.deepEqual(one.servers.map((s) => s.name).sort(), ['mine', 'web']);
+  });
+  it('may not set what registry entries may not set (refused with the reason); the user’s own servers may', () => {
+    const bad = { NODE_OPTIONS: '--require ./x.js', LD_PRELOAD: '/ws/x.so', npm_config_registry: 'http://evil', ComSpec: 'C:\\ws\\cmd.exe', PATH: '/ws/bin' };
+    for (const [name, value] of Object.entries(bad)) {
+      const sel = selectMcpServers([{ label: 'ws/.vscode/mcp.json', servers: { w: { command: 'npx', env: { OK: '1', [name]: value } } }, origin: 'workspace' }], { canHttp: false, canSse: false }, ctx);
+      assert.deepEqual(sel.servers, [], name);
+      assert.deepEqual(sel.fromWorkspace, [], `${name}: not even asked about`);
+      assert.match(sel.skipped[0]!.reason, new RegExp(`sets ${name} in "env", which a server defined by the workspace may not set`));
+    }
+    const mine = selectMcpServers([{ label: 'settings', servers: { m: { command: 'npx', env: { NODE_OPTIONS: '--max-old-space-size=4096' } } } }], { canHttp: false, canSse: false }, ctx);
+    assert.deepEqual((mine.servers[0] as { env: unknown }).env, [{ name: 'NODE_OPTIONS', value: '--max-old-space-size=4096' }]);
+  });
+  it('the trust question shows the env each server sets: names and values, quoted, cut short, escaped', () => {
+    const sel = selectMcpServers([{ label: 'ws/.vscode/mcp.json', servers: { d: { command: 'npx', args: ['x'], env: { API_URL: 'https://h.example/[x](command:evil)', LONG: 'v'.repeat(500), Q: 'a"b\nc' } } }, origin: 'workspace' }], { canHttp: false, canSse: false }, ctx);
+    const text = trustListText(sel.fromWorkspace);
+    assert.match(text, /with env: API_URL="https:\/\/h\.example\/\[x\]\u200b\(command\u200b:evil\)"/);
+    assert.match(text, /LONG="v{119}…"/);
+    assert.ok(!text.includes('v'.repeat(121)), 'cut short');
+    assert.match(text, /Q="a\\"b\\nc"/, 'quoted as JSON: a line break cannot start a line of its own');
+    assert.equal(text.split('\n').length, 3);
+    const many = trustListText([{ name: 'm', label: 'l', display: 'npx m', hash: 'h', env: Array.from({ length: 40 }, (_, i) => ({ name: `V${i}`, value: 'x' })) }]);
+    assert.match(many, /V29="x", and 10 more$/);
+  });
+  it('npx and npm exec servers take npm’s config from an empty folder of the extension’s; runners that read the workspace’s config are refused', () => {
+    const exec = (f: string) => ['/usr/bin/npx', '/usr/bin/npm', '/usr/bin/bunx', '/usr/bin/bun', '/usr/bin/yarn', '/usr/bin/pnpm', '/usr/bin/pnpx', '/usr/bin/uvx'].includes(f);
+    const c = { ...ctx, isExecutable: exec };
+    const sel = selectMcpServers(
+      [
+        {
+          label: 'settings',
+          servers: {
+            npx: { command: 'npx', args: ['-y', 'pkg', '.'] },
+            npmExec: { command: 'npm', args: ['exec', '--yes', 'pkg', '--', '.'] },
+            npmRun: { command: 'npm', args: ['run', 'mcp'] },
+            bunx: { command: 'bunx', args: ['pkg'] },
+            bunX: { command: 'bun', args: ['x', 'pkg'] },
+            yarn: { command: 'yarn', args: ['dlx', 'pkg'] },
+            pnpm: { command: 'pnpm', args: ['dlx', 'pkg'] },
+            pnpx: { command: 'pnpx', args: ['pkg'] },
+            uvx: { command: 'uvx', args: ['pkg'] },
+          },
+        },
+      ],
+      { canHttp: false, canSse: false },
+      c,
+    );
+    const args = Object.fromEntries(sel.servers.map((s) => [s.name, (s as { args: string[] }).args]));
+    assert.deepEqual(args, { npx: ['--prefix', '/ext/run', '-y', 'pkg', '.'], npmExec: ['exec', '--prefix', '/ext/run', '--yes', 'pkg', '--', '.'], npmRun: ['run', 'mcp'], uvx: ['pkg'] });
+    const reasons = Object.fromEntries(sel.skipped.map((s) => [s.name, s.reason]));
+    assert.deepEqual(Object.keys(reasons).sort(), ['bunX', 'bunx', 'pnpm', 'pnpx', 'yarn']);
+    assert.match(reasons.bunx!, /package runner that would let the workspace’s bunfig\.toml choose what runs/);
+    assert.match(reasons.yarn!, /\.yarnrc\.yml/);
+    assert.match(reasons.pnpm!, /\.npmrc/);
+  });
+  it('Windows: an argument cmd.exe cannot pass to a batch file unchanged is refused at selection, with the reason', () => {
+    const win = { ...ctx, pathEnv: 'C:\\Program Files\\nodejs', platform: 'win32' as const, isExecutable: (f: string) => f === 'C:\\Program Files\\nodejs\\npx.cmd' };
+    const sel = selectMcpServers([{ label: 'settings', servers: { q: { command: 'npx', args: ['-y', 'pkg', 'a"&calc&"'] }, ok: { command: 'npx', args: ['-y', 'pkg', 'a&b'] } } }], { canHttp: false, canSse: false }, win);
+    assert.deepEqual(sel.servers.map((s) => s.name), ['ok']);
+    assert.match(sel.skipped[0]!.reason, /has a double quote, which cmd\.exe cannot pass to the batch file C:\\Program Files\\nodejs\\npx\.cmd unchanged/);
   });
   it('any change to what runs needs trust again', () => {
     const h = definitionHash('x', { command: 'npx', args: ['a'] });

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { killTree } from '../../../src/agents/agentProcess';
 import { unsafeBatchArgument } from '../../../src/platform/spawnProgram';
 import { isUncPath } from '../../../src/platform/pathPolicy';
+import { startServer, systemCmd } from '../../../src/platform/mcpRelay/launch';
 
 /** cmd.exe phase 1 on a command line: %NAME% of a defined variable is replaced; anything else stays. */
 function cmdPercent(line: string, env: Record<string, string>): string {
@@ -156,6 +157,45 @@ describe('Windows: cross-spawn quoting through cmd.exe, process trees, UNC paths
     for (const arg of quoted) assert.equal(unsafeBatchArgument(npx, ['ok', arg], 'win32'), arg);
     assert.equal(unsafeBatchArgument('C:\\tools\\agent.exe', quoted, 'win32'), undefined);
     assert.equal(unsafeBatchArgument('/usr/bin/npx', quoted, 'linux'), undefined);
+  });
+
+  it('the MCP relay starts a .cmd server through cross-spawn: cmd.exe from SystemRoot (never an inherited COMSPEC), arguments unchanged, a double quote refused', () => {
+    const npx = path.join(dir, 'npx.cmd');
+    const saved = { comspec: process.env.comspec, COMSPEC: process.env.COMSPEC, SystemRoot: process.env.SystemRoot };
+    const restore = () => {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    };
+    try {
+      process.env.COMSPEC = 'C:\\ws\\evil.exe';
+      process.env.comspec = 'C:\\ws\\evil.exe';
+      process.env.SystemRoot = 'D:\\Win';
+      let parsed: ReturnType<Parse> | undefined;
+      const spawn = (c: string, a: readonly string[], o: object) => {
+        parsed = parse(c, [...a], o);
+        return { fake: true } as never;
+      };
+      const args = ['-y', 'pkg', ...nasty];
+      const started = startServer({ command: npx, args, env: { A: '1' } }, { platform: 'win32', processEnv: process.env, spawn });
+      assert.ok(!('refused' in started));
+      assert.equal(parsed?.command, 'D:\\Win\\System32\\cmd.exe', 'cmd.exe from SystemRoot');
+      assert.deepEqual(throughCmd(parsed, true), args, 'every argument as given (& | % ( ) … escaped for cmd)');
+      // Under C:\Program Files (where npx.cmd is by default), the space is escaped, not a split.
+      parsed = undefined;
+      startServer({ command: 'C:\\Program Files\\nodejs\\npx.cmd', args: ['-y', 'pkg'], env: {} }, { platform: 'win32', processEnv: process.env, spawn });
+      assert.match(parsed!.args[3]!, /^"C:\\Program\^ Files\\nodejs\\npx\.cmd /);
+      // An argument cmd.exe cannot pass to a batch file unchanged: not started at all.
+      parsed = undefined;
+      const refused = startServer({ command: npx, args: ['a"&calc&"'], env: {} }, { platform: 'win32', processEnv: process.env, spawn });
+      assert.ok('refused' in refused && /double quote/.test(refused.refused));
+      assert.equal(parsed, undefined);
+    } finally {
+      restore();
+    }
+    assert.equal(systemCmd({ SYSTEMROOT: 'E:\\W' }), 'E:\\W\\System32\\cmd.exe');
+    assert.equal(systemCmd({ SystemRoot: 'relative' }), 'C:\\Windows\\System32\\cmd.exe');
   });
 
   it('a program is found by PATHEXT, and a .cmd one runs through cmd', () => {

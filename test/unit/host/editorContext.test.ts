@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Diagnostic, EditorPort, EditorView, WorkspaceSymbol } from '../../../src/host/editorContext/editorPort';
 import { MAX_IN_FLIGHT, MAX_LINE_BYTES, McpDispatcher } from '../../../src/host/editorContext/mcpDispatcher';
-import { EditorContextServer, SERVER_NAME } from '../../../src/host/editorContext/server';
+import { EditorContextServer, MAX_PER_GRANT, SERVER_NAME } from '../../../src/host/editorContext/server';
 import { EditorTools, MAX_ANSWER_CHARS, MAX_SELECTION_CHARS, TOOLS } from '../../../src/host/editorContext/tools';
 
 const WS = path.resolve(os.tmpdir(), 'ec-ws');
@@ -307,6 +307,30 @@ describe('editor context: the socket, its secret and the shim', function () {
     const revoked = await server.grant(() => [WS]);
     revoked.dispose();
     assert.equal(await raw(socketOf(g), `${revoked.token}\n${ping}`), '', 'a disposed grant');
+  });
+
+  it('one session holds at most its share of the connections: the one over it is closed unanswered, other sessions are still served', async () => {
+    const cap = 8;
+    const a = await server.grant(() => [WS]);
+    const b = await server.grant(() => [WS]);
+    const ping = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`;
+    /** A connection that logged in and got its answer (kept open). */
+    const served = (token: string) =>
+      new Promise<net.Socket>((resolve, reject) => {
+        const s = net.connect(socketOf(a), () => s.write(`${token}\n${ping}`));
+        s.on('error', () => undefined);
+        s.once('data', () => resolve(s));
+        s.once('close', () => reject(new Error('closed unanswered')));
+      });
+    const open: net.Socket[] = [];
+    try {
+      for (let i = 0; i < cap; i++) open.push(await served(a.token));
+      assert.equal(await raw(socketOf(a), `${a.token}\n${ping}`), '', 'one more of the same session');
+      open.push(await served(b.token));
+      assert.equal(MAX_PER_GRANT, cap);
+    } finally {
+      for (const s of open) s.destroy();
+    }
   });
 
   it('the shim, started as an agent starts it, serves MCP on stdio with the session’s folders', async () => {
