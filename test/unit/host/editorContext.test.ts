@@ -325,7 +325,14 @@ describe('editor context: the socket, its secret and the shim', function () {
     const open: net.Socket[] = [];
     try {
       for (let i = 0; i < cap; i++) open.push(await served(a.token));
-      assert.equal(await raw(socketOf(a), `${a.token}\n${ping}`), '', 'one more of the same session');
+      // One more of the same session: closed (or, wrongly, answered: either ends the wait).
+      const over = await new Promise<string>((resolve) => {
+        const s = net.connect(socketOf(a), () => s.write(`${a.token}\n${ping}`));
+        s.on('error', () => undefined);
+        s.once('data', () => (s.destroy(), resolve('answered')));
+        s.once('close', () => resolve('closed'));
+      });
+      assert.equal(over, 'closed', 'one more of the same session');
       open.push(await served(b.token));
       assert.equal(MAX_PER_GRANT, cap);
     } finally {

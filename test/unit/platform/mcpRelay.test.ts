@@ -312,7 +312,12 @@ describe('MCP relay: what the server runs with, and the hub’s limits', functio
     const b = open(reg.token, 'b');
     await until(2);
     const c = open(reg.token, 'c');
-    await new Promise<void>((r) => c.on('close', () => r()));
+    // Cut off (or, wrongly, heard: either ends the wait).
+    await new Promise<void>((r) => {
+      c.on('close', () => r());
+      const poll = setInterval(() => got.includes('c spawned') && (clearInterval(poll), r()), 10);
+      c.on('close', () => clearInterval(poll));
+    });
     // Another session is not affected by this one's cap.
     const d = open(other.token, 'd');
     await until(3);
