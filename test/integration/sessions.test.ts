@@ -63,12 +63,13 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
         assert.deepEqual(params.mcpServers.map((s: any) => s.name), [...sent, 'vscode-editor']);
         const fs = params.mcpServers[0];
         assert.equal('type' in fs, false, 'stdio servers carry no type');
-        // Handed over through the MCP relay: the host's node runs it, then the user's command, args and env.
+        // Handed over through the MCP relay: the host's node runs it, then the user's command and args;
+        // the user's env is in the relay's settings, for the server only (never the relay's own environment).
         assert.ok(fs.command.startsWith('/'), 'absolute command');
         assert.match(fs.args[0], /dist[\\/]mcpRelay\.js$/);
         assert.deepEqual(fs.args.slice(1), ['--', process.env.ACP_TEST_NODE, 'server.js']);
-        assert.deepEqual(fs.env[0], { name: 'SECRET_TOKEN', value: 'mcp-secret-value-42' });
-        assert.deepEqual(fs.env.map((e: any) => e.name), ['SECRET_TOKEN', 'ELECTRON_RUN_AS_NODE', 'ACP_MCP_RELAY']);
+        assert.deepEqual(fs.env.map((e: any) => e.name), ['ELECTRON_RUN_AS_NODE', 'ACP_MCP_RELAY']);
+        assert.deepEqual(JSON.parse(fs.env[1].value).env, [{ name: 'SECRET_TOKEN', value: 'mcp-secret-value-42' }]);
         if (sent.includes('docs')) assert.deepEqual(params.mcpServers[1], { type: 'http', name: 'docs', url: 'https://docs.example/mcp', headers: [{ name: 'Authorization', value: 'Bearer mcp-header-secret' }] });
         const notice = panel.session.transcript.items.find((i) => i.kind === 'notice' && /MCP servers were not handed/.test(i.title)) as any;
         assert.ok(notice, 'the panel says which were left out');
