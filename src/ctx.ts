@@ -13,7 +13,7 @@ import { AgentRegistry } from './agents/registry/agentRegistry';
 import { AgentInstaller } from './agents/registry/installer';
 import { RegistrySource } from './agents/registry/registrySource';
 import { AuthService } from './agents/auth';
-import { makeScratch, removeScratch, sweepScratch } from './platform/scratchFolders';
+import { makeScratch, removeScratchAfter, sweepScratch } from './platform/scratchFolders';
 import type { AgentHostUi } from './agents/ports';
 import { SecretValues } from './agents/redact';
 import { SignInStore } from './agents/signInStore';
@@ -290,7 +290,7 @@ export class Ctx implements vscode.Disposable {
       mcpRelay: this.mcpRelays,
       editorContext: (roots) => this.editorContext.forSession(roots),
       scratchRoot: () => makeScratch(this.scratchDir),
-      releaseScratch: (dir) => void removeScratch(this.scratchDir, dir),
+      releaseScratch: (dir, holders) => void removeScratchAfter(this.scratchDir, dir, holders, (m) => this.log.warn(`scratch folder: ${m}`)),
       additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),
       newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
       forkSession: (def, sessionId) => void vscode.commands.executeCommand('acpAgents.forkSession', { agentId: def.id, sessionId }),

@@ -1,13 +1,16 @@
 /**
  * The scratch folders of sessions opened with no folder: made under one root of
- * the extension's own storage, named `<yyyy-mm-dd>-<8 hex>`, removed when their
- * session ends, and swept at activation when old. Only such folders are ever
- * removed: a name of any other shape, a link or a file is left alone, and links
- * inside are removed as links, never followed. No `vscode` import.
+ * the extension's own storage, named `<yyyy-mm-dd>-<8 hex>`, removed once their
+ * session ended and every agent process that worked in them exited, and swept at
+ * activation when old. Only such folders are ever removed: a name of any other
+ * shape, a link or a file is left alone, and the removal never follows a link,
+ * nor a folder swapped for one while it runs (platform/safeRemove.ts). No
+ * `vscode` import.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { removeTree } from './safeRemove';
 
 const NAME = /^\d{4}-\d{2}-\d{2}-[0-9a-f]{8}$/;
 
@@ -31,16 +34,23 @@ function isScratch(root: string, dir: string): boolean {
   }
 }
 
-/** Removes one scratch folder (its session ended); anything else is left alone. Never throws. */
-export async function removeScratch(root: string, dir: string): Promise<boolean> {
+/**
+ * Removes one scratch folder (its session ended); anything else is left alone. A walk that
+ * stopped (something in it changed while it ran) leaves the rest, says so to `log`, and
+ * returns false. Never throws.
+ */
+export async function removeScratch(root: string, dir: string, log?: (message: string) => void): Promise<boolean> {
   if (!isScratch(root, dir)) return false;
-  try {
-    // fs.rm removes links inside as links: it never follows them out.
-    await fs.promises.rm(dir, { recursive: true, force: true });
-    return true;
-  } catch {
-    return false;
-  }
+  return removeTree(dir, log ? { log } : {});
+}
+
+/**
+ * Removes a scratch folder once every agent process that had it (`holders`: their exits)
+ * has exited: an agent still running could change the tree while it goes. Never throws.
+ */
+export async function removeScratchAfter(root: string, dir: string, holders: readonly Promise<unknown>[], log?: (message: string) => void): Promise<boolean> {
+  await Promise.allSettled(holders);
+  return removeScratch(root, dir, log);
 }
 
 /**

@@ -142,8 +142,11 @@ export interface SessionServices {
   editorContext?(roots: () => readonly string[]): Promise<EditorContextAccess | undefined>;
   /** An empty folder in global storage: the root of a session when no folder is open. */
   scratchRoot(): string;
-  /** The session that worked in this scratch folder ended: the folder goes (only a scratch folder of ours is ever removed). */
-  releaseScratch(dir: string): void;
+  /**
+   * The session that worked in this scratch folder ended: the folder goes once every agent process
+   * that had it (`holders`: their exits) exited (only a scratch folder of ours is ever removed).
+   */
+  releaseScratch(dir: string, holders: readonly Promise<unknown>[]): void;
   /** Other workspace folders, sent as additionalDirectories where supported. */
   additionalDirectories(cwd: string): string[];
   /** Opens a new session of the same agent (from an archive-only panel). */

@@ -113,6 +113,8 @@ export class SessionFolders implements SessionPart {
   /** The cwd and the additional directories sent. */
   private sent: string[] = [];
   private scratch: string | undefined;
+  /** The exits of the agent processes the scratch folder was handed to: it goes after them. */
+  private readonly scratchHolders = new Set<Promise<unknown>>();
   private mcpNoticeShown = false;
   /** The editor-context MCP server's grant for this session (its folders are `roots()`). */
   private editorContext: EditorContextAccess | undefined;
@@ -318,6 +320,7 @@ export class SessionFolders implements SessionPart {
     const { core } = this;
     const { def, services } = core;
     const cwd = this.workingFolder;
+    if (this.scratch !== undefined) this.scratchHolders.add(rt.process.exited);
     const mcp = await services.mcpServers(rt, cwd, def.name);
     this.editorContext ??= await services.editorContext?.(() => this.roots());
     const editor = this.editorContext?.entry();
@@ -349,10 +352,13 @@ export class SessionFolders implements SessionPart {
     };
   }
 
-  /** The scratch folder goes with its session (unless the session is kept alive on the agent: the sweep at activation takes it later). */
+  /**
+   * The scratch folder goes with its session, once the agent processes it was handed to exited
+   * (unless the session is kept alive on the agent: the sweep at activation takes it later).
+   */
   dispose(): void {
     const { services } = this.core;
-    if (this.scratch && !services.settings.keepSessionsAlive()) services.releaseScratch(this.scratch);
+    if (this.scratch && !services.settings.keepSessionsAlive()) services.releaseScratch(this.scratch, [...this.scratchHolders]);
     this.editorContext?.dispose();
   }
 }

@@ -73,6 +73,39 @@ describe('sessions/parts: session folders', () => {
   });
 });
 
+describe('sessions/parts: the scratch folder waits for its agents', () => {
+  it('is released with the exits of every agent process it was handed to (a restarted agent too); a folder session hands none', async () => {
+    const released: [string, readonly Promise<unknown>[]][] = [];
+    const f = fakeCore({
+      scratchRoot: () => '/scratch',
+      releaseScratch: (d: string, holders: readonly Promise<unknown>[]) => void released.push([d, holders]),
+      additionalDirectories: () => [],
+      mcpServers: async () => ({ servers: [], skipped: [] }),
+      settings: { instructions: () => '', keepSessionsAlive: () => false },
+    });
+    const runtime = (exited: Promise<unknown>) =>
+      ({
+        capabilities: { supportsAdditionalDirectories: () => false, supportsSystemPrompt: () => false },
+        initializeResult: { agentInfo: { name: 'fake', version: '1.0.0' } },
+        process: { spec: { env: {} }, exited },
+      }) as unknown as AgentRuntime;
+    const first = new Promise<unknown>(() => undefined);
+    const second = new Promise<unknown>(() => undefined);
+    const folders = new SessionFolders(f.core, undefined);
+    await folders.params(runtime(first));
+    await folders.params(runtime(first));
+    await folders.params(runtime(second));
+    folders.dispose();
+    assert.equal(released.length, 1);
+    assert.equal(released[0]![0], '/scratch');
+    assert.deepEqual(released[0]![1], [first, second]);
+    const withFolder = new SessionFolders(f.core, '/ws');
+    await withFolder.params(runtime(first));
+    withFolder.dispose();
+    assert.equal(released.length, 1);
+  });
+});
+
 describe('sessions/parts: context folders (added by the user)', () => {
   let dir: string;
   beforeEach(() => {
