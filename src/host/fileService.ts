@@ -227,6 +227,11 @@ export class FileService {
     return {};
   }
 
+  /** The protected-path globs in force: a search's glob is checked against them as a glob. */
+  protectedGlobs(): readonly string[] {
+    return this.config.protectedPaths();
+  }
+
   /** Whether a path is protected (for flagging changes and holding back automatic approvals). */
   protectedGlob(file: string, roots: readonly string[]): string | undefined {
     return this.protectedMatch()(file, roots);

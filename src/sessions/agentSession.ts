@@ -110,6 +110,7 @@ export class AgentSession implements Disposable, SessionSink {
       sessionId: () => this.sessionId ?? '',
       autoApprove: () => services.settings.autoApprove(),
       protectedGlob: (f) => services.files.protectedGlob(f, this.folders.roots()),
+      protectedGlobs: () => services.files.protectedGlobs(),
       cwd: () => this.folders.workingFolder,
       // A diff in the request: the file it names is snapshotted before the agent, once allowed, writes it.
       noted: (u, child) => child === undefined && this.checkpoints.update(u),

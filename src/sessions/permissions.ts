@@ -7,12 +7,14 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PermissionOption, PermissionRequest } from '../acp/clientRequests';
 import { decodeSessionUpdate, type DecodedUpdate } from '../acp/decode';
 import { clientError } from '../acp/errors';
 import type { CancelToken } from '../agents/sessionRouter';
-import { checkPath } from '../platform/pathPolicy';
+import { checkPath, isInside, realPathLoose } from '../platform/pathPolicy';
+import { globMayNameProtected } from '../platform/protectedGlobs';
 import { allowOption, alwaysScope, autoApproves, permissionKey, type AutoApprove } from './permissionPolicy';
 import { toolCallPaths, type ToolCallView } from './toolPaths';
 import type { Change, Transcript } from './transcript';
@@ -27,6 +29,8 @@ export interface PermissionHost {
   autoApprove(): AutoApprove;
   /** The protected-path glob an absolute path falls under, if any. */
   protectedGlob(file: string): string | undefined;
+  /** The protected-path globs in force: a search's glob is checked against them as a glob. */
+  protectedGlobs(): readonly string[];
   /** The session's folders: a call naming a path outside them is always asked about. */
   roots(): readonly string[];
   /** The session's cwd (its first folder): relative paths in a tool call are resolved against it. */
@@ -152,9 +156,22 @@ export class Permissions {
       if (glob !== undefined) return `${named} resolves to ${resolved}, a protected path (${glob})`;
       const globbed = p.pattern !== undefined && p.pattern !== p.resolved ? h.protectedGlob(p.pattern) : undefined;
       if (globbed !== undefined) return `${named} is a glob ${p.pattern} that names protected paths (${globbed})`;
+      const spelled = p.glob ? this.globReason(resolved, p.glob, roots) : undefined;
+      if (spelled !== undefined) return `${named} is a glob that may name protected paths (${spelled})`;
     }
     if (found.paths.length === 0 && PATH_KINDS.has(toolKind)) return `it names no path, so what a ${toolKind} call changes cannot be checked`;
     return undefined;
+  }
+
+  /**
+   * Whether a glob (its magic part, under the real folder `base`) may name protected paths: checked
+   * as a glob, from the session folder that holds its base (`.e*` names `.env`, `.gi?/config` names
+   * `.git/config`). A recursive search with no glob, or a bare `**`, names nothing and cannot be held to it.
+   */
+  private globReason(base: string, glob: string, roots: readonly string[]): string | undefined {
+    const root = roots.map((r) => realPathLoose(r)).find((r) => isInside(base, r));
+    const baseSegments = root === undefined ? [] : path.relative(root, base).split(/[\\/]/).filter((s) => s !== '');
+    return globMayNameProtected(baseSegments, glob, this.host.protectedGlobs());
   }
 
   /** The user's answer; only the first answer to a request counts, and only one of its options. */

@@ -25,6 +25,8 @@ interface SessionFiles {
   write(ctx: AccessContext, request: WriteTextFile, onBefore?: (file: string, before: Buffer | null) => void): Promise<acp.WriteTextFileResponse>;
   /** The protected-path glob a file falls under, if any. */
   protectedGlob(file: string, roots: readonly string[]): string | undefined;
+  /** The protected-path globs in force (the defaults, the user's additions, less those dropped). */
+  protectedGlobs(): readonly string[];
   askAccess(q: AccessQuestion): Promise<AccessAnswer | undefined>;
 }
 

@@ -24,6 +24,8 @@ export interface NamedPath {
    * globs: `.env*` names `.env`).
    */
   readonly pattern?: string;
+  /** A glob's magic part, relative to `resolved` (its base): checked as a glob (platform/protectedGlobs.ts). */
+  readonly glob?: string;
 }
 
 export interface ToolPaths {
@@ -161,7 +163,7 @@ const GLOB_ESCAPES = /(?:^|[\\/{,(|])\s*(?:\.\.(?=$|[\\/},)|])|[\\/~]|\$HOME|%US
  * made absolute. Undefined when its magic part may lead out of that folder (see GLOB_ESCAPES)
  * or its base cannot be placed.
  */
-export function resolveToolGlob(raw: string, ctx: PathContext, relativeTo?: string): { base: string; pattern: string } | undefined {
+export function resolveToolGlob(raw: string, ctx: PathContext, relativeTo?: string): { base: string; pattern: string; glob: string } | undefined {
   const platform = ctx.platform ?? process.platform;
   let s = raw.trim();
   if (s === '' || /[\0\r\n]/.test(s) || s.length > MAX_PATH_CHARS) return undefined;
@@ -173,7 +175,7 @@ export function resolveToolGlob(raw: string, ctx: PathContext, relativeTo?: stri
   const base = resolveToolPath(placed, ctx);
   if (base === undefined) return undefined;
   const sep = platform === 'win32' ? '\\' : '/';
-  return { base, pattern: glob === '' ? base : `${base.replace(/[\\/]+$/, '')}${sep}${glob}` };
+  return { base, glob, pattern: glob === '' ? base : `${base.replace(/[\\/]+$/, '')}${sep}${glob}` };
 }
 
 /** Whether a text has glob magic in it (`*`, `?`, `[…]`, `{…}`, extglobs). */
@@ -201,7 +203,7 @@ export function toolCallPaths(call: ToolCallView, ctx: PathContext): ToolPaths {
   const paths = named.slice(0, MAX_PATHS).map((n): NamedPath => {
     if (!n.glob) return { raw: n.raw, from: n.from, resolved: resolveToolPath(n.raw, ctx) };
     const g = resolveToolGlob(n.raw, ctx, n.relativeTo);
-    return { raw: n.raw, from: n.from, resolved: g?.base, ...(g ? { pattern: g.pattern } : {}) };
+    return { raw: n.raw, from: n.from, resolved: g?.base, ...(g ? { pattern: g.pattern, glob: g.glob } : {}) };
   });
   return { paths, truncated: truncated || named.length > MAX_PATHS };
 }

@@ -320,7 +320,7 @@ describe('prompt turns', () => {
 /** The session's folder in these tests (it need not exist). */
 const WS = path.resolve('/ws');
 
-function permissionHost(opts: { autoApprove?: AutoApprove; protectedGlob?: (f: string) => string | undefined; sessionId?: string; ws?: string } = {}) {
+function permissionHost(opts: { autoApprove?: AutoApprove; protectedGlob?: (f: string) => string | undefined; protectedGlobs?: readonly string[]; sessionId?: string; ws?: string } = {}) {
   const transcript = new Transcript();
   const log: string[] = [];
   const permissions = new Permissions({
@@ -330,6 +330,8 @@ function permissionHost(opts: { autoApprove?: AutoApprove; protectedGlob?: (f: s
     emit: () => undefined,
     autoApprove: () => opts.autoApprove ?? 'never',
     protectedGlob: opts.protectedGlob ?? (() => undefined),
+    // With a protected-path matcher, the default globs are in force (what the matcher was made of).
+    protectedGlobs: () => opts.protectedGlobs ?? (opts.protectedGlob ? DEFAULT_PROTECTED_PATHS : []),
     roots: () => [opts.ws ?? WS],
     cwd: () => opts.ws ?? WS,
     log: (m) => void log.push(m),
@@ -506,6 +508,39 @@ describe('permissions: every path a tool call names is checked before an automat
     assert.equal(await decide(host, { toolCallId: 'r3', kind: 'read', name: 'read', rawInput: { path: '.vscode/settings.json' } }), 'asked');
     assert.equal(await decide(host, { toolCallId: 'r4', kind: 'read', name: 'read', rawInput: { path: '.env.local' } }), 'asked');
     assert.equal(await decide(host, { toolCallId: 'r5', kind: 'read', name: 'read', rawInput: { path: 'src/app.ts' } }), 'once');
+  });
+
+  it('a search glob that spells a protected name with wildcards is asked under "read" (checked as a glob); ordinary globs are not', async () => {
+    const host = permissionHost({ autoApprove: 'read', protectedGlob: realProtected() });
+    const spelled: [name: string, rawInput: unknown][] = [
+      ['Glob', { pattern: '.e*' }],
+      ['Glob', { pattern: '.en[v]' }],
+      ['Glob', { pattern: '{.env,README.md}' }],
+      ['Grep', { pattern: 'KEY', glob: '*.env' }],
+      ['Glob', { pattern: '.gi?/config' }],
+      ['Glob', { pattern: '.g*/**' }],
+      ['grep', { pattern: 'token', path: '/ws/packages/app', include: '.e*' }],
+      ['glob', { pattern: 'work*/*.yml', path: '/ws/.github' }],
+      ['read_many_files', { paths: ['src/*.ts', '.en?.local'] }],
+    ];
+    const got: string[] = [];
+    let n = 0;
+    for (const [name, rawInput] of spelled) {
+      const answer = await decide(host, { toolCallId: `g-${n++}`, kind: 'search', name, rawInput });
+      if (answer !== 'asked') got.push(`${name} ${JSON.stringify(rawInput)}: ${answer}`);
+    }
+    for (const [name, rawInput] of [
+      ['Glob', { pattern: 'src/**/*.ts' }],
+      ['Glob', { pattern: '*.md' }],
+      ['Grep', { pattern: 'TODO', glob: '**/*.{ts,tsx}' }],
+      ['grep', { pattern: 'key', path: '/ws/src', include: '*.{ts,js}' }],
+    ] as const) {
+      const answer = await decide(host, { toolCallId: `g-${n++}`, kind: 'search', name, rawInput });
+      if (answer !== 'once') got.push(`${name} ${JSON.stringify(rawInput)}: ${answer}, expected once`);
+    }
+    assert.deepEqual(got, []);
+    assert.ok(host.log.some((l) => l.includes('".e*" (rawInput.pattern (glob)) is a glob that may name protected paths (.env*)')), host.log.join('\n'));
+    assert.ok(host.log.some((l) => l.includes('".gi?/config" (rawInput.pattern (glob)) is a glob that may name protected paths (.git/**)')), host.log.join('\n'));
   });
 
   // Real agents' tool calls (their rawInput as their ACP adapters send it), under autoApprove "edits" (reads, searches, edits).

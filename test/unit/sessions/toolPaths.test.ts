@@ -71,17 +71,17 @@ describe('tool paths: what a tool call names', () => {
   });
 
   it('places a glob by the folder its non-magic part leads to, relative to the call\'s own path; a wildcard part that may lead out cannot be placed', () => {
-    assert.deepEqual(resolveToolGlob('~/.ssh/*', ctx), { base: '/home/u/.ssh', pattern: '/home/u/.ssh/*' });
-    assert.deepEqual(resolveToolGlob('/etc/**/*.conf', ctx), { base: '/etc', pattern: '/etc/**/*.conf' });
-    assert.deepEqual(resolveToolGlob('**/*.ts', ctx), { base: '/ws', pattern: '/ws/**/*.ts' });
-    assert.deepEqual(resolveToolGlob('.env*', ctx), { base: '/ws', pattern: '/ws/.env*' });
-    assert.deepEqual(resolveToolGlob('*.ts', ctx, 'src'), { base: '/ws/src', pattern: '/ws/src/*.ts' });
-    assert.deepEqual(resolveToolGlob('*', ctx, '~/.aws'), { base: '/home/u/.aws', pattern: '/home/u/.aws/*' });
-    assert.deepEqual(resolveToolGlob('/etc/*', ctx, 'src'), { base: '/etc', pattern: '/etc/*' }, 'an absolute glob ignores the call\'s path');
+    assert.deepEqual(resolveToolGlob('~/.ssh/*', ctx), { base: '/home/u/.ssh', glob: '*', pattern: '/home/u/.ssh/*' });
+    assert.deepEqual(resolveToolGlob('/etc/**/*.conf', ctx), { base: '/etc', glob: '**/*.conf', pattern: '/etc/**/*.conf' });
+    assert.deepEqual(resolveToolGlob('**/*.ts', ctx), { base: '/ws', glob: '**/*.ts', pattern: '/ws/**/*.ts' });
+    assert.deepEqual(resolveToolGlob('.env*', ctx), { base: '/ws', glob: '.env*', pattern: '/ws/.env*' });
+    assert.deepEqual(resolveToolGlob('*.ts', ctx, 'src'), { base: '/ws/src', glob: '*.ts', pattern: '/ws/src/*.ts' });
+    assert.deepEqual(resolveToolGlob('*', ctx, '~/.aws'), { base: '/home/u/.aws', glob: '*', pattern: '/home/u/.aws/*' });
+    assert.deepEqual(resolveToolGlob('/etc/*', ctx, 'src'), { base: '/etc', glob: '*', pattern: '/etc/*' }, 'an absolute glob ignores the call\'s path');
     assert.equal(resolveToolGlob('../../*', ctx)?.base, '/ws/../..', 'a .. before the wildcards is left for the file system');
     for (const escaping of ['{/etc,src}/*', 'src/{..,x}/*', 'src/*/../../x', '@(~|src)/*', '{C:/Windows,src}/*', '*/{$HOME,x}']) assert.equal(resolveToolGlob(escaping, ctx), undefined, escaping);
-    assert.deepEqual(resolveToolGlob('src/**/*.{ts,tsx}', ctx), { base: '/ws/src', pattern: '/ws/src/**/*.{ts,tsx}' }, 'ordinary braces are fine');
-    assert.deepEqual(resolveToolGlob('C:\\Users\\u\\*', { cwd: 'C:\\ws', home: 'C:\\Users\\u', platform: 'win32' }), { base: 'C:\\Users\\u', pattern: 'C:\\Users\\u\\*' });
+    assert.deepEqual(resolveToolGlob('src/**/*.{ts,tsx}', ctx), { base: '/ws/src', glob: '**/*.{ts,tsx}', pattern: '/ws/src/**/*.{ts,tsx}' }, 'ordinary braces are fine');
+    assert.deepEqual(resolveToolGlob('C:\\Users\\u\\*', { cwd: 'C:\\ws', home: 'C:\\Users\\u', platform: 'win32' }), { base: 'C:\\Users\\u', glob: '*', pattern: 'C:\\Users\\u\\*' });
   });
 
   it('reads search tools\' patterns and globs, paths with wildcards, and keys that are paths', () => {

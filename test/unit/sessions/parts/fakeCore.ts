@@ -48,7 +48,7 @@ export function fakeCore(services: Record<string, unknown> = {}): FakeCore {
       touch: (_agent: string, sid: string, cwd: string) => void f.calls.push(`touch ${sid} ${cwd}`),
     },
     terminals: { onDidChange: f.terminalEvents.event, killAll: (owner: string) => void f.calls.push(`killAll ${owner}`), nameAfterToolCall: (id: string, title: string) => void f.calls.push(`name ${id} ${title}`) },
-    files: { protectedGlob: () => undefined, askAccess: async () => undefined },
+    files: { protectedGlob: () => undefined, protectedGlobs: () => [], askAccess: async () => undefined },
     readText: async () => undefined,
     currentBytes: () => null,
     ...services,
