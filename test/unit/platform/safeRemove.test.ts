@@ -56,8 +56,6 @@ describe('platform: removing a tree an agent can still change', () => {
       const outside = path.join(base, 'outside');
       fill(outside);
       const dir = path.join(base, 'tree');
-      fill(path.join(dir, 'sub', 'deeper'));
-      fs.writeFileSync(path.join(dir, 'top'), 'x');
       const seen: string[] = [];
       const swap = () => {
         fs.renameSync(path.join(dir, 'sub'), path.join(base, 'moved'));
@@ -68,6 +66,8 @@ describe('platform: removing a tree an agent can still change', () => {
       for (const at of [dir, path.join(dir, 'sub')]) {
         fs.rmSync(dir, { recursive: true, force: true });
         fs.rmSync(path.join(base, 'moved'), { recursive: true, force: true });
+        // `sub` holds files named as the outside's are: a walk led through the link would unlink those.
+        fill(path.join(dir, 'sub'));
         fill(path.join(dir, 'sub', 'deeper'));
         await removeTree(dir, {
           byPath,
