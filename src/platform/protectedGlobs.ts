@@ -38,8 +38,11 @@ const MAX_SEGMENTS = 40;
 const MAX_GLOB_CHARS = 1_024;
 const MAX_INSTANCES = 16;
 const MAX_SAMPLES = 64;
-/** What a `*` of a protected pattern is filled with (`.env*` → `.env`, `.envx`, `.env.local`). */
-const PROTECTED_FILLS = ['', 'x', '.local'];
+/**
+ * What a `*` of a protected pattern is filled with (`.env*` → `.env`, `.envx`, `.env.local`…): the
+ * names such files really have, so `*.production` is caught by `.env.production`.
+ */
+const PROTECTED_FILLS = ['', 'x', '.local', '.production', '.prod', '.development', '.dev', '.staging', '.test', '.example'];
 const GLOB_FILLS = ['x', ''];
 /** Characters that make a segment magic (or escape one). */
 const MAGIC = /[*?[\]{}()!+@|\\]/;

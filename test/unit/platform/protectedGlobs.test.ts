@@ -42,6 +42,8 @@ describe('platform: protected globs (a glob checked as a glob)', () => {
       ['**/*', []],
       ['.*', []],
       ['.en*rc', []],
+      ['*.production', []],
+      ['*.local', ['apps', 'web']],
     ] as const) {
       assert.notEqual(names(glob, base), undefined, `${[...base, glob].join('/')} names a protected path`);
     }
