@@ -63,7 +63,7 @@ describe('Recovery: crashes, closed output, scratch folders, agent state, cut tu
     assert.ok(errors.some((m) => /closed its output \(stdout\) but did not exit/.test(m) && /It is being restarted\./.test(m)), JSON.stringify(errors));
   });
 
-  it('the scratch folder of a no-folder session goes with its panel; old ones are swept, never what is not ours', async () => {
+  it('the scratch folder of a no-folder session goes with its panel once its agent exited; old ones are swept, never what is not ours', async () => {
     const a = await api();
     const root = a.testing.scratchDir();
     // Left from earlier: an old scratch folder holding a link out, a new one, and folders that are not ours.
@@ -86,6 +86,8 @@ describe('Recovery: crashes, closed output, scratch folders, agent state, cut tu
     assert.equal(path.dirname(scratch), root);
     fs.writeFileSync(path.join(scratch, 'draft.txt'), 'agent work');
     panel.panel.dispose();
+    // It goes once the agent process that had it exited (while it runs, it could change the tree under the removal).
+    await a.testing.stopAllAgents();
     await waitFor('the scratch folder removed', () => !fs.existsSync(scratch));
 
     const swept = await a.testing.sweepScratch();
