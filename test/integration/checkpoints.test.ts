@@ -326,10 +326,16 @@ describe('Checkpoints and review by hunks', function () {
 
       // Review All, as the panel's button posts it: one multi-file diff editor, named for the changes.
       a.testing.postFromWebview(panel, { type: 'change', action: 'reviewAll' });
-      const review = await waitFor('the Review All editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('Changes by the agent (1)')));
       // A multi-diff (its tab input lists text diffs: TabInputTextMultiDiff, not in the stable API's types), not one diff.
+      const textDiffs = (t: vscode.Tab | undefined) => (t?.input as { textDiffs?: { original: vscode.Uri; modified: vscode.Uri }[] } | undefined)?.textDiffs;
+      // Waited for as the user sees it, listing the file — not by its title: VS Code sends the tab as it opens, with
+      // no diffs (the editor has not resolved them yet), and its list in a later update of the tab.
+      const review = await waitFor('the Review All editor listing its files', () => {
+        const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('Changes by the agent (1)'));
+        return textDiffs(tab)?.length ? tab : undefined;
+      });
       assert.ok(!(review.input instanceof vscode.TabInputTextDiff), 'not a single diff editor');
-      const diffs = (review.input as { textDiffs?: { original: vscode.Uri; modified: vscode.Uri }[] } | undefined)?.textDiffs;
+      const diffs = textDiffs(review);
       assert.deepEqual(diffs?.map((d) => path.posix.basename(d.modified.path)), ['hunks.txt'], `the tab input: ${(review.input as object | undefined)?.constructor.name} ${JSON.stringify(review.input)}`);
       // Closing it only (the panel's session must stay: it owns the change).
       await vscode.window.tabGroups.close(review);
