@@ -37,6 +37,8 @@ import { TerminalService } from './host/terminals';
 import { Logs } from './logging';
 import { AgentSession } from './sessions/agentSession';
 import { McpTrust } from './sessions/mcpTrust';
+import { GeminiConfigTrust } from './agents/geminiWorkspace';
+import { geminiTrustPrompt } from './ui/geminiTrustPrompt';
 import type { SessionServices } from './sessions/services';
 import { SessionIndex } from './sessions/sessionIndex';
 import { SessionSync } from './sessions/sessionSync';
@@ -89,6 +91,8 @@ export class Ctx implements vscode.Disposable {
   readonly files: FileService;
   readonly terminals: TerminalService;
   readonly mcpTrust: McpTrust;
+  /** The user's answers about what gemini-cli would load from the workspace once trusted. */
+  readonly geminiTrust: GeminiConfigTrust;
   /** The MCP servers sessions get (mcp.json files, settings, trust). */
   readonly mcp: McpServerSources;
   private readonly mcpRelays: McpRelays;
@@ -127,6 +131,7 @@ export class Ctx implements vscode.Disposable {
       withProgress: (title, task) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => task(token))),
       isTrusted: () => vscode.workspace.isTrusted,
       defaultFolder: () => this.workspaceCwd(),
+      workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       restartRequested: (id) => void vscode.commands.executeCommand('acpAgents.restartAgent', id),
     };
     const registryLog = (m: string) => this.log.info(`registry: ${m}`);
@@ -143,6 +148,7 @@ export class Ctx implements vscode.Disposable {
     );
     this.registry.installer.sweep();
     void this.sweepScratch();
+    this.geminiTrust = new GeminiConfigTrust(extension.workspaceState, geminiTrustPrompt(), (m) => this.log.info(m));
     this.agents = new AgentManager({
       config: this.config,
       log: this.log,
@@ -162,6 +168,7 @@ export class Ctx implements vscode.Disposable {
       },
       hasSessionsOn: (runtime) => [...this.liveSessions].some((s) => s.isOpenOn(runtime)),
       installed: () => this.registry.definitions(),
+      geminiConfig: (name, folders, ask) => this.geminiTrust.decide(name, folders, ask),
     });
     this.auth = new AuthService(this.agents, this.signInStore, this.messages, quickPickPrompter, runInTerminal);
     this.index = new SessionIndex(path.join(this.storage, 'sessions.json'), {

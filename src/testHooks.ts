@@ -16,6 +16,7 @@ import { accessMessage } from './host/fileService';
 import { diskIo, fullDiskIo } from './platform/storeIo';
 import type { AccessAnswer, AccessQuestion } from './sessions/accessGate';
 import type { WorkspaceMcpServer } from './sessions/mcpServers';
+import { geminiTrustPrompt } from './ui/geminiTrustPrompt';
 import type { RegistryPickItem } from './ui/registryPicker';
 import type { ShownMessage } from './ui/userMessages';
 
@@ -73,6 +74,9 @@ export interface TestHooks {
   /** Answers "trust these workspace MCP servers?" with the hashes trusted. */
   setMcpTrustAnswer(answer: ((agent: string, servers: readonly WorkspaceMcpServer[]) => Promise<readonly string[]>) | undefined): void;
   forgetMcpTrust(): Promise<void>;
+  /** The real "trust the workspace's Gemini settings?" dialog, its window answered by `answer` (a button, or undefined: Escape); undefined: the real window again. */
+  setGeminiTrustDialog(answer: ((shown: ShownDialog) => Promise<string | undefined>) | undefined): void;
+  forgetGeminiTrust(): Promise<void>;
   /** The last lines written to any of the extension's output channels (after redaction). */
   logLines(): readonly string[];
   launchSpec(agentId: string): Promise<SpawnSpec>;
@@ -149,6 +153,11 @@ export function testHooks(ctx: Ctx): TestHooks {
     setAccessAnswer: (answer) => void (ctx.files.askAccess = answer ?? defaults.askAccess),
     setMcpTrustAnswer: (answer) => void (ctx.mcpTrust.ui = answer ?? defaults.mcpUi),
     forgetMcpTrust: () => ctx.mcpTrust.forgetAll(),
+    setGeminiTrustDialog: (answer) =>
+      void (ctx.geminiTrust.ui = geminiTrustPrompt(
+        answer ? async (message, options, ...items) => await answer({ kind: 'modal', message, ...(options.detail !== undefined ? { detail: options.detail } : {}), items }) : undefined,
+      )),
+    forgetGeminiTrust: () => ctx.geminiTrust.forgetAll(),
     logLines: () => ctx.logs.lines(),
     openChatWithoutFolder: (id) => ctx.panels.open(ctx.agent(id), NO_FOLDER),
     launchSpec: async (id) => await ctx.agents.launchSpec(ctx.agent(id), ctx.workspaceCwd()),

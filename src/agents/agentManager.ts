@@ -10,7 +10,8 @@ import { mergeAgents, type AgentDefinition } from './agentDefinition';
 import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
 import { AgentRuntime, AgentStartError } from './agentRuntime';
 import { CrashPolicy } from './crashPolicy';
-import { CODEX_SANDBOX_HELPER, codexSandboxHelperNote, codexSandboxHelperTarget, launchEnvQuirks, type LaunchInfo } from './quirks';
+import { CODEX_SANDBOX_HELPER, codexSandboxHelperNote, codexSandboxHelperTarget, GEMINI_TRUST_ENV, isGeminiCli, launchEnvQuirks, type LaunchInfo } from './quirks';
+import type { GeminiRepoTrust } from './geminiWorkspace';
 import { expandAll, expandEnv, expandVariables } from './expand';
 import { looksSecret, type SecretValues } from './redact';
 import type { AgentHostUi, AgentSettings, LogChannel, LogFactory, Notifier } from './ports';
@@ -41,6 +42,8 @@ interface Entry {
   log?: LogChannel;
   /** Extra environment (e.g. from env_var sign-in), kept in SecretStorage. */
   extraEnv: Record<string, string>;
+  /** The folders whose Gemini settings were checked when gemini-cli was told to trust the workspace (unset: it was not). */
+  trustChecked?: Set<string>;
 }
 
 export interface AgentManagerDeps {
@@ -74,6 +77,11 @@ export interface AgentManagerDeps {
    * sit idle); the panel's Restart does it then.
    */
   readonly hasSessionsOn: (runtime: AgentRuntime) => boolean;
+  /**
+   * Whether gemini-cli may be told to trust these folders, given what it would load from them
+   * (agents/geminiWorkspace.ts `GeminiConfigTrust.decide`). Absent: nothing there.
+   */
+  readonly geminiConfig?: (agentName: string, folders: readonly string[], ask: boolean) => Promise<GeminiRepoTrust>;
 }
 
 /**
@@ -162,13 +170,34 @@ export class AgentManager implements Disposable {
   /** Returns the running agent, starting it (once, shared) when needed. */
   ensureRunning(def: AgentDefinition, cwd: string | undefined): Promise<AgentRuntime> {
     const e = this.entry(def);
-    if (e.runtime && (e.status === 'running' || e.status === 'needs-sign-in') && !e.runtime.connection.isClosed) return Promise.resolve(e.runtime);
+    if (e.runtime && (e.status === 'running' || e.status === 'needs-sign-in') && !e.runtime.connection.isClosed) {
+      // Told to trust the workspace: a folder it has not been checked for is checked (and asked about) first.
+      if (cwd !== undefined && e.trustChecked && !e.trustChecked.has(cwd)) return this.recheckTrust(e, e.runtime, cwd);
+      return Promise.resolve(e.runtime);
+    }
     if (e.starting) return e.starting;
     const starting = this.startWithProgress(e, cwd).finally(() => {
       if (e.starting === starting) e.starting = undefined;
     });
     e.starting = starting;
     return starting;
+  }
+
+  /**
+   * gemini-cli trusts every folder once told to: a session in a folder not checked when it started
+   * (another workspace folder added since, a session folder the user allowed) is checked now. When
+   * the user does not accept what that folder holds, the agent is restarted without the flag.
+   */
+  private async recheckTrust(e: Entry, rt: AgentRuntime, cwd: string): Promise<AgentRuntime> {
+    const verdict = (await this.deps.geminiConfig?.(e.def.name, [cwd], true)) ?? 'none';
+    if (e.runtime !== rt || !e.trustChecked) return await this.ensureRunning(e.def, cwd);
+    if (verdict !== 'declined') {
+      e.trustChecked.add(cwd);
+      return rt;
+    }
+    this.agentLog(e.def).info(`compatibility: gemini-cli: ${cwd} holds Gemini settings the user did not trust; restarted without ${GEMINI_TRUST_ENV}`);
+    await this.stop(e.def.id);
+    return await this.ensureRunning(e.def, cwd);
   }
 
   private startWithProgress(e: Entry, cwd: string | undefined): Promise<AgentRuntime> {
@@ -185,7 +214,7 @@ export class AgentManager implements Disposable {
     let spec: SpawnSpec;
     try {
       e.extraEnv = { ...(await this.deps.storedEnv(def.id)), ...e.extraEnv };
-      spec = await this.spawnSpec(def, cwd);
+      spec = await this.spawnSpec(def, cwd, true);
     } catch (err) {
       return this.failed(e, err);
     }
@@ -300,12 +329,16 @@ export class AgentManager implements Disposable {
     this.statusEmitter.fire(e.def.id);
   }
 
-  /** The resolved command, arguments, cwd and environment an agent is (or would be) started with. */
+  /**
+   * The resolved command, arguments, cwd and environment an agent is (or would be) started with.
+   * Asks nothing: Gemini settings the user has not accepted yet count as not accepted.
+   */
   launchSpec(def: AgentDefinition, cwd: string | undefined): Promise<SpawnSpec> {
-    return this.spawnSpec(def, cwd);
+    return this.spawnSpec(def, cwd, false);
   }
 
-  private async spawnSpec(def: AgentDefinition, cwd: string | undefined): Promise<SpawnSpec> {
+  /** `ask`: a start, which may ask the user about the folders' Gemini settings. */
+  private async spawnSpec(def: AgentDefinition, cwd: string | undefined, ask: boolean): Promise<SpawnSpec> {
     const folder = cwd ?? this.deps.ui.defaultFolder() ?? os.homedir();
     const baseEnv: Record<string, string | undefined> = { ...process.env };
     // Set by Electron for the extension host; an agent built on Electron must not inherit it.
@@ -320,9 +353,15 @@ export class AgentManager implements Disposable {
     for (const [k, v] of Object.entries(ownEnv)) if (looksSecret(k, v)) secrets.add(v);
     const env: Record<string, string | undefined> = { ...baseEnv, ...ownEnv };
     // Agent-specific environment (src/agents/quirks.ts); only ever started in a trusted workspace.
+    const launch = { id: def.id, source: def.source, command, args };
     const trust = { trusted: this.deps.ui.isTrusted(), allowed: this.deps.config.passWorkspaceTrust?.(def.id) ?? true };
-    const quirks = launchEnvQuirks({ id: def.id, source: def.source, command, args }, env, trust);
+    // What gemini-cli would load from the folders once trusted: asked about before the flag is passed (agents/geminiWorkspace.ts).
+    const checked = [...new Set([...(this.deps.ui.workspaceFolders?.() ?? []), ...(cwd !== undefined ? [cwd] : [])])];
+    const gated = isGeminiCli(launch) && trust.trusted && trust.allowed && env[GEMINI_TRUST_ENV] === undefined && this.deps.geminiConfig !== undefined;
+    const repository = gated ? await this.deps.geminiConfig!(def.name, checked, ask) : 'none';
+    const quirks = launchEnvQuirks(launch, env, { ...trust, repository });
     Object.assign(env, quirks.env);
+    if (ask) this.entry(def).trustChecked = quirks.env[GEMINI_TRUST_ENV] === 'true' ? new Set(checked) : undefined;
     for (const note of quirks.notes) this.agentLog(def).info(note);
     const found = await findProgram(command, { pathEnv: env.PATH ?? env.Path, cwd: folder, pathExt: env.PATHEXT });
     const resolved = found?.file;
@@ -336,13 +375,13 @@ export class AgentManager implements Disposable {
         'not-found',
       );
     }
-    this.codexSandboxHelper(def, { id: def.id, source: def.source, command, args }, resolved, env);
+    this.codexSandboxHelper(def, launch, resolved, env);
     const runCwd = isPackageRunner(resolved, args) ? this.runDir() : folder;
     const unsafe = unsafeBatchArgument(resolved, args);
     if (unsafe !== undefined) {
       throw new AgentStartError(l10n.t("Agent '{0}' could not be started: the argument {1} has a double quote, which cmd.exe cannot pass to the batch file {2} unchanged.", def.name, JSON.stringify(unsafe), resolved), 'error');
     }
-    return { command: resolved, args, cwd: runCwd, env, launchNotes: quirks.notes };
+    return { command: resolved, args, cwd: runCwd, env, launchNotes: quirks.notes, ...(repository === 'declined' ? { trustWithheld: true } : {}) };
   }
 
   /**

@@ -15,6 +15,8 @@ export interface SpawnSpec {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** What the compatibility entries did to the environment, in words (for the diagnostics). */
   readonly launchNotes?: readonly string[];
+  /** gemini-cli was not told to trust the workspace because the user did not accept its Gemini settings (agents/geminiWorkspace.ts). */
+  readonly trustWithheld?: boolean;
 }
 
 export interface ExitInfo {

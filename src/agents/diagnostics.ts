@@ -110,7 +110,7 @@ export function agentDiagnostics(
   const spec = rt?.process.spec;
   const launch = { notes: spec?.launchNotes ?? [] };
   const exit = rt?.process.exit;
-  const notice = init && spec ? mcpServersIgnored(init.agentInfo, spec.env) : undefined;
+  const notice = init && spec ? mcpServersIgnored(init.agentInfo, spec.env, true, spec.trustWithheld === true) : undefined;
   const mcp = opts.mcp && notice && !opts.mcp.notice ? { ...opts.mcp, notice: notice.reason } : opts.mcp;
   return {
     id: def.id,

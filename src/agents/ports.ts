@@ -42,6 +42,8 @@ export interface AgentHostUi {
   isTrusted(): boolean;
   /** The first workspace folder, if any. */
   defaultFolder(): string | undefined;
+  /** Every workspace folder (absent: the default folder only). */
+  workspaceFolders?(): readonly string[];
   /** The user picked "Restart" on a crash notification. */
   restartRequested(agentId: string): void;
 }

@@ -178,6 +178,11 @@ export const GEMINI_TRUST_ENV = 'GEMINI_CLI_TRUST_WORKSPACE';
 export interface TrustPassing {
   readonly trusted: boolean;
   readonly allowed: boolean;
+  /**
+   * What the session folders hold that gemini-cli would load once trusted (agents/geminiWorkspace.ts):
+   * nothing, all of it accepted by the user, or some of it not accepted. Absent: nothing.
+   */
+  readonly repository?: 'none' | 'trusted' | 'declined';
 }
 
 /** The setting that turns passing on the workspace trust off for one agent. */
@@ -188,7 +193,9 @@ const TRUST_SETTING = 'acpAgents.passWorkspaceTrust';
  * folder trust and, in a folder it does not trust, starts none of the MCP servers
  * it is given and refuses "allow always". The user's VS Code trust is that
  * decision, so it is passed on — only for a trusted workspace, only when the
- * user's setting allows it for this agent, and never over what the environment
+ * user's setting allows it for this agent, only when the folders hold nothing
+ * gemini-cli would load and run from them (`.gemini/settings.json`, commands,
+ * `.env`) that the user did not accept, and never over what the environment
  * already says (the user's own `env` wins, including "false").
  * Returns the variables to add and a line for the agent's log.
  */
@@ -201,6 +208,9 @@ export function launchEnvQuirks(l: LaunchInfo, env: Readonly<Record<string, stri
   }
   if (!trust.trusted) return { env: {}, notes: [`compatibility: gemini-cli: the VS Code workspace is not trusted; ${GEMINI_TRUST_ENV} is not set`] };
   if (!trust.allowed) return { env: {}, notes: [`compatibility: gemini-cli: passing on the VS Code workspace trust is turned off for this agent (${TRUST_SETTING}); ${GEMINI_TRUST_ENV} is not set, so it starts no MCP servers in folders it does not trust itself`] };
+  if (trust.repository === 'declined') {
+    return { env: {}, notes: [`compatibility: gemini-cli: the workspace holds Gemini settings (.gemini/settings.json, commands or .env) that the user did not trust; ${GEMINI_TRUST_ENV} is not set, so it loads none of them and starts no MCP servers in folders it does not trust itself`] };
+  }
   return {
     env: { [GEMINI_TRUST_ENV]: 'true' },
     notes: [`compatibility: gemini-cli: ${GEMINI_TRUST_ENV}=true (the VS Code workspace is trusted and ${TRUST_SETTING} allows it; without it gemini-cli starts no MCP servers)`],
@@ -217,12 +227,16 @@ export interface McpIgnored {
 /**
  * Why an agent will not start the MCP servers it was given, when that is known
  * from who it is and how it was started (for the user, in the session); undefined otherwise.
- * `allowed`: the user's acpAgents.passWorkspaceTrust for this agent.
+ * `allowed`: the user's acpAgents.passWorkspaceTrust for this agent; `withheld`: the trust was not
+ * passed on because the user did not accept the folders' Gemini settings (SpawnSpec.trustWithheld).
  */
-export function mcpServersIgnored(agentInfo: { readonly name?: unknown } | undefined, env: Readonly<Record<string, string | undefined>>, allowed = true): McpIgnored | undefined {
+export function mcpServersIgnored(agentInfo: { readonly name?: unknown } | undefined, env: Readonly<Record<string, string | undefined>>, allowed = true, withheld = false): McpIgnored | undefined {
   if (agentInfo?.name !== 'gemini-cli') return undefined;
   const value = env[GEMINI_TRUST_ENV];
   if (value === 'true') return undefined;
+  if (value === undefined && withheld) {
+    return { reason: l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and your VS Code workspace trust was not passed on to it: this workspace holds Gemini settings (.gemini/settings.json, commands or .env) that you did not trust.'), action: 'trustSetting' };
+  }
   if (value === undefined && !allowed) {
     return { reason: l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and passing on your VS Code workspace trust is turned off for it ({0}).', TRUST_SETTING), action: 'trustSetting' };
   }

@@ -218,6 +218,51 @@ describe('Real agents through the extension: gemini-cli 0.61.0 and Qwen Code 0.2
     }
   });
 
+  it('gemini-cli: the workspace’s .gemini/settings.json MCP server runs only once the user accepts the dialog (Escape: gemini starts without the trust, nothing runs)', async () => {
+    const a = await api();
+    const server = path.join(process.env.ACP_TEST_FIXTURES!, 'mcp', 'stdioServer.mjs');
+    const marker = path.join(process.env.ACP_TEST_TMP!, `gemini-repo-mcp-${Date.now()}.jsonl`);
+    const geminiDir = path.join(folder(), '.gemini');
+    fs.mkdirSync(geminiDir, { recursive: true });
+    // The repository's own server: it writes its marker (one line per message) as soon as it starts.
+    fs.writeFileSync(path.join(geminiDir, 'settings.json'), `// the repository's\n${JSON.stringify({ mcpServers: { repo: { command: process.env.ACP_TEST_NODE, args: [server, marker] } } }, null, 2)}\n`);
+    // The user's own server too: without the trust, gemini-cli starts neither, and the session says why.
+    await vscode.workspace.getConfiguration('acpAgents').update('mcpServers', { probe: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: [server] } }, vscode.ConfigurationTarget.Global);
+    const shown: { message: string; detail?: string; items: readonly string[] }[] = [];
+    try {
+      await a.testing.forgetGeminiTrust();
+      // 1. Escape.
+      a.testing.setGeminiTrustDialog(async (d) => (shown.push(d), undefined));
+      gemini.setScript([{ text: ['Nothing to do.'] }]);
+      const declined = a.openChat('real-gemini');
+      await waitForStatus(declined, 'connected', connected, 90_000);
+      assert.equal(shown.length, 1, 'the user was asked before gemini-cli was told to trust the workspace');
+      assert.match(shown[0]!.message, /Gemini CLI settings/);
+      assert.ok(shown[0]!.detail?.includes('.gemini/settings.json') && shown[0]!.detail.includes(server), `the dialog lists the file and the server's command: ${shown[0]!.detail}`);
+      assert.equal(a.testing.agentPid('real-gemini') !== undefined, true);
+      // A whole turn (the positive signal: gemini-cli has set up its tools and talked to its model) and still no marker.
+      assert.equal(await declined.session.prompt('hello'), 'end_turn');
+      assert.equal(fs.existsSync(marker), false, 'the repository’s MCP server never ran');
+      const notice = declined.session.transcript.items.find((i) => i.kind === 'notice' && /may not start your MCP servers/.test(i.title)) as { description?: string } | undefined;
+      assert.match(notice?.description ?? '', /did not trust/, 'the session says why MCP servers may not start');
+      assert.ok(a.testing.logLines().some((l) => l.includes('Gemini settings the user did not trust') || l.includes('Gemini settings (.gemini/settings.json, commands or .env) that the user did not trust')));
+      await closeAllEditors();
+      await a.testing.stopAllAgents();
+      // 2. A new window's question (the refusal is kept until the window closes): accepted this time.
+      await a.testing.forgetGeminiTrust();
+      a.testing.setGeminiTrustDialog(async (d) => (shown.push(d), d.items[0]));
+      const accepted = a.openChat('real-gemini');
+      await waitForStatus(accepted, 'connected', connected, 90_000);
+      assert.equal(shown.length, 2, 'asked again');
+      await waitFor('the accepted repository MCP server to start', () => (fs.existsSync(marker) ? true : undefined), 60_000);
+      assert.equal((await a.testing.launchSpec('real-gemini')).env.GEMINI_CLI_TRUST_WORKSPACE, 'true', 'accepted: remembered');
+    } finally {
+      a.testing.setGeminiTrustDialog(undefined);
+      await a.testing.forgetGeminiTrust();
+      fs.rmSync(geminiDir, { recursive: true, force: true });
+    }
+  });
+
   it('Qwen Code: initialize, session/new, and a whole turn that creates a new file', async () => {
     const a = await api();
     const target = path.join(folder(), 'qwen-created.md');

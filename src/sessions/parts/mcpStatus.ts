@@ -73,7 +73,7 @@ export class McpStatus implements SessionPart {
     const info = rt.initializeResult?.agentInfo;
     const env = rt.process.spec.env;
     const allowed = core.services.settings.passWorkspaceTrust?.(core.def.id) ?? true;
-    this.known = sel.servers.length ? mcpServersIgnored(info, env, allowed) : undefined;
+    this.known = sel.servers.length ? mcpServersIgnored(info, env, allowed, rt.process.spec.trustWithheld === true) : undefined;
     this.note = sel.servers.length ? trustPassedNote(info, env) : undefined;
     if (this.note) core.log(`MCP: ${this.note}`);
     this.list = initialStatuses(sel.servers, sel.skipped, () => relay !== undefined);

@@ -91,6 +91,20 @@ describe('agents: launch quirks (gemini-cli folder trust)', () => {
     assert.deepEqual(launchEnvQuirks(launch({}), {}, { trusted: false, allowed: false }).env, {});
   });
 
+  it('does not pass the trust on when the user did not accept the Gemini settings the folders hold (accepted or none: it does)', () => {
+    const declined = launchEnvQuirks(launch({}), {}, { ...TRUSTED, repository: 'declined' });
+    assert.deepEqual(declined.env, {});
+    assert.match(declined.notes.join('\n'), /Gemini settings .* the user did not trust; GEMINI_CLI_TRUST_WORKSPACE is not set/);
+    assert.deepEqual(launchEnvQuirks(launch({}), {}, { ...TRUSTED, repository: 'trusted' }).env, { [GEMINI_TRUST_ENV]: 'true' });
+    assert.deepEqual(launchEnvQuirks(launch({}), {}, { ...TRUSTED, repository: 'none' }).env, { [GEMINI_TRUST_ENV]: 'true' });
+    // The user's own value still wins, and an untrusted workspace still gets nothing.
+    assert.deepEqual(launchEnvQuirks(launch({}), { [GEMINI_TRUST_ENV]: 'true' }, { ...TRUSTED, repository: 'declined' }).env, {});
+    assert.deepEqual(launchEnvQuirks(launch({}), {}, { trusted: false, allowed: true, repository: 'trusted' }).env, {});
+    const gemini = { name: 'gemini-cli', version: '0.61.0' };
+    assert.match(mcpServersIgnored(gemini, {}, true, true)!.reason, /Gemini settings .* that you did not trust/);
+    assert.equal(mcpServersIgnored(gemini, { [GEMINI_TRUST_ENV]: 'true' }, true, true), undefined);
+  });
+
   it('says why gemini-cli will not start MCP servers when its environment does not pass the trust on', () => {
     const gemini = { name: 'gemini-cli', version: '0.61.0' };
     assert.equal(mcpServersIgnored(gemini, { [GEMINI_TRUST_ENV]: 'true' }), undefined);
