@@ -39,6 +39,7 @@ import { AgentSession } from './sessions/agentSession';
 import { McpTrust } from './sessions/mcpTrust';
 import { GeminiConfigTrust } from './agents/geminiWorkspace';
 import { geminiTrustPrompt } from './ui/geminiTrustPrompt';
+import { SessionRootQuestion } from './ui/sessionRootPrompt';
 import type { SessionServices } from './sessions/services';
 import { SessionIndex } from './sessions/sessionIndex';
 import { SessionSync } from './sessions/sessionSync';
@@ -93,6 +94,11 @@ export class Ctx implements vscode.Disposable {
   readonly mcpTrust: McpTrust;
   /** The user's answers about what gemini-cli would load from the workspace once trusted. */
   readonly geminiTrust: GeminiConfigTrust;
+  /** "Open this session in a folder outside the workspace?" (a listed session's cwd). */
+  readonly sessionRoots = new SessionRootQuestion(
+    () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    () => [this.scratchDir],
+  );
   /** The MCP servers sessions get (mcp.json files, settings, trust). */
   readonly mcp: McpServerSources;
   private readonly mcpRelays: McpRelays;
@@ -298,6 +304,7 @@ export class Ctx implements vscode.Disposable {
       editorContext: (roots) => this.editorContext.forSession(roots),
       scratchRoot: () => makeScratch(this.scratchDir),
       releaseScratch: (dir, holders) => void removeScratchAfter(this.scratchDir, dir, holders, (m) => this.log.warn(`scratch folder: ${m}`)),
+      confirmRoot: (agentName, folder) => this.sessionRoots.confirm(agentName, folder),
       additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),
       newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
       forkSession: (def, sessionId) => void vscode.commands.executeCommand('acpAgents.forkSession', { agentId: def.id, sessionId }),

@@ -77,6 +77,8 @@ export interface TestHooks {
   /** The real "trust the workspace's Gemini settings?" dialog, its window answered by `answer` (a button, or undefined: Escape); undefined: the real window again. */
   setGeminiTrustDialog(answer: ((shown: ShownDialog) => Promise<string | undefined>) | undefined): void;
   forgetGeminiTrust(): Promise<void>;
+  /** The real "open this session in a folder outside the workspace?" dialog, answered by `answer` (undefined: Escape); undefined: the real window again. */
+  setSessionRootDialog(answer: ((shown: ShownDialog) => Promise<string | undefined>) | undefined): void;
   /** The last lines written to any of the extension's output channels (after redaction). */
   logLines(): readonly string[];
   launchSpec(agentId: string): Promise<SpawnSpec>;
@@ -122,7 +124,7 @@ export interface TestHooks {
 }
 
 export function testHooks(ctx: Ctx): TestHooks {
-  const defaults = { openExternal: externalOpener.open, sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker };
+  const defaults = { openExternal: externalOpener.open, sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker, rootModal: ctx.sessionRoots.modal };
   return {
     messages: () => ctx.messages.history(),
     setDiskFull: (full) => void (ctx.archive.io = ctx.index.io = full ? fullDiskIo() : diskIo),
@@ -158,6 +160,10 @@ export function testHooks(ctx: Ctx): TestHooks {
         answer ? async (message, options, ...items) => await answer({ kind: 'modal', message, ...(options.detail !== undefined ? { detail: options.detail } : {}), items }) : undefined,
       )),
     forgetGeminiTrust: () => ctx.geminiTrust.forgetAll(),
+    setSessionRootDialog: (answer) =>
+      void (ctx.sessionRoots.modal = answer
+        ? async (message, options, ...items) => await answer({ kind: 'modal', message, ...(options.detail !== undefined ? { detail: options.detail } : {}), items })
+        : defaults.rootModal),
     logLines: () => ctx.logs.lines(),
     openChatWithoutFolder: (id) => ctx.panels.open(ctx.agent(id), NO_FOLDER),
     launchSpec: async (id) => await ctx.agents.launchSpec(ctx.agent(id), ctx.workspaceCwd()),

@@ -48,6 +48,17 @@ export function isInside(child: string, root: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/**
+ * Whether a session folder needs the user's word before it becomes a session's root: it is
+ * outside every workspace folder (by its path and by its real path) and outside `own` (the
+ * extension's scratch folders of no-folder sessions).
+ */
+export function outsideWorkspace(folder: string, workspaceFolders: readonly string[], own: readonly string[]): boolean {
+  const candidates = [folder, realPathLoose(folder)];
+  const roots = [...workspaceFolders, ...own].flatMap((r) => [r, realPathLoose(r)]);
+  return !candidates.every((c) => roots.some((r) => isInside(c, r)));
+}
+
 /** Checks an agent's path against the roots; returns the resolved path and whether it is inside. */
 export function checkPath(p: string, roots: readonly string[]): { resolved: string; inside: boolean } {
   const resolved = realPathLoose(p);

@@ -149,6 +149,11 @@ export interface SessionServices {
    * that had it (`holders`: their exits) exited (only a scratch folder of ours is ever removed).
    */
   releaseScratch(dir: string, holders: readonly Promise<unknown>[]): void;
+  /**
+   * Whether `folder` may become a session's root: yes inside the workspace folders; else the user is
+   * asked (a past session's folder comes from the agent's list). Absent: yes.
+   */
+  confirmRoot?(agentName: string, folder: string): Promise<boolean>;
   /** Other workspace folders, sent as additionalDirectories where supported. */
   additionalDirectories(cwd: string): string[];
   /** Opens a new session of the same agent (from an archive-only panel). */

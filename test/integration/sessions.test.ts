@@ -1,6 +1,8 @@
 // Sessions with fake agents that record what they receive: MCP servers,
 // session/list paging, load/resume/archive paths, replay hygiene.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
@@ -153,6 +155,45 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     await waitFor('another session/list', () => readRecord('delete-list').filter((r) => r.msg?.method === 'session/list').length > lists);
     await a.testing.flushStores();
     assert.equal(a.testing.sessions('fake-delete-list').some((s) => s.sessionId === 'listed-gone'), false);
+  });
+
+  it('a listed session whose folder is outside the workspace: one question naming it; declined, the agent gets no session there (nor the file); accepted, it does', async () => {
+    const a = await api();
+    const outside = path.join(process.env.ACP_TEST_TMP!, 'listed-outside');
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside-secret-4711');
+    const panel = a.openChat('fake-listed-outside');
+    await waitForStatus(panel, 'connected', connected);
+    await waitFor('the listed session', () => a.testing.sessions('fake-listed-outside').find((s) => s.sessionId === 'listed-outside'));
+    panel.panel.dispose();
+    const loads = () => readRecord('listed-outside').filter((r) => r.msg?.method === 'session/load');
+    const reads = () => readRecord('listed-outside').filter((r) => r.dir === 'out' && r.msg?.method === 'fs/read_text_file');
+    const answerTo = (id: unknown) => readRecord('listed-outside').find((r) => r.dir === 'in' && r.msg?.id === id && r.msg?.method === undefined)?.msg;
+    const shown: { message: string; detail?: string; items: readonly string[] }[] = [];
+    try {
+      // Escape.
+      a.testing.setSessionRootDialog(async (d) => (shown.push(d), undefined));
+      const declined = a.openPastSession('fake-listed-outside', 'listed-outside');
+      const notice = await waitFor('the refusal in the session', () => declined.session.transcript.items.find((i) => i.kind === 'notice' && /did not allow it/.test((i as { description?: string }).description ?? '')));
+      assert.ok((notice as { description?: string }).description?.includes(outside), 'the refusal names the folder');
+      assert.equal(shown.length, 1, 'one question');
+      assert.ok(shown[0]!.message.includes(outside), `the question names the folder: ${shown[0]!.message}`);
+      assert.equal(declined.status.inputEnabled, false, 'read-only');
+      assert.equal(loads().length, 0, 'no session/load with that folder');
+      assert.equal(reads().length, 0, 'the agent never had a session there');
+      assert.ok(!JSON.stringify(readRecord('listed-outside')).includes('outside-secret-4711'), 'the file never reached the agent');
+      declined.panel.dispose();
+      // Accepted.
+      a.testing.setSessionRootDialog(async (d) => (shown.push(d), d.items[0]));
+      const accepted = a.openPastSession('fake-listed-outside', 'listed-outside');
+      await waitForStatus(accepted, 'loaded', connected);
+      assert.equal(shown.length, 2);
+      assert.equal(loads().at(-1)?.msg.params.cwd, outside);
+      const read = await waitFor('the read of the file in that folder', () => reads().at(-1));
+      assert.equal(answerTo(read.msg.id)?.result?.content, 'outside-secret-4711', 'allowed: the file is served');
+    } finally {
+      a.testing.setSessionRootDialog(undefined);
+    }
   });
 
   it('acpAgents.instructions go as an appended system prompt on new and resume, only to agents that take one', async () => {

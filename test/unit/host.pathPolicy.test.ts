@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkPath, sliceLines } from '../../src/platform/pathPolicy';
+import { checkPath, outsideWorkspace, sliceLines } from '../../src/platform/pathPolicy';
 
 describe('path boundaries', () => {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'root-')));
@@ -48,5 +48,28 @@ describe('path boundaries', () => {
     assert.equal(sliceLines('a\nb\nc', 3), 'c');
     assert.equal(sliceLines('a\nb\nc', undefined, 1), 'a');
     assert.equal(sliceLines('a\nb', null, null), 'a\nb');
+  });
+});
+
+describe('platform/pathPolicy: a session folder outside the workspace', () => {
+  it('inside a workspace folder or the own scratch folders: no question; elsewhere, or inside only through a link: outside', () => {
+    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-outside-')));
+    try {
+      const ws = path.join(tmp, 'ws');
+      const elsewhere = path.join(tmp, 'elsewhere');
+      const scratch = path.join(tmp, 'scratch');
+      for (const d of [path.join(ws, 'sub'), elsewhere, path.join(scratch, 's1')]) fs.mkdirSync(d, { recursive: true });
+      fs.symlinkSync(elsewhere, path.join(ws, 'link'), 'dir');
+      assert.equal(outsideWorkspace(ws, [ws], [scratch]), false);
+      assert.equal(outsideWorkspace(path.join(ws, 'sub'), [ws], [scratch]), false);
+      assert.equal(outsideWorkspace(path.join(scratch, 's1'), [ws], [scratch]), false);
+      assert.equal(outsideWorkspace(elsewhere, [ws], [scratch]), true);
+      assert.equal(outsideWorkspace(path.join(ws, '..', 'elsewhere'), [ws], [scratch]), true);
+      assert.equal(outsideWorkspace(path.join(ws, 'link'), [ws], [scratch]), true, 'a link inside that leads outside');
+      assert.equal(outsideWorkspace(tmp, [ws], [scratch]), true, 'a parent of the workspace');
+      assert.equal(outsideWorkspace(ws, [], []), true, 'no folder open');
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

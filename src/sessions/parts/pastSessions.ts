@@ -21,6 +21,8 @@ import type { ArchivedLine, SessionCore, SessionPart } from '../sessionCore';
 export interface PastHost {
   /** The agent's process, started if it is not running. */
   ensureRunning(): Promise<AgentRuntime>;
+  /** The session's folder may be its root (asked once when it is outside the workspace folders). */
+  rootAllowed(): Promise<boolean>;
   open(mode: OpenMode): Promise<OpenResult>;
   prompt(text: string, attachments: readonly Attachment[], extra: readonly acp.ContentBlock[]): Promise<string | undefined>;
   /** The checkpoints of `sessionId`, linked again to the user messages shown. */
@@ -33,6 +35,11 @@ export interface PastHost {
   claim(line: ArchivedLine): boolean;
   /** A fork keeps the context folders the user added to its source. */
   inheritFolders(sourceSessionId: string): Promise<void>;
+}
+
+/** Said when the user did not let a folder outside the workspace become the session's root. */
+export function rootRefused(agentName: string, folder: string): string {
+  return l10n.t('Not opened with {0}: the session\'s folder {1} is outside this workspace\'s folders, and you did not allow it. {0} was given no access to it. This is the local archive of the session (read-only).', agentName, folder);
 }
 
 /** An archive line: the turn was cut before it ended. */
@@ -94,6 +101,11 @@ export class PastSessions implements SessionPart {
    */
   async openPast(sessionId: string): Promise<boolean> {
     const name = this.core.def.name;
+    // A folder outside the workspace is not the session's root until the user says so: nothing is started before.
+    if (!(await this.host.rootAllowed())) {
+      await this.showArchive(sessionId, rootRefused(name, this.core.workingFolder()));
+      return false;
+    }
     let rt: AgentRuntime;
     try {
       rt = await this.host.ensureRunning();
@@ -213,6 +225,11 @@ export class PastSessions implements SessionPart {
     host.newTranscript();
     this.replay(lines);
     const history = core.transcript().items.slice();
+    if (!(await host.rootAllowed())) {
+      host.shown();
+      core.setPhase({ kind: 'readOnly', text: rootRefused(def.name, core.workingFolder()), error: true });
+      return false;
+    }
     let rt: AgentRuntime;
     try {
       rt = await host.ensureRunning();

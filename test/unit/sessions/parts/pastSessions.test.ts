@@ -14,7 +14,7 @@ import { fakeCore } from './fakeCore';
 
 const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
-function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean; fails?: string } = {}) {
+function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean; fails?: string; root?: boolean } = {}) {
   const lines = (opts.archive ?? []).map((u) => ({ u }));
   const f = fakeCore({
     archive: {
@@ -29,7 +29,8 @@ function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean; fails?
   const events: string[] = [];
   const rt = { capabilities: new AgentCapabilityView((opts.caps ?? {}) as any) } as unknown as AgentRuntime;
   const host: PastHost = {
-    ensureRunning: async () => rt,
+    ensureRunning: async () => (events.push('started'), rt),
+    rootAllowed: async () => (events.push('root asked'), opts.root ?? true),
     open: async (mode: OpenMode) => {
       events.push(`open ${mode.kind}`);
       if (opts.fails !== undefined) {
@@ -107,7 +108,7 @@ describe('sessions/parts: past sessions', () => {
   it('an agent that can neither load nor resume: the archive is shown read-only, each line offered to the parts first', async () => {
     const { f, past, events } = setup({ archive: [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' } }, chunk('a'), { sessionUpdate: '_mine' }, { sessionUpdate: '_turn_end', stopReason: 'end_turn' }, { sessionUpdate: '_archive_full' }] });
     assert.equal(await past.openPast('old'), false);
-    assert.deepEqual(events, ['claimed', 'shown', 'relink old']);
+    assert.deepEqual(events, ['root asked', 'started', 'claimed', 'shown', 'relink old']);
     assert.deepEqual(f.transcript.items.map((i) => i.kind), ['notice', 'user', 'agent', 'turn-end', 'notice']);
     assert.equal(f.state.phase.kind, 'readOnly');
   });
@@ -115,13 +116,31 @@ describe('sessions/parts: past sessions', () => {
   it('an agent that loads: the session is loaded and its checkpoints linked again', async () => {
     const { past, events } = setup({ caps: { loadSession: true } });
     assert.equal(await past.openPast('old'), true);
-    assert.deepEqual(events, ['open load', 'relink old']);
+    assert.deepEqual(events, ['root asked', 'started', 'open load', 'relink old']);
+  });
+
+  it('a session folder the user did not allow as its root: nothing is started nor opened, the archive is shown read-only and says why', async () => {
+    const { f, past, events } = setup({ caps: { loadSession: true }, root: false, archive: [chunk('a')] });
+    assert.equal(await past.openPast('old'), false);
+    assert.deepEqual(events, ['root asked', 'shown', 'relink old']);
+    assert.equal(f.state.phase.kind, 'readOnly');
+    const notice = f.transcript.items[0] as { kind: string; description?: string };
+    assert.equal(notice.kind, 'notice');
+    assert.match(notice.description ?? '', /outside this workspace's folders, and you did not allow it/);
+    assert.ok(notice.description?.includes(f.state.roots[0]!), 'the folder is named');
+  });
+
+  it('a fork of a session whose folder the user did not allow: the agent is not started and no session opened', async () => {
+    const { f, past, events } = setup({ caps: { loadSession: true }, root: false, archive: [chunk('a')] });
+    assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }), false);
+    assert.deepEqual(events, ['root asked', 'shown']);
+    assert.equal(f.state.phase.kind, 'readOnly');
   });
 
   it('a fork without session/fork: a new session whose first prompt carries the conversation so far, titled as a fork', async () => {
     const { f, past, events } = setup({ archive: [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' } }, chunk('a')] });
     assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }), true);
-    assert.deepEqual(events, ['shown', 'folders of old', 'open new', 'prompt This session is a fork of "Pla… +text']);
+    assert.deepEqual(events, ['root asked', 'started', 'shown', 'folders of old', 'open new', 'prompt This session is a fork of "Pla… +text']);
     assert.deepEqual(f.titles, [['new-1', 'Plan (fork)']]);
     assert.equal(f.archived.length, 0, 'the history is not copied: the prompt carries it');
   });
