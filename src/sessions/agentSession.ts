@@ -131,7 +131,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.queue = new MessageQueue(core, this.turns, this.checkpoints);
     this.past = new PastSessions(core, {
       ensureRunning: () => manager.ensureRunning(def, cwd),
-      rootAllowed: () => this.rootAllowed(),
+      rootAllowed: () => this.folders.rootAllowed(),
       open: (mode) => openSession(this.opener, mode),
       prompt: (text, attachments, extra) => this.queue.prompt(text, attachments, extra),
       relink: (sessionId) => this.checkpoints.relink(sessionId),
@@ -307,22 +307,9 @@ export class AgentSession implements Disposable, SessionSink {
     };
   }
 
-  /**
-   * Whether the session's folder may be its root: asked once per session when it is outside the
-   * workspace folders (a past session's folder, from the agent's list). Nothing that follows the
-   * root — the agent's process, its folder trust, the editor context, MCP relays — starts before.
-   */
-  private rootAnswer: Promise<boolean> | undefined;
-  private rootAllowed(): Promise<boolean> {
-    const ask = this.services.confirmRoot;
-    if (this.cwd === undefined || !ask) return Promise.resolve(true);
-    this.rootAnswer ??= ask(this.def.name, this.cwd).catch(() => false);
-    return this.rootAnswer;
-  }
-
   /** Starts the agent (shared with its other sessions) and creates a new session. */
   async start(): Promise<boolean> {
-    if (!(await this.rootAllowed())) {
+    if (!(await this.folders.rootAllowed())) {
       this.state.set({ kind: 'readOnly', text: rootRefused(this.def.name, this.workingFolder), error: true });
       return false;
     }
@@ -372,13 +359,13 @@ export class AgentSession implements Disposable, SessionSink {
   async runAction(action: PanelAction): Promise<void> {
     switch (action) {
       case 'restart':
-        if (!(await this.rootAllowed())) return;
+        if (!(await this.folders.rootAllowed())) return;
         // Already restarted (automatically, or by another panel)? Then only the session is needed: a past one (its load cut by a crash) again, else a new one.
         if (this.manager.status(this.def.id) !== 'running' || this.turns.busy) await this.manager.restart(this.def.id, this.cwd).then(undefined, () => undefined);
         await (this.targetSessionId && !this.sessionId ? this.openPast(this.targetSessionId) : this.start());
         return;
       case 'retry':
-        if (!(await this.rootAllowed())) return;
+        if (!(await this.folders.rootAllowed())) return;
         // The agent failed to open a past session (its archive is shown): ask it again, restarted if it is not running.
         if (this.manager.status(this.def.id) !== 'running') await this.manager.restart(this.def.id, this.cwd).then(undefined, () => undefined);
         if (this.targetSessionId && !this.sessionId) await this.openPast(this.targetSessionId);

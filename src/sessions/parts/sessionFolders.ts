@@ -138,6 +138,21 @@ export class SessionFolders implements SessionPart {
     private readonly offer: (sel: McpSelection, rt: AgentRuntime) => Promise<acp.McpServer[]> = async (sel) => sel.servers,
   ) {}
 
+  /** The user's answer to "may this folder be the session's root?" (asked once per session). */
+  private rootAnswer: Promise<boolean> | undefined;
+
+  /**
+   * Whether the session's folder may be its root: asked once per session when it is outside the
+   * workspace folders (a past session's folder, from the agent's list). Nothing that follows the
+   * root — the agent's process, its folder trust, the editor context, MCP relays — starts before.
+   */
+  rootAllowed(): Promise<boolean> {
+    const ask = this.core.services.confirmRoot;
+    if (this.cwd === undefined || !ask) return Promise.resolve(true);
+    this.rootAnswer ??= ask(this.core.def.name, this.cwd).catch(() => false);
+    return this.rootAnswer;
+  }
+
   /** The session's folder: the one it was opened for, or (no folder open) an empty scratch folder. */
   get workingFolder(): string {
     return this.cwd ?? (this.scratch ??= this.core.services.scratchRoot());
