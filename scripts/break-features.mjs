@@ -84,8 +84,8 @@ const MUTANTS = [
     name: 'send-attaches-any-file',
     breaks: "a webview's send may attach a file outside the folders that the host never gave it",
     file: 'src/chat/offeredFiles.ts',
-    find: '!this.uris.has(a.uri) && !inside(a.uri)',
-    replace: '!this.uris.has(a.uri) && inside(a.uri)',
+    find: 'if (!offered && real === undefined) refused.push(a.name);',
+    replace: 'if (!offered && real !== undefined) refused.push(a.name);',
     tier: 'unit',
     grep: 'OfferedFiles',
   },
@@ -136,13 +136,16 @@ const MUTANTS = [
     grep: 'the scratch folder goes with the session',
   },
   {
+    // A link named like a scratch folder is refused twice over (scratchFolders' lstat, and removeTree's own
+    // lstat and O_NOFOLLOW open), so the mutant breaks the walk: it lists through the folder's name, not its
+    // open descriptor, and a subfolder swapped for a link between listing and removing is followed.
     name: 'scratch-removal-follows-links',
-    breaks: 'a link named like a scratch folder counts as one (removing it would act on what it points to)',
-    file: 'src/platform/scratchFolders.ts',
-    find: 'return fs.lstatSync(dir).isDirectory();',
-    replace: 'return fs.statSync(dir).isDirectory();',
+    breaks: 'removing a scratch folder follows a subfolder an agent swaps for a link while it is removed',
+    file: 'src/platform/safeRemove.ts',
+    find: 'const child = `${self}/${name}`;',
+    replace: 'const child = path.join(at, name);',
     tier: 'unit',
-    grep: 'removes one of ours; refuses a path of any other shape or place, and a link',
+    grep: 'a subfolder swapped for a link to an outside folder between listing and removing',
   },
   {
     name: 'sweep-ignores-last-change',
