@@ -89,6 +89,43 @@ const MUTANTS = [
     tier: 'unit',
     grep: 'OfferedFiles',
   },
+  // ---- security round 4 (#34)
+  {
+    name: 'glob-checked-as-text',
+    breaks: "a search glob that spells a protected name with wildcards (.e*, .en[v], .gi?/config) is approved automatically",
+    file: 'src/platform/protectedGlobs.ts',
+    find: "  if (glob.length > MAX_GLOB_CHARS) return 'a glob too long to check';",
+    replace: "  if (glob.length > MAX_GLOB_CHARS || glob.length > 0) return undefined;",
+    tier: 'unit',
+    grep: "the issue's five spellings of .env and .git/config",
+  },
+  {
+    name: 'registry-env-sets-base-url',
+    breaks: "a registry entry (or a workspace's MCP server) may point an agent's API at another host (*_BASE_URL)",
+    file: 'src/platform/envPolicy.ts',
+    find: "'.*_BASE_URL', ",
+    replace: '',
+    tier: 'unit',
+    grep: 'strips from env what changes where traffic goes',
+  },
+  {
+    name: 'home-folder-granted',
+    breaks: 'Add Folder to Agent Session gives a session the whole home folder',
+    file: 'src/platform/folderGrant.ts',
+    find: "if (mine.some((m) => homes.some((h) => same(m, h)))) return { kind: 'home' };",
+    replace: '',
+    tier: 'unit',
+    grep: 'refuses the filesystem root, the home folder',
+  },
+  {
+    name: 'editor-context-connections-shared',
+    breaks: "one session may take every connection of the editor's MCP server",
+    file: 'src/host/editorContext/server.ts',
+    find: 'if (grant.sockets.size >= MAX_PER_GRANT) {',
+    replace: 'if (grant.sockets.size >= MAX_PER_GRANT * 100) {',
+    tier: 'unit',
+    grep: 'one session holds at most its share of the connections',
+  },
   // ---- recovery (#26)
   {
     name: 'crash-while-opening-not-restarted',
