@@ -15,17 +15,72 @@ export const REAL_AGENT_PACKAGES = {
   qwen: '@qwen-code/qwen-code@0.24.4',
 };
 
+/**
+ * The adapters people install today (the ACP Registry and npm moved Claude's and Codex's to
+ * `@agentclientprotocol`), and GitHub Copilot CLI. A set of its own: the new adapters keep the
+ * old ones' bin names (`claude-agent-acp`, `codex-acp`), so the two cannot share a node_modules.
+ */
+export const CURRENT_AGENT_PACKAGES = {
+  claude: '@agentclientprotocol/claude-agent-acp@0.101.0',
+  codex: '@agentclientprotocol/codex-acp@2.6.0',
+  copilot: '@github/copilot@1.0.102',
+};
+
 /** Installs the pinned agents once; returns the directory holding node_modules/.bin. */
 export function ensureRealAgents() {
   // Codex's Linux sandbox (codex-acp reads a file it patches through it) needs bubblewrap, as Codex's own
   // docs ask of its users; the extension provides the helper's alias (src/agents/quirks.ts), not bwrap.
   if (process.platform === 'linux') ensureDebianPackages(['bubblewrap']);
-  const specs = Object.values(REAL_AGENT_PACKAGES).sort();
+  return ensureAgentSet('real-agents', REAL_AGENT_PACKAGES);
+}
+
+/** Installs the current adapters and Copilot CLI once; returns the directory holding node_modules/.bin. */
+export function ensureCurrentAgents() {
+  if (process.platform === 'linux') ensureDebianPackages(['bubblewrap']);
+  return ensureAgentSet('current-agents', CURRENT_AGENT_PACKAGES);
+}
+
+/**
+ * `name@version` → [name, version] (a scoped name keeps its leading `@`).
+ * @param {string} spec
+ * @returns {[string, string]}
+ */
+export function splitSpec(spec) {
+  const at = spec.lastIndexOf('@');
+  return [spec.slice(0, at), spec.slice(at + 1)];
+}
+
+/**
+ * The packages of a set whose installed package.json does not say the pinned version
+ * (missing, unreadable or another version): empty when the set is installed as pinned.
+ * @param {string} dir
+ * @param {Record<string, string>} packages
+ * @returns {string[]}
+ */
+export function versionMismatches(dir, packages) {
+  return Object.values(packages).flatMap((spec) => {
+    const [name, version] = splitSpec(spec);
+    try {
+      const found = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')).version;
+      return found === version ? [] : [`${name}: ${found} installed, ${version} pinned`];
+    } catch {
+      return [`${name}: not installed`];
+    }
+  });
+}
+
+/**
+ * Installs a set of pinned packages into the cache once (keyed by the specs). The installed
+ * package.json versions are checked, not only the marker: a set whose versions differ is reinstalled.
+ * @param {string} prefix
+ * @param {Record<string, string>} packages
+ */
+function ensureAgentSet(prefix, packages) {
+  const specs = Object.values(packages).sort();
   const key = crypto.createHash('sha256').update(specs.join('\n')).digest('hex').slice(0, 12);
-  const dir = path.join(CACHE_ROOT, `real-agents-${key}`);
+  const dir = path.join(CACHE_ROOT, `${prefix}-${key}`);
   const marker = path.join(dir, '.install-complete');
-  const bin = path.join(dir, 'node_modules', '.bin');
-  if (fs.existsSync(marker) && ['claude-agent-acp', 'opencode', 'codex-acp', 'gemini', 'qwen'].every((b) => fs.existsSync(path.join(bin, b)))) return dir;
+  if (fs.existsSync(marker) && versionMismatches(dir, packages).length === 0) return dir;
   process.stderr.write(`[tools] installing real agents ${specs.join(', ')} into ${dir}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
@@ -33,6 +88,8 @@ export function ensureRealAgents() {
   for (const k of Object.keys(env)) if (k.toLowerCase().startsWith('npm_')) delete env[k];
   const res = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', ...specs], { stdio: ['ignore', 'inherit', 'inherit'], env });
   if (res.status !== 0) throw new Error(`installing the real agents failed (${res.status})`);
+  const wrong = versionMismatches(dir, packages);
+  if (wrong.length > 0) throw new Error(`the installed agents are not the pinned versions: ${wrong.join('; ')}`);
   fs.writeFileSync(marker, new Date().toISOString());
   return dir;
 }
