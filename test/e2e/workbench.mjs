@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, startCodeServer, workbenchUrl } from '../harness/codeServer.mjs';
+import { endLeftoverAgents } from '../harness/leftovers.mjs';
 import { ensureNode } from '../harness/tools.mjs';
 import { ROOT, prepareWorkspace, testAgents } from '../harness/testEnv.mjs';
 
@@ -277,11 +278,14 @@ export async function openWorkbench({ prefix, agents, viewport = { width: 1280, 
       open.delete(workbench);
       await browser.close().catch(() => {});
       await server.stop();
-      // An agent the stopped host started may still be exiting and writing its home (Qwen's .qwen):
-      // ENOTEMPTY then means "not yet", so the removal is tried again for a few seconds.
+      // An agent the stopped host started may still be exiting and writing its home (Gemini's .gemini,
+      // Qwen's .qwen): its files are removed only once every agent of this workbench is gone. One still
+      // running 10 s after its host stopped is a leftover: killed, then reported as this suite's failure.
+      const leftovers = await endLeftoverAgents(tmp, 10_000);
       fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
       const err = takeWebviewErrors(workbench);
       if (err) throw err;
+      if (leftovers.length > 0) throw new Error(`${leftovers.length} agent process(es) still running 10 s after VS Code stopped (killed): ${leftovers.join(', ')}`);
     },
   };
   open.add(workbench);

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser, sleep, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { ensureNode } from './tools.mjs';
+import { endLeftoverAgents, startedAgentPids } from './leftovers.mjs';
 import { ensureRealAgents, realAgentSettings } from './realAgents.mjs';
 import { ROOT, prepareWorkspace, testAgents } from './testEnv.mjs';
 
@@ -261,75 +262,14 @@ export async function runIntegration({ grep, testsPath, env = {}, realAgents = t
     results.failures.push({ title: 'the integration run', error: unique.join('\n') });
     results.harnessError = unique.join('\n');
   }
-  // No agent may outlive the host: every fake agent that started must be gone.
-  const leftovers = leftoverAgents(tmp);
+  // No agent may outlive the host: every agent that started must be gone within a few seconds.
+  const leftovers = await endLeftoverAgents(tmp, 3000);
   if (leftovers.length > 0) {
     log(`\n  FAILED: ${leftovers.length} agent process(es) still running after VS Code stopped: ${leftovers.join(', ')}`);
-    for (const pid of leftovers) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone meanwhile
-      }
-    }
     results.failed += 1;
   } else {
     log(`  no agent process left behind (${startedAgentPids(tmp).length} started)`);
   }
   fs.rmSync(tmp, { recursive: true, force: true });
   return results;
-}
-
-/**
- * @param {string} dir
- * @returns {number[]}
- */
-function startedAgentPids(dir) {
-  /** @type {number[]} */
-  const pids = [];
-  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl'))) {
-    for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n')) {
-      if (!line) continue;
-      try {
-        const r = JSON.parse(line);
-        if (r.dir === 'start') pids.push(r.pid);
-      } catch {
-        // a torn last line
-      }
-    }
-  }
-  return pids;
-}
-
-/**
- * Processes of this run's real agents (marked with ACP_TEST_RUN in their environment).
- * @param {string} dir
- * @returns {number[]}
- */
-function realAgentProcesses(dir) {
-  /** @type {number[]} */
-  const found = [];
-  const marker = `ACP_TEST_RUN=${dir}\0`;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/environ`, 'utf8').includes(marker)) found.push(Number(entry));
-    } catch {
-      // exited meanwhile, or not ours to read
-    }
-  }
-  return found;
-}
-
-/** @param {string} dir */
-function leftoverAgents(dir) {
-  const real = fs.existsSync('/proc') ? realAgentProcesses(dir) : [];
-  return [...real, ...startedAgentPids(dir)].filter((pid) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
