@@ -187,6 +187,11 @@ export class GeminiConfigTrust {
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   }
 
+  /** How many folders' settings the user let gemini-cli load in this workspace. */
+  trustedCount(): number {
+    return this.trusted().length;
+  }
+
   /** Forgets every answer of this workspace (and this window's refusals). */
   async forgetAll(): Promise<void> {
     this.declined.clear();

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { allowOption, alwaysScope, autoApproves, permissionKey, type CallShape } from '../../src/sessions/permissionPolicy';
 import { definitionHash, selectMcpServers, withoutUntrusted } from '../../src/sessions/mcpServers';
 import { McpTrust, trustListText } from '../../src/sessions/mcpTrust';
+import { GEMINI_SETTINGS_KEY, trustChoices, trustOutcome } from '../../src/sessions/trustChoices';
 import { REDACTED, redact, redactText } from '../../src/agents/redact';
 
 describe('approval semantics', () => {
@@ -153,5 +154,34 @@ describe('redaction', () => {
     assert.equal(redactText('error: key sk-known-value-1 rejected', ['sk-known-value-1']), `error: key ${REDACTED} rejected`);
     const msg = JSON.stringify(redact({ mcpServers: [{ name: 'x', command: 'srv', args: ['--auth', 'plain-secret-arg', '--port', '80'], env: [{ name: 'A', value: 'v' }] }], exitStatus: { signal: 'SIGTERM' } }));
     assert.ok(!msg.includes('plain-secret-arg') && msg.includes('"80"') && msg.includes('SIGTERM'), msg);
+  });
+});
+
+describe('Manage Trusted Workspace MCP Servers: what the picks mean', () => {
+  const a = 'a'.repeat(64);
+  const b = 'b'.repeat(64);
+  it('offers the defined servers checked as trusted, and the Gemini answer only when there is one', () => {
+    assert.deepEqual(trustChoices([a, b], new Set([b]), 0), [
+      { key: a, picked: false },
+      { key: b, picked: true },
+    ]);
+    assert.deepEqual(trustChoices([a], new Set(), 2), [
+      { key: a, picked: false },
+      { key: GEMINI_SETTINGS_KEY, picked: true },
+    ]);
+  });
+  it('unchecking the Gemini entry forgets it; keeping it checked does not; servers follow their boxes', () => {
+    const offered = trustChoices([a, b], new Set([a, b]), 1);
+    assert.deepEqual(trustOutcome(offered, [b]), { mcpTrusted: [b], forgetGemini: true });
+    assert.deepEqual(trustOutcome(offered, [a, GEMINI_SETTINGS_KEY]), { mcpTrusted: [a], forgetGemini: false });
+    assert.deepEqual(trustOutcome(offered, []), { mcpTrusted: [], forgetGemini: true });
+  });
+  it('with no server on offer, the servers trusted earlier are left alone', () => {
+    const offered = trustChoices([], new Set([a]), 1);
+    assert.deepEqual(trustOutcome(offered, []), { mcpTrusted: undefined, forgetGemini: true });
+    assert.deepEqual(trustOutcome(offered, [GEMINI_SETTINGS_KEY]), { mcpTrusted: undefined, forgetGemini: false });
+  });
+  it('the Gemini key can never be a definition hash', () => {
+    assert.doesNotMatch(GEMINI_SETTINGS_KEY, /^[0-9a-f]{64}$/);
   });
 });

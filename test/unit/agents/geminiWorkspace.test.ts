@@ -112,6 +112,10 @@ describe('agents/geminiWorkspace: the user’s answer', () => {
     found['/v'] = config('/v', 'h3');
     assert.equal(await trust.decide('Gemini', ['/w', '/v'], true), 'trusted');
     assert.deepEqual(asked[1], ['/w', '/v']);
+    assert.equal(trust.trustedCount(), 3, 'what Manage Trusted Workspace MCP Servers offers to revoke');
+    await trust.forgetAll();
+    assert.equal(trust.trustedCount(), 0);
+    assert.equal(await trust.decide('Gemini', ['/w'], false), 'declined', 'revoked: no longer trusted without asking');
   });
 
   it('a failing dialog is a no; two starts at once ask once', async () => {
