@@ -136,9 +136,10 @@ describe('e2e: the integration harness', function () {
     assert.equal(results.harnessError, undefined, report);
     // Only the leftover failed it, by its pid; and the harness killed it.
     assert.equal(results.failed, 1, report);
-    const line = output.find((l) => /FAILED: 1 agent process\(es\) still running after VS Code stopped: \d+$/.test(l));
+    // Named by its pid and what it runs.
+    const line = output.find((l) => /FAILED: 1 agent process\(es\) still running after VS Code stopped: \d+ \(.+\)$/.test(l));
     assert.ok(line, report);
-    const pid = Number(/stopped: (\d+)$/.exec(line ?? '')?.[1]);
+    const pid = Number(/stopped: (\d+) /.exec(line ?? '')?.[1]);
     const gone = await waitFor(() => !alive(pid), 10_000);
     assert.ok(gone, `the leftover agent (pid ${pid}) is still running\n${report}`);
   });

@@ -280,12 +280,15 @@ export async function openWorkbench({ prefix, agents, viewport = { width: 1280, 
       await server.stop();
       // An agent the stopped host started may still be exiting and writing its home (Gemini's .gemini,
       // Qwen's .qwen): its files are removed only once every agent of this workbench is gone. One still
-      // running 10 s after its host stopped is a leftover: killed, then reported as this suite's failure.
+      // running 10 s after its host stopped is killed and named. Not a failure here, unlike the
+      // integration tier: code-server is stopped with a signal, which ends its extension host before the
+      // extension's deactivate() can end the agents, so an agent that ignores the end of its stdin
+      // (codex-acp 0.16.0) outlives it.
       const leftovers = await endLeftoverAgents(tmp, 10_000);
+      if (leftovers.length > 0) console.warn(`    [workbench] ${leftovers.length} agent process(es) still running 10 s after code-server stopped, killed: ${leftovers.join(', ')}`);
       fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
       const err = takeWebviewErrors(workbench);
       if (err) throw err;
-      if (leftovers.length > 0) throw new Error(`${leftovers.length} agent process(es) still running 10 s after VS Code stopped (killed): ${leftovers.join(', ')}`);
     },
   };
   open.add(workbench);

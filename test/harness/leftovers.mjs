@@ -68,18 +68,32 @@ export function leftoverAgents(dir) {
 }
 
 /**
+ * What a process runs, for a report (its command line, shortened), or `pid N` when unreadable.
+ * @param {number} pid
+ */
+export function describeProcess(pid) {
+  try {
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return `${pid} (${argv.map((a) => path.basename(a)).join(' ').slice(0, 120)})`;
+  } catch {
+    return `pid ${pid}`;
+  }
+}
+
+/**
  * Waits up to `graceMs` for the run's agents to exit on their own (an agent whose stdin closed
- * may still be writing its home), then kills what is left. Returns the pids it had to kill:
+ * may still be writing its home), then kills what is left. Returns those it had to kill (pid and command):
  * an agent that outlived its host by that long is a leftover the caller reports.
  * @param {string} dir
  * @param {number} graceMs
- * @returns {Promise<number[]>}
+ * @returns {Promise<string[]>}
  */
 export async function endLeftoverAgents(dir, graceMs) {
   let left = leftoverAgents(dir);
   for (const deadline = Date.now() + graceMs; left.length > 0 && Date.now() < deadline; left = leftoverAgents(dir)) {
     await new Promise((r) => setTimeout(r, 200));
   }
+  const described = left.map(describeProcess);
   for (const pid of left) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -89,5 +103,5 @@ export async function endLeftoverAgents(dir, graceMs) {
   }
   // SIGKILL is not instant: wait for the killed ones to be gone before the caller removes their files.
   for (const deadline = Date.now() + 5000; left.some(alive) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
-  return left;
+  return described;
 }
