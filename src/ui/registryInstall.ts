@@ -164,7 +164,10 @@ export class RegistryInstall {
     const list = await registry.source.refresh();
     if (list.from !== 'registry') return []; // offline: try again next start
     await state.update(UPDATE_CHECK_KEY, now);
-    const names = (await registry.updates(list, this.deps.pinned?.() ?? {})).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`);
+    const pinned = this.deps.pinned?.() ?? {};
+    // An adapter whose npm package moved is announced with the package it moves to (Update Agents asks first).
+    const moves = (await registry.moves(list, pinned)).map((m) => `${m.installed.name} ${m.installed.version} → ${m.toPackage} ${m.to.agent.version}`);
+    const names = [...moves, ...(await registry.updates(list, pinned)).map((e) => `${e.agent.name} ${e.installed?.version ?? '?'} → ${e.agent.version}`)];
     if (names.length) {
       const update = vscode.l10n.t('Update');
       void this.deps.messages.show('info', vscode.l10n.t('Updates from the ACP Registry: {0}.', forMessage(names.join(', '), 500)), update).then((c) => c === update && vscode.commands.executeCommand('acpAgents.updateAgents'));

@@ -30,10 +30,16 @@ function item(e: RegistryEntry, configured: ReadonlySet<string>): RegistryPickIt
       ? `${a.version} · ${unavailable}`
       : `${a.version} · ${'kind' in e.dist ? kindWord(e.dist.kind) : ''}`;
   const by = byline(a.authors) || (a.repository ? ` — ${a.repository}` : '');
+  // A package that moved: the old entry says where to, the new one (under the old id) where from.
+  const moved = e.movedTo
+    ? vscode.l10n.t('Moved to {0} (listed too). ', e.movedTo)
+    : e.movedFrom
+      ? vscode.l10n.t('Moved from {0}: installs {1}. ', e.movedFrom, 'kind' in e.dist && e.dist.kind !== 'binary' ? e.dist.target.package : a.version)
+      : '';
   return {
     label: forLabel(a.name),
     description: forLabel(configured.has(a.id) ? vscode.l10n.t('{0} · your settings define this id', state) : state, 300),
-    detail: forLabel(`${a.description}${by}`, 500),
+    detail: forLabel(`${moved}${a.description}${by}`, 500),
     iconPath: unavailable ? new vscode.ThemeIcon('circle-slash') : e.iconFile ? vscode.Uri.file(e.iconFile) : new vscode.ThemeIcon(e.installed ? 'pass' : 'hubot'),
     entry: e,
   };

@@ -348,6 +348,51 @@ describe('ACP Registry (a local registry on 127.0.0.1)', function () {
     }
   });
 
+  it('a package that moved: the install list says so and offers the new one; Update Agents asks, naming both; declined, nothing changes; confirmed, the new entry replaces the old', async () => {
+    const [version, archive, bytes] = published!;
+    publish(version, archive, bytes, [{ id: 'claude-code-acp', name: 'Claude Code', version: '0.16.0', description: 'the old adapter', distribution: { npx: { package: '@zed-industries/claude-code-acp@0.16.0' } } }]);
+    const asked: string[] = [];
+    try {
+      let qp: vscode.QuickPick<RegistryPickItem> | undefined;
+      a.testing.watchRegistryPicks((p) => (qp = p));
+      const picking = vscode.commands.executeCommand<AgentDefinition | undefined>('acpAgents.installAgent');
+      const item = (label: string) => qp?.items.find((i) => i.label === label);
+      const old = await waitFor('the old adapter in the list', () => (qp && !qp.busy ? item('Claude Code') : undefined));
+      assert.match(old.detail ?? '', /^Moved to @agentclientprotocol\/claude-agent-acp \(listed too\)\. the old adapter/);
+      assert.match(item('Claude Agent')?.description ?? '', /^0\.101\.0 · npx/);
+      qp!.hide();
+      assert.equal(await picking, undefined);
+      a.testing.watchRegistryPicks(undefined);
+
+      assert.equal((await vscode.commands.executeCommand<AgentDefinition | undefined>('acpAgents.installAgent', 'claude-code-acp'))?.id, 'claude-code-acp');
+      const oldArgs = (await a.testing.launchSpec('claude-code-acp')).args;
+      a.testing.setConfirm(async (message, detail, action) => (asked.push(`${message} | ${detail} | ${action}`), false));
+      assert.deepEqual(await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents'), [], 'declined');
+      assert.equal(asked.length, 1, asked.join('\n'));
+      assert.match(asked[0]!, /^Move Claude Code from @zed-industries\/claude-code-acp 0\.16\.0 to @agentclientprotocol\/claude-agent-acp 0\.101\.0\? \| /);
+      assert.match(asked[0]!, /Claude Agent is installed and Claude Code is uninstalled\. \| Move$/);
+      assert.deepEqual((await a.testing.launchSpec('claude-code-acp')).args, oldArgs, 'declined: the old one as it was');
+      assert.ok(oldArgs.includes('@zed-industries/claude-code-acp@0.16.0'));
+      assert.ok(!a.agents().some((x) => x.id === 'claude-acp'), 'and nothing new');
+
+      a.testing.setConfirm(async (message) => (asked.push(message), true));
+      assert.deepEqual(await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents'), ['claude-acp'], JSON.stringify(a.testing.messages().slice(-2)));
+      assert.equal(asked.length, 2);
+      assert.ok((await a.testing.launchSpec('claude-acp')).args.includes('@agentclientprotocol/claude-agent-acp@0.101.0'));
+      assert.ok(!a.agents().some((x) => x.id === 'claude-code-acp'), 'the old one is gone');
+      assert.equal(fs.existsSync(path.join(agentsDir, 'claude-code-acp')), false);
+      assert.match(lastMessage(/^Moved /)?.message ?? '', /Claude Code \(@zed-industries\/claude-code-acp 0\.16\.0\) to Claude Agent \(@agentclientprotocol\/claude-agent-acp 0\.101\.0\)/);
+      assert.deepEqual(await vscode.commands.executeCommand<string[]>('acpAgents.updateAgents'), [], 'not asked again');
+      assert.equal(asked.length, 2);
+    } finally {
+      a.testing.watchRegistryPicks(undefined);
+      a.testing.setConfirm(async () => true);
+      for (const id of ['claude-acp', 'claude-code-acp']) if (a.agents().some((x) => x.id === id && x.source === 'registry')) await vscode.commands.executeCommand('acpAgents.uninstallAgent', id);
+      a.testing.setConfirm(undefined);
+      publish(version, archive, bytes);
+    }
+  });
+
   it('a configured agent with the same id wins', async () => {
     const agents = cfg().inspect<unknown[]>('agents')!.globalValue ?? [];
     await cfg().update('agents', [...agents, { id: 'fake-registry', name: 'Mine', command: 'node', args: [] }], vscode.ConfigurationTarget.Global);

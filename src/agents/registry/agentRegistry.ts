@@ -13,6 +13,7 @@ import type { CancelToken } from '../sessionRouter';
 import { chooseDistribution, isNewerVersion, platformKey, type Distribution, type MachineTools, type RegistryAgent } from './format';
 import { getText } from './http';
 import { AgentInstaller, type InstallOptions, type InstallProgress, type InstalledAgent } from './installer';
+import { dueMove, movedId, withMoves } from './moved';
 import type { RegistryList, RegistrySource } from './registrySource';
 
 export interface RegistryEntry {
@@ -24,6 +25,20 @@ export interface RegistryEntry {
   readonly update: boolean;
   /** A cached copy of its icon (an SVG file), once fetched. */
   readonly iconFile?: string;
+  /** The entry names an npm package that moved: the one it continues as (offered in the list too). */
+  readonly movedTo?: string;
+  /** The entry is the package an old one moved to, listed under the old one's id: the old package. */
+  readonly movedFrom?: string;
+}
+
+/** An installed adapter whose package moved, and the entry of the package it continues as. */
+export interface PendingMove {
+  readonly installed: InstalledAgent;
+  /** What it runs now (the old npm package). */
+  readonly from: string;
+  readonly to: RegistryEntry;
+  /** The new npm package. */
+  readonly toPackage: string;
 }
 
 const MAX_ICON_BYTES = 64 * 1024;
@@ -60,21 +75,44 @@ export class AgentRegistry {
     return this.tools;
   }
 
-  /** Every registry agent with how it runs here and whether it is installed. */
+  /**
+   * Every registry agent with how it runs here and whether it is installed; an entry naming an npm
+   * package that moved is marked, and the package it continues as is listed too (moved.ts).
+   */
   async entries(list: RegistryList = this.source.current()): Promise<RegistryEntry[]> {
     const machine = await this.machine();
     // Read once per call, not once per agent (the picker asks again as icons arrive).
     const installedById = new Map(this.installer.installed().map((a) => [a.id, a]));
     const icons = new Set(fs.existsSync(this.iconsDir) ? fs.readdirSync(this.iconsDir) : []);
-    return list.agents.map((agent) => {
+    const { agents, marks } = withMoves(list.agents);
+    return agents.map((agent) => {
       const installed = installedById.get(agent.id);
+      const mark = marks.get(agent.id);
       return {
         agent,
         dist: chooseDistribution(agent, machine),
         ...(installed ? { installed } : {}),
-        update: !!installed && isNewerVersion(agent.version, installed.version),
+        // An installed adapter whose package moved is moved (moves()), not updated.
+        update: !!installed && isNewerVersion(agent.version, installed.version) && !dueMove(installed, list.agents),
         ...(icons.has(`${agent.id}.svg`) ? { iconFile: this.iconFile(agent.id) } : {}),
+        ...(mark?.role === 'old' ? { movedTo: mark.move.to } : {}),
+        ...(mark?.role === 'replaced' ? { movedFrom: mark.move.from[0]! } : {}),
       };
+    });
+  }
+
+  /**
+   * Installed adapters whose npm package moved (moved.ts), with the entry of the package they continue
+   * as; not those the user pinned, nor one whose new package is installed already under its own id.
+   */
+  async moves(list: RegistryList, pinned: Readonly<Record<string, string>> = {}): Promise<PendingMove[]> {
+    const entries = await this.entries(list);
+    return this.installer.installed().flatMap((installed) => {
+      if (Object.hasOwn(pinned, installed.id)) return [];
+      const due = dueMove(installed, list.agents);
+      const to = due && entries.find((e) => e.agent.id === movedId(due.move, list.agents));
+      if (!due || !to || 'unavailable' in to.dist || (to.agent.id !== installed.id && to.installed)) return [];
+      return [{ installed, from: due.from, to, toPackage: due.move.to }];
     });
   }
 
