@@ -91,6 +91,10 @@ export class AgentCapabilityView {
   supportsMcp(transport: McpTransport): boolean {
     return transport === 'stdio' || flag(section(this.caps, 'mcpCapabilities')[transport]);
   }
+  /** The agent says outright that it takes no stdio MCP servers (`mcpCapabilities.stdio: false`), although ACP makes them the baseline. */
+  declinesMcpStdio(): boolean {
+    return section(this.caps, 'mcpCapabilities').stdio === false;
+  }
   /** Prompt content beyond text and resource links. */
   supportsPrompt(content: PromptContent): boolean {
     return flag(section(this.caps, 'promptCapabilities')[content]);

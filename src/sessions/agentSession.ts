@@ -103,7 +103,7 @@ export class AgentSession implements Disposable, SessionSink {
       log: (m) => this.log(m),
     };
     this.mcp = new McpStatus(core);
-    this.folders = new SessionFolders(core, cwd, (sel, rt) => this.mcp.offer(sel, rt));
+    this.folders = new SessionFolders(core, cwd, (sel, rt, at) => this.mcp.offer(sel, rt, at));
     this.permissions = new Permissions({
       ...core,
       agentId: def.id,

@@ -116,6 +116,11 @@ export interface McpRelayService {
    * program that runs the relay; undefined when relays cannot run here.
    */
   register(listener: RelayListener): Promise<{ readonly registration: RelayRegistration; readonly node: string; readonly script: string } | undefined>;
+  /**
+   * These stdio servers served over loopback Streamable HTTP (for an agent that takes http but
+   * refuses stdio): the http entries to hand over, and the end of their serving (with the session).
+   */
+  serveHttp?(servers: readonly acp.McpServerStdio[], cwd: string): Promise<{ readonly servers: acp.McpServer[]; dispose(): void }>;
 }
 
 /** One session's access to the editor-context MCP server. */

@@ -15,6 +15,7 @@ import type { RelayRegistration } from '../../platform/mcpRelay/hub';
 import { oneLine, type RelayEvent } from '../../platform/mcpRelay/wire';
 import { Emitter, type Event } from '../../shared/events';
 import type { McpStatusView } from '../../shared/transcriptTypes';
+import { offerOverHttp, refusesStdio, type HttpOffer } from '../mcpOverHttp';
 import type { McpSelection } from '../mcpServers';
 import { afterTurn, applyEvent, initialStatuses, statusText, wrapStdio, type McpServerStatus } from '../mcpStatus';
 import type { SessionCore, SessionPart } from '../sessionCore';
@@ -24,6 +25,8 @@ export class McpStatus implements SessionPart {
   private note: string | undefined;
   private known: McpIgnored | undefined;
   private registration: RelayRegistration | undefined;
+  /** The loopback HTTP serving of this offer's stdio servers (an agent that refuses stdio). */
+  private http: HttpOffer | undefined;
   /** Bumped on every offer: reports for an earlier offer's registration are dropped. */
   private generation = 0;
   private readonly changed = new Emitter<void>();
@@ -46,11 +49,13 @@ export class McpStatus implements SessionPart {
    * The servers to send in a new/load/resume/fork: stdio ones wrapped in the relay
    * when it can run; the statuses start over.
    */
-  async offer(sel: McpSelection, rt: AgentRuntime): Promise<acp.McpServer[]> {
+  async offer(sel: McpSelection, rt: AgentRuntime, cwd: string): Promise<acp.McpServer[]> {
     const { core } = this;
     const gen = ++this.generation;
     this.registration?.dispose();
     this.registration = undefined;
+    this.http?.dispose();
+    this.http = undefined;
     const stdio = sel.servers.filter((s): s is acp.McpServerStdio => !('url' in s));
     let relay: Awaited<ReturnType<NonNullable<typeof core.services.mcpRelay>['register']>>;
     if (stdio.length && core.services.mcpRelay) {
@@ -67,14 +72,29 @@ export class McpStatus implements SessionPart {
       return sel.servers;
     }
     this.registration = relay?.registration;
-    const servers = relay
+    let servers = relay
       ? sel.servers.map((s) => ('url' in s ? s : wrapStdio(s, { node: relay.node, script: relay.script, socket: relay.registration.socket, token: relay.registration.token })))
       : sel.servers;
+    // An agent that refuses stdio gets them over loopback HTTP, or they are left out saying why.
+    if (refusesStdio(rt)) {
+      const http = await offerOverHttp(servers, rt, core.def.name, cwd, core.services.mcpRelay, core.log);
+      if (gen !== this.generation) {
+        http.dispose();
+        return servers;
+      }
+      this.http = http;
+      servers = http.servers;
+      if (http.skipped.length) {
+        const out = new Set(http.skipped.map((s) => s.name));
+        sel = { ...sel, servers: sel.servers.filter((s) => !out.has(s.name)), skipped: [...sel.skipped, ...http.skipped] };
+        core.log(`MCP: ${http.skipped[0]!.reason}`);
+      }
+    }
     const info = rt.initializeResult?.agentInfo;
     const env = rt.process.spec.env;
     const allowed = core.services.settings.passWorkspaceTrust?.(core.def.id) ?? true;
     this.known = sel.servers.length ? mcpServersIgnored(info, env, allowed, rt.process.spec.trustWithheld === true) : undefined;
-    this.note = sel.servers.length ? trustPassedNote(info, env) : undefined;
+    this.note = [sel.servers.length ? trustPassedNote(info, env) : undefined, this.http?.note].filter(Boolean).join(' ') || undefined;
     if (this.note) core.log(`MCP: ${this.note}`);
     this.list = initialStatuses(sel.servers, sel.skipped, () => relay !== undefined);
     // An agent known not to start them: said at once (a server it starts anyway still shows as started).
@@ -129,6 +149,8 @@ export class McpStatus implements SessionPart {
     this.generation++;
     this.registration?.dispose();
     this.registration = undefined;
+    this.http?.dispose();
+    this.http = undefined;
     this.changed.dispose();
   }
 }

@@ -135,7 +135,7 @@ export class SessionFolders implements SessionPart {
     private readonly core: Pick<SessionCore, 'def' | 'services' | 'transcript' | 'emit' | 'log' | 'runtime' | 'sessionId'>,
     private readonly cwd: string | undefined,
     /** What the servers become when handed over (the MCP status part wraps stdio ones in its relay). */
-    private readonly offer: (sel: McpSelection, rt: AgentRuntime) => Promise<acp.McpServer[]> = async (sel) => sel.servers,
+    private readonly offer: (sel: McpSelection, rt: AgentRuntime, cwd: string) => Promise<acp.McpServer[]> = async (sel) => sel.servers,
   ) {}
 
   /** The user's answer to "may this folder be the session's root?" (asked once per session). */
@@ -347,7 +347,7 @@ export class SessionFolders implements SessionPart {
     }
     if (mcp.servers.length) core.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
     // Their status (and, for an agent known to ignore them, why) is the MCP status part's.
-    const mcpServers = await this.offer(mcp, rt);
+    const mcpServers = await this.offer(mcp, rt, cwd);
     // Load and resume are attached first: the session's own added folders go with them.
     await this.use(core.sessionId());
     this.check();

@@ -13,6 +13,8 @@ import { RELAY_ENV } from '../../../src/platform/mcpRelay/wire';
 import { afterTurn, applyEvent, initialStatuses, statusText, wrapStdio, type McpServerStatus } from '../../../src/sessions/mcpStatus';
 import type { McpSelection } from '../../../src/sessions/mcpServers';
 import { McpStatus } from '../../../src/sessions/parts/mcpStatus';
+import type { McpRelayService } from '../../../src/sessions/services';
+import { AgentCapabilityView } from '../../../src/acp/capabilities';
 import { fakeCore } from './parts/fakeCore';
 
 const stdio = (name: string, env: { name: string; value: string }[] = []): acp.McpServerStdio => ({ name, command: '/usr/bin/srv', args: ['--x', 'ü'], env });
@@ -75,7 +77,7 @@ describe('sessions: the MCP status model', () => {
   });
 });
 
-function setup(opts: { agent?: string; env?: Record<string, string>; passTrust?: boolean; relay?: boolean } = {}) {
+function setup(opts: { agent?: string; env?: Record<string, string>; passTrust?: boolean; relay?: boolean; caps?: acp.AgentCapabilities; serveHttp?: McpRelayService['serveHttp'] } = {}) {
   const listeners: RelayListener[] = [];
   let registrations = 0;
   let disposed = 0;
@@ -90,10 +92,11 @@ function setup(opts: { agent?: string; env?: Record<string, string>; passTrust?:
               registrations++;
               return { registration: { socket: '/tmp/hub.sock', token: `token-${registrations}-abcdef`, dispose: () => void disposed++ }, node: '/node', script: '/relay.js' };
             },
+            ...(opts.serveHttp ? { serveHttp: opts.serveHttp } : {}),
           },
         }),
   });
-  const rt = { initializeResult: { agentInfo: { name: opts.agent ?? 'fake', version: '1.0.0' } }, process: { spec: { env: opts.env ?? {} } } } as unknown as AgentRuntime;
+  const rt = { initializeResult: { agentInfo: { name: opts.agent ?? 'fake', version: '1.0.0' } }, capabilities: new AgentCapabilityView(opts.caps), process: { spec: { env: opts.env ?? {} } } } as unknown as AgentRuntime;
   const part = new McpStatus(f.core);
   const sel: McpSelection = { servers: [stdio('fs'), http], skipped: [{ name: 'ws', reason: 'is defined by the workspace and you have not trusted it' }], fromWorkspace: [] };
   return { f, rt, part, sel, report: (server: string, e: Parameters<RelayListener>[1], conn = 1) => listeners.at(-1)!(server, e, conn), listeners, counts: () => ({ registrations, disposed }) };
@@ -102,7 +105,7 @@ function setup(opts: { agent?: string; env?: Record<string, string>; passTrust?:
 describe('sessions/parts: MCP status', () => {
   it('hands stdio servers over through the relay and shows every server in the header', async () => {
     const { f, rt, part, sel } = setup();
-    const sent = await part.offer(sel, rt);
+    const sent = await part.offer(sel, rt, '/w');
     assert.equal((sent[0] as acp.McpServerStdio).command, '/node');
     assert.deepEqual(sent[1], http, 'http servers as they are');
     assert.deepEqual(f.transcript.header.mcp?.servers.map((s) => [s.name, s.state]), [['fs', 'offered'], ['docs', 'offered'], ['ws', 'skipped']]);
@@ -112,7 +115,7 @@ describe('sessions/parts: MCP status', () => {
 
   it('without the relay, servers go as they are and nothing is claimed about them', async () => {
     const { rt, part, sel } = setup({ relay: false });
-    const sent = await part.offer(sel, rt);
+    const sent = await part.offer(sel, rt, '/w');
     assert.deepEqual(sent, sel.servers);
     part.turnEnded();
     assert.equal(part.statuses()[0]?.state, 'offered');
@@ -121,7 +124,7 @@ describe('sessions/parts: MCP status', () => {
 
   it('an agent that never starts its server: "never started" after the turn; one that starts it late: started, N tools', async () => {
     const { f, rt, part, sel, report } = setup();
-    await part.offer(sel, rt);
+    await part.offer(sel, rt, '/w');
     part.turnEnded();
     assert.equal(part.statuses()[0]?.state, 'notStarted');
     assert.match(f.transcript.header.mcp!.servers[0]!.text, /never started/);
@@ -142,7 +145,7 @@ describe('sessions/parts: MCP status', () => {
 
   it('a relay’s error text reaches the log as one bounded line: no forged log lines', async () => {
     const { f, rt, part, sel, report } = setup();
-    await part.offer(sel, rt);
+    await part.offer(sel, rt, '/w');
     const before = f.logs.length;
     report('fs', { e: 'spawnFailed', message: `spawn x ENOENT\n2026-01-01 [error] forged line\r\u2028${'y'.repeat(150)}` });
     const added = f.logs.slice(before).filter((l) => l.includes('MCP server "fs"'));
@@ -154,7 +157,7 @@ describe('sessions/parts: MCP status', () => {
 
   it('gemini-cli without the trust: "never started" at once, with the reason and the setting to open', async () => {
     const off = setup({ agent: 'gemini-cli', passTrust: false });
-    await off.part.offer(off.sel, off.rt);
+    await off.part.offer(off.sel, off.rt, '/w');
     const fs = off.part.statuses()[0]!;
     assert.equal(fs.state, 'notStarted');
     assert.match(statusText(fs), /only in folders it trusts.*turned off for it \(acpAgents\.passWorkspaceTrust\)/);
@@ -165,7 +168,7 @@ describe('sessions/parts: MCP status', () => {
     assert.equal(statusText(off.part.statuses()[0]!), 'started by the agent, 1 tool');
     // Trust passed on: no warning; a note says so (header and tooltip).
     const on = setup({ agent: 'gemini-cli', env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' } });
-    await on.part.offer(on.sel, on.rt);
+    await on.part.offer(on.sel, on.rt, '/w');
     assert.equal(on.part.statuses()[0]?.state, 'offered');
     assert.match(on.part.trustNote()!, /passed on to Gemini CLI/);
     assert.match(on.f.transcript.header.mcp!.note!, /GEMINI_CLI_TRUST_WORKSPACE=true/);
@@ -173,9 +176,9 @@ describe('sessions/parts: MCP status', () => {
 
   it('a new offer (load, resume, restart) starts over; reports of the earlier one are dropped; dispose lets go', async () => {
     const { rt, part, sel, report, listeners, counts } = setup();
-    await part.offer(sel, rt);
+    await part.offer(sel, rt, '/w');
     report('fs', { e: 'tools', count: 4, names: [] });
-    await part.offer(sel, rt);
+    await part.offer(sel, rt, '/w');
     assert.deepEqual(counts(), { registrations: 2, disposed: 1 });
     assert.equal(part.statuses()[0]?.state, 'offered', 'the new session’s servers start over');
     // A relay of the first offer (its session is gone) still reporting: dropped.
@@ -208,5 +211,45 @@ describe('sessions/parts: MCP status', () => {
     } finally {
       real.dispose();
     }
+  });
+
+  it('an agent that refuses stdio and takes http (Copilot, or mcpCapabilities.stdio: false): its stdio servers go over loopback HTTP, still watched; the serving ends with the offer', async () => {
+    const served: { servers: readonly acp.McpServerStdio[]; cwd: string }[] = [];
+    let ended = 0;
+    const serveHttp: McpRelayService['serveHttp'] = async (servers, cwd) => {
+      served.push({ servers, cwd });
+      return { servers: servers.map((s) => ({ type: 'http' as const, name: s.name, url: `http://127.0.0.1:1/mcp/x/${s.name}`, headers: [{ name: 'Authorization', value: 'Bearer t' }] })), dispose: () => void ended++ };
+    };
+    for (const o of [{ agent: 'Copilot', caps: { mcpCapabilities: { http: true, sse: true } } }, { agent: 'other', caps: { mcpCapabilities: { http: true, stdio: false } } as acp.AgentCapabilities }]) {
+      const { f, rt, part, sel, report } = setup({ ...o, serveHttp });
+      const sent = await part.offer(sel, rt, '/work');
+      assert.deepEqual(sent.map((s) => ['url' in s ? s.url : s.command, s.name]), [['http://127.0.0.1:1/mcp/x/fs', 'fs'], ['https://docs.example/mcp', 'docs']]);
+      // What is served is the relay-wrapped server, started in the session's folder.
+      assert.equal(served.at(-1)!.servers[0]!.command, '/node');
+      assert.equal(served.at(-1)!.cwd, '/work');
+      assert.deepEqual(part.statuses().map((s) => [s.name, s.transport, s.state, s.observed]), [['fs', 'stdio', 'offered', true], ['docs', 'http', 'offered', false], ['ws', 'unknown', 'skipped', false]]);
+      assert.match(f.transcript.header.mcp!.note!, /accepts only http\/sse MCP servers: your stdio servers are offered to it over loopback HTTP/);
+      report('fs', { e: 'tools', count: 1, names: ['echo'] });
+      assert.equal(part.statuses()[0]?.state, 'listed');
+      part.dispose();
+    }
+    assert.equal(ended, 2, 'each serving ended with its session');
+    // An agent that takes stdio: nothing goes over HTTP.
+    const { rt, part, sel } = setup({ caps: { mcpCapabilities: { http: true } }, serveHttp });
+    assert.equal(((await part.offer(sel, rt, '/w'))[0] as acp.McpServerStdio).command, '/node');
+    assert.equal(served.length, 2);
+  });
+
+  it('where stdio servers cannot go over HTTP, they are left out and the status names the real reason', async () => {
+    const noHttp = setup({ agent: 'Copilot', caps: {} });
+    const sent = await noHttp.part.offer(noHttp.sel, noHttp.rt, '/w');
+    assert.deepEqual(sent.map((s) => s.name), ['docs'], 'the refused stdio server is not sent');
+    const fs0 = noHttp.part.statuses().find((s) => s.name === 'fs')!;
+    assert.equal(fs0.state, 'skipped');
+    assert.match(statusText(fs0), /^left out: Agent X refuses stdio MCP servers and takes no HTTP ones/);
+    const failing = setup({ agent: 'Copilot', caps: { mcpCapabilities: { http: true } }, serveHttp: async () => Promise.reject(new Error('EADDRNOTAVAIL 127.0.0.1')) });
+    await failing.part.offer(failing.sel, failing.rt, '/w');
+    assert.match(statusText(failing.part.statuses().find((s) => s.name === 'fs')!), /^left out: Agent X accepts only http\/sse MCP servers; the extension could not serve this stdio server over loopback HTTP \(EADDRNOTAVAIL 127\.0\.0\.1\)/);
+    assert.ok(failing.f.logs.some((l) => /EADDRNOTAVAIL/.test(l)));
   });
 });

@@ -23,7 +23,7 @@ function setup(cwd: string | undefined, caps: { dirs?: boolean; systemPrompt?: b
     process: { spec: { env: agent.env ?? {} } },
   } as unknown as AgentRuntime;
   const mcp = new McpStatus(f.core);
-  return { f, rt, folders: new SessionFolders(f.core, cwd, (sel, r) => mcp.offer(sel, r)) };
+  return { f, rt, folders: new SessionFolders(f.core, cwd, (sel, r, at) => mcp.offer(sel, r, at)) };
 }
 
 describe('sessions/parts: session folders', () => {
