@@ -18,7 +18,7 @@ function setup(cwd: string | undefined, caps: { dirs?: boolean; systemPrompt?: b
     settings: { instructions: () => 'Be brief.' },
   });
   const rt = {
-    capabilities: { supportsAdditionalDirectories: () => caps.dirs ?? false, supportsSystemPrompt: () => caps.systemPrompt ?? false },
+    capabilities: { supportsAdditionalDirectories: () => caps.dirs ?? false, supportsSystemPrompt: () => caps.systemPrompt ?? false, declinesMcpStdio: () => false },
     initializeResult: { agentInfo: { name: agent.name ?? 'fake', version: '1.0.0' } },
     process: { spec: { env: agent.env ?? {} } },
   } as unknown as AgentRuntime;
