@@ -1,0 +1,260 @@
+// The interop row of the Claude adapter people install today: `@agentclientprotocol/claude-agent-acp`
+// (CURRENT_AGENT_PACKAGES in test/harness/realAgents.mjs), run offline through the installed .vsix in
+// the real workbench against the loopback Anthropic Messages stub (test/fixtures/modelStub/anthropic.ts),
+// which plays the model as a model would. The same four cells as the older adapter's row
+// (interop-claude-codex-opencode.test.mjs), in one workbench:
+//   turn   — the user picks the asking mode ("Manual") in the panel's Mode list, as the agent starts
+//            in "Auto", where a model-side classifier decides what needs asking; then a whole turn
+//            that creates a file and edits another: the permission asked first, the diffs, the
+//            Changes list, Undo (the files on disk checked each time);
+//   mcp    — Claude Code defers MCP tools: the model is not offered the user's tool until it loads it
+//            with ToolSearch ("select:mcp__probe__echo"); the stub does that, calls the tool once a
+//            request offers it, and the MCP fixture records the call;
+//   cancel — Stop while the stub holds the model's stream; the next prompt gets its own answer (the
+//            older adapter's late answer, claude-agent-acp#551, was fixed in 0.24.1);
+//   resume — after a window reload, a click in the sidebar loads the session (session/load): the
+//            panel is live, shows the replayed turn, and the agent answers a prompt knowing it.
+// Each cell appends its result to out/interop/results.jsonl (interopResults.mjs).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { claudeCurrentWithModelStub } from '../harness/currentAgents.mjs';
+import { CURRENT_AGENT_PACKAGES, ensureCurrentAgents, splitSpec } from '../harness/realAgents.mjs';
+import { ensureNode } from '../harness/tools.mjs';
+import { MCP_FIXTURE, answerUntil, compiledStub, mcpLines, send } from './interopPanel.mjs';
+import { interopCell } from './interopResults.mjs';
+import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
+
+/** @type {typeof import('../fixtures/modelStub/anthropic.js')} */
+const { startAnthropicStub } = await compiledStub('anthropic');
+
+const [pkg, version] = splitSpec(CURRENT_AGENT_PACKAGES.claude);
+const AGENT = { pkg, version };
+const LABEL = 'Claude Agent current (model stub)';
+/** What the panel says once the agent answered initialize: its agentInfo title and version. */
+const CONNECTED = `Connected to Claude Agent ${version}.`;
+const MCP_TOOL = 'mcp__probe__echo';
+const ORIGINAL = 'original line\nkept line\n';
+const NEW_CONTENT = '# Hello from claude\n\nWritten through ACP.\n';
+const EDITED = 'edited by claude\nkept line\n';
+const DONE = 'claude finished both files.';
+const TURN_PROMPT = 'Create notes/claude-new.md and edit claude-edit.txt';
+const AFTER_STOP = 'claude is still here after the stop.';
+
+/** @typedef {import('../fixtures/modelStub/loopback.js').LoopbackRequest} StubRequest */
+
+/** The text of a model request's messages, for finding what the agent told the model. */
+const messagesText = (/** @type {StubRequest | undefined} */ r) => JSON.stringify(r?.body?.messages ?? []);
+const toolNames = (/** @type {StubRequest | undefined} */ r) => (r?.body?.tools ?? []).map((/** @type {any} */ t) => t.name);
+
+describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume through the extension`, function () {
+  this.timeout(180_000);
+  /** @type {import('./workbench.mjs').Workbench} */
+  let wb;
+  /** @type {import('./workbench.mjs').Page} */
+  let page;
+  /** @type {import('../fixtures/modelStub/anthropic.js').AnthropicStub} */
+  let stub;
+  /** @type {string} */
+  let folder;
+  /** @type {string} */
+  let mcpTmp;
+  /** @type {string} */
+  let mcpRecord;
+  const frame = () => webviewFrame(page);
+  const turns = (/** @type {number} */ from) => stub.requests.slice(from).filter((r) => r.kind === 'turn');
+
+  before(async function () {
+    stub = await startAnthropicStub();
+    const dir = ensureCurrentAgents();
+    mcpTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-interop-cc-mcp-'));
+    mcpRecord = path.join(mcpTmp, 'record.jsonl');
+    wb = await openWorkbench({
+      prefix: 'acp-interop-cc',
+      agents: (tmp) => [claudeCurrentWithModelStub(dir, tmp, stub.url)],
+      viewport: { width: 1280, height: 900 },
+      settings: { 'acpAgents.mcpServers': { probe: { command: ensureNode(), args: [MCP_FIXTURE, mcpRecord] } } },
+    });
+    page = wb.page;
+    folder = path.join(wb.tmp, 'workspace');
+    fs.writeFileSync(path.join(folder, 'claude-edit.txt'), ORIGINAL);
+  });
+
+  after(async function () {
+    await wb?.close();
+    await stub?.close();
+    if (mcpTmp) fs.rmSync(mcpTmp, { recursive: true, force: true });
+  });
+
+  it(`claude ${version}: turn — in the Manual mode picked in the panel, creates a file and edits another: permission, diff, Changes, Undo`, async function () {
+    await interopCell(AGENT, 'turn', async () => {
+      const newFile = path.join(folder, 'notes', 'claude-new.md');
+      const existing = path.join(folder, 'claude-edit.txt');
+      // Claude Code edits only a file it has read in the conversation: Write, Read, Edit.
+      stub.setScript([
+        { text: ['I will create ', 'the new file ', 'and edit the other.'], toolUse: { name: 'Write', input: { file_path: newFile, content: NEW_CONTENT } }, delayMs: 20 },
+        { toolUse: { name: 'Read', input: { file_path: existing } } },
+        { toolUse: { name: 'Edit', input: { file_path: existing, old_string: 'original line', new_string: 'edited by claude' } } },
+        { text: [DONE] },
+      ]);
+      await runCommand(page, 'View: Close All Editors');
+      await runCommand(page, 'ACP: New Session');
+      await pick(page, LABEL);
+      // agentInfo as the panel shows it: the title and version the agent reported.
+      await frame().locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+      assert.equal((await frame().locator('.status-text').innerText()).trim(), CONNECTED);
+      // The Mode list: the agent starts in Auto (its classifier decides); the user picks Manual, which asks.
+      const mode = frame().getByRole('combobox', { name: /Mode$/ });
+      await mode.waitFor({ timeout: 30_000 });
+      const modes = await mode.locator('option').evaluateAll((os) => os.map((o) => `${/** @type {HTMLOptionElement} */ (o).value}=${o.textContent}`));
+      for (const m of ['auto=Auto', 'default=Manual', 'acceptEdits=Accept edits', 'plan=Plan']) assert.ok(modes.includes(m), `the agent offers ${m}: ${modes.join(', ')}`);
+      assert.equal(await mode.inputValue(), 'auto', 'the agent starts in Auto');
+      await mode.selectOption({ label: 'Manual' });
+      await send(page, TURN_PROMPT);
+      await frame().locator('.msg-agent', { hasText: 'I will create the new file and edit the other.' }).waitFor({ timeout: 60_000 });
+      const asked = await answerUntil(page, frame().locator('.msg-agent', { hasText: DONE }), (_card, index) => {
+        if (index === 0) assert.equal(fs.existsSync(newFile), false, 'nothing is written before the answer');
+      });
+      assert.ok(asked.length >= 1, 'the agent asked before writing (Manual)');
+      assert.ok(asked[0]?.includes('Written through ACP.'), `the first question shows the new file's content: ${asked[0]}`);
+      assert.equal(await mode.inputValue(), 'default', 'the Mode list still says Manual');
+      assert.equal(fs.readFileSync(newFile, 'utf8'), NEW_CONTENT, 'the new file is on disk');
+      assert.equal(fs.readFileSync(existing, 'utf8'), EDITED, 'the existing file is edited on disk');
+      await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: 'claude-new.md' }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
+      await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: 'claude-edit.txt' }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
+      const added = frame().locator('.change', { hasText: 'claude-new.md' });
+      const modified = frame().locator('.change', { hasText: 'claude-edit.txt' });
+      await added.waitFor({ timeout: 15_000 });
+      await modified.waitFor({ timeout: 15_000 });
+      assert.match(await added.innerText(), /added/);
+      assert.match(await modified.innerText(), /modified/);
+      await screenshot(page, 'interop-claude-current-turn');
+      await modified.locator('.change-revert').click();
+      await modified.waitFor({ state: 'detached', timeout: 15_000 });
+      assert.equal(fs.readFileSync(existing, 'utf8'), ORIGINAL, 'Undo put the edited file back');
+      assert.equal(fs.readFileSync(newFile, 'utf8'), NEW_CONTENT, 'the other change is still there');
+      await added.locator('.change-revert').click();
+      await added.waitFor({ state: 'detached', timeout: 15_000 });
+      assert.equal(fs.existsSync(newFile), false, 'Undo removed the created file');
+    });
+  });
+
+  it(`claude ${version}: mcp — the user's MCP tool, deferred by Claude Code, is loaded with ToolSearch and called`, async function () {
+    await interopCell(AGENT, 'mcp', async () => {
+      const nonce = `interop-claude-current-${Date.now().toString(36)}`;
+      // What a model does with a deferred tool: load it by name, then call it once it is offered.
+      stub.setScript([
+        { text: ['Loading the MCP tool.'], toolUse: { name: 'ToolSearch', input: { query: `select:${MCP_TOOL}` } } },
+        { text: ['Asking the MCP server.'], toolUse: { name: MCP_TOOL, input: { text: nonce }, onlyIfOffered: true } },
+        { text: ['The MCP server answered claude.'] },
+      ]);
+      const before = stub.requests.length;
+      await send(page, `Ask the probe MCP server to echo ${nonce}`);
+      const asked = await answerUntil(page, frame().locator('.msg-agent', { hasText: 'The MCP server answered claude.' }));
+      const [first, second] = turns(before);
+      // Deferred: the first request names the tool (for ToolSearch) but does not offer it; the next one does.
+      assert.ok(first && !toolNames(first).includes(MCP_TOOL) && toolNames(first).includes('ToolSearch'), `the first request does not offer ${MCP_TOOL}: ${toolNames(first)}`);
+      assert.ok(messagesText(first).includes(MCP_TOOL), 'the first request names the deferred tool');
+      assert.ok(toolNames(second).includes(MCP_TOOL), `once loaded, ${MCP_TOOL} is offered: ${toolNames(second)}`);
+      assert.match(messagesText(second), /"type":"tool_reference","tool_name":"mcp__probe__echo"/, 'ToolSearch answered with a tool_reference');
+      // The fixture's record: the agent started it, listed its tools, and called echo with the nonce.
+      const lines = mcpLines(mcpRecord);
+      const init = lines.findIndex((m) => m.method === 'initialize');
+      assert.ok(init >= 0, 'the agent started the MCP server');
+      assert.ok(lines.slice(init).some((m) => m.method === 'tools/list'), 'its tools were listed');
+      const call = lines.find((m) => m.method === 'tools/call' && m.params?.arguments?.text === nonce);
+      assert.ok(call, `the tool was called with the nonce: ${JSON.stringify(lines.filter((m) => m.method === 'tools/call'))}`);
+      assert.equal(call.params.name, 'echo');
+      assert.ok(asked.some((card) => card.includes('echo')), `Manual asked before the MCP call: ${JSON.stringify(asked)}`);
+      // The panel shows the call's answer.
+      await frame().locator('.item.tool', { hasText: `echo: ${nonce}` }).first().waitFor({ state: 'attached', timeout: 10_000 });
+      return `ToolSearch loads the deferred tool`;
+    });
+  });
+
+  it(`claude ${version}: cancel — Stop while the model's stream is held ends the turn; the next prompt gets its own answer`, async function () {
+    await interopCell(AGENT, 'cancel', async () => {
+      stub.setScript([{ text: ['Thinking ', 'very slowly'], hold: true }, { text: [AFTER_STOP] }]);
+      await send(page, 'Take your time');
+      await frame().locator('.msg-agent', { hasText: 'Thinking very slowly' }).waitFor({ timeout: 60_000 });
+      const stop = frame().locator('#stop');
+      await stop.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.equal(stub.holding, 1, 'the stub holds the stream');
+      await stop.click();
+      await frame().locator('.item.turn-end.reason-cancelled').last().waitFor({ timeout: 30_000 });
+      await stop.waitFor({ state: 'hidden', timeout: 10_000 });
+      assert.equal(await frame().locator('#input').isEditable(), true, 'the input is usable');
+      stub.release();
+      const ends = frame().locator('.item.turn-end');
+      const endsBefore = await ends.count();
+      const before = stub.requests.length;
+      await send(page, 'Are you still there?');
+      // Its own answer, in its own turn (no stale end_turn: the turn does not end before the answer).
+      const answer = frame().locator('.msg-agent', { hasText: AFTER_STOP });
+      await answer.waitFor({ timeout: 60_000 });
+      await ends.nth(endsBefore).waitFor({ state: 'attached', timeout: 30_000 });
+      assert.equal(await ends.count(), endsBefore + 1, 'one turn ended, with the answer');
+      assert.equal(await frame().locator('.item.turn-end.reason-cancelled').count(), 1, 'only the stopped turn was cancelled');
+      const asked = turns(before);
+      assert.equal(asked.length, 1, 'one model request answered the prompt');
+      assert.ok(messagesText(asked[0]).includes('Are you still there?'), 'the model was asked the prompt after the Stop');
+      assert.equal(await frame().locator('.item.notice', { hasText: 'ended this turn at once' }).count(), 0, 'no late-answer notice');
+      await screenshot(page, 'interop-claude-current-stopped');
+    });
+  });
+
+  it(`claude ${version}: resume — after a window reload a click loads the session: live, replayed, and the agent remembers it`, async function () {
+    await interopCell(AGENT, 'resume', async () => {
+      await page.reload();
+      await waitForWorkbench(page);
+      await runCommand(page, 'View: Close All Editors');
+      await runCommand(page, 'ACP Agents: Focus on Sessions View');
+      const rows = page.locator('#workbench\\.parts\\.sidebar .monaco-list-row');
+      /** @type {{ label: string, level: string }[]} */
+      let list = [];
+      let at = -1;
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await page.waitForTimeout(250)) {
+        list = await rows.evaluateAll((els) => els.map((e) => ({ label: e.getAttribute('aria-label') ?? '', level: e.getAttribute('aria-level') ?? '' })));
+        at = list.findIndex((r) => r.label.startsWith(`Agent ${LABEL}`));
+        if (at >= 0 && list[at + 1]?.level === '2') break;
+      }
+      assert.ok(at >= 0 && list[at + 1]?.level === '2', `the agent's sessions are in the sidebar: ${JSON.stringify(list)}`);
+      /** @type {number[]} */
+      const mine = [];
+      for (let i = at + 1; list[i]?.level === '2'; i++) mine.push(i);
+      let found = false;
+      for (const idx of mine) {
+        await rows.nth(idx).click();
+        if (await frame().locator('.msg-user', { hasText: TURN_PROMPT }).first().waitFor({ timeout: mine.length > 1 ? 15_000 : 60_000 }).then(() => true, () => false)) {
+          found = true;
+          break;
+        }
+      }
+      assert.ok(found, 'one of the sessions replays the turn\'s prompt');
+      // Live (session/load answered), not the read-only archive.
+      await frame().locator('.status-text', { hasText: CONNECTED }).waitFor({ timeout: 60_000 });
+      await frame().locator('.msg-agent', { hasText: DONE }).first().waitFor({ timeout: 30_000 });
+      await frame().locator('.msg-agent', { hasText: AFTER_STOP }).first().waitFor({ timeout: 30_000 });
+      await screenshot(page, 'interop-claude-current-resumed');
+      // The agent itself has the conversation: the model's next request carries the first turn.
+      stub.setScript([{ text: ['claude remembers the notes.'] }]);
+      const before = stub.requests.length;
+      await send(page, 'What did I ask first?');
+      await frame().locator('.msg-agent', { hasText: 'claude remembers the notes.' }).waitFor({ timeout: 60_000 });
+      const next = turns(before).at(-1);
+      assert.ok(messagesText(next).includes(TURN_PROMPT) && messagesText(next).includes('What did I ask first?'), 'the model request after the load holds the loaded conversation');
+      // agentInfo in the agent diagnostics: the name the agent reported (the panel shows the title).
+      await runCommand(page, 'ACP: Show Agent Diagnostics');
+      const doc = page.locator('.editor-instance .monaco-editor .view-lines').last();
+      let text = '';
+      for (const deadline = Date.now() + 15_000; !text.includes('agentInfo.version') && Date.now() < deadline; await page.waitForTimeout(250)) {
+        text = ((await doc.innerText().catch(() => '')) ?? '').replace(/\u00a0/g, ' ');
+      }
+      assert.match(text, /agentInfo\.name: "?@agentclientprotocol\/claude-agent-acp"?/);
+      assert.match(text, /agentInfo\.title: "?Claude Agent"?/);
+      assert.match(text, new RegExp(`agentInfo\\.version: "?${version.replace(/\./g, '\\.')}"?`));
+      await runCommand(page, 'View: Close All Editors');
+    });
+  });
+});
