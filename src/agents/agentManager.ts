@@ -10,7 +10,7 @@ import { mergeAgents, type AgentDefinition } from './agentDefinition';
 import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
 import { AgentRuntime, AgentStartError } from './agentRuntime';
 import { CrashPolicy } from './crashPolicy';
-import { CODEX_SANDBOX_HELPER, codexSandboxHelperNote, codexSandboxHelperTarget, GEMINI_TRUST_ENV, isGeminiCli, launchEnvQuirks, type LaunchInfo } from './quirks';
+import { CODEX_SANDBOX_HELPER, codexSandboxHelperNote, codexSandboxHelperTarget, GEMINI_TRUST_ENV, isGeminiCli, launchEnvQuirks, quirksLine, type LaunchInfo } from './quirks';
 import type { GeminiRepoTrust } from './geminiWorkspace';
 import { expandAll, expandEnv, expandVariables } from './expand';
 import { looksSecret, type SecretValues } from './redact';
@@ -244,6 +244,7 @@ export class AgentManager implements Disposable {
     log.info(
       `Initialized: ${init.agentInfo ? `${init.agentInfo.title ?? init.agentInfo.name} ${init.agentInfo.version}` : 'no agentInfo'}; capabilities ${JSON.stringify(init.agentCapabilities)}; auth methods ${init.authMethods.map((m) => `${m.id} (${m.type})`).join(', ') || 'none'}`,
     );
+    log.info(quirksLine(init.agentInfo));
     runtime.process.onExit((info) => this.onRuntimeExit(e, runtime, info));
     this.setStatusOf(e, 'running');
     return runtime;

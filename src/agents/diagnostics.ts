@@ -9,7 +9,7 @@ import { AgentCapabilityView } from '../acp/capabilities';
 import type { MethodStatsSnapshot } from '../acp/methodStats';
 import type { AgentDefinition } from './agentDefinition';
 import type { AgentRuntime } from './agentRuntime';
-import { mcpServersIgnored, quirksFor, type Quirk } from './quirks';
+import { mcpServersIgnored, quirksFor, type AppliedQuirk } from './quirks';
 
 /**
  * What became of one MCP server handed (or not) to the agent. Today the
@@ -51,7 +51,7 @@ export interface AgentDiagnostics {
   readonly capabilityUse: readonly CapabilityUse[];
   readonly authMethods: readonly string[];
   readonly methods: MethodStatsSnapshot;
-  readonly quirks: readonly Quirk[];
+  readonly quirks: readonly AppliedQuirk[];
   /** Launch-time compatibility notes (the environment set because of who the agent is). */
   readonly launchNotes: readonly string[];
   readonly mcp?: McpStatusReport;

@@ -15,6 +15,7 @@ import * as l10n from '@vscode/l10n';
 import type { MethodCount } from '../acp/methodStats';
 import type { AgentDiagnostics } from './diagnostics';
 import { REDACTED, redactText } from './redact';
+import { rangeText } from './quirks';
 
 export const REPORT_LIMITS = {
   /** Lines of stderr shown per agent. */
@@ -188,7 +189,7 @@ function agentSection(d: AgentDiagnostics, secrets: readonly string[]): string[]
   }
 
   out.push(`### ${l10n.t('Compatibility entries applied')}`, '');
-  const quirks = [...d.quirks.map((q) => `${q.id} (${q.agent} ≥ ${q.from}${q.below ? ` < ${q.below}` : ''}): ${q.does} — ${q.issue}`), ...d.launchNotes.map((n) => s(n, 400))];
+  const quirks = [...d.quirks.map((q) => `${q.id} (${q.match.name} ${rangeText(q.match)}): ${q.does} — ${q.issue}`), ...d.launchNotes.map((n) => s(n, 400))];
   out.push(quirks.length ? fence(quirks) : l10n.t('None.'), '');
 
   out.push(`### ${l10n.t('Last lines of stderr (redacted)')}`, '');

@@ -33,13 +33,22 @@ import * as l10n from '@vscode/l10n';
 /** The quirks keyed by `agentInfo`. */
 export type QuirkId = 'missing-file-read-as-empty' | 'late-answer-after-cancel';
 
-export interface Quirk {
-  readonly id: QuirkId;
-  /** `agentInfo.name` as the agent reports it. */
-  readonly agent: string;
-  /** Versions it applies to: at least `from`, and below `below` when that is set (no fixed release known yet otherwise). */
+/**
+ * One name an agent reports (`agentInfo.name`, matched exactly) and the versions of it a quirk applies to:
+ * at least `from`, and below `below` when that is set (no fixed release known yet otherwise). An agent
+ * that moved to a new package name is listed under each name it shipped with, each with its own range,
+ * so that an entry neither stops applying after a rename nor follows a fix published under the new name.
+ */
+export interface QuirkMatch {
+  readonly name: string;
   readonly from: string;
   readonly below?: string;
+}
+
+export interface Quirk {
+  readonly id: QuirkId;
+  /** The agents it applies to, under every name they shipped with. */
+  readonly agents: readonly QuirkMatch[];
   readonly issue: string;
   /** What the client does, for logs. */
   readonly does: string;
@@ -52,8 +61,7 @@ export const QUIRKS: readonly Quirk[] = [
     // answer (-32002) fails the tool and no new file can be created. Its read_file tool checks existence on disk
     // itself, so the model still hears "not found" for reads.
     id: 'missing-file-read-as-empty',
-    agent: 'gemini-cli',
-    from: '0.1.0',
+    agents: [{ name: 'gemini-cli', from: '0.1.0' }],
     issue: 'https://github.com/google-gemini/gemini-cli/issues/9280',
     does: 'fs/read_text_file of a missing file is answered with empty content instead of an error, so that its write tool can create files',
   },
@@ -61,9 +69,15 @@ export const QUIRKS: readonly Quirk[] = [
     // After a cancelled turn, it answers the next session/prompt at once with a second, stale stop reason
     // (end_turn, no update): that prompt's answer comes during the prompt after. Nothing the client can
     // answer differently; the session says so, so that the user is not left waiting on a turn that ended.
+    // Introduced in 0.23.0 ("Use idle session state as end of turn", #463), fixed in 0.24.1 ("Cleanup based on
+    // new idle state", #480: a cancel left the idle message unconsumed, and the next prompt took it as its end).
+    // 0.24.0 was the first release as @agentclientprotocol/claude-agent-acp, so no @zed-industries release has
+    // the fix. Checked live on @agentclientprotocol/claude-agent-acp 0.101.0: no stale answer after a cancel.
     id: 'late-answer-after-cancel',
-    agent: '@zed-industries/claude-agent-acp',
-    from: '0.1.0',
+    agents: [
+      { name: '@zed-industries/claude-agent-acp', from: '0.23.0', below: '0.24.0' },
+      { name: '@agentclientprotocol/claude-agent-acp', from: '0.24.0', below: '0.24.1' },
+    ],
     issue: 'https://github.com/agentclientprotocol/claude-agent-acp/issues/551',
     does: 'a turn after a Stop that ends at once with nothing in it is explained in the session',
   },
@@ -90,10 +104,35 @@ export function inRange(version: unknown, from: string, below?: string): boolean
   return hi === undefined || compare(v, hi) < 0;
 }
 
+/** An entry of the table that applies to an agent, with the name and range it matched. */
+export interface AppliedQuirk extends Quirk {
+  readonly match: QuirkMatch;
+}
+
 /** The table's entries that apply to an agent, by its `initialize` agentInfo (untrusted: any shape). */
-export function quirksFor(agentInfo: { readonly name?: unknown; readonly version?: unknown } | undefined, table: readonly Quirk[] = QUIRKS): Quirk[] {
+export function quirksFor(agentInfo: { readonly name?: unknown; readonly version?: unknown } | undefined, table: readonly Quirk[] = QUIRKS): AppliedQuirk[] {
   if (!agentInfo || typeof agentInfo.name !== 'string') return [];
-  return table.filter((q) => q.agent === agentInfo.name && inRange(agentInfo.version, q.from, q.below));
+  const out: AppliedQuirk[] = [];
+  for (const q of table) {
+    const match = q.agents.find((m) => m.name === agentInfo.name && inRange(agentInfo.version, m.from, m.below));
+    if (match) out.push({ ...q, match });
+  }
+  return out;
+}
+
+/** A version range as `≥ from < below`. */
+export function rangeText(m: QuirkMatch): string {
+  return `≥ ${m.from}${m.below ? ` < ${m.below}` : ''}`;
+}
+
+/** The line for the agent's log at connect: which entries apply to it (bounded: the name is the agent's own word). */
+export function quirksLine(agentInfo: { readonly name?: unknown; readonly version?: unknown } | undefined): string {
+  const name = typeof agentInfo?.name === 'string' ? JSON.stringify(agentInfo.name.slice(0, 100)) : undefined;
+  if (!name) return 'compatibility: no agentInfo, so no interop workarounds apply';
+  const version = typeof agentInfo?.version === 'string' ? agentInfo.version.slice(0, 40) : '?';
+  const applied = quirksFor(agentInfo);
+  if (!applied.length) return `compatibility: no interop workarounds apply to ${name} ${version}`;
+  return `compatibility: interop workarounds for ${name} ${version}: ${applied.map((q) => `${q.id} (${q.match.name} ${rangeText(q.match)}; ${q.issue})`).join(', ')}`;
 }
 
 /**
@@ -116,7 +155,7 @@ export class SessionQuirks {
     return () => {
       if (this.logged.has(id)) return;
       this.logged.add(id);
-      this.log(`compatibility: ${q.agent} ${String(info?.version)}: ${q.does} (${q.issue})`);
+      this.log(`compatibility: ${q.match.name} ${String(info?.version)}: ${q.does} (${q.issue})`);
     };
   }
 }

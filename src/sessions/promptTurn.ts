@@ -119,7 +119,7 @@ export class PromptTurns {
     const h = this.host;
     const q = quirksFor(rt.initializeResult?.agentInfo).find((x) => x.id === 'late-answer-after-cancel');
     if (!q) return;
-    h.log(`compatibility: ${q.agent} ${String(rt.initializeResult?.agentInfo?.version)}: ${q.does} (${q.issue})`);
+    h.log(`compatibility: ${q.match.name} ${String(rt.initializeResult?.agentInfo?.version)}: ${q.does} (${q.issue})`);
     h.emit(
       h.transcript().addLocalNotice(
         'warning',

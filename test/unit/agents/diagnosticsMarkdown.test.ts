@@ -5,7 +5,7 @@ import { AgentCapabilityView } from '../../../src/acp/capabilities';
 import { clientCapabilities } from '../../../src/acp/capabilities';
 import { capabilityUse, type AgentDiagnostics } from '../../../src/agents/diagnostics';
 import { diagnosticsMarkdown, fence, REPORT_LIMITS, scrub, type ReportContext } from '../../../src/agents/diagnosticsMarkdown';
-import { QUIRKS } from '../../../src/agents/quirks';
+import { quirksFor } from '../../../src/agents/quirks';
 import { redactText } from '../../../src/agents/redact';
 
 const ctx: ReportContext = { secrets: ['hunter2-known-secret'], extensionVersion: '9.9.9', host: 'Code 1.100.0', platform: 'linux x64', generated: '2026-01-01T00:00:00.000Z' };
@@ -31,7 +31,7 @@ function diag(over: Partial<AgentDiagnostics> = {}): AgentDiagnostics {
     capabilityUse: capabilityUse(new AgentCapabilityView(caps), clientCapabilities()),
     authMethods: ['login (agent)'],
     methods: stats.snapshot(),
-    quirks: QUIRKS.filter((q) => q.agent === 'gemini-cli'),
+    quirks: quirksFor({ name: 'gemini-cli', version: '0.61.0' }),
     launchNotes: ['compatibility: gemini-cli: GEMINI_CLI_TRUST_WORKSPACE=true (the VS Code workspace is trusted; without it gemini-cli starts no MCP servers)'],
     mcp: { source: 'selection', servers: [{ name: 'files', state: 'offered', detail: 'stdio' }, { name: 'remote', state: 'left-out', detail: 'is an HTTP server, and the agent does not support HTTP MCP servers' }] },
     stderr: ['ready in /home/alice/project'],

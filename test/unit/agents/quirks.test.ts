@@ -1,14 +1,39 @@
 import * as assert from 'node:assert/strict';
-import { codexSandboxHelperNote, codexSandboxHelperTarget, GEMINI_TRUST_ENV, inRange, isCodexAcp, isGeminiCli, launchEnvQuirks, mcpServersIgnored, parseVersion, QUIRKS, quirksFor, SessionQuirks, trustPassedNote, type LaunchInfo } from '../../../src/agents/quirks';
+import { codexSandboxHelperNote, codexSandboxHelperTarget, GEMINI_TRUST_ENV, inRange, isCodexAcp, isGeminiCli, launchEnvQuirks, mcpServersIgnored, parseVersion, QUIRKS, quirksFor, quirksLine, SessionQuirks, trustPassedNote, type LaunchInfo } from '../../../src/agents/quirks';
 
 describe('agents: interop quirks table', () => {
-  it('every entry names an agent, a readable version range and its upstream issue', () => {
+  it('every entry names its agents, each with a readable version range, and its upstream issue', () => {
     for (const q of QUIRKS) {
-      assert.ok(q.agent && q.does, q.id);
-      assert.ok(parseVersion(q.from), `${q.id}: from ${q.from}`);
-      if (q.below !== undefined) assert.ok(parseVersion(q.below), `${q.id}: below ${q.below}`);
+      assert.ok(q.agents.length && q.does, q.id);
+      for (const m of q.agents) {
+        assert.ok(m.name, q.id);
+        assert.ok(parseVersion(m.from), `${q.id}: from ${m.from}`);
+        if (m.below !== undefined) assert.ok(parseVersion(m.below) && !inRange(m.below, m.from, m.below) && inRange(m.from, m.from, m.below), `${q.id}: ${m.from} below ${m.below}`);
+      }
       assert.match(q.issue, /^https:\/\/github\.com\/[^/]+\/[^/]+\/issues\/\d+$/);
     }
+  });
+
+  it('late-answer-after-cancel (claude-agent-acp#551): the 0.23 releases under the old name and 0.24.0 under the new one; not the fixed 0.24.1 on, nor before 0.23.0', () => {
+    const ids = (name: string, version: string) => quirksFor({ name, version }).map((q) => q.id);
+    assert.deepEqual(ids('@zed-industries/claude-agent-acp', '0.23.1'), ['late-answer-after-cancel']);
+    assert.deepEqual(ids('@zed-industries/claude-agent-acp', '0.23.0'), ['late-answer-after-cancel']);
+    assert.deepEqual(ids('@agentclientprotocol/claude-agent-acp', '0.24.0'), ['late-answer-after-cancel'], 'the renamed package before the fix');
+    assert.deepEqual(ids('@agentclientprotocol/claude-agent-acp', '0.24.1'), [], 'fixed in 0.24.1 (#480)');
+    assert.deepEqual(ids('@agentclientprotocol/claude-agent-acp', '0.101.0'), [], 'the current adapter (checked live)');
+    assert.deepEqual(ids('@zed-industries/claude-agent-acp', '0.22.0'), [], 'before #463 brought it');
+    assert.deepEqual(ids('@agentclientprotocol/claude-agent-acp', '0.23.1'), [], 'each name has its own range');
+    assert.deepEqual(ids('claude-agent-acp', '0.23.1'), [], 'an unscoped name is not matched');
+    const [q] = quirksFor({ name: '@agentclientprotocol/claude-agent-acp', version: '0.24.0' });
+    assert.deepEqual(q!.match, { name: '@agentclientprotocol/claude-agent-acp', from: '0.24.0', below: '0.24.1' });
+  });
+
+  it('the line at connect says which entries apply to the agent, or that none do', () => {
+    assert.equal(quirksLine({ name: '@agentclientprotocol/claude-agent-acp', version: '0.101.0' }), 'compatibility: no interop workarounds apply to "@agentclientprotocol/claude-agent-acp" 0.101.0');
+    assert.match(quirksLine({ name: '@agentclientprotocol/claude-agent-acp', version: '0.24.0' }), /interop workarounds for "@agentclientprotocol\/claude-agent-acp" 0\.24\.0: late-answer-after-cancel \(@agentclientprotocol\/claude-agent-acp ≥ 0\.24\.0 < 0\.24\.1; https:\/\/github\.com\/agentclientprotocol\/claude-agent-acp\/issues\/551\)$/);
+    assert.match(quirksLine({ name: 'gemini-cli', version: '0.61.0' }), /missing-file-read-as-empty \(gemini-cli ≥ 0\.1\.0; /);
+    assert.equal(quirksLine(undefined), 'compatibility: no agentInfo, so no interop workarounds apply');
+    assert.ok(quirksLine({ name: 'x'.repeat(10_000), version: '1'.repeat(10_000) }).length < 200, 'bounded');
   });
 
   it('reads versions leniently and compares them numerically', () => {
