@@ -16,7 +16,7 @@ import {
   ResponseError,
 } from 'vscode-jsonrpc/node';
 import { clientCapabilities } from './capabilities';
-import { decodeInitializeResponse, decodeSessionNotification, decodeStopReason, type DecodedInitialize, type DecodedNotification } from './decode';
+import { decodeInitializeResponse, decodeSessionNotification, decodeSteerOutcome, decodeStopReason, type DecodedInitialize, type DecodedNotification, type SteerOutcome } from './decode';
 import { MethodStats } from './methodStats';
 import { OrderedQueue } from './orderedQueue';
 import * as P from './protocol';
@@ -341,6 +341,16 @@ export class AcpConnection {
     // Updates sent before the response belong to this turn: let them be handled first.
     await this.drainSession(params.sessionId);
     return { stopReason };
+  }
+  /**
+   * `_session/steering` with the `promptRequired` opt-in (only to an agent whose initialize advertised it).
+   * Throws an AgentError when refused, and one of code 0 when the answer is no known outcome.
+   */
+  async steer(sessionId: string, prompt: acp.ContentBlock[]): Promise<SteerOutcome> {
+    const raw = await this.call(P.SteeringRequest.type, { sessionId, prompt, _meta: { steering: { idleBehavior: 'promptRequired' } } });
+    const outcome = decodeSteerOutcome(raw);
+    if (!outcome) throw new AgentError(P.SteeringRequest.method, 0, `unknown answer ${preview(JSON.stringify(raw) ?? String(raw))}`);
+    return outcome;
   }
   /** `session/cancel` (a notification): the prompt still gets its response, with `cancelled`. */
   async cancel(sessionId: string): Promise<void> {

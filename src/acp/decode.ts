@@ -515,6 +515,8 @@ export interface DecodedInitialize {
   readonly agentCapabilities: acp.AgentCapabilities;
   readonly authMethods: AuthMethodInfo[];
   readonly agentInfo?: acp.Implementation;
+  /** The top-level `_meta.steering.supported` is exactly `true`: the agent serves `_session/steering`. */
+  readonly steering?: boolean;
 }
 
 /** An auth method as the client understands it, including legacy shapes seen in the wild. */
@@ -602,7 +604,18 @@ export function decodeInitializeResponse(v: unknown, problems: Problems): Decode
   if (isObj(r.agentInfo) && typeof r.agentInfo.name === 'string') {
     agentInfo = { name: r.agentInfo.name, title: str(r.agentInfo.title) ?? null, version: str(r.agentInfo.version) ?? '' };
   }
-  return { protocolVersion: num(r.protocolVersion), agentCapabilities: caps, authMethods, agentInfo };
+  const meta = isObj(r._meta) ? r._meta : undefined;
+  const steering = isObj(meta?.steering) && meta.steering.supported === true;
+  return { protocolVersion: num(r.protocolVersion), agentCapabilities: caps, authMethods, agentInfo, ...(steering ? { steering } : {}) };
+}
+
+/** How the agent took a `_session/steering` message: put into the running turn, a new turn it started itself, or none running (prompt it). */
+export type SteerOutcome = 'injected' | 'startedNewTurn' | 'promptRequired';
+
+/** The answer to `_session/steering`; undefined when it is none of the known outcomes. */
+export function decodeSteerOutcome(v: unknown): SteerOutcome | undefined {
+  const o = isObj(v) ? v.outcome : undefined;
+  return o === 'injected' || o === 'startedNewTurn' || o === 'promptRequired' ? o : undefined;
 }
 
 export function decodeStopReason(v: unknown, problems: Problems): acp.StopReason | string {

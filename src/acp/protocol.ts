@@ -63,6 +63,20 @@ export namespace ForkSessionRequest {
   export const method = 'session/fork';
   export const type = new RequestType<ForkSessionParams, { sessionId: string; modes?: unknown; configOptions?: unknown }, acp.Error>(method);
 }
+/**
+ * `_session/steering` (an extension request, served by claude-agent-acp and codex-acp when their `initialize`
+ * result's top-level `_meta.steering.supported` is true): a message put into the running turn. Always sent
+ * with the `promptRequired` opt-in, so that with no turn running nothing starts and the client prompts itself.
+ */
+export interface SteeringParams {
+  readonly sessionId: string;
+  readonly prompt: acp.ContentBlock[];
+  readonly _meta: { readonly steering: { readonly idleBehavior: 'promptRequired' } };
+}
+export namespace SteeringRequest {
+  export const method = '_session/steering';
+  export const type = new RequestType<SteeringParams, unknown, acp.Error>(method);
+}
 /** Legacy (removed from the schema on 2026-06-01, still answered by many agents): the model of a session. */
 export interface SetSessionModelParams {
   readonly sessionId: string;

@@ -215,6 +215,8 @@ export interface HeaderState {
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } | null };
   /** Messages typed while a turn runs, sent one per turn when it ends (in order); their attachments come back on Edit. */
   queue?: { id: string; text: string; attachments: readonly Attachment[] }[];
+  /** What the queue's "Send now" does now: steer the running turn (the agent serves steering), stop it, or just send (no turn runs). */
+  sendNow?: 'steer' | 'stop' | 'send';
   /** "Restore files to here": what restoring to a user message would do, and how it went. */
   restore?: RestoreView;
   /** What the agent takes in a prompt besides text (promptCapabilities), for the empty session's welcome. */

@@ -74,7 +74,7 @@ export type WebviewToHost =
   | { readonly type: 'follow'; readonly on: boolean }
   /** Stop a subagent's current work (only offered when it advertised cancel). */
   | { readonly type: 'stopSubagent'; readonly sessionId: string }
-  /** A queued message: removed, taken back into the composer (edit), or sent now (the running turn is stopped). */
+  /** A queued message: removed, taken back into the composer (edit), or sent now (steered into the running turn, or the running turn is stopped). */
   | { readonly type: 'queue'; readonly action: 'remove' | 'edit' | 'sendNow'; readonly id: string }
   /** An answer to an elicitation: the form's values (as typed) with accept. */
   | { readonly type: 'elicitation'; readonly id: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Readonly<Record<string, string | string[]>> }

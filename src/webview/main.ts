@@ -134,7 +134,7 @@ el<HTMLButtonElement>('fork').addEventListener('click', () => post({ type: 'acti
 el<HTMLButtonElement>('export').addEventListener('click', () => post({ type: 'action', action: 'export' }));
 
 /** Messages waiting for their turn, in order: Send now, Edit (back into the composer), Remove. */
-function renderQueue(queue: HeaderState['queue']): void {
+function renderQueue(queue: HeaderState['queue'], mode: HeaderState['sendNow']): void {
   const items = queue ?? [];
   queueEl.hidden = items.length === 0;
   queueEl.replaceChildren(
@@ -162,10 +162,17 @@ function renderQueue(queue: HeaderState['queue']): void {
         return b;
       };
       const short = q.text.slice(0, 80);
+      // What Send now does: into the running turn (the agent steers), or the turn is stopped for it, or (no turn) just sent.
+      const sendNow =
+        mode === 'steer'
+          ? [l10n.t('Send now (steers the running turn)'), l10n.t('Send now into the running turn: {0}', short)]
+          : mode === 'stop'
+            ? [l10n.t('Send now (stops the turn)'), l10n.t('Stop the running turn and send now: {0}', short)]
+            : [l10n.t('Send now'), l10n.t('Send now: {0}', short)];
       li.append(
         order,
         label,
-        act('sendNow', l10n.t('Send now'), 'queued-send-now', l10n.t('Send now: {0}', short)),
+        act('sendNow', sendNow[0]!, 'queued-send-now', sendNow[1]!),
         act('edit', l10n.t('Edit'), 'queued-edit', l10n.t('Edit: {0}', short)),
         act('remove', l10n.t('Remove'), 'queued-remove', l10n.t('Remove: {0}', short)),
       );
@@ -199,7 +206,7 @@ window.addEventListener('focus', focusComposer);
 function setHeader(h: HeaderState): void {
   lastHeader = h;
   updateWelcome();
-  renderQueue(h.queue);
+  renderQueue(h.queue, h.sendNow);
   pins.render(h.pins);
   mcpSection.render(h.mcp);
   header.render(h, info?.agentName ?? '');

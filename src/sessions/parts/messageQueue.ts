@@ -2,8 +2,9 @@
  * What the user sends: a prompt is shown at once, archived, and sent as the
  * session's next turn — or, while a turn runs (or messages already wait), it
  * waits in the queue, one sent per turn as the previous one ends. Queued
- * messages can be removed, taken back to edit, or sent now (the running turn
- * is stopped for it). No `vscode` import.
+ * messages can be removed, taken back to edit, or sent now: into the running
+ * turn where the agent serves steering (parts/steering.ts), else the running
+ * turn is stopped for it. No `vscode` import.
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import * as l10n from '@vscode/l10n';
@@ -13,6 +14,7 @@ import type { ContentPart } from '../../shared/transcriptTypes';
 import { buildPrompt } from '../promptBuilder';
 import type { PromptTurns } from '../promptTurn';
 import type { SessionCore, SessionPart } from '../sessionCore';
+import { canSteer, sendNowMode, steer } from './steering';
 
 /** A message typed while a turn ran, waiting for its own turn. */
 interface Queued {
@@ -33,6 +35,10 @@ export class MessageQueue implements SessionPart {
   private seq = 0;
   /** Send now stopped the turn: the queue goes on when it ends (after a plain Stop it waits). */
   private sendNowPending = false;
+  /** A message being steered into the running turn (out of the queue until the agent answers); nothing is sent meanwhile. */
+  private steering: Queued | undefined;
+  /** Messages steered into the running turn: they end with it. */
+  private riders: Queued[] = [];
   private disposed = false;
 
   constructor(
@@ -48,7 +54,7 @@ export class MessageQueue implements SessionPart {
     if (!rt || !sessionId || this.disposed) return undefined;
     // A turn is running (never a second session/prompt at once), or queued messages wait (after Stop
     // or a failed turn): the message goes behind them, and sending resumes the queue in order.
-    if (this.core.busy() || this.queue.length) {
+    if (this.core.busy() || this.queue.length || this.steering) {
       const queued = this.enqueue(text, attachments);
       this.drain();
       return await queued;
@@ -76,7 +82,11 @@ export class MessageQueue implements SessionPart {
       this.publish();
       return true;
     }
-    // Send now: first in line, and the running turn (if any) is stopped for it.
+    // Send now: into the running turn where the agent steers; else first in line, and the running turn (if any) is stopped for it.
+    if (this.core.busy() && canSteer(this.core.runtime()) && !this.steering) {
+      await this.steerNow(item!);
+      return true;
+    }
     this.queue.unshift(item!);
     this.publish();
     if (this.core.busy()) {
@@ -86,8 +96,50 @@ export class MessageQueue implements SessionPart {
     return true;
   }
 
+  /** Steers `item` into the running turn; when no turn runs any more it is sent as the next prompt, and when steering fails the turn is stopped for it. */
+  private async steerNow(item: Queued): Promise<void> {
+    const rt = this.core.runtime();
+    const sessionId = this.core.sessionId();
+    if (!rt || !sessionId) return item.resolve(undefined);
+    this.steering = item;
+    this.publish();
+    let result;
+    try {
+      const { blocks, parts } = await this.build(rt, item.text, item.attachments);
+      result = await steer(this.core, rt, sessionId, item.text, parts, blocks);
+    } catch (err) {
+      this.core.log(`steer: the message could not be built (${err instanceof Error ? err.message : String(err)})`);
+      result = 'failed' as const;
+    } finally {
+      this.steering = undefined;
+    }
+    if (result === 'injected') {
+      // It ends with the running turn; one that ended meanwhile held the queue (see drain), which goes on now.
+      if (this.core.busy()) this.riders.push(item);
+      else {
+        item.resolve('end_turn');
+        this.drain();
+      }
+      return;
+    }
+    if (result === 'startedNewTurn') return item.resolve(undefined);
+    this.queue.unshift(item);
+    this.publish();
+    if (result === 'failed' && this.core.busy()) {
+      this.sendNowPending = true;
+      await this.turns.cancel();
+    } else this.drain();
+  }
+
+  /** A turn began: the strip says again what Send now does. */
+  turnBegan(): void {
+    if (this.queue.length) this.publish();
+  }
+
   /** The next queued message gets its turn — not after a failed turn, nor after a plain Stop. */
   turnEnded(_sessionId: string, stopReason: string | undefined): void {
+    for (const r of this.riders.splice(0)) r.resolve(stopReason);
+    if (this.queue.length) this.publish();
     const goOn = stopReason !== undefined && (stopReason !== 'cancelled' || this.sendNowPending);
     this.sendNowPending = false;
     if (goOn) setTimeout(() => this.drain(), 0);
@@ -106,10 +158,10 @@ export class MessageQueue implements SessionPart {
     }
   }
 
-  private async startTurn(rt: AgentRuntime, sessionId: string, text: string, attachments: readonly Attachment[], extra: readonly acp.ContentBlock[]): Promise<string | undefined> {
-    const { core } = this;
+  /** The prompt's blocks (attached files read), what the transcript shows beside its text, and what was left out. */
+  private async build(rt: AgentRuntime, text: string, attachments: readonly Attachment[]): Promise<{ blocks: acp.ContentBlock[]; parts: ContentPart[]; dropped: string[] }> {
     const caps = rt.capabilities;
-    const built = await buildPrompt(text, attachments, { image: caps.supportsPrompt('image'), embeddedContext: caps.supportsPrompt('embeddedContext') }, (uri, real) => core.services.readText(uri, real));
+    const built = await buildPrompt(text, attachments, { image: caps.supportsPrompt('image'), embeddedContext: caps.supportsPrompt('embeddedContext') }, (uri, real) => this.core.services.readText(uri, real));
     const parts: ContentPart[] = attachments.map((a) =>
       a.kind === 'image'
         ? { type: 'image', mimeType: a.mimeType, data: a.data, name: a.name }
@@ -117,6 +169,13 @@ export class MessageQueue implements SessionPart {
           ? { type: 'resource', uri: 'vscode-problems:/workspace', name: a.name }
           : { type: 'resource_link', uri: a.uri, name: a.kind === 'selection' ? `${a.name}:${a.startLine}-${a.endLine}` : a.name },
     );
+    return { blocks: built.blocks, parts, dropped: built.dropped };
+  }
+
+  private async startTurn(rt: AgentRuntime, sessionId: string, text: string, attachments: readonly Attachment[], extra: readonly acp.ContentBlock[]): Promise<string | undefined> {
+    const { core } = this;
+    const built = await this.build(rt, text, attachments);
+    const { parts } = built;
     // Blocks the client adds itself (a fork's transcript): sent, and shown as one labelled attachment each.
     built.blocks.push(...extra);
     for (const b of extra) parts.push({ type: 'resource', uri: b.type === 'resource' ? b.resource.uri : 'acp-transcript:', name: b.type === 'resource' ? l10n.t('Conversation so far (attached)') : l10n.t('Conversation so far (sent as text)') });
@@ -145,6 +204,7 @@ export class MessageQueue implements SessionPart {
   private publish(): void {
     // The header goes to the panel on every change: a pasted image's bytes are not in it (Edit gets them from `attachments`).
     this.core.transcript().header.queue = this.queue.map((q) => ({ id: q.id, text: q.text, attachments: q.attachments.map((a) => (a.kind === 'image' ? { ...a, data: '' } : a)) }));
+    this.core.transcript().header.sendNow = sendNowMode(this.core);
     this.core.emit([{ c: 'header' }]);
   }
 
@@ -152,16 +212,17 @@ export class MessageQueue implements SessionPart {
   private drain(): void {
     const rt = this.core.runtime();
     const sessionId = this.core.sessionId();
-    if (this.disposed || this.core.busy() || this.core.phase().kind !== 'ready' || !rt || !sessionId) return;
+    if (this.disposed || this.steering || this.core.busy() || this.core.phase().kind !== 'ready' || !rt || !sessionId) return;
     const next = this.queue.shift();
     if (!next) return;
-    this.publish();
+    // Claimed before the strip is told, so that it says what Send now does during that turn.
     void this.claimAndSend(rt, sessionId, next.text, next.attachments).then(next.resolve, () => next.resolve(undefined));
+    this.publish();
   }
 
   /** The panel closed: waiting messages are not sent. */
   dispose(): void {
     this.disposed = true;
-    for (const q of this.queue.splice(0)) q.resolve(undefined);
+    for (const q of [...this.queue.splice(0), ...this.riders.splice(0)]) q.resolve(undefined);
   }
 }
