@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { decodeAuthMethod, decodeInitializeResponse, decodeSessionNotification, decodeSessionUpdate, decodeStopReason } from '../../../src/acp/decode';
+import { decodeAuthMethod, decodeInitializeResponse, decodeSessionNotification, decodeSessionUpdate, decodeSteerOutcome, decodeStopReason } from '../../../src/acp/decode';
 import { AgentCapabilityView } from '../../../src/acp/capabilities';
 
 const dec = (u: unknown) => {
@@ -123,6 +123,18 @@ describe('tolerant decoding', () => {
     assert.deepEqual((r.authMethods[1] as any).env, { A: 'b' });
     assert.equal((r.authMethods[2] as any).terminalAuth.command, 'agent');
     assert.ok(decodeAuthMethod({ id: 'a' }, [], 'x'));
+  });
+
+  it('initialize: steering only for a literal _meta.steering.supported true at the top level', () => {
+    const steers = (v: unknown) => decodeInitializeResponse(v, []).steering === true;
+    assert.equal(steers({ protocolVersion: 1, _meta: { steering: { supported: true } } }), true);
+    for (const meta of [{ steering: { supported: 'true' } }, { steering: { supported: 1 } }, { steering: true }, { steering: [{ supported: true }] }, { steering: null }, { steering: {} }, [], 'steering', null]) {
+      assert.equal(steers({ protocolVersion: 1, _meta: meta }), false, JSON.stringify(meta));
+    }
+    assert.equal(steers({ protocolVersion: 1, agentCapabilities: { _meta: { steering: { supported: true } } } }), false, 'not under agentCapabilities');
+    assert.equal(steers({ protocolVersion: 1 }), false);
+    assert.deepEqual([decodeSteerOutcome({ outcome: 'injected' }), decodeSteerOutcome({ outcome: 'promptRequired', reason: 'noRunningTurn' }), decodeSteerOutcome({ outcome: 'startedNewTurn' })], ['injected', 'promptRequired', 'startedNewTurn']);
+    for (const v of [{ outcome: 'queued' }, {}, null, 'injected', { outcome: ['injected'] }]) assert.equal(decodeSteerOutcome(v), undefined, JSON.stringify(v));
   });
 
   it('stop reasons: unknown kept and reported, missing treated as end_turn', () => {

@@ -77,6 +77,53 @@ describe('sessions/parts: message queue', () => {
     assert.equal(await b, 'end_turn');
   });
 
+  it('Send now with an agent that steers: injected joins the running turn (shown once, no cancel), ends with it', async () => {
+    const { f, queue, sent, end, cancels } = setup();
+    const steered: string[] = [];
+    const answers: (() => Promise<string>)[] = [async () => 'injected'];
+    f.state.runtime = { capabilities: { supportsPrompt: () => true }, initializeResult: { steering: true }, connection: { steer: async (_s: string, blocks: { text: string }[]) => (steered.push(blocks[0]!.text), await answers.shift()!()) } } as unknown as AgentRuntime;
+    const first = queue.prompt('running');
+    await tick();
+    const second = queue.prompt('steer me');
+    assert.equal(f.transcript.header.sendNow, 'steer');
+    assert.equal(await queue.act('sendNow', queue.queued[0]!.id), true);
+    assert.deepEqual(steered, ['steer me']);
+    assert.equal(cancels(), 0, 'the turn is not stopped');
+    assert.deepEqual(queue.queued, []);
+    assert.deepEqual(f.transcript.items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text), ['running', 'steer me']);
+    assert.deepEqual(f.archived.at(-1), ['s1', { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'steer me' } }]);
+    end('end_turn');
+    assert.deepEqual(await Promise.all([first, second]), ['end_turn', 'end_turn']);
+    await tick();
+    assert.deepEqual(sent, ['running'], 'no prompt of its own');
+  });
+
+  it('Send now with an agent that steers: promptRequired goes as the next prompt; an error falls back to Stop and send', async () => {
+    const { f, queue, sent, end, cancels } = setup();
+    const answers: (() => Promise<string>)[] = [async () => 'promptRequired', async () => Promise.reject(new Error('steering broke'))];
+    f.state.runtime = { capabilities: { supportsPrompt: () => true }, initializeResult: { steering: true }, connection: { steer: async () => await answers.shift()!() } } as unknown as AgentRuntime;
+    void queue.prompt('running');
+    await tick();
+    const late = queue.prompt('late');
+    await queue.act('sendNow', queue.queued[0]!.id);
+    assert.equal(cancels(), 0);
+    assert.deepEqual(queue.queued.map((q) => q.text), ['late'], 'first in line again');
+    end('end_turn');
+    await tick();
+    assert.deepEqual(sent, ['running', 'late']);
+    const broken = queue.prompt('broken');
+    await queue.act('sendNow', queue.queued[0]!.id);
+    assert.equal(cancels(), 1, 'the running turn is stopped for it');
+    assert.ok(f.logs.some((l) => /steer: _session\/steering failed \(steering broke\)/.test(l)), f.logs.join('\n'));
+    end('cancelled');
+    assert.equal(await late, 'cancelled');
+    await tick();
+    assert.deepEqual(sent, ['running', 'late', 'broken']);
+    end('end_turn');
+    assert.equal(await broken, 'end_turn');
+    assert.equal(f.transcript.items.filter((i) => i.kind === 'user' && (i as { text: string }).text === 'broken').length, 1, 'shown once');
+  });
+
   it('remove and edit take a message out (it resolves without a turn); the header carries images without their bytes', async () => {
     const { f, queue } = setup();
     f.state.busy = true;
