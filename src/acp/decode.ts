@@ -517,6 +517,8 @@ export interface DecodedInitialize {
   readonly agentInfo?: acp.Implementation;
   /** The top-level `_meta.steering.supported` is exactly `true`: the agent serves `_session/steering`. */
   readonly steering?: boolean;
+  /** The keys of the top-level `_meta` (its extensions), at most 20, each cut to 60 characters. */
+  readonly metaKeys?: readonly string[];
 }
 
 /** An auth method as the client understands it, including legacy shapes seen in the wild. */
@@ -606,7 +608,8 @@ export function decodeInitializeResponse(v: unknown, problems: Problems): Decode
   }
   const meta = isObj(r._meta) ? r._meta : undefined;
   const steering = isObj(meta?.steering) && meta.steering.supported === true;
-  return { protocolVersion: num(r.protocolVersion), agentCapabilities: caps, authMethods, agentInfo, ...(steering ? { steering } : {}) };
+  const metaKeys = meta ? Object.keys(meta).slice(0, 20).map((k) => k.slice(0, 60)) : [];
+  return { protocolVersion: num(r.protocolVersion), agentCapabilities: caps, authMethods, agentInfo, ...(steering ? { steering } : {}), ...(metaKeys.length ? { metaKeys } : {}) };
 }
 
 /** How the agent took a `_session/steering` message: put into the running turn, a new turn it started itself, or none running (prompt it). */

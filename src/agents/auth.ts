@@ -44,9 +44,26 @@ export class AuthService {
       this.manager.setStatus(def.id, 'needs-sign-in');
       const signedIn = await this.signIn(def, cwd, l10n.t('{0} needs you to sign in ({1}).', forLabel(def.name, 100), forLabel(err.message, 300)));
       if (!signedIn) throw err;
-      return await fn(await this.manager.ensureRunning(def, cwd));
+      try {
+        return await fn(await this.manager.ensureRunning(def, cwd));
+      } catch (again) {
+        if (!(again instanceof AgentError) || !again.isAuthRequired) throw again;
+        // Signing in succeeded, yet the agent asks again: not offered in a loop; said as it is, Sign In left to the user.
+        this.manager.setStatus(def.id, 'needs-sign-in');
+        const method = this.lastMethod ?? '?';
+        this.manager.agentLog(def).warn(`Signed in with "${method}", but ${again.method} still answered ${again.code} (${again.message}): not retried`);
+        throw new AgentError(
+          again.method,
+          again.code,
+          l10n.t('{0} still asks for a sign-in after signing in with "{1}" succeeded ({2}). It may need another sign-in method, or its own configuration: see its log.', forMessage(def.name, 100), forMessage(method, 100), forMessage(again.message, 300)),
+          again.data,
+        );
+      }
     }
   }
+
+  /** The name of the sign-in method that last succeeded (for the message when the agent asks again). */
+  private lastMethod: string | undefined;
 
   /** Offers the agent's sign-in methods and runs the one picked. Returns whether sign-in succeeded. */
   async signIn(def: AgentDefinition, cwd: string | undefined, reason = l10n.t('Sign in to {0}', def.name)): Promise<boolean> {
@@ -61,6 +78,7 @@ export class AuthService {
     try {
       const ok = await this.run(def, method, cwd);
       if (ok) {
+        this.lastMethod = method.name;
         this.manager.setStatus(def.id, 'running');
         this.manager.agentLog(def).info(`Signed in with "${method.name}" (${method.id}).`);
       }
@@ -107,6 +125,7 @@ export class AuthService {
         return true;
       }
       case 'unknown':
+        this.manager.agentLog(def).warn(`Sign-in: "${forLabel(method.name, 100)}" (${forLabel(method.id, 100)}) is of type "${forLabel(method.rawType, 100)}", which this extension cannot run`);
         await this.messages.show(
           'warning',
           l10n.t("{0} offers \"{1}\", a sign-in method of type \"{2}\" that this extension cannot run. Sign in outside VS Code as the agent's documentation says, then restart the agent.", forMessage(def.name, 100), forMessage(method.name, 100), forMessage(method.rawType, 100)),

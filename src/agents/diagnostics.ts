@@ -52,6 +52,8 @@ export interface AgentDiagnostics {
   readonly authMethods: readonly string[];
   readonly methods: MethodStatsSnapshot;
   readonly quirks: readonly AppliedQuirk[];
+  /** The extensions the agent named in its initialize result's `_meta`, and whether this client uses each. */
+  readonly extensions?: readonly { readonly key: string; readonly used: boolean }[];
   /** Launch-time compatibility notes (the environment set because of who the agent is). */
   readonly launchNotes: readonly string[];
   readonly mcp?: McpStatusReport;
@@ -126,6 +128,7 @@ export function agentDiagnostics(
     authMethods: init?.authMethods.map((m) => `${m.id} (${m.type})`) ?? [],
     methods: rt ? rt.connection.stats.snapshot() : { out: [], in: [], overflow: { out: 0, in: 0 }, invalidLines: 0 },
     quirks: quirksFor(init?.agentInfo),
+    extensions: (init?.metaKeys ?? []).map((key) => ({ key, used: key === 'steering' && init?.steering === true })),
     launchNotes: launch.notes,
     mcp,
     stderr: rt ? rt.process.stderrTail(opts.stderrLines) : [],

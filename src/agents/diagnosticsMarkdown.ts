@@ -188,6 +188,11 @@ function agentSection(d: AgentDiagnostics, secrets: readonly string[]): string[]
     out.push(fence(rows.length ? rows : ['—']), '');
   }
 
+  if (d.extensions?.length) {
+    out.push(`### ${l10n.t('Extensions in the initialize result (_meta)')}`, '');
+    out.push(fence(d.extensions.map((e) => `${s(e.key, 60)}: ${e.used ? l10n.t('used (Send now steers the running turn)') : l10n.t('not used by this client (ignored)')}`)), '');
+  }
+
   out.push(`### ${l10n.t('Compatibility entries applied')}`, '');
   const quirks = [...d.quirks.map((q) => `${q.id} (${q.match.name} ${rangeText(q.match)}): ${q.does} — ${q.issue}`), ...d.launchNotes.map((n) => s(n, 400))];
   out.push(quirks.length ? fence(quirks) : l10n.t('None.'), '');
