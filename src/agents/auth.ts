@@ -126,7 +126,8 @@ export class AuthService {
       }
       case 'unknown':
         this.manager.agentLog(def).warn(`Sign-in: "${forLabel(method.name, 100)}" (${forLabel(method.id, 100)}) is of type "${forLabel(method.rawType, 100)}", which this extension cannot run`);
-        await this.messages.show(
+        // Not awaited: a notification stays open until dismissed, and the panel must say "sign-in needed" now.
+        void this.messages.show(
           'warning',
           l10n.t("{0} offers \"{1}\", a sign-in method of type \"{2}\" that this extension cannot run. Sign in outside VS Code as the agent's documentation says, then restart the agent.", forMessage(def.name, 100), forMessage(method.name, 100), forMessage(method.rawType, 100)),
         );

@@ -1,5 +1,5 @@
 // Bad input from an adapter at the handshake and sign-in: capabilities and _meta never seen
-// before, and a session/new that still answers
+// before, a sign-in method of an unknown type, and a session/new that still answers
 // "Authentication required" after a successful authenticate. Each ends in a clear state in
 // the panel and a line in the diagnostics (the agent's log or the diagnostics document), never a hang.
 import * as assert from 'node:assert/strict';
@@ -42,6 +42,19 @@ describe('Bad input from an adapter: a clear state, never a hang', function () {
     assert.match(md, /Extensions in the initialize result \(_meta\)/);
     for (const key of ['steering', 'providers', 'systemPrompt', 'hologram']) assert.match(md, new RegExp(`${key}: not used by this client`), key);
     assert.match(md, /teleport/, 'the capabilities as sent are in the report');
+  });
+
+  it('a sign-in method of an unknown type: said so (message and log), the panel offers Sign In again; nothing is sent for it', async () => {
+    const a = await api();
+    a.testing.setAuthPrompter(picks('beam'));
+    const logged = nextLogLine(a, (l) => l.includes('Sign-in: "Beam me in" (beam) is of type "teleport"'));
+    const panel = a.openChat('fake-auth-still-required');
+    const s = await waitForStatus(panel, 'sign-in needed', (x) => x.severity === 'error');
+    await logged.wait('the unknown method type logged');
+    assert.match(s.text, /Authentication required/);
+    assert.ok(s.actions.includes('signIn'), s.actions.join(','));
+    assert.ok(JSON.stringify(a.testing.messages()).includes('a sign-in method of type \\"teleport\\" that this extension cannot run'), JSON.stringify(a.testing.messages()));
+    assert.equal(readRecord('auth-still-required').filter((r) => r.dir === 'in' && r.msg?.method === 'authenticate').length, 0);
   });
 
   it('session/new still "Authentication required" after a successful authenticate: said plainly, once, with Sign In; no loop', async () => {
