@@ -109,7 +109,7 @@ export interface TestHooks {
   setBetweenCheckAndUse(hook: ((file: string, action: 'read' | 'write' | 'revert') => Promise<void>) | undefined): void;
   /** The protected-path glob (acpAgents.files.protectedPaths as in force) a file falls under, if any. */
   protectedGlob(file: string, roots: readonly string[]): string | undefined;
-  /** Gives the session index and archive a full disk (every write fails with ENOSPC), or the real one back. */
+  /** Gives the stores (the session index, the archive and what sessions keep beside it, the file touches) a full disk (every write fails with ENOSPC), or the real one back. */
   setDiskFull(full: boolean): void;
   /** A chat panel restored as after a reload, from the state it saved (agent id, session id). */
   restorePanel(state: { agentId: string; sessionId?: string }): Promise<ChatPanel | undefined>;
@@ -127,7 +127,7 @@ export function testHooks(ctx: Ctx): TestHooks {
   const defaults = { openExternal: externalOpener.open, sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker, rootModal: ctx.sessionRoots.modal };
   return {
     messages: () => ctx.messages.history(),
-    setDiskFull: (full) => void (ctx.archive.io = ctx.index.io = full ? fullDiskIo() : diskIo),
+    setDiskFull: (full) => void (ctx.archive.io = ctx.index.io = ctx.fileTouches.io = full ? fullDiskIo() : diskIo),
     restorePanel: async (state) => {
       const panel = vscode.window.createWebviewPanel('acpAgents.chat', state.agentId, vscode.ViewColumn.Active, ChatPanel.webviewOptions(ctx.extension.extensionUri));
       await ctx.panels.deserializeWebviewPanel(panel, state);

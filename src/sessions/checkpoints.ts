@@ -7,8 +7,7 @@
  * so a reload can still restore. No `vscode` import.
  */
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import { writeFileAtomic } from '../platform/atomicWrite';
+import type { SessionSidecar, SidecarFormat } from './sessionSidecar';
 
 /** A file's bytes: null when it does not exist; undefined when unknown. */
 export type FileBytes = Buffer | null | undefined;
@@ -46,12 +45,27 @@ const PROMPT_KEY_CHARS = 200;
 
 const sha = (b: Buffer): string => createHash('sha1').update(b).digest('hex');
 
-interface Stored {
-  v: 1;
+/** The checkpoints as kept: `{ v: 1, seq, turns, blobs }` (a ref stored as 0 is unknown; blobs in base64 by sha1). */
+export interface StoredCheckpoints {
   seq: number;
   turns: { id: string; text: string; at: number; before: Record<string, string | null | 0>; after: Record<string, string | null | 0> }[];
   blobs: Record<string, string>;
 }
+
+/** How checkpoints are kept next to the archive (see sessionSidecar.ts); the contents' budget bounds the file. */
+export const CHECKPOINTS_FORMAT: SidecarFormat<StoredCheckpoints> = {
+  kind: 'checkpoints',
+  version: 1,
+  // Base64 of the contents' budget, and room for the turns' names.
+  maxBytes: Math.ceil((MAX_BLOB_BYTES * 4) / 3) + 16 * 1024 * 1024,
+  empty: () => ({ seq: 0, turns: [], blobs: {} }),
+  encode: (stored) => ({ ...stored }),
+  decode: ({ seq, turns, blobs }) => ({
+    seq: Number(seq) || 0,
+    turns: Array.isArray(turns) ? (turns as StoredCheckpoints['turns']) : [],
+    blobs: typeof blobs === 'object' && blobs !== null ? (blobs as Record<string, string>) : {},
+  }),
+};
 
 export class Checkpoints {
   private turns: Turn[] = [];
@@ -60,14 +74,12 @@ export class Checkpoints {
   /** At the start of the current turn: the bytes of every file earlier turns touched. */
   private startBytes = new Map<string, Buffer | null>();
   private seq = 0;
-  private saving: Promise<void> = Promise.resolve();
 
   constructor(
     /** Where the checkpoints of the session are kept (undefined: nowhere yet). */
-    private readonly file: () => string | undefined,
+    private readonly store: () => SessionSidecar<StoredCheckpoints> | undefined,
     /** A file's bytes now: an editor's unsaved text, else the disk's (null: missing; undefined: unreadable). */
     private readonly read: (file: string) => FileBytes,
-    private readonly log: (m: string) => void = () => undefined,
     /** A turn that changed files ended: which files (for "Sessions That Changed This File"). */
     private readonly ended: (turn: { id: string; text: string; at: number; files: string[] }) => void = () => undefined,
   ) {}
@@ -204,11 +216,11 @@ export class Checkpoints {
     for (const h of [...this.blobs.keys()]) if (!keep.has(h)) this.blobs.delete(h);
   }
 
-  /** Writes the checkpoints next to the archive (atomically: a temporary file, then a rename). */
+  /** Writes the checkpoints next to the archive (whole or not at all, one write at a time). */
   save(): Promise<void> {
-    const file = this.file();
-    if (!file) return this.saving;
-    const stored: Stored = { v: 1, seq: this.seq, turns: [], blobs: {} };
+    const store = this.store();
+    if (!store) return Promise.resolve();
+    const stored: StoredCheckpoints = { seq: this.seq, turns: [], blobs: {} };
     const refs = new Set<string>();
     const enc = (m: Map<string, Ref>) => {
       const o: Record<string, string | null | 0> = {};
@@ -223,28 +235,13 @@ export class Checkpoints {
       const b = this.blobs.get(h);
       if (b) stored.blobs[h] = b.toString('base64');
     }
-    const text = JSON.stringify(stored);
-    this.saving = this.saving.then(async () => {
-      try {
-        await writeFileAtomic(file, text);
-      } catch (err) {
-        this.log(`checkpoints: not saved (${err instanceof Error ? err.message : String(err)})`);
-      }
-    });
-    return this.saving;
+    return store.write(stored);
   }
 
   /** Reads the checkpoints a session kept (a reload, a resumed session). Bad files are ignored. */
   async load(): Promise<void> {
-    const file = this.file();
-    if (!file) return;
-    let stored: Stored;
-    try {
-      stored = JSON.parse(await fs.promises.readFile(file, 'utf8')) as Stored;
-    } catch {
-      return;
-    }
-    if (stored?.v !== 1 || !Array.isArray(stored.turns)) return;
+    const stored = await this.store()?.read();
+    if (!stored) return;
     const dec = (o: unknown): Map<string, Ref> => {
       const m = new Map<string, Ref>();
       if (o && typeof o === 'object') for (const [f, r] of Object.entries(o)) m.set(f, typeof r === 'string' ? r : r === null ? null : undefined);
@@ -255,7 +252,7 @@ export class Checkpoints {
       if (typeof t?.id !== 'string' || this.turns.some((x) => x.id === t.id)) continue;
       loaded.push({ id: t.id, text: String(t.text ?? ''), at: Number(t.at) || 0, before: dec(t.before), after: dec(t.after) });
     }
-    for (const [h, b64] of Object.entries(stored.blobs ?? {})) {
+    for (const [h, b64] of Object.entries(stored.blobs)) {
       if (typeof b64 !== 'string') continue;
       const b = Buffer.from(b64, 'base64');
       if (sha(b) === h) this.blobs.set(h, b);
@@ -263,15 +260,6 @@ export class Checkpoints {
     this.turns = [...loaded, ...this.turns];
     this.seq = Math.max(this.seq, Number(stored.seq) || 0, ...this.turns.map((t) => Number(t.id.slice(2)) || 0));
     this.trim();
-  }
-
-  /** Forgets everything (the session was deleted). */
-  async delete(): Promise<void> {
-    this.turns = [];
-    this.blobs.clear();
-    const file = this.file();
-    await this.saving;
-    if (file) await fs.promises.rm(file, { force: true });
   }
 }
 

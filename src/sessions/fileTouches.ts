@@ -9,8 +9,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../platform/atomicWrite';
 import { withStoreLock } from '../platform/storeLock';
+import { diskIo, type StoreIo } from '../platform/storeIo';
 
 export interface TurnTouch {
   readonly agentId: string;
@@ -49,6 +49,8 @@ export class FileTouches {
   private pending = new Map<string, TurnTouch>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** The disk (replaceable: the tests give it a full one). */
+  io: StoreIo = diskIo;
 
   constructor(
     private readonly file: string,
@@ -93,8 +95,7 @@ export class FileTouches {
       for (const t of [...this.read(), ...ours]) merged.set(turnKey(t), t);
       const kept = [...merged.values()].sort((a, b) => a.at - b.at).slice(-TOUCH_LIMITS.turns);
       try {
-        await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
-        await writeFileAtomic(this.file, JSON.stringify(kept));
+        await this.io.writeFileAtomic(this.file, JSON.stringify(kept));
       } catch (e) {
         this.log(`file touches: could not write ${this.file}: ${(e as Error).message}`);
       }

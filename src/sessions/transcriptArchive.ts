@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { diskIo, type StoreIo } from '../platform/storeIo';
+import { SIDECAR_KINDS, type SidecarHome, type SidecarKind } from './sessionSidecar';
 
 export interface ArchivedLine {
   /** Time (ms since epoch). */
@@ -18,7 +19,7 @@ export interface ArchivedLine {
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
-export class TranscriptArchive {
+export class TranscriptArchive implements SidecarHome {
   /** Updates waiting to be written: kept as objects, serialized off the hot path. */
   private readonly pending = new Map<string, ArchivedLine[]>();
   private readonly sizes = new Map<string, number>();
@@ -48,19 +49,9 @@ export class TranscriptArchive {
     return f;
   }
 
-  /** Where a session's checkpoints are kept, next to its archive. */
-  checkpointsOf(agentId: string, sessionId: string): string {
-    return this.fileOf(agentId, sessionId).replace(/\.jsonl$/, '.checkpoints.json');
-  }
-
-  /** Where a session's pinned messages are kept, next to its archive. */
-  pinsOf(agentId: string, sessionId: string): string {
-    return this.fileOf(agentId, sessionId).replace(/\.jsonl$/, '.pins.json');
-  }
-
-  /** Where the folders the user added to a session are kept, next to its archive. */
-  foldersOf(agentId: string, sessionId: string): string {
-    return this.fileOf(agentId, sessionId).replace(/\.jsonl$/, '.folders.json');
+  /** Where a session keeps one kind of what it keeps beside its archive (see sessionSidecar.ts). */
+  sidecarFile(agentId: string, sessionId: string, kind: SidecarKind): string {
+    return this.fileOf(agentId, sessionId).replace(/\.jsonl$/, `.${kind}.json`);
   }
 
   /** Cheap: remembers the update; the write happens later, in the background. */
@@ -213,6 +204,7 @@ export class TranscriptArchive {
     return this.pending.has(this.fileOf(agentId, sessionId)) || fs.existsSync(this.fileOf(agentId, sessionId));
   }
 
+  /** Forgets a session: its archive and everything it keeps beside it. */
   async delete(agentId: string, sessionId: string): Promise<void> {
     const file = this.fileOf(agentId, sessionId);
     this.pending.delete(file);
@@ -220,9 +212,7 @@ export class TranscriptArchive {
     this.full.delete(file);
     await this.flush();
     await fs.promises.rm(file, { force: true });
-    await fs.promises.rm(this.checkpointsOf(agentId, sessionId), { force: true });
-    await fs.promises.rm(this.pinsOf(agentId, sessionId), { force: true });
-    await fs.promises.rm(this.foldersOf(agentId, sessionId), { force: true });
+    for (const kind of SIDECAR_KINDS) await fs.promises.rm(this.sidecarFile(agentId, sessionId, kind), { force: true });
   }
 }
 

@@ -9,9 +9,10 @@ import * as path from 'node:path';
 import type { DecodedUpdate } from '../../acp/decode';
 import type { Disposable } from '../../shared/events';
 import type { AccessContext } from '../accessGate';
-import { Checkpoints } from '../checkpoints';
+import { Checkpoints, CHECKPOINTS_FORMAT } from '../checkpoints';
 import { CheckpointRestore } from '../restore';
 import type { SessionCore, SessionPart } from '../sessionCore';
+import { sessionSidecar } from '../sessionSidecar';
 import type { ChangeTracking } from '../services';
 
 /** Late file events of a turn still count for this long after it ends. */
@@ -53,10 +54,10 @@ export class FileCheckpoints implements SessionPart {
 
   private make(sessionId: string | undefined): Checkpoints {
     const { def, services } = this.core;
+    const store = sessionId ? sessionSidecar(services.archive, CHECKPOINTS_FORMAT, def.id, sessionId, (m) => this.core.log(m)) : undefined;
     const cp = new Checkpoints(
-      () => (sessionId ? services.archive.checkpointsOf(def.id, sessionId) : undefined),
+      () => store,
       (f) => services.currentBytes(f),
-      (m) => this.core.log(m),
       (turn) => sessionId && services.fileTouches.record({ agentId: def.id, sessionId, turnId: turn.id, text: turn.text, at: turn.at, files: turn.files }),
     );
     this.changes.observe(cp);

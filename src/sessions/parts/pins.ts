@@ -21,13 +21,12 @@
  * No `vscode` import.
  */
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import { writeFileAtomic } from '../../platform/atomicWrite';
 import type { AgentRuntime } from '../../agents/agentRuntime';
 import type { Disposable, Event } from '../../shared/events';
 import type { MessageItem, PinView } from '../../shared/transcriptTypes';
 import type { PanelStatus } from '../../shared/webviewProtocol';
 import type { SessionCore, SessionPart } from '../sessionCore';
+import { parseSidecar, sessionSidecar, type SessionSidecar, type SidecarFormat } from '../sessionSidecar';
 import type { Change, Transcript } from '../transcript';
 
 /** What pins need from their session besides the core (the session itself). */
@@ -60,24 +59,27 @@ export const textHash = (text: string) => createHash('sha256').update(norm(text)
 const keyOf = (p: PinRecord) => `${p.role}:${p.ordinal}:${p.hash}`;
 const pinnable = (item: { kind: string; parent?: string }): item is MessageItem & { kind: Role } => (item.kind === 'user' || item.kind === 'agent') && item.parent === undefined;
 
+/** How pins are kept: `{ v: 1, pins: [PinRecord…] }`, read tolerantly (a bad entry is skipped). */
+export const PINS_FORMAT: SidecarFormat<PinRecord[]> = {
+  kind: 'pins',
+  version: 1,
+  maxBytes: 256 * 1024,
+  empty: () => [],
+  encode: (pins) => ({ pins }),
+  decode: ({ pins: list }) => {
+    if (!Array.isArray(list)) return [];
+    const out: PinRecord[] = [];
+    for (const p of list.slice(0, MAX_PINS) as Partial<PinRecord>[]) {
+      if ((p?.role !== 'user' && p?.role !== 'agent') || !Number.isSafeInteger(p.ordinal) || p.ordinal! < 0 || typeof p.hash !== 'string' || !/^[0-9a-f]{16}$/.test(p.hash)) continue;
+      const rec: PinRecord = { role: p.role, ordinal: p.ordinal!, hash: p.hash, text: typeof p.text === 'string' ? p.text.slice(0, EXCERPT) : '' };
+      if (!out.some((x) => keyOf(x) === keyOf(rec))) out.push(rec);
+    }
+    return out;
+  },
+};
+
 /** The pins file, read tolerantly: a bad file is no pins, a bad entry is skipped. */
-export function parsePins(text: string): PinRecord[] {
-  let stored: unknown;
-  try {
-    stored = JSON.parse(text);
-  } catch {
-    return [];
-  }
-  const { v, pins: list } = (typeof stored === 'object' && stored !== null ? stored : {}) as { v?: unknown; pins?: unknown };
-  if (v !== 1 || !Array.isArray(list)) return [];
-  const out: PinRecord[] = [];
-  for (const p of list.slice(0, MAX_PINS) as Partial<PinRecord>[]) {
-    if ((p?.role !== 'user' && p?.role !== 'agent') || !Number.isSafeInteger(p.ordinal) || p.ordinal! < 0 || typeof p.hash !== 'string' || !/^[0-9a-f]{16}$/.test(p.hash)) continue;
-    const rec: PinRecord = { role: p.role, ordinal: p.ordinal!, hash: p.hash, text: typeof p.text === 'string' ? p.text.slice(0, EXCERPT) : '' };
-    if (!out.some((x) => keyOf(x) === keyOf(rec))) out.push(rec);
-  }
-  return out;
-}
+export const parsePins = (text: string): PinRecord[] => parseSidecar(PINS_FORMAT, text);
 
 export class Pins implements SessionPart {
   private pins: PinRecord[] = [];
@@ -86,7 +88,8 @@ export class Pins implements SessionPart {
   /** Each pin's message in the transcript shown (by key), as last resolved. */
   private resolved = new Map<string, MessageItem>();
   private resolvedIn: Transcript | undefined;
-  private saving: Promise<void> = Promise.resolve();
+  /** Where the pins of session `of` are kept. */
+  private store: SessionSidecar<PinRecord[]> | undefined;
   private reading: Promise<void> = Promise.resolve();
   private readonly subscriptions: Disposable[];
 
@@ -154,27 +157,18 @@ export class Pins implements SessionPart {
     // An earlier session's pins are not this one's (a fork, a new session after a sign-in).
     this.pins = [];
     this.resolved.clear();
-    const file = this.file();
-    if (!file) return;
-    this.reading = fs.promises.readFile(file, 'utf8').then(
-      (text) => {
-        if (this.of !== sessionId) return;
-        // Pins made while the file was read stay (after the stored ones).
-        const stored = parsePins(text);
-        this.pins = [...stored, ...this.pins.filter((p) => !stored.some((s) => keyOf(s) === keyOf(p)))];
-        this.sync();
-      },
-      () => undefined,
-    );
+    const store = (this.store = sessionSidecar(this.core.services.archive, PINS_FORMAT, this.core.def.id, sessionId, (m) => this.core.log(m)));
+    this.reading = store.read().then((stored) => {
+      if (this.of !== sessionId) return;
+      // Pins made while the file was read stay (after the stored ones).
+      this.pins = [...stored, ...this.pins.filter((p) => !stored.some((s) => keyOf(s) === keyOf(p)))];
+      this.sync();
+    });
   }
 
   /** Settles once the stored pins of the session shown have been read (and matched to its messages). */
   whenRead(): Promise<void> {
     return this.reading;
-  }
-
-  private file(): string | undefined {
-    return this.of === undefined ? undefined : this.core.services.archive.pinsOf(this.core.def.id, this.of);
   }
 
   /** Finds each pin's message in the transcript shown, marks the messages, and updates the strip (changes emitted only when something differs). */
@@ -244,23 +238,14 @@ export class Pins implements SessionPart {
     return best;
   }
 
-  /** Written next to the archive, atomically (a temporary file, then a rename); one write at a time. */
+  /** Kept next to the archive (see sessionSidecar.ts). */
   private save(): void {
-    const file = this.file();
-    if (!file) return;
-    const text = JSON.stringify({ v: 1, pins: this.pins });
-    this.saving = this.saving.then(async () => {
-      try {
-        await writeFileAtomic(file, text);
-      } catch (err) {
-        this.core.log(`pins: not saved (${err instanceof Error ? err.message : String(err)})`);
-      }
-    });
+    void this.store?.write(this.pins);
   }
 
   /** For tests: the writes so far are done. */
   flushed(): Promise<void> {
-    return this.saving;
+    return this.store?.flushed() ?? Promise.resolve();
   }
 
   dispose(): void {

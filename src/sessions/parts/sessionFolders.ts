@@ -37,13 +37,13 @@ import * as l10n from '@vscode/l10n';
 import type { AgentRuntime } from '../../agents/agentRuntime';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { McpSelection } from '../mcpServers';
-import { writeFileAtomic } from '../../platform/atomicWrite';
 import { isInside } from '../../platform/pathPolicy';
 import { tooWideToGrant, type TooWide } from '../../platform/folderGrant';
 import { forMessage } from '../../shared/nativeText';
 import type { FolderView } from '../../shared/transcriptTypes';
 import type { SessionParams } from '../openSession';
 import type { SessionCore, SessionPart } from '../sessionCore';
+import { parseSidecar, sessionSidecar, type SessionSidecar, type SidecarFormat } from '../sessionSidecar';
 import type { EditorContextAccess } from '../services';
 
 /** Context folders per session, at most. */
@@ -51,34 +51,44 @@ const MAX_FOLDERS = 20;
 
 const isPath = (f: unknown): f is string => typeof f === 'string' && f.length <= 4096 && path.isAbsolute(f) && !f.includes('\0');
 
+/** The folders the user added to a session, and each one's real path when it was added. */
+export interface StoredFolders {
+  readonly folders: string[];
+  readonly real: Map<string, string>;
+}
+
 /**
- * The folders file, read tolerantly: a bad file is no folders; only absolute
- * paths, no duplicates. `real`: each folder's real path when it was added
- * (`{ v: 1, folders: [path…], real: { path: realPath } }`; a file without
- * `real` is one written before pins were kept).
+ * How the folders are kept: `{ v: 1, folders: [path…], real: { path: realPath } }`
+ * (a file without `real` is one written before real paths were kept). Read
+ * tolerantly: only absolute paths, no duplicates.
  */
-export function parseFolderFile(text: string): { folders: string[]; real: Map<string, string> } {
-  let stored: unknown;
-  try {
-    stored = JSON.parse(text);
-  } catch {
-    return { folders: [], real: new Map() };
-  }
-  const { v, folders, real } = (typeof stored === 'object' && stored !== null ? stored : {}) as { v?: unknown; folders?: unknown; real?: unknown };
-  if (v !== 1 || !Array.isArray(folders)) return { folders: [], real: new Map() };
-  const out: string[] = [];
-  const pins = new Map<string, string>();
-  const storedPins = typeof real === 'object' && real !== null ? (real as Record<string, unknown>) : {};
-  for (const f of folders) {
-    if (!isPath(f)) continue;
-    const p = path.resolve(f);
-    if (out.includes(p)) continue;
-    out.push(p);
-    const pin = Object.hasOwn(storedPins, f) ? storedPins[f] : undefined;
-    if (isPath(pin)) pins.set(p, path.resolve(pin));
-    if (out.length >= MAX_FOLDERS) break;
-  }
-  return { folders: out, real: pins };
+export const FOLDERS_FORMAT: SidecarFormat<StoredFolders> = {
+  kind: 'folders',
+  version: 1,
+  maxBytes: 1024 * 1024,
+  empty: () => ({ folders: [], real: new Map() }),
+  encode: ({ folders, real }) => ({ folders, real: Object.fromEntries(folders.flatMap((f) => (real.has(f) ? [[f, real.get(f)]] : []))) }),
+  decode: ({ folders, real }) => {
+    if (!Array.isArray(folders)) return { folders: [], real: new Map() };
+    const out: string[] = [];
+    const pins = new Map<string, string>();
+    const storedPins = typeof real === 'object' && real !== null ? (real as Record<string, unknown>) : {};
+    for (const f of folders) {
+      if (!isPath(f)) continue;
+      const p = path.resolve(f);
+      if (out.includes(p)) continue;
+      out.push(p);
+      const pin = Object.hasOwn(storedPins, f) ? storedPins[f] : undefined;
+      if (isPath(pin)) pins.set(p, path.resolve(pin));
+      if (out.length >= MAX_FOLDERS) break;
+    }
+    return { folders: out, real: pins };
+  },
+};
+
+/** The folders file, read tolerantly: a bad file is no folders (see FOLDERS_FORMAT). */
+export function parseFolderFile(text: string): StoredFolders {
+  return parseSidecar(FOLDERS_FORMAT, text);
 }
 
 /** The folders of a folders file (see parseFolderFile). */
@@ -122,7 +132,8 @@ export class SessionFolders implements SessionPart {
   private added: string[] = [];
   private of: string | undefined;
   private reading: Promise<void> = Promise.resolve();
-  private saving: Promise<void> = Promise.resolve();
+  /** Where the folders of session `of` are kept. */
+  private store: SessionSidecar<StoredFolders> | undefined;
   /** Added folders found missing at the last check. */
   private missing = new Set<string>();
   /** Each added folder's real path when added (one stored without a pin: when first seen): what the grant is for. */
@@ -180,13 +191,8 @@ export class SessionFolders implements SessionPart {
    * session's id when it is attached.
    */
   async inherit(sourceSessionId: string): Promise<void> {
-    let stored: string[] = [];
-    let pins = new Map<string, string>();
-    try {
-      ({ folders: stored, real: pins } = parseFolderFile(await fs.promises.readFile(this.core.services.archive.foldersOf(this.core.def.id, sourceSessionId), 'utf8')));
-    } catch {
-      // No folders file: nothing added to the source.
-    }
+    // No folders file: nothing added to the source.
+    const { folders: stored, real: pins } = await this.sidecar(sourceSessionId).read();
     await this.reading;
     this.inherited = stored;
     this.added = [...stored];
@@ -275,13 +281,18 @@ export class SessionFolders implements SessionPart {
   /** For tests: the read of the stored folders and the writes so far are done. */
   async flushed(): Promise<void> {
     await this.reading;
-    await this.saving;
+    await this.store?.flushed();
+  }
+
+  private sidecar(sessionId: string): SessionSidecar<StoredFolders> {
+    return sessionSidecar(this.core.services.archive, FOLDERS_FORMAT, this.core.def.id, sessionId, (m) => this.core.log(m));
   }
 
   /** The added folders of `sessionId`: read once per session id. */
   private use(sessionId: string | undefined): Promise<void> {
     if (sessionId === undefined || sessionId === this.of) return this.reading;
     this.of = sessionId;
+    const store = (this.store = this.sidecar(sessionId));
     const inherited = this.inherited;
     this.inherited = undefined;
     if (inherited) {
@@ -292,32 +303,17 @@ export class SessionFolders implements SessionPart {
     this.added = [];
     this.missing.clear();
     this.real.clear();
-    const file = this.core.services.archive.foldersOf(this.core.def.id, sessionId);
-    this.reading = fs.promises.readFile(file, 'utf8').then(
-      (text) => {
-        if (this.of !== sessionId) return;
-        const { folders: stored, real } = parseFolderFile(text);
-        for (const [f, pin] of real) if (!this.real.has(f)) this.real.set(f, pin);
-        this.added = [...stored, ...this.added.filter((f) => !stored.includes(f))];
-        this.missing = new Set(this.added.filter((f) => !this.granted(f)));
-      },
-      () => undefined,
-    );
+    this.reading = store.read().then(({ folders: stored, real }) => {
+      if (this.of !== sessionId) return;
+      for (const [f, pin] of real) if (!this.real.has(f)) this.real.set(f, pin);
+      this.added = [...stored, ...this.added.filter((f) => !stored.includes(f))];
+      this.missing = new Set(this.added.filter((f) => !this.granted(f)));
+    });
     return this.reading;
   }
 
   private save(): void {
-    if (this.of === undefined) return;
-    const file = this.core.services.archive.foldersOf(this.core.def.id, this.of);
-    const real = Object.fromEntries(this.added.flatMap((f) => (this.real.has(f) ? [[f, this.real.get(f)]] : [])));
-    const text = JSON.stringify({ v: 1, folders: this.added, real });
-    this.saving = this.saving.then(async () => {
-      try {
-        await writeFileAtomic(file, text);
-      } catch (err) {
-        this.core.log(`context folders: not saved (${err instanceof Error ? err.message : String(err)})`);
-      }
-    });
+    void this.store?.write({ folders: [...this.added], real: new Map(this.real) });
   }
 
   /** The chips in the header (emitted only when they differ). */

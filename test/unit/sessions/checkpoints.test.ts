@@ -4,7 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Checkpoints, type FileBytes } from '../../../src/sessions/checkpoints';
+import { diskIo } from '../../../src/platform/storeIo';
+import { Checkpoints, CHECKPOINTS_FORMAT, type FileBytes } from '../../../src/sessions/checkpoints';
+import { SessionSidecar } from '../../../src/sessions/sessionSidecar';
 import { hunks, keepHunk } from '../../../src/shared/hunks';
 
 const b = (s: string) => Buffer.from(s, 'utf8');
@@ -80,10 +82,11 @@ describe('Checkpoints', () => {
   it('saved next to the archive and read back by a new instance (a reload); a damaged file is ignored', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-cp-'));
     const file = path.join(dir, 'agent', 's1.checkpoints.json');
+    const store = new SessionSidecar(file, CHECKPOINTS_FORMAT, () => diskIo);
     try {
       const w = world({ '/a': 'a0', '/bin': '' });
       w.files.set('/bin', Buffer.from([0, 255, 1]));
-      const cps = new Checkpoints(() => file, w.read);
+      const cps = new Checkpoints(() => store, w.read);
       const t1 = cps.begin('one');
       cps.touch('/a', w.read('/a'));
       cps.touch('/bin', w.read('/bin'));
@@ -91,7 +94,7 @@ describe('Checkpoints', () => {
       w.set('/bin', 'text now');
       cps.end();
       await cps.save();
-      const again = new Checkpoints(() => file, w.read);
+      const again = new Checkpoints(() => store, w.read);
       await again.load();
       assert.deepEqual(again.list(), [{ id: t1, text: 'one' }]);
       const plan = again.plan(t1)!;
@@ -100,7 +103,7 @@ describe('Checkpoints', () => {
       // The next checkpoint id does not reuse a loaded one.
       assert.notEqual(again.begin('two'), t1);
       fs.writeFileSync(file, '{not json');
-      const broken = new Checkpoints(() => file, w.read);
+      const broken = new Checkpoints(() => store, w.read);
       await broken.load();
       assert.deepEqual(broken.list(), []);
     } finally {

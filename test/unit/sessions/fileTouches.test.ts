@@ -70,7 +70,7 @@ describe('FileTouches (Sessions That Changed This File)', () => {
 
   it('a checkpoint turn that changed files reports them when it ends; one that changed nothing does not', () => {
     const ended: { id: string; text: string; files: string[] }[] = [];
-    const cp = new Checkpoints(() => undefined, () => null, () => undefined, (t) => ended.push(t));
+    const cp = new Checkpoints(() => undefined, () => null, (t) => ended.push(t));
     cp.begin('nothing happens');
     cp.end();
     cp.begin('write two files');

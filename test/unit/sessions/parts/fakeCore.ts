@@ -1,6 +1,7 @@
 // A plain SessionCore for the parts' unit tests: a real Transcript, stub
 // services that record what they were asked, and the session's state as
 // fields a test sets.
+import { diskIo } from '../../../../src/platform/storeIo';
 import type { AgentDefinition } from '../../../../src/agents/agentDefinition';
 import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
 import type { SessionCore } from '../../../../src/sessions/sessionCore';
@@ -38,8 +39,8 @@ export function fakeCore(services: Record<string, unknown> = {}): FakeCore {
     archive: {
       append: (_agent: string, sid: string, line: unknown) => void f.archived.push([sid, line]),
       has: () => false,
-      checkpointsOf: (_agent: string, sid: string) => `/store/${sid}.checkpoints`,
-      foldersOf: (_agent: string, sid: string) => `/store/${sid}.folders.json`,
+      sidecarFile: (_agent: string, sid: string, kind: string) => `/store/${sid}.${kind}.json`,
+      io: diskIo,
       flush: async () => undefined,
     },
     fileTouches: { record: (t: { sessionId: string; turnId: string; files: readonly string[] }) => void f.calls.push(`touched ${t.sessionId} ${t.turnId} ${t.files.join(',')}`) },

@@ -28,7 +28,7 @@ function setup() {
       dispose: () => void tracker.push('disposed'),
     }),
   });
-  (f.core.services.archive as { checkpointsOf: (a: string, sid: string) => string }).checkpointsOf = (_a, sid) => (stores.push(sid), `/nonexistent/${sid}.json`);
+  (f.core.services.archive as { sidecarFile: (a: string, sid: string, kind: string) => string }).sidecarFile = (_a, sid, kind) => (stores.push(sid), `/nonexistent/${sid}.${kind}.json`);
   const access: AccessContext = { agentName: 'Fake', roots: ['/ws'], gate: {} as AccessGate };
   const part = new FileCheckpoints(f.core, () => access);
   return { f, part, tracker, trackerAccess, access, changed, observers, stores, setList: (l: ChangeEntry[]) => (list = l) };

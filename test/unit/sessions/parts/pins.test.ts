@@ -2,6 +2,7 @@
 // strip in the header and the mark on the message, the pins file next to the
 // archive, and a pin finding its message again in a re-created transcript
 // (a load or an archive replay gives every item a new id).
+import { diskIo } from '../../../../src/platform/storeIo';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -33,7 +34,7 @@ const messages = (t: Transcript) => t.items.filter((i): i is MessageItem => i.ki
 
 function setup(dir: string, opts: { sessionId?: string; target?: string } = {}) {
   const f = fakeCore({
-    archive: { pinsOf: (_agent: string, sid: string) => path.join(dir, `${sid}.pins.json`) },
+    archive: { sidecarFile: (_agent: string, sid: string, kind: string) => path.join(dir, `${sid}.${kind}.json`), io: diskIo },
   });
   f.state.sessionId = opts.sessionId;
   (f.core as { transcript: () => Transcript }).transcript = () => f.transcript;

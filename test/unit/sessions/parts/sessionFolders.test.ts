@@ -1,6 +1,7 @@
 // The session folders part: the cwd (a scratch folder when none is open),
 // the roots sent (the boundary for requests), MCP servers and instructions in
 // the session parameters, and the skipped-MCP notice shown once.
+import { diskIo } from '../../../../src/platform/storeIo';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -126,7 +127,7 @@ describe('sessions/parts: context folders (added by the user)', () => {
       additionalDirectories: () => workspace,
       mcpServers: async () => ({ servers: [], skipped: [] }),
       settings: { instructions: () => '' },
-      archive: { foldersOf: (_agent: string, sid: string) => path.join(dir, 'store', `${sid}.folders.json`) },
+      archive: { sidecarFile: (_agent: string, sid: string, kind: string) => path.join(dir, 'store', `${sid}.${kind}.json`), io: diskIo },
     });
     const rt = {
       capabilities: { supportsAdditionalDirectories: () => dirs, supportsSystemPrompt: () => false },
