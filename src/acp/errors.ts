@@ -2,6 +2,7 @@
  * ACP's error codes, what each means, and the errors this client throws and
  * catches, in one place. No `vscode` import.
  */
+import { stripVTControlCharacters } from 'node:util';
 import * as l10n from '@vscode/l10n';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { plainText } from '../shared/nativeText';
@@ -107,9 +108,8 @@ function dataReasons(data: unknown, depth = 0): string[] {
   return [d['message'], d['details'], d['detail'], d['reason'], d['error']].flatMap((v) => dataReasons(v, depth + 1));
 }
 
-/** ANSI escape sequences (colours from a CLI's own error output), dropped whole rather than left as `[31m`. */
-const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
-const clean = (text: string): string => plainText(text.replace(ANSI, ''), MAX_REASON).trim();
+/** ANSI escape sequences (colours from a CLI's own error output) are dropped whole rather than left as `[31m`. */
+const clean = (text: string): string => plainText(stripVTControlCharacters(text), MAX_REASON).trim();
 
 /**
  * An agent's error in words: its message, with the reason its `data` gives

@@ -11,6 +11,7 @@
  *   in it, or, in the tables, reduced to a plain token (method names), so it
  *   cannot become a link, a command, HTML, or break the document's structure.
  */
+import { stripVTControlCharacters } from 'node:util';
 import * as l10n from '@vscode/l10n';
 import type { MethodCount } from '../acp/methodStats';
 import type { AgentDiagnostics } from './diagnostics';
@@ -47,7 +48,6 @@ const SECRET_PAIR = new RegExp(`(${SECRET_NAME}[\\w.-]*["']?\\s*[:=]\\s*["']?)(?
 const TOKEN_RUN = /[A-Za-z0-9_+=-]{24,}/g;
 /** A bare AWS secret access key: 40 characters of base64, where a `/` stops TOKEN_RUN. */
 const AWS_SECRET_RUN = /(?<![A-Za-z0-9/+])[A-Za-z0-9+][A-Za-z0-9/+]{38}[A-Za-z0-9+](?![A-Za-z0-9/+=])/g;
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-_]/g;
 /** Control characters, and those that reorder or hide text (bidi overrides, zero-width). */
 const UNSAFE_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
@@ -67,7 +67,7 @@ export function scrub(text: string, secrets: readonly string[], max: number = RE
   // Only what can be shown is scanned (bounded work). A word cut at the end is dropped, so no part of a secret
   // is left; a longer run stays, and what is shown of it ends well before the cut.
   const head = text.length > max + 256 ? text.slice(0, max + 256).replace(/\S{1,200}$/, '') : text;
-  let out = redactText(head.replace(ANSI, ''), secrets);
+  let out = redactText(stripVTControlCharacters(head), secrets);
   out = out.replace(SECRET_PAIR, `$1${REDACTED}`).replace(AWS_SECRET_RUN, (run) => (awsSecretShaped(run) ? REDACTED : run)).replace(TOKEN_RUN, (run) => (keyShaped(run) ? REDACTED : run));
   out = out.replace(/\t/g, '  ').replace(/\r?\n/g, '⏎').replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return out.length > max || head !== text ? `${out.slice(0, max)}… (${text.length} chars)` : out;

@@ -29,6 +29,7 @@
  * widens anything (permissions, paths, environment) must be keyed on the launch too.
  */
 import * as l10n from '@vscode/l10n';
+import { inRange, parseVersion } from '../shared/versions';
 
 /** The quirks keyed by `agentInfo`. */
 export type QuirkId = 'missing-file-read-as-empty' | 'late-answer-after-cancel';
@@ -83,26 +84,8 @@ export const QUIRKS: readonly Quirk[] = [
   },
 ];
 
-/** Numeric major.minor.patch of a version string (a pre-release counts as that release); undefined when there is none. */
-export function parseVersion(v: unknown): [number, number, number] | undefined {
-  if (typeof v !== 'string') return undefined;
-  const m = /^v?(\d{1,9})\.(\d{1,9})\.(\d{1,9})/.exec(v.trim());
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
-}
-
-function compare(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
-}
-
-/** Whether `version` is in [from, below). An unreadable version matches nothing. */
-export function inRange(version: unknown, from: string, below?: string): boolean {
-  const v = parseVersion(version);
-  const lo = parseVersion(from);
-  if (!v || !lo || compare(v, lo) < 0) return false;
-  const hi = below === undefined ? undefined : parseVersion(below);
-  return hi === undefined || compare(v, hi) < 0;
-}
+// The version helpers the table's ranges use (one comparison for the whole extension).
+export { inRange, parseVersion };
 
 /** An entry of the table that applies to an agent, with the name and range it matched. */
 export interface AppliedQuirk extends Quirk {

@@ -229,36 +229,3 @@ export function chooseDistribution(agent: RegistryAgent, machine: MachineTools):
   if (agent.npx || agent.uvx) return { unavailable: l10n.t('needs {0}', agent.npx ? 'Node.js (npx)' : 'uv') };
   return { unavailable: p ? l10n.t('no build for this platform ({0})', p) : l10n.t('no build for this platform') };
 }
-
-/**
- * Whether `candidate` is a newer version than `installed`, as an update: both
- * must read as versions (digits first: "1.2.3", "1.2.3-rc.1", "2024.5.1");
- * a registry that lists a lower, equal or malformed version ("latest", "v",
- * "") offers no update.
- */
-export function isNewerVersion(candidate: string, installed: string): boolean {
-  const looks = (v: string) => /^\d+(\.\d+)*([-+.][0-9A-Za-z.+-]*|[a-z]+\d*(\.\w+)*)?$/.test(v) && v.length <= 100;
-  return looks(candidate) && looks(installed) && compareVersions(candidate, installed) > 0;
-}
-
-/** Compares versions: numeric parts as numbers ("1.10.0" > "1.9.2"), a pre-release below its release. */
-export function compareVersions(a: string, b: string): number {
-  const [ra = '', pa] = a.split(/-(.*)/s);
-  const [rb = '', pb] = b.split(/-(.*)/s);
-  const byParts = (x: string, y: string) => {
-    const xs = x.split(/[.+]/);
-    const ys = y.split(/[.+]/);
-    for (let i = 0; i < Math.max(xs.length, ys.length); i++) {
-      const p = xs[i] ?? '';
-      const q = ys[i] ?? '';
-      if (p === q) continue;
-      if (/^\d+$/.test(p) && /^\d+$/.test(q)) return Number(p) - Number(q);
-      return p < q ? -1 : 1;
-    }
-    return 0;
-  };
-  const release = byParts(ra, rb);
-  if (release !== 0) return release;
-  if (pa === undefined || pb === undefined) return pa === pb ? 0 : pa === undefined ? 1 : -1;
-  return byParts(pa, pb);
-}
