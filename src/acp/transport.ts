@@ -11,6 +11,7 @@ import {
   Disposable,
   type Message,
 } from 'vscode-jsonrpc/node';
+import { LineSplitter } from '../shared/lineSplitter';
 
 const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -36,97 +37,6 @@ export interface ByteSink {
   on(event: 'error' | 'close', listener: (...args: any[]) => void): unknown;
   once(event: 'drain', listener: () => void): unknown;
   readonly writable?: boolean;
-}
-
-const NEWLINE = 0x0a;
-const CR = 0x0d;
-
-/**
- * Splits a byte stream into lines. Bytes are kept as bytes until a full line is
- * seen, so a multi-byte UTF-8 character split across chunks decodes correctly.
- * A line over `maxLineBytes` is discarded as it streams (memory stays bounded)
- * and reported once.
- */
-export class LineSplitter {
-  private parts: Buffer[] = [];
-  private pendingBytes = 0;
-  private discarding = false;
-
-  constructor(
-    private readonly maxLineBytes: number,
-    private readonly onLine: (line: string) => void,
-    private readonly onOversize: (bytes: number) => void,
-  ) {}
-
-  push(chunk: Buffer): void {
-    let nl = chunk.indexOf(NEWLINE);
-    if (nl === -1) {
-      this.append(chunk);
-      return;
-    }
-    // The line begun in an earlier chunk.
-    this.append(chunk.subarray(0, nl));
-    this.endLine();
-    let start = nl + 1;
-    // The lines wholly inside this chunk: decoded at once (a newline byte never
-    // falls inside a UTF-8 sequence), then cut as strings — no Buffer per line.
-    // Only when none of them can be over the limit: else byte by byte below.
-    const last = chunk.lastIndexOf(NEWLINE);
-    if (last > start && last - start <= this.maxLineBytes) {
-      const text = chunk.toString('utf8', start, last + 1);
-      let from = 0;
-      while ((nl = text.indexOf('\n', from)) !== -1) {
-        this.onLine(text.charCodeAt(nl - 1) === CR ? text.slice(from, nl - 1) : text.slice(from, nl));
-        from = nl + 1;
-      }
-      start = last + 1;
-    }
-    for (;;) {
-      nl = chunk.indexOf(NEWLINE, start);
-      if (nl === -1) {
-        this.append(chunk.subarray(start));
-        return;
-      }
-      this.append(chunk.subarray(start, nl));
-      this.endLine();
-      start = nl + 1;
-    }
-  }
-
-  private append(piece: Buffer): void {
-    if (piece.length === 0) return;
-    if (this.discarding) {
-      this.pendingBytes += piece.length;
-      return;
-    }
-    this.pendingBytes += piece.length;
-    if (this.pendingBytes > this.maxLineBytes) {
-      this.discarding = true;
-      this.parts = [];
-      return;
-    }
-    this.parts.push(piece);
-  }
-
-  private endLine(): void {
-    if (this.discarding) {
-      const bytes = this.pendingBytes;
-      this.discarding = false;
-      this.pendingBytes = 0;
-      this.onOversize(bytes);
-      return;
-    }
-    let buf = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.pendingBytes);
-    this.parts = [];
-    this.pendingBytes = 0;
-    if (buf.length > 0 && buf[buf.length - 1] === CR) buf = buf.subarray(0, buf.length - 1);
-    this.onLine(buf.toString('utf8'));
-  }
-
-  /** Bytes of an unterminated line still buffered (for diagnostics). */
-  get buffered(): number {
-    return this.discarding ? 0 : this.pendingBytes;
-  }
 }
 
 /** Parses one line into a JSON-RPC message, or explains why it is not one. */

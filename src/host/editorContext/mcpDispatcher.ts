@@ -7,6 +7,7 @@
  * refused. Written by hand: the official SDK would bring express, hono, ajv and
  * zod into the .vsix for five methods. No `vscode` import.
  */
+import { LineSplitter } from '../../shared/lineSplitter';
 import { InvalidArguments, TOOLS, type EditorTools } from './tools';
 
 export const MAX_LINE_BYTES = 64 * 1024;
@@ -29,10 +30,9 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 
 /** One client connection's MCP session. Feed it bytes; it writes answers. */
 export class McpDispatcher {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  /** Dropping the rest of a line that was too long. */
-  private discarding = false;
+  private readonly lines = new LineSplitter(MAX_LINE_BYTES, (line) => line.trim() !== '' && this.line(line), undefined, {
+    onTooLong: () => this.error(null, ErrorCode.invalidRequest, `Request too large: a message may be at most ${MAX_LINE_BYTES} bytes.`),
+  });
   private inFlight = 0;
   private closed = false;
 
@@ -40,36 +40,11 @@ export class McpDispatcher {
 
   /** Bytes from the client. */
   receive(chunk: Buffer): void {
-    let start = 0;
-    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
-      this.take(chunk.subarray(start, nl), true);
-      start = nl + 1;
-    }
-    if (start < chunk.length) this.take(chunk.subarray(start), false);
+    this.lines.push(chunk);
   }
 
   close(): void {
     this.closed = true;
-  }
-
-  private take(piece: Buffer, ends: boolean): void {
-    if (!this.discarding) {
-      if (this.pendingBytes + piece.length > MAX_LINE_BYTES) {
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.discarding = true;
-        this.error(null, ErrorCode.invalidRequest, `Request too large: a message may be at most ${MAX_LINE_BYTES} bytes.`);
-      } else {
-        this.pending.push(piece);
-        this.pendingBytes += piece.length;
-      }
-    }
-    if (!ends) return;
-    const line = this.discarding ? undefined : Buffer.concat(this.pending).toString('utf8');
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.discarding = false;
-    if (line !== undefined && line.trim() !== '') this.line(line);
   }
 
   private line(text: string): void {

@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { LineSplitter } from '../../shared/lineSplitter';
 import { decodeEvent, MAX_WIRE_LINE, type RelayEvent } from './wire';
 
 export interface RelayRegistration {
@@ -111,42 +112,43 @@ export class McpRelayHub {
     };
     const login = setTimeout(() => s.destroy(), this.limits.loginMs);
     s.on('close', loggedIn);
-    let buf = '';
     let owner: { listener: RelayListener; server: string } | undefined;
     let events = 0;
-    s.setEncoding('utf8');
-    s.on('data', (chunk: string) => {
-      buf += chunk;
-      if (buf.length > MAX_WIRE_LINE && !buf.slice(0, MAX_WIRE_LINE).includes('\n')) return void s.destroy();
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
+    const cut = () => {
+      lines.close();
+      s.destroy();
+    };
+    const lines = new LineSplitter(
+      MAX_WIRE_LINE,
+      (line) => {
         let v: unknown;
         try {
           v = JSON.parse(line);
         } catch {
-          return void s.destroy();
+          return cut();
         }
         if (!owner) {
           const reg = this.hello(v);
           loggedIn();
-          if (!reg || reg.registered.live.size >= this.limits.perSession) return void s.destroy();
+          if (!reg || reg.registered.live.size >= this.limits.perSession) return cut();
           const { live } = reg.registered;
           live.add(s);
           s.on('close', () => live.delete(s));
           owner = reg;
-          continue;
+          return;
         }
         const e = decodeEvent(v);
-        if (!e || ++events > MAX_EVENTS) return void s.destroy();
+        if (!e || ++events > MAX_EVENTS) return cut();
         try {
           owner.listener(owner.server, e, id);
         } catch (err) {
           this.log(`MCP relay hub: a listener failed: ${String(err)}`);
         }
-      }
-    });
+      },
+      undefined,
+      { onTooLong: cut },
+    );
+    s.on('data', (chunk: Buffer) => lines.push(chunk));
   }
 
   /** The registration a hello names, when its secret is one of ours. */

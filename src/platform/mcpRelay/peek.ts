@@ -5,6 +5,7 @@
  * server's answers while an `initialize` or `tools/list` is awaited — and only
  * up to a size cap. No `vscode` import.
  */
+import { LineSplitter } from '../../shared/lineSplitter';
 import { MAX_NAMES, MAX_TEXT, type RelayEvent } from './wire';
 
 /** Lines from the client longer than this are not looked at (a large tools/call). */
@@ -12,62 +13,14 @@ const MAX_CLIENT_LINE = 1024 * 1024;
 /** Answers longer than this are not parsed (the tool count stays unknown). */
 const MAX_SERVER_LINE = 64 * 1024 * 1024;
 
-/** Cuts a byte stream into lines, keeping only those `want()` says to keep at their start, up to `cap` bytes. */
-export class LineCutter {
-  private parts: Buffer[] = [];
-  private size = 0;
-  /** Undefined: at a line's start (not decided yet). */
-  private keeping: boolean | undefined;
-
-  constructor(
-    private readonly cap: number,
-    private readonly want: () => boolean,
-    private readonly onLine: (line: Buffer) => void,
-  ) {}
-
-  push(chunk: Buffer): void {
-    let start = 0;
-    while (start <= chunk.length) {
-      const nl = chunk.indexOf(10, start);
-      const end = nl < 0 ? chunk.length : nl;
-      if (end > start || nl >= 0) this.take(chunk, start, end);
-      if (nl < 0) return;
-      this.lineEnd();
-      start = nl + 1;
-    }
-  }
-
-  private take(chunk: Buffer, start: number, end: number): void {
-    this.keeping ??= this.want();
-    if (!this.keeping) return;
-    this.size += end - start;
-    if (this.size > this.cap) {
-      this.keeping = false;
-      this.parts = [];
-      return;
-    }
-    // Copied: the chunk is handed on and may be reused by the stream.
-    this.parts.push(Buffer.from(chunk.subarray(start, end)));
-  }
-
-  private lineEnd(): void {
-    const keep = this.keeping;
-    const line = keep && this.parts.length ? Buffer.concat(this.parts) : undefined;
-    this.parts = [];
-    this.size = 0;
-    this.keeping = undefined;
-    if (line) this.onLine(line);
-  }
-}
-
 type Pending = { readonly kind: 'initialize' } | { readonly kind: 'tools'; readonly first: boolean };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const idKey = (id: unknown): string | undefined => (typeof id === 'string' || typeof id === 'number' ? `${typeof id}:${String(id)}` : undefined);
 
-function messages(line: Buffer): Record<string, unknown>[] {
+function messages(line: string): Record<string, unknown>[] {
   try {
-    const v: unknown = JSON.parse(line.toString('utf8'));
+    const v: unknown = JSON.parse(line);
     return (Array.isArray(v) ? v : [v]).filter(isObj);
   } catch {
     return [];
@@ -79,15 +32,16 @@ export class McpPeek {
   private readonly pending = new Map<string, Pending>();
   private toolCount = 0;
   private toolNames: string[] = [];
-  readonly fromClient: LineCutter;
-  readonly fromServer: LineCutter;
+  readonly fromClient: LineSplitter;
+  readonly fromServer: LineSplitter;
 
   constructor(private readonly report: (e: RelayEvent) => void) {
-    this.fromClient = new LineCutter(MAX_CLIENT_LINE, () => true, (l) => this.clientLine(l));
-    this.fromServer = new LineCutter(MAX_SERVER_LINE, () => this.pending.size > 0, (l) => this.serverLine(l));
+    // The chunks are handed on to the other side: what is kept of them is copied.
+    this.fromClient = new LineSplitter(MAX_CLIENT_LINE, (l) => this.clientLine(l), undefined, { copy: true });
+    this.fromServer = new LineSplitter(MAX_SERVER_LINE, (l) => this.serverLine(l), undefined, { copy: true, want: () => this.pending.size > 0 });
   }
 
-  private clientLine(line: Buffer): void {
+  private clientLine(line: string): void {
     // Cheap test first: only these two requests matter.
     if (line.indexOf('initialize') < 0 && line.indexOf('tools/list') < 0) return;
     for (const m of messages(line)) {
@@ -99,7 +53,7 @@ export class McpPeek {
     }
   }
 
-  private serverLine(line: Buffer): void {
+  private serverLine(line: string): void {
     for (const m of messages(line)) {
       const key = idKey(m.id);
       const p = key === undefined ? undefined : this.pending.get(key);

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
-import { LineSplitter, NdjsonMessageReader, NdjsonMessageWriter, parseMessageLine } from '../../../src/acp/transport';
+import { NdjsonMessageReader, NdjsonMessageWriter, parseMessageLine } from '../../../src/acp/transport';
+import { LineSplitter } from '../../../src/shared/lineSplitter';
 
 function collect(maxLineBytes = 1024) {
   const lines: string[] = [];
@@ -74,6 +75,32 @@ describe('NDJSON framing', () => {
         assert.equal(s.buffered, 0);
       }
     }
+  });
+
+  it('the shared splitter\'s other uses: a line over the limit is said as it crosses it; unwanted lines are never kept; close stops at once', () => {
+    const lines: string[] = [];
+    const events: string[] = [];
+    let want = true;
+    const s = new LineSplitter(8, (l) => lines.push(l), (b) => events.push(`oversize ${b}`), { onTooLong: () => events.push('too long'), want: () => want });
+    s.push(Buffer.from('\ufeffab\n0123456'));
+    s.push(Buffer.from('789ab'));
+    assert.deepEqual(events, ['too long'], 'said while the line still streams');
+    s.push(Buffer.from('c\nok\n'));
+    assert.deepEqual(events, ['too long', 'oversize 13']);
+    assert.deepEqual(lines, ['\ufeffab', 'ok'], 'a byte-order mark is kept, as Buffer#toString keeps it');
+    want = false;
+    s.push(Buffer.from('skipped, however long it is\npartial'));
+    assert.equal(s.buffered, 0, 'an unwanted line is not buffered');
+    want = true;
+    s.push(Buffer.from('\nx\ny\n'));
+    assert.deepEqual(lines, ['\ufeffab', 'ok', 'x', 'y']);
+    const cut = new LineSplitter(100, (l) => {
+      lines.push(l);
+      cut.close();
+    });
+    cut.push(Buffer.from('first\nsecond\nthird'));
+    cut.push(Buffer.from('\n'));
+    assert.deepEqual(lines.slice(4), ['first'], 'nothing after close, not even the rest of the chunk');
   });
 
   it('classifies lines: blank, invalid JSON, batch, non-message, message', () => {
