@@ -12,12 +12,12 @@ export interface StoreIo {
   appendFile(file: string, data: string): Promise<void>;
   /** Replaces a file whole or not at all (its folder made first). */
   writeFileAtomic(file: string, data: string): Promise<void>;
-  /** A file's text, at most `maxBytes` of it: rejects with `ENOENT` when missing, with {@link TooBigError} when larger. */
+  /** A file's text, at most `maxBytes` of it: rejects with `ENOENT` when missing, with an error saying its size when larger. */
   readFile(file: string, maxBytes: number): Promise<string>;
 }
 
 /** A file larger than a store reads. */
-export class TooBigError extends Error {
+class TooBigError extends Error {
   constructor(
     readonly file: string,
     readonly size: number,

@@ -34,7 +34,7 @@ export interface SidecarHome {
 }
 
 /** A sidecar's text as its value, or why it is not one. */
-export function decodeSidecar<T>(format: SidecarFormat<T>, text: string): { value: T } | { error: string } {
+function decodeSidecar<T>(format: SidecarFormat<T>, text: string): { value: T } | { error: string } {
   let stored: unknown;
   try {
     stored = JSON.parse(text);
