@@ -17,7 +17,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LineCutter } from './peek';
+import { LineSplitter } from '../../shared/lineSplitter';
 import { oneLine } from './wire';
 
 export interface HttpBridgeLimits {
@@ -81,11 +81,15 @@ class McpSession {
     private readonly label: string,
     onGone: () => void,
   ) {
-    const cutter = new LineCutter(limits.maxLine + 1, () => true, (line) => {
-      if (line.length > limits.maxLine) return this.close('its answer was larger than the bridge passes on');
-      this.fromServer(line.toString('utf8').replace(/\r$/, ''));
-    });
-    child.stdout?.on('data', (c: Buffer) => cutter.push(c));
+    const lines = new LineSplitter(
+      limits.maxLine,
+      (line) => {
+        if (line !== '') this.fromServer(line);
+      },
+      undefined,
+      { onTooLong: () => this.close('its answer was larger than the bridge passes on') },
+    );
+    child.stdout?.on('data', (c: Buffer) => lines.push(c));
     child.stderr?.resume();
     child.stdin?.on('error', () => undefined);
     child.on('error', (err) => this.close(`it could not be started: ${err.message}`));
