@@ -6,7 +6,6 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CompleteElicitationNotification, CreateElicitationRequest } from './acp/protocol';
 import type { AgentDefinition } from './agents/agentDefinition';
 import { AgentManager } from './agents/agentManager';
 import { AgentRegistry } from './agents/registry/agentRegistry';
@@ -36,6 +35,7 @@ import { EditorContextService } from './host/editorContext/service';
 import { TerminalService } from './host/terminals';
 import { Logs } from './logging';
 import { AgentSession } from './sessions/agentSession';
+import { CLIENT_METHODS } from './sessions/clientMethods';
 import { McpTrust } from './sessions/mcpTrust';
 import { GeminiConfigTrust } from './agents/geminiWorkspace';
 import { geminiTrustPrompt } from './ui/geminiTrustPrompt';
@@ -165,13 +165,8 @@ export class Ctx implements vscode.Disposable {
       secrets: this.secrets,
       runDir: path.join(this.storage, 'run'),
       storedEnv: (id) => this.signInStore.storedEnv(id),
-      // Elicitations about a session are asked in its panel; the others (request-scoped) in dialogs.
-      agentRequests: { [CreateElicitationRequest.method]: (name, params, token, sessions) => sessions.elicit(params, token) ?? this.elicitation.create(name, params, token, sessions) },
-      agentNotifications: {
-        [CompleteElicitationNotification.method]: (_name, params, sessions) => {
-          if (!sessions.completeElicitation(params)) this.elicitation.complete(params);
-        },
-      },
+      clientMethods: CLIENT_METHODS,
+      elicitation: this.elicitation,
       hasSessionsOn: (runtime) => [...this.liveSessions].some((s) => s.isOpenOn(runtime)),
       installed: () => this.registry.definitions(),
       geminiConfig: (name, folders, ask) => this.geminiTrust.decide(name, folders, ask),

@@ -9,19 +9,17 @@ import type * as acpNext from '@agentclientprotocol/sdk/unstable';
 import { isObj } from './decode';
 
 /**
- * The client capabilities sent in `initialize`. Each entry is advertised only
- * once the extension implements it (see the tests that pin this object).
+ * The client capabilities sent in `initialize` that no agent → client method
+ * earns (what the client shows of updates, sign-in). Each method's own bit is
+ * set beside the part that serves it (agents/clientMethods.ts `fill`); the
+ * whole object is `clientCapabilities()` in sessions/clientMethods.ts. Each
+ * entry is advertised only once the extension implements it (see the tests
+ * that pin that object).
  */
-export function clientCapabilities(): acpNext.ClientCapabilities {
+export function baseClientCapabilities(): acpNext.ClientCapabilities {
   return {
-    // fs/read_text_file (open editors' unsaved text) and fs/write_text_file (undoable edits).
-    fs: { readTextFile: true, writeTextFile: true },
-    // terminal/create|output|wait_for_exit|kill|release, mirrored into VS Code terminals.
-    terminal: true,
     // Terminal-type auth methods: run the agent's own login command in a VS Code terminal.
     auth: { terminal: true },
-    // elicitation/create: form mode (each field asked with validation) and URL mode (consent first).
-    elicitation: { form: {}, url: {} },
     // The chat panel renders notices, boolean config options, and compaction (a divider with its summary).
     session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
     // subagent_update, session_message(_chunk) and the child sessions' own traffic: cards nested under the parent turn.

@@ -7,7 +7,6 @@
 import { clientError } from './errors';
 import type { PermissionOptionView } from '../shared/transcriptTypes';
 import { isObj, type Problems } from './decode';
-import { CreateTerminalRequest, KillTerminalRequest, ReadTextFileRequest, ReleaseTerminalRequest, TerminalOutputRequest, WaitForTerminalExitRequest, WriteTextFileRequest } from './protocol';
 
 type Obj = Record<string, unknown>;
 
@@ -42,16 +41,6 @@ interface TerminalCall {
 /** Every agent → client request about a session's files and terminals. */
 export type ClientRequest = ReadTextFile | WriteTextFile | CreateTerminal | TerminalCall;
 export type ClientRequestMethod = ClientRequest['method'];
-
-export const CLIENT_REQUEST_METHODS: readonly ClientRequestMethod[] = [
-  ReadTextFileRequest.method,
-  WriteTextFileRequest.method,
-  CreateTerminalRequest.method,
-  TerminalOutputRequest.method,
-  WaitForTerminalExitRequest.method,
-  KillTerminalRequest.method,
-  ReleaseTerminalRequest.method,
-];
 
 const OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
 

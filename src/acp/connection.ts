@@ -15,7 +15,7 @@ import {
   type RequestType,
   ResponseError,
 } from 'vscode-jsonrpc/node';
-import { clientCapabilities } from './capabilities';
+import { baseClientCapabilities } from './capabilities';
 import { decodeInitializeResponse, decodeSessionNotification, decodeSteerOutcome, decodeStopReason, type DecodedInitialize, type DecodedNotification, type SteerOutcome } from './decode';
 import { MethodStats } from './methodStats';
 import { OrderedQueue } from './orderedQueue';
@@ -41,7 +41,7 @@ export interface AcpConnectionOptions {
   readonly maxLineBytes?: number;
   /** Sees every message in both directions (for the trace channel; redaction is the caller's job). */
   readonly trace?: (direction: TraceDirection, message: Message) => void;
-  /** The client capabilities to advertise (defaults to `clientCapabilities()`). */
+  /** The client capabilities to advertise (defaults to `baseClientCapabilities()`). */
   readonly capabilities?: acp.ClientCapabilities;
 }
 
@@ -280,7 +280,7 @@ export class AcpConnection {
       P.InitializeRequest.type,
       {
         protocolVersion: P.PROTOCOL_VERSION,
-        clientCapabilities: this.options.capabilities ?? clientCapabilities(),
+        clientCapabilities: this.options.capabilities ?? baseClientCapabilities(),
         clientInfo: this.options.clientInfo,
       },
       token,

@@ -5,7 +5,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { type TraceDirection } from '../acp/connection';
 import { describeErrorCode, errorText } from '../acp/errors';
-import { clientCapabilities } from '../acp/capabilities';
 import { mergeAgents, type AgentDefinition } from './agentDefinition';
 import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
 import { AgentRuntime, AgentStartError } from './agentRuntime';
@@ -15,7 +14,8 @@ import type { GeminiRepoTrust } from './geminiWorkspace';
 import { expandAll, expandEnv, expandVariables } from './expand';
 import { looksSecret, type SecretValues } from './redact';
 import type { AgentHostUi, AgentSettings, LogChannel, LogFactory, Notifier } from './ports';
-import type { CancelToken, SessionRouter } from './sessionRouter';
+import type { AnyClientMethod, RequestScopedElicitation } from './clientMethods';
+import type { CancelToken } from './sessionRouter';
 import { Emitter, type Disposable } from '../shared/events';
 import { forMessage } from '../shared/nativeText';
 import { findProgram } from './resolveCommand';
@@ -64,9 +64,9 @@ export interface AgentManagerDeps {
   readonly runDir: string;
   /** Environment stored for an agent (env_var sign-in), loaded before each start. */
   readonly storedEnv: (agentId: string) => Promise<Record<string, string>>;
-  /** Requests from agents not tied to a session's panel (elicitation). */
-  readonly agentRequests?: Record<string, (agentName: string, params: unknown, token: CancelToken, sessions: SessionRouter) => Promise<unknown>>;
-  readonly agentNotifications?: Record<string, (agentName: string, params: unknown, sessions: SessionRouter) => void>;
+  /** The agent → client methods served (sessions/clientMethods.ts), and where questions about no session are asked. */
+  readonly clientMethods?: readonly AnyClientMethod[];
+  readonly elicitation?: RequestScopedElicitation;
   /** Agents installed from the ACP Registry. */
   readonly installed: () => readonly AgentDefinition[];
   /**
@@ -224,7 +224,8 @@ export class AgentManager implements Disposable {
       name: def.name,
       spec,
       clientInfo: { name: 'acp-agents-vscode', title: 'ACP Agents for VS Code', version: this.deps.extensionVersion },
-      clientCapabilities: clientCapabilities(),
+      methods: this.deps.clientMethods,
+      elicitation: this.deps.elicitation,
       logger: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
       onStderr: (line) => log.info(`[stderr] ${line}`),
       trace: traceLevel === 'off' ? undefined : (dir, msg) => this.traceMessage(def, dir, msg),
@@ -232,8 +233,6 @@ export class AgentManager implements Disposable {
     });
     e.runtime = runtime;
     e.last = runtime;
-    for (const [method, handler] of Object.entries(this.deps.agentRequests ?? {})) runtime.connection.onClientRequest(method, (params, token) => handler(def.name, params, token, runtime.sessions));
-    for (const [method, handler] of Object.entries(this.deps.agentNotifications ?? {})) runtime.connection.onClientNotification(method, (params) => handler(def.name, params, runtime.sessions));
     let init;
     try {
       init = await runtime.start(token);

@@ -7,15 +7,13 @@ import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Message } from 'vscode-jsonrpc/node';
 import { AcpConnection, ProtocolVersionError, type AcpLogger, type TraceDirection } from '../acp/connection';
-import { ErrorCodes, errorText } from '../acp/errors';
-import { AgentCapabilityView } from '../acp/capabilities';
+import { errorText } from '../acp/errors';
+import { AgentCapabilityView, baseClientCapabilities } from '../acp/capabilities';
 import type { DecodedInitialize } from '../acp/decode';
-import { RequestPermissionRequest } from '../acp/protocol';
-import { CLIENT_REQUEST_METHODS, decodeClientRequest, decodePermissionRequest } from '../acp/clientRequests';
-import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node';
+import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type ExitInfo, type ShutdownTimings, type SpawnSpec } from './agentProcess';
-import { SessionRouter, UnknownSessionError } from './sessionRouter';
-import { DECLINED_CLIENT_METHODS, declinedMethodMessage } from './quirks';
+import { SessionRouter } from './sessionRouter';
+import { DECLINED_METHODS, fillClientCapabilities, serveCall, type AnyClientMethod, type RequestScopedElicitation, type UnroutedCall } from './clientMethods';
 
 export interface CancelSignal {
   readonly isCancellationRequested: boolean;
@@ -26,7 +24,12 @@ export interface RuntimeOptions {
   readonly name: string;
   readonly spec: SpawnSpec;
   readonly clientInfo: acp.Implementation;
+  /** The base capabilities (default: acp/capabilities.ts), to which each method adds what it earns. */
   readonly clientCapabilities?: acp.ClientCapabilities;
+  /** The agent → client methods served (sessions/clientMethods.ts); the declined ones are added. */
+  readonly methods?: readonly AnyClientMethod[];
+  /** Where elicitations not about a session are asked. */
+  readonly elicitation?: RequestScopedElicitation;
   readonly logger: AcpLogger;
   readonly onStderr?: (line: string) => void;
   readonly trace?: (direction: TraceDirection, message: Message) => void;
@@ -50,6 +53,8 @@ export class AgentStartError extends Error {
 /** How long an agent that closed its output may take to exit before it is stopped. */
 const OUTPUT_CLOSED_GRACE_MS = 2000;
 
+const NEVER_CANCELLED = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
+
 const delay = (ms: number) => new Promise<undefined>((r) => setTimeout(() => r(undefined), ms));
 
 export class AgentRuntime {
@@ -70,7 +75,7 @@ export class AgentRuntime {
       input: this.process.child.stdout,
       output: this.process.child.stdin,
       clientInfo: options.clientInfo,
-      capabilities: options.clientCapabilities,
+      capabilities: fillClientCapabilities(options.clientCapabilities ?? baseClientCapabilities(), options.methods ?? []),
       logger: options.logger,
       trace: options.trace,
       maxLineBytes: options.maxLineBytes,
@@ -84,36 +89,21 @@ export class AgentRuntime {
       this.connection.dispose();
     });
     this.connection.onSessionUpdate((n) => this.sessions.update(n));
-    // Each request is decoded once here; what was dropped goes to the agent's log.
-    const dropped = (method: string, what: readonly string[]) => {
-      if (what.length) options.logger.info(`${method}: dropped ${what.join('; ')}`);
+    // Every agent → client method, decoded once and routed to the session it is about (agents/clientMethods.ts).
+    const logged = new Set<string>();
+    const call: UnroutedCall = {
+      agentName: options.name,
+      from: this.sessions,
+      elicitation: options.elicitation,
+      logOnce: (key, message) => {
+        if (!logged.has(key)) options.logger.info(message);
+        logged.add(key);
+      },
     };
-    this.connection.onClientRequest(RequestPermissionRequest.method, (params, token) => {
-      const { value, dropped: d } = decodePermissionRequest(params);
-      dropped(RequestPermissionRequest.method, d);
-      return this.sessions.permission(value, token);
-    });
-    for (const method of CLIENT_REQUEST_METHODS) {
-      this.connection.onClientRequest(method, async (params, token) => {
-        try {
-          const { value, dropped: d } = decodeClientRequest(method, params);
-          dropped(method, d);
-          return await this.sessions.request(value, token);
-        } catch (err) {
-          if (err instanceof UnknownSessionError) throw new ResponseError(err.code, err.message);
-          throw err;
-        }
-      });
-    }
-    // Methods some agents add that this client declines on purpose: a clear -32601, logged once.
-    for (const method of Object.keys(DECLINED_CLIENT_METHODS)) {
-      let logged = false;
-      this.connection.onClientRequest(method, () => {
-        const message = declinedMethodMessage(method)!;
-        if (!logged) options.logger.info(`Declined ${message} (answered -32601; asked again, the same answer)`);
-        logged = true;
-        throw new ResponseError(ErrorCodes.MethodNotFound, message);
-      });
+    const log = (m: string) => options.logger.info(m);
+    for (const m of [...(options.methods ?? []), ...DECLINED_METHODS]) {
+      if (m.notification) this.connection.onClientNotification(m.method, (params) => void serveCall(m, params, NEVER_CANCELLED, this.sessions, call, log).catch((err) => log(`${m.method}: ${errorText(err)}`)));
+      else this.connection.onClientRequest(m.method, (params, token) => serveCall(m, params, token, this.sessions, call, log));
     }
   }
 

@@ -4,8 +4,6 @@
  * arrive just before `session/new` answers) are held briefly. No `vscode` import.
  */
 import type { DecodedNotification } from '../acp/decode';
-import type { ClientRequest, PermissionRequest } from '../acp/clientRequests';
-import { ErrorCodes } from '../acp/errors';
 
 export interface CancelToken {
   readonly isCancellationRequested: boolean;
@@ -14,18 +12,8 @@ export interface CancelToken {
 
 export interface SessionSink {
   onUpdate(n: DecodedNotification): void | Promise<void>;
-  requestPermission(request: PermissionRequest, token: CancelToken): Promise<unknown>;
-  /** Other requests the agent makes about this session (fs/*, terminal/*), decoded. */
-  handleRequest?(request: ClientRequest, token: CancelToken): Promise<unknown>;
-  /** elicitation/create about this session: asked in its panel. */
-  elicit?(params: unknown, token: CancelToken): Promise<unknown>;
-  /** elicitation/complete: true when the elicitation was this session's. */
-  completeElicitation?(elicitationId: string): boolean;
-}
-
-/** Thrown for a request about a session this client does not know. */
-export class UnknownSessionError extends Error {
-  readonly code = ErrorCodes.ResourceNotFound;
+  /** The handler of one agent → client method, when one of the session's parts serves it (agents/clientMethods.ts). */
+  serves(method: string): ((value: unknown, token: CancelToken) => unknown) | undefined;
 }
 
 const HOLD_LIMIT = 2000;
@@ -80,37 +68,13 @@ export class SessionRouter {
     if (list.length < HOLD_LIMIT) list.push(n);
   }
 
-  /** A request about a session (fs/*…), routed to it. */
-  async request(request: ClientRequest, token: CancelToken): Promise<unknown> {
-    const sink = this.sinks.get(request.sessionId);
-    if (!sink?.handleRequest) throw new UnknownSessionError(`No open session ${JSON.stringify(request.sessionId)} in this client.`);
-    return await sink.handleRequest(request, token);
+  /** The sink of a session (or of the parent of a subagent) open here. */
+  sink(sessionId: string): SessionSink | undefined {
+    return this.sinks.get(sessionId);
   }
 
-  /**
-   * An elicitation about a session, asked in its panel; undefined when it is request-scoped (no
-   * `sessionId`: asked outside any session). One about a session not open here (a subagent never
-   * announced, a session closed) is asked nowhere: `cancel`, like a permission request for one.
-   */
-  elicit(params: unknown, token: CancelToken): Promise<unknown> | undefined {
-    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
-    if (sessionId === undefined || sessionId === null) return undefined;
-    const sink = typeof sessionId === 'string' ? this.sinks.get(sessionId) : undefined;
-    return sink?.elicit ? sink.elicit(params, token) : Promise.resolve({ action: 'cancel' });
-  }
-
-  /** elicitation/complete, to the session whose elicitation it was. */
-  completeElicitation(params: unknown): boolean {
-    const id = (params as { elicitationId?: unknown } | null)?.elicitationId;
-    if (typeof id !== 'string') return false;
-    for (const sink of new Set(this.sinks.values())) if (sink.completeElicitation?.(id)) return true;
-    return false;
-  }
-
-  /** A permission request for an unknown session is answered `cancelled`. */
-  async permission(request: PermissionRequest, token: CancelToken): Promise<unknown> {
-    const sink = this.sinks.get(request.sessionId);
-    if (!sink) return { outcome: { outcome: 'cancelled' } };
-    return await sink.requestPermission(request, token);
+  /** Every sink, once each. */
+  all(): SessionSink[] {
+    return [...new Set(this.sinks.values())];
   }
 }

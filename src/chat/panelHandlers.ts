@@ -96,7 +96,7 @@ const HANDLERS: Handlers = {
     }
     void p.session.runAction(msg.action).then(undefined, (err: unknown) => p.log.error(`panel action ${msg.action} failed: ${String(err)}`));
   },
-  permission: (msg, p) => void p.session.answerPermission(msg.id, msg.optionId),
+  permission: (msg, p) => void p.session.permissions.answer(msg.id, msg.optionId),
   openLocation: (msg, p) => void openLocation(p.session, msg.path, msg.line).then(undefined, (err: unknown) => p.log.warn(`open location failed: ${String(err)}`)),
   openDiff: (msg, p) => {
     const item = p.session.transcript.get(msg.id);

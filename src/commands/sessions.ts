@@ -81,7 +81,7 @@ const answerPermission =
       p.reveal();
       return false;
     }
-    return p.session.answerPermission(item.id, option.optionId);
+    return p.session.permissions.answer(item.id, option.optionId);
   };
 
 /** The active panel's conversation as a Markdown document (untitled: save it where you like). */

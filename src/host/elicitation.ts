@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { clientError } from '../acp/errors';
+import type { RequestScopedElicitation } from '../agents/clientMethods';
 import type { CancelToken } from '../agents/sessionRouter';
 import { checkField, fieldsOf, type Field } from '../sessions/elicitationSchema';
 import { forLabel, forMessage } from '../shared/nativeText';
@@ -94,7 +95,7 @@ const MAX_WAITING_PER_AGENT = 16;
  * until that process ends (a restart asks again). At most MAX_WAITING_PER_AGENT
  * of one agent process wait: any more are declined at once, and logged.
  */
-export class ElicitationService {
+export class ElicitationService implements RequestScopedElicitation {
   ui: ElicitationUi = nativeElicitationUi();
   private readonly open = new Set<string>();
   private asking = false;

@@ -10,7 +10,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import * as l10n from '@vscode/l10n';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
-import type { ClientRequest, PermissionRequest } from '../acp/clientRequests';
 import type { DecodedNotification } from '../acp/decode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentManager } from '../agents/agentManager';
@@ -27,11 +26,11 @@ import { FileCheckpoints } from './parts/fileCheckpoints';
 import { McpStatus } from './parts/mcpStatus';
 import { MessageQueue } from './parts/messageQueue';
 import { PastSessions, rootRefused } from './parts/pastSessions';
+import { Permissions, permissionHost } from './parts/permissions';
 import { Pins } from './parts/pins';
 import { SessionFolders } from './parts/sessionFolders';
 import { SessionSettings } from './parts/sessionSettings';
 import { Subagents } from './parts/subagents';
-import { Permissions } from './permissions';
 import { PromptTurns } from './promptTurn';
 import type { SessionCore, SessionPart } from './sessionCore';
 import type { SessionServices } from './services';
@@ -56,8 +55,8 @@ export class AgentSession implements Disposable, SessionSink {
   private readonly state: SessionState;
   readonly onDidChangeStatus: SessionState['onDidChange'];
   private readonly turns: PromptTurns;
-  private readonly permissions: Permissions;
   // The parts: each feature's state and behaviour (sessionCore.ts).
+  readonly permissions: Permissions;
   readonly folders: SessionFolders;
   readonly requests: AgentRequests;
   readonly checkpoints: FileCheckpoints;
@@ -104,17 +103,8 @@ export class AgentSession implements Disposable, SessionSink {
     };
     this.mcp = new McpStatus(core);
     this.folders = new SessionFolders(core, cwd, (sel, rt, at) => this.mcp.offer(sel, rt, at));
-    this.permissions = new Permissions({
-      ...core,
-      agentId: def.id,
-      sessionId: () => this.sessionId ?? '',
-      autoApprove: () => services.settings.autoApprove(),
-      protectedGlob: (f) => services.files.protectedGlob(f, this.folders.roots()),
-      protectedGlobs: () => services.files.protectedGlobs(),
-      cwd: () => this.folders.workingFolder,
-      // A diff in the request: the file it names is snapshotted before the agent, once allowed, writes it.
-      noted: (u, child) => child === undefined && this.checkpoints.update(u),
-    });
+    // A diff in a request: the file it names is snapshotted before the agent, once allowed, writes it.
+    this.permissions = new Permissions(permissionHost(core, (u, child) => child === undefined && this.checkpoints.update(u)));
     this.turns = new PromptTurns({
       ...core,
       agentName: def.name,
@@ -143,7 +133,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.subagents = new Subagents(core, this);
     this.settings = new SessionSettings(core);
     this.elicitations = new Elicitations(core);
-    this.parts = [this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp];
+    this.parts = [this.permissions, this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp];
     this.opener = this.makeOpener();
     this.subscriptions = [
       this.turns.onDidBegin(() => this.parts.forEach((p) => p.turnBegan?.())),
@@ -201,9 +191,8 @@ export class AgentSession implements Disposable, SessionSink {
     this.manager.agentLog(this.def).info(`[session ${this.sessionId ?? '-'}] ${message}`);
   }
 
-  /** Questions to the user withdrawn: permissions, then each part's own. */
+  /** Questions to the user withdrawn: each part's own (permissions first). */
   private withdraw(reason: string, ownOnly: boolean): void {
-    this.permissions.cancelAll(reason, ownOnly);
     for (const p of this.parts) p.withdraw?.(reason, ownOnly);
   }
 
@@ -256,29 +245,9 @@ export class AgentSession implements Disposable, SessionSink {
     for (const p of this.parts) p.update?.(u, child, live);
   }
 
-  async requestPermission(request: PermissionRequest, token: CancelToken): Promise<acp.RequestPermissionResponse> {
-    const child = request.sessionId !== this.sessionId ? request.sessionId : undefined;
-    // A child this transcript does not know: nothing to show it on, so nothing is approved.
-    if (child && !this.transcript.hasChild(child)) return { outcome: { outcome: 'cancelled' } };
-    return await this.permissions.request(request, token, child);
-  }
-
-  /** The user's answer to a permission request; only the first answer counts. */
-  answerPermission(itemId: string, optionId: string): boolean {
-    return this.permissions.answer(itemId, optionId);
-  }
-
-  /** elicitation/create about this session (or one of its subagents): asked in the panel. */
-  async elicit(params: unknown, token: CancelToken): Promise<unknown> {
-    return await this.elicitations.ask(params, token);
-  }
-
-  completeElicitation(elicitationId: string): boolean {
-    return this.elicitations.complete(elicitationId);
-  }
-
-  async handleRequest(req: ClientRequest, token?: CancelToken): Promise<unknown> {
-    return await this.requests.handle(req, token);
+  /** An agent → client method: served by the part whose table has it (agents/clientMethods.ts). */
+  serves(method: string): ((value: unknown, token: CancelToken) => unknown) | undefined {
+    return this.parts.find((p) => p.methods?.has(method))?.methods?.get(method);
   }
 
   // ---------------------------------------------------------------- opening
@@ -410,7 +379,6 @@ export class AgentSession implements Disposable, SessionSink {
     }
     void this.services.archive.flush();
     this.resetEmitter.dispose();
-    this.permissions.cancelAll('the panel closed');
     for (const p of this.parts) p.dispose();
     this.turns.dispose();
     this.registration?.dispose();

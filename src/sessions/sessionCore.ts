@@ -10,6 +10,7 @@
 import type { DecodedUpdate } from '../acp/decode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentRuntime } from '../agents/agentRuntime';
+import type { PartMethods } from '../agents/clientMethods';
 import type { Disposable } from '../shared/events';
 import type { SessionServices } from './services';
 import type { SessionPhase } from './sessionState';
@@ -41,6 +42,8 @@ export type ArchivedLine = { readonly sessionUpdate?: unknown; readonly [key: st
 
 /** One feature of a session. Every hook is optional; AgentSession calls them in the order of its list of parts. */
 export interface SessionPart extends Disposable {
+  /** The agent → client methods it serves: its table bound to it (`bindMethods`, agents/clientMethods.ts). */
+  readonly methods?: PartMethods;
   /** The session is open on `runtime` as `sessionId` (new, load, resume, fork). */
   attached?(runtime: AgentRuntime, sessionId: string): void;
   /** The session left its runtime (before another attach, an exit, a failed open). */

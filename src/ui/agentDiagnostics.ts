@@ -6,7 +6,7 @@
  * (redacted, bounded, agent text fenced).
  */
 import * as vscode from 'vscode';
-import { clientCapabilities } from '../acp/capabilities';
+import { clientCapabilities } from '../sessions/clientMethods';
 import type { AgentManager } from '../agents/agentManager';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import { agentDiagnostics, type McpStatusReport } from '../agents/diagnostics';

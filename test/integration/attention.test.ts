@@ -141,7 +141,7 @@ describe('Needs you: notifications and the tab', function () {
       assert.match((p.panel.iconPath as vscode.Uri).path, /needs-you\.svg$/);
     }
     // The first answered: its marks clear, the other's stay.
-    assert.equal(one.session.answerPermission(pending(one)!.id, 'yes'), true);
+    assert.equal(one.session.permissions.answer(pending(one)!.id, 'yes'), true);
     await waitFor('a badge of 1', () => (a.testing.sessionsBadge()?.value === 1 ? true : undefined));
     assert.equal(a.testing.sessionsBadge()?.tooltip, '1 session is waiting for you');
     assert.doesNotMatch(String(row(one)?.description), /waiting for you/);

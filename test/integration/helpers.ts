@@ -90,7 +90,7 @@ export function allowOnce(panel: ChatPanel): { asked: PermissionItem[]; stop(): 
       if (i.kind !== 'permission' || i.state !== 'pending' || asked.includes(i)) continue;
       asked.push(i);
       const option = i.options.find((o) => o.kind === 'allow_once');
-      if (option) panel.session.answerPermission(i.id, option.optionId);
+      if (option) panel.session.permissions.answer(i.id, option.optionId);
     }
   }, 50);
   return { asked, stop: () => clearInterval(timer) };

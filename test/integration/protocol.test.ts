@@ -68,7 +68,7 @@ describe('Protocol 1.34: subagents, plan operations, models, cancellation', func
     assert.deepEqual([toChild.from, toChild.to, toChild.text], ['Main agent', 'Explorer', 'Find where greet is used.']);
 
     // Answered like any permission: the agent gets the option.
-    assert.equal(panel.session.answerPermission(perm.id, 'yes'), true);
+    assert.equal(panel.session.permissions.answer(perm.id, 'yes'), true);
     await waitFor('the explorer running again', () => (explorer.state === 'running' ? true : undefined));
     // Stop on a card without cancel does nothing; on the explorer it sends session/cancel for the child only.
     assert.equal(await panel.session.subagents.cancel('child-quiet'), false);
@@ -111,7 +111,7 @@ describe('Protocol 1.34: subagents, plan operations, models, cancellation', func
     const turn = panel.session.prompt('Plan it');
     await waitFor('the subagent’s permission request', () => panel.session.transcript.items.find((i) => i.kind === 'permission'));
     const perm = panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission')!;
-    panel.session.answerPermission(perm.id, 'no');
+    panel.session.permissions.answer(perm.id, 'no');
     await waitFor('the plan update after the answer', () => panel.session.transcript.items.find((i): i is PlanItem => i.kind === 'plan' && i.planId === 'steps' && i.entries[0]?.status === 'completed'));
     await panel.session.subagents.cancel('child-explorer');
     assert.equal(await turn, 'end_turn');

@@ -64,10 +64,10 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       // The decision, logged when the request came: an automatic answer is given in the same tick, never later.
       await asking.wait('the log to say it asks the user');
       assert.equal(pending.state, 'pending', 'not answered automatically');
-      assert.equal(panel.session.answerPermission(pending.id, 'no'), true);
+      assert.equal(panel.session.permissions.answer(pending.id, 'no'), true);
       for (const next of ['no', 'no']) {
         const p = await waitFor('the next prompt', () => panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.state === 'pending'));
-        panel.session.answerPermission(p.id, next);
+        panel.session.permissions.answer(p.id, next);
       }
       assert.equal(await turn, 'end_turn');
     } finally {
@@ -83,12 +83,12 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       await waitForStatus(panel, 'connected', connected);
       const turn = panel.session.prompt('edit twice');
       const first = await waitFor('the first prompt', () => panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.state === 'pending'));
-      panel.session.answerPermission(first.id, 'always');
+      panel.session.permissions.answer(first.id, 'always');
       // Same title, another tool: asked again (the agent-chosen title is not the key).
       const second = await waitFor('the second prompt', () => panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.state === 'pending' && i.id !== first.id));
       assert.equal(second.toolCallId, 'a-2');
       assert.equal(second.options.find((o) => o.optionId === 'kindless')?.kind, 'unknown');
-      panel.session.answerPermission(second.id, 'no');
+      panel.session.permissions.answer(second.id, 'no');
       // The first tool again: allowed always, without a prompt.
       assert.equal(await turn, 'end_turn');
       const [p1, p2, p3] = answers('perm-names').slice(-3);
@@ -122,7 +122,7 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       for (const id of ['pp-1', 'pp-2']) {
         const asked = await waitFor(`the question for ${id}`, () => panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.toolCallId === id));
         assert.equal(asked.state, 'pending', `${id} is asked, not answered automatically`);
-        assert.equal(panel.session.answerPermission(asked.id, 'no'), true);
+        assert.equal(panel.session.permissions.answer(asked.id, 'no'), true);
       }
       assert.equal(await turn, 'end_turn');
       const [p1, p2, p3] = answers('perm-paths').slice(-3);
@@ -148,7 +148,7 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
       for (const id of ['pg-1', 'pg-2']) {
         const asked = await waitFor(`the question for ${id}`, () => panel.session.transcript.items.find((i): i is PermissionItem => i.kind === 'permission' && i.toolCallId === id));
         assert.equal(asked.state, 'pending', `${id} is asked, not answered automatically`);
-        assert.equal(panel.session.answerPermission(asked.id, 'no'), true);
+        assert.equal(panel.session.permissions.answer(asked.id, 'no'), true);
       }
       assert.equal(await turn, 'end_turn');
       const [g1, g2, g3] = answers('perm-globs').slice(-3);

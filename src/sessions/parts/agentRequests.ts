@@ -4,12 +4,16 @@
  * outside them, or protected ones, are asked about through the AccessGate,
  * one question at a time and remembered for the session). Also the paths the
  * panel wants to open, and the session's terminals, which do not outlive the
- * agent that made them. No `vscode` import.
+ * agent that made them. The methods it serves, and the capabilities they earn,
+ * are its table (AGENT_REQUEST_METHODS). No `vscode` import.
  */
-import type { ClientRequest } from '../../acp/clientRequests';
+import { ResponseError } from 'vscode-jsonrpc/node';
+import { decodeClientRequest, type ClientRequest, type ClientRequestMethod } from '../../acp/clientRequests';
+import { CreateTerminalRequest, KillTerminalRequest, ReadTextFileRequest, ReleaseTerminalRequest, TerminalOutputRequest, WaitForTerminalExitRequest, WriteTextFileRequest } from '../../acp/protocol';
 import type { DecodedUpdate } from '../../acp/decode';
-import { clientError, errorText } from '../../acp/errors';
+import { clientError, ErrorCodes, errorText } from '../../acp/errors';
 import type { AgentManager } from '../../agents/agentManager';
+import { bindMethods, type ClientCapabilities, type ClientMethod } from '../../agents/clientMethods';
 import { SessionQuirks } from '../../agents/quirks';
 import type { CancelToken } from '../../agents/sessionRouter';
 import type { Disposable } from '../../shared/events';
@@ -34,7 +38,38 @@ async function untilCancelled<T>(work: Promise<T>, token: CancelToken | undefine
   }
 }
 
+/** A method of the table: decoded once (acp/clientRequests.ts), served by `handle`, refused for a session not open here. */
+function method(name: ClientRequestMethod, fill: (caps: ClientCapabilities) => void): ClientMethod<AgentRequests, ClientRequest> {
+  return {
+    method: name,
+    fill,
+    decode: (params) => {
+      const { value, dropped } = decodeClientRequest(name, params);
+      return { value, sessionId: value.sessionId, dropped };
+    },
+    serve: (part, req, token) => part.handle(req, token),
+    unrouted: (req) => {
+      throw new ResponseError(ErrorCodes.ResourceNotFound, `No open session ${JSON.stringify(req.sessionId)} in this client.`);
+    },
+  };
+}
+// terminal/create|output|wait_for_exit|kill|release, mirrored into VS Code terminals.
+const terminal = (caps: ClientCapabilities) => void (caps.terminal = true);
+
+/** The agent → client methods this part serves, and what each earns in `initialize`. */
+export const AGENT_REQUEST_METHODS: readonly ClientMethod<AgentRequests, ClientRequest>[] = [
+  // fs/read_text_file (open editors' unsaved text) and fs/write_text_file (undoable edits).
+  method(ReadTextFileRequest.method, (caps) => void (caps.fs = { ...caps.fs, readTextFile: true })),
+  method(WriteTextFileRequest.method, (caps) => void (caps.fs = { ...caps.fs, writeTextFile: true })),
+  method(CreateTerminalRequest.method, terminal),
+  method(TerminalOutputRequest.method, terminal),
+  method(WaitForTerminalExitRequest.method, terminal),
+  method(KillTerminalRequest.method, terminal),
+  method(ReleaseTerminalRequest.method, terminal),
+];
+
 export class AgentRequests implements SessionPart {
+  readonly methods = bindMethods<AgentRequests>(this, AGENT_REQUEST_METHODS);
   /** Questions about paths outside the folders or protected ones: one at a time, remembered for the session. */
   private readonly gate: AccessGate;
   private readonly terminals = new Set<string>();

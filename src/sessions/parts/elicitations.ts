@@ -2,9 +2,13 @@
  * Elicitations of one session (`elicitation/create` carrying its session id):
  * shown in its panel as a form or a page to open, answered once, withdrawn when
  * the agent cancels its request (answered -32800), cancelled when the turn is
- * stopped or the panel closes. Pure: no `vscode` — the panel opens URLs.
+ * stopped or the panel closes. `elicitation/create` and `elicitation/complete`
+ * are its table (ELICITATION_METHODS); those about no session go to the host's
+ * dialogs (host/elicitation.ts). Pure: no `vscode` — the panel opens URLs.
  */
 import { clientError as errors } from '../../acp/errors';
+import { CompleteElicitationNotification, CreateElicitationRequest } from '../../acp/protocol';
+import { bindMethods, type ClientMethod } from '../../agents/clientMethods';
 import type { CancelToken } from '../../agents/sessionRouter';
 import type { ElicitationItem } from '../../shared/transcriptTypes';
 import { checkField, fieldsOf, type Field } from '../elicitationSchema';
@@ -27,7 +31,38 @@ interface Pending {
 /** Questions of one session waiting for the user at once; beyond it the agent is answered `decline` at once. */
 export const MAX_WAITING_ELICITATIONS = 16;
 
+const sessionOf = (params: unknown): unknown => (params as { sessionId?: unknown } | null)?.sessionId;
+
+/** The agent → client methods this part serves, and what they earn in `initialize`. */
+export const ELICITATION_METHODS: readonly ClientMethod<Elicitations, unknown>[] = [
+  {
+    method: CreateElicitationRequest.method,
+    // Form mode (each field asked with validation) and URL mode (consent first).
+    fill: (caps) => void (caps.elicitation = { form: {}, url: {} }),
+    decode: (params) => ({ value: params, sessionId: sessionOf(params) }),
+    serve: (part, params, token) => part.ask(params, token),
+    // Request-scoped (no sessionId): asked outside any session. About a session not open here (a subagent never
+    // announced, a session closed): asked nowhere, `cancel`, like a permission request for one.
+    unrouted: (params, token, call) => {
+      const sessionId = sessionOf(params);
+      return (sessionId === undefined || sessionId === null) && call.elicitation ? call.elicitation.create(call.agentName, params, token, call.from) : { action: 'cancel' };
+    },
+  },
+  {
+    method: CompleteElicitationNotification.method,
+    notification: true,
+    decode: (params) => ({ value: params, sessionId: undefined }),
+    // To the session whose elicitation it was; else to the dialogs'.
+    serve: (part, params) => {
+      const id = (params as { elicitationId?: unknown } | null)?.elicitationId;
+      return typeof id === 'string' && part.complete(id);
+    },
+    unrouted: (params, _token, call) => call.elicitation?.complete(params),
+  },
+];
+
 export class Elicitations implements SessionPart {
+  readonly methods = bindMethods<Elicitations>(this, ELICITATION_METHODS);
   private readonly pending = new Map<string, Pending>();
   /** URL elicitations accepted and not completed yet, by elicitationId. */
   private readonly open = new Map<string, ElicitationItem>();

@@ -16,7 +16,7 @@ export class Subagents implements SessionPart {
   /** `sink`: where a child's traffic goes (the session itself). */
   constructor(
     private readonly core: SessionCore,
-    private readonly sink: Required<Pick<SessionSink, 'onUpdate' | 'requestPermission' | 'handleRequest' | 'elicit'>>,
+    private readonly sink: SessionSink,
   ) {}
 
   /** Subagents of whatever was attached before are not this session's (a load announces its own again). */
@@ -49,9 +49,7 @@ export class Subagents implements SessionPart {
       childId,
       rt.sessions.register(childId, {
         onUpdate: (n) => s.onUpdate(n),
-        requestPermission: (r, t) => s.requestPermission(r, t),
-        handleRequest: (r, t) => s.handleRequest(r, t),
-        elicit: (p, t) => s.elicit(p, t),
+        serves: (method) => s.serves(method),
       }),
     );
     this.core.log(`subagent ${childId} announced`);

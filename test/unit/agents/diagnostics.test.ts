@@ -1,7 +1,7 @@
 // One agent's diagnostics gathered from a real process (the fake agent), in plain Node.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { clientCapabilities } from '../../../src/acp/capabilities';
+import { clientCapabilities } from '../../../src/sessions/clientMethods';
 import type { AgentDefinition } from '../../../src/agents/agentDefinition';
 import { AgentRuntime } from '../../../src/agents/agentRuntime';
 import { agentDiagnostics } from '../../../src/agents/diagnostics';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
 import { MethodStats } from '../../../src/acp/methodStats';
 import { AgentCapabilityView } from '../../../src/acp/capabilities';
-import { clientCapabilities } from '../../../src/acp/capabilities';
+import { clientCapabilities } from '../../../src/sessions/clientMethods';
 import { capabilityUse, type AgentDiagnostics } from '../../../src/agents/diagnostics';
 import { diagnosticsMarkdown, fence, REPORT_LIMITS, scrub, type ReportContext } from '../../../src/agents/diagnosticsMarkdown';
 import { quirksFor } from '../../../src/agents/quirks';

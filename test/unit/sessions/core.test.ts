@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_PROTECTED_PATHS, protectedMatcher } from '../../../src/platform/protectedPaths';
-import { Permissions } from '../../../src/sessions/permissions';
+import { Permissions } from '../../../src/sessions/parts/permissions';
 import type { AutoApprove } from '../../../src/sessions/permissionPolicy';
 import { PromptTurns, type TurnHost } from '../../../src/sessions/promptTurn';
 import { SessionState, statusOf, type SessionPhase } from '../../../src/sessions/sessionState';

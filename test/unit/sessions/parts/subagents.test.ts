@@ -18,7 +18,7 @@ function setup(taken: string[] = []) {
     },
     connection: { cancel: async (id: string) => void cancelled.push(id) },
   } as unknown as AgentRuntime;
-  const sink = { onUpdate: () => undefined, requestPermission: async () => ({}), handleRequest: async () => undefined, elicit: async () => undefined };
+  const sink = { onUpdate: () => undefined, serves: () => undefined };
   const parts = new Subagents(f.core, sink);
   const announce = (u: object) => {
     const d = decodeSessionUpdate({ sessionUpdate: 'subagent_update', ...u }, []);

@@ -2,23 +2,27 @@
  * Permission requests of one session. A request is a state of its tool call
  * (the transcript shows it on that call): answered automatically when the
  * user's settings or an earlier "allow always" say so, else asked, one answer
- * counting; withdrawn when the agent cancels it or the turn stops. Pure: no
- * `vscode` — unit-tested in plain Node.
+ * counting; withdrawn when the agent cancels it or the turn stops. A session
+ * part; `session/request_permission` is its table (PERMISSION_METHODS). Pure:
+ * no `vscode` — unit-tested in plain Node.
  */
 import * as l10n from '@vscode/l10n';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { PermissionOption, PermissionRequest } from '../acp/clientRequests';
-import { decodeSessionUpdate, type DecodedUpdate } from '../acp/decode';
-import { clientError } from '../acp/errors';
-import type { CancelToken } from '../agents/sessionRouter';
-import { checkPath, isInside, realPathLoose } from '../platform/pathPolicy';
-import { globMayNameProtected } from '../platform/protectedGlobs';
-import { allowOption, alwaysScope, autoApproves, permissionKey, type AutoApprove } from './permissionPolicy';
-import { toolCallPaths, type ToolCallView } from './toolPaths';
-import type { Change, Transcript } from './transcript';
-import type { ToolItem } from '../shared/transcriptTypes';
+import { decodePermissionRequest, type PermissionOption, type PermissionRequest } from '../../acp/clientRequests';
+import { RequestPermissionRequest } from '../../acp/protocol';
+import { bindMethods, type ClientMethod } from '../../agents/clientMethods';
+import { decodeSessionUpdate, type DecodedUpdate } from '../../acp/decode';
+import { clientError } from '../../acp/errors';
+import type { CancelToken } from '../../agents/sessionRouter';
+import { checkPath, isInside, realPathLoose } from '../../platform/pathPolicy';
+import { globMayNameProtected } from '../../platform/protectedGlobs';
+import { allowOption, alwaysScope, autoApproves, permissionKey, type AutoApprove } from '../permissionPolicy';
+import { toolCallPaths, type ToolCallView } from '../toolPaths';
+import type { SessionCore, SessionPart } from '../sessionCore';
+import type { Change, Transcript } from '../transcript';
+import type { ToolItem } from '../../shared/transcriptTypes';
 
 /** What the permission handling needs from its session. */
 export interface PermissionHost {
@@ -38,6 +42,21 @@ export interface PermissionHost {
   log(message: string): void;
   /** The tool call details a request carried, as an update (a diff in it names a file about to change). */
   noted?(update: DecodedUpdate, childSessionId?: string): void;
+}
+
+/** The host of a session's permissions, from its core; `noted` as in PermissionHost. */
+export function permissionHost(core: SessionCore, noted: PermissionHost['noted']): PermissionHost {
+  const { services } = core;
+  return {
+    ...core,
+    agentId: core.def.id,
+    sessionId: () => core.sessionId() ?? '',
+    autoApprove: () => services.settings.autoApprove(),
+    protectedGlob: (f) => services.files.protectedGlob(f, core.roots()),
+    protectedGlobs: () => services.files.protectedGlobs(),
+    cwd: () => core.workingFolder(),
+    noted,
+  };
 }
 
 interface Pending {
@@ -76,7 +95,25 @@ function rawView(call: Readonly<Record<string, unknown>>): ToolCallView & { rawI
   };
 }
 
-export class Permissions {
+const CANCELLED: acp.RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+
+/** The agent → client method this part serves (it earns no capability: every client must answer it). */
+export const PERMISSION_METHODS: readonly ClientMethod<Permissions, PermissionRequest>[] = [
+  {
+    method: RequestPermissionRequest.method,
+    // Never throws: a request it cannot read offers no options.
+    decode: (params) => {
+      const { value, dropped } = decodePermissionRequest(params);
+      return { value, sessionId: value.sessionId, dropped };
+    },
+    serve: (part, req, token) => part.serve(req, token),
+    // A request for a session not open here: nothing to show it on, so nothing is approved.
+    unrouted: () => CANCELLED,
+  },
+];
+
+export class Permissions implements SessionPart {
+  readonly methods = bindMethods<Permissions>(this, PERMISSION_METHODS);
   private readonly pending = new Map<string, Pending>();
   /** "Allow always" answers of this session: permission key → option id. */
   private readonly always = new Map<string, string>();
@@ -86,6 +123,13 @@ export class Permissions {
   /** Requests waiting for the user. */
   get waiting(): number {
     return this.pending.size;
+  }
+
+  /** A request about the session or one of its subagents; one of a child the transcript does not know is not asked. */
+  async serve(req: PermissionRequest, token: CancelToken): Promise<acp.RequestPermissionResponse> {
+    const child = req.sessionId !== this.host.sessionId() ? req.sessionId : undefined;
+    if (child && !this.host.transcript().hasChild(child)) return CANCELLED;
+    return await this.request(req, token, child);
   }
 
   /** `childSessionId`: the request is a subagent's (it is shown in the subagent's card). */
@@ -191,6 +235,15 @@ export class Permissions {
   /** Every waiting request answered `cancelled` (Stop, the agent exited) — or only the session's own, not its subagents' (the turn ended). */
   cancelAll(why = 'the turn was stopped', ownOnly = false): void {
     for (const [id, p] of [...this.pending]) if (!ownOnly || !p.child) this.settle(id, undefined, why);
+  }
+
+  /** Questions withdrawn (SessionPart): the same as `cancelAll`. */
+  withdraw(why: string, ownOnly: boolean): void {
+    this.cancelAll(why, ownOnly);
+  }
+
+  dispose(): void {
+    this.cancelAll('the panel closed');
   }
 
   private settle(itemId: string, optionId: string | undefined, why: string): boolean {
