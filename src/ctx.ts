@@ -9,14 +9,13 @@ import * as vscode from 'vscode';
 import type { AgentDefinition } from './agents/agentDefinition';
 import { AgentManager } from './agents/agentManager';
 import { AgentRegistry } from './agents/registry/agentRegistry';
-import { AgentInstaller } from './agents/registry/installer';
-import { RegistrySource } from './agents/registry/registrySource';
 import { AuthService } from './agents/auth';
-import { makeScratch, removeScratchAfter, sweepScratch } from './platform/scratchFolders';
-import type { AgentHostUi } from './agents/ports';
+import { sweepScratch } from './platform/scratchFolders';
 import { SecretValues } from './agents/redact';
 import { SignInStore } from './agents/signInStore';
-import { AttachmentSources, readText } from './chat/attachmentSources';
+import { AttachmentSources } from './chat/attachmentSources';
+import { sessionServices } from './chat/sessionServices';
+import type { SessionServices } from './sessions/services';
 import type { ChatPanel } from './chat/chatPanel';
 import { ChatPanelManager } from './chat/panelManager';
 import { McpRelays } from './host/mcpRelays';
@@ -24,15 +23,14 @@ import { WaitingOnYou } from './chat/waitingOnYou';
 import { FileTouches } from './sessions/fileTouches';
 import { DiffDocuments } from './chat/diffDocuments';
 import { Config, SECTION, SettingsReport } from './config';
-import { ChangeTracker } from './host/changeTracker';
 import { HunkReview } from './host/hunkReview';
-import { currentBytes, restoreFiles } from './host/restoreFiles';
 import { ElicitationService } from './host/elicitation';
 import { SessionStatusBar } from './ui/statusBar';
 import { FileService } from './host/fileService';
 import { McpServerSources } from './host/mcpServerSources';
 import { EditorContextService } from './host/editorContext/service';
 import { TerminalService } from './host/terminals';
+import { agentHostUi, workspaceCwd, workspaceFolderPaths } from './host/workspaceFolders';
 import { Logs } from './logging';
 import { AgentSession } from './sessions/agentSession';
 import { CLIENT_METHODS } from './sessions/clientMethods';
@@ -40,7 +38,6 @@ import { McpTrust } from './sessions/mcpTrust';
 import { GeminiConfigTrust } from './agents/geminiWorkspace';
 import { geminiTrustPrompt } from './ui/geminiTrustPrompt';
 import { SessionRootQuestion } from './ui/sessionRootPrompt';
-import type { SessionServices } from './sessions/services';
 import { SessionIndex } from './sessions/sessionIndex';
 import { SessionSync } from './sessions/sessionSync';
 import { TranscriptArchive } from './sessions/transcriptArchive';
@@ -52,6 +49,7 @@ import { RegistryInstall } from './ui/registryInstall';
 import type { RegistryPickItem } from './ui/registryPicker';
 import { SessionTreeProvider } from './ui/sessionTree';
 import { UserMessages } from './ui/userMessages';
+import { confirmModal, pickSession, pickWorkspaceFolder } from './ui/modalPrompts';
 
 /** For the tests: a session opened as if no folder were open. */
 export const NO_FOLDER = '\u0000no-folder';
@@ -95,13 +93,10 @@ export class Ctx implements vscode.Disposable {
   /** The user's answers about what gemini-cli would load from the workspace once trusted. */
   readonly geminiTrust: GeminiConfigTrust;
   /** "Open this session in a folder outside the workspace?" (a listed session's cwd). */
-  readonly sessionRoots = new SessionRootQuestion(
-    () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-    () => [this.scratchDir],
-  );
+  readonly sessionRoots = new SessionRootQuestion(workspaceFolderPaths, () => [this.scratchDir]);
   /** The MCP servers sessions get (mcp.json files, settings, trust). */
   readonly mcp: McpServerSources;
-  private readonly mcpRelays: McpRelays;
+  readonly mcpRelays: McpRelays;
   /** The editor's own MCP server (selection, editors, problems, symbols), handed to every session's agent. */
   readonly editorContext: EditorContextService;
   readonly attachments = new AttachmentSources();
@@ -119,8 +114,7 @@ export class Ctx implements vscode.Disposable {
   confirm = confirmModal;
   folderPicker = pickWorkspaceFolder;
   /** Picks one of an agent's past sessions (the tests answer it). */
-  sessionPicker: <T extends vscode.QuickPickItem>(items: T[], title: string) => Promise<T | undefined> = async (items, title) =>
-    await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Pick a session to open'), matchOnDescription: true, matchOnDetail: true });
+  sessionPicker: <T extends vscode.QuickPickItem>(items: T[], title: string) => Promise<T | undefined> = pickSession;
   /** Sees every registry quick pick as it opens (the tests drive it). */
   registryPickCreated: ((qp: vscode.QuickPick<RegistryPickItem>) => void) | undefined;
 
@@ -133,25 +127,8 @@ export class Ctx implements vscode.Disposable {
     this.log = this.logs.channel('ACP Agents');
     this.settings = new SettingsReport(this.config, (m) => this.log.warn(m));
     this.elicitation = new ElicitationService((m) => this.log.info(`elicitation: ${m}`));
-    const ui: AgentHostUi = {
-      withProgress: (title, task) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => task(token))),
-      isTrusted: () => vscode.workspace.isTrusted,
-      defaultFolder: () => this.workspaceCwd(),
-      workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-      restartRequested: (id) => void vscode.commands.executeCommand('acpAgents.restartAgent', id),
-    };
-    const registryLog = (m: string) => this.log.info(`registry: ${m}`);
-    this.registry = new AgentRegistry(
-      new RegistrySource({
-        url: () => this.config.registryUrl(),
-        cacheFile: path.join(this.storage, 'registry', 'registry.json'),
-        snapshotFile: vscode.Uri.joinPath(extension.extensionUri, 'media', 'registry-snapshot.json').fsPath,
-        log: registryLog,
-      }),
-      new AgentInstaller(path.join(this.storage, 'agents'), registryLog),
-      path.join(this.storage, 'registry', 'icons'),
-      registryLog,
-    );
+    const snapshot = vscode.Uri.joinPath(extension.extensionUri, 'media', 'registry-snapshot.json').fsPath;
+    this.registry = AgentRegistry.at(this.storage, snapshot, () => this.config.registryUrl(), (m) => this.log.info(`registry: ${m}`));
     this.registry.installer.sweep();
     void this.sweepScratch();
     this.geminiTrust = new GeminiConfigTrust(extension.workspaceState, geminiTrustPrompt(), (m) => this.log.info(m));
@@ -159,7 +136,7 @@ export class Ctx implements vscode.Disposable {
       config: this.config,
       log: this.log,
       messages: this.messages,
-      ui,
+      ui: agentHostUi(),
       extensionVersion: this.version,
       logs: this.logs,
       secrets: this.secrets,
@@ -177,16 +154,16 @@ export class Ctx implements vscode.Disposable {
         this.log.warn(m);
         void this.messages.show('warning', m);
       },
-      onWriteError: (err) => this.storeWriteFailed(vscode.l10n.t('the list of sessions'), err),
+      onWriteError: (err) => this.messages.storeWriteFailed((m) => this.log.error(m), vscode.l10n.t('the list of sessions'), err),
       log: (m) => this.log.warn(m),
     });
-    this.archive = new TranscriptArchive(path.join(this.storage, 'archive'), () => this.config.archiveMaxBytes(), (err) => this.storeWriteFailed(vscode.l10n.t('the session history (archive)'), err));
+    this.archive = new TranscriptArchive(path.join(this.storage, 'archive'), () => this.config.archiveMaxBytes(), (err) => this.messages.storeWriteFailed((m) => this.log.error(m), vscode.l10n.t('the session history (archive)'), err));
     this.fileTouches = new FileTouches(path.join(this.storage, 'file-touches.json'), (m) => this.log.warn(m));
     this.sync = new SessionSync({
       agents: this.agents,
       index: this.index,
-      folders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-      defaultCwd: () => this.workspaceCwd(),
+      folders: workspaceFolderPaths,
+      defaultCwd: workspaceCwd,
       warn: (m) => this.log.warn(m),
     });
     this.files = new FileService(this.config, (m) => this.log.info(`files: ${m}`));
@@ -203,7 +180,7 @@ export class Ctx implements vscode.Disposable {
       secret: (v) => this.secrets.add(v),
       log: (m) => this.log.info(m),
     });
-    const services = this.sessionServices();
+    const services = sessionServices(this);
     this.panels = new ChatPanelManager(extension.extensionUri, this.log, (id) => this.agents.find(id), (def, cwd) => this.newSession(def, cwd, services), this.diffs, this.attachments, {
       enabled: () => this.config.notifications(),
       notify: (message, ...actions) => this.messages.show('info', message, ...actions),
@@ -215,14 +192,7 @@ export class Ctx implements vscode.Disposable {
       waiting: (agentId, sessionId) => this.waiting.has(agentId, sessionId),
     });
     this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
-    this.disposables.push(
-      this.waiting,
-      this.waiting.onDidChange(() => {
-        const n = this.waiting.count;
-        this.treeView.badge = n > 0 ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 session is waiting for you') : vscode.l10n.t('{0} sessions are waiting for you', n) } : undefined;
-        this.tree.refresh();
-      }),
-    );
+    this.disposables.push(this.waiting, this.waiting.showAsBadge(this.treeView, () => this.tree.refresh()));
     this.installs = new RegistryInstall({
       registry: this.registry,
       agents: this.agents,
@@ -264,50 +234,9 @@ export class Ctx implements vscode.Disposable {
     return gone;
   }
 
-  /** A store could not be written (a full disk…): said once a streak; sessions go on, and what was not written is tried again. */
-  private storeWriteFailed(what: string, err: unknown): void {
-    const reason = (err as NodeJS.ErrnoException | undefined)?.code ?? String(err);
-    this.log.error(`writing ${what} failed: ${String(err)}`);
-    void this.messages.show('error', vscode.l10n.t('ACP: {0} could not be saved ({1}; is the disk full?). Sessions go on; it is saved again once writing works.', what, reason));
-  }
-
   /** Whether an open panel uses the agent. */
   inUse(agentId: string): boolean {
     return [...this.liveSessions].some((s) => s.def.id === agentId);
-  }
-
-  /** What every session gets from the editor. */
-  private sessionServices(): SessionServices {
-    return {
-      settings: this.config,
-      index: this.index,
-      archive: this.archive,
-      fileTouches: this.fileTouches,
-      files: this.files,
-      terminals: this.terminals,
-      changeTracker: (sensitive, access) =>
-        new ChangeTracker(
-          (file, before, after, title) => this.diffs.open(file, before, after, title),
-          (file, before, after) => this.diffs.uris(file, before, after),
-          sensitive,
-          (file, title) => this.review.open(file, title),
-          (file) => this.files.vetUserWrite(access(), file),
-          (message) => void this.messages.show('warning', message),
-        ),
-      mcpServers: (rt, cwd, agentName) => this.mcp.forSession(rt, cwd, agentName),
-      mcpRelay: this.mcpRelays,
-      editorContext: (roots) => this.editorContext.forSession(roots),
-      scratchRoot: () => makeScratch(this.scratchDir),
-      releaseScratch: (dir, holders) => void removeScratchAfter(this.scratchDir, dir, holders, (m) => this.log.warn(`scratch folder: ${m}`)),
-      confirmRoot: (agentName, folder) => this.sessionRoots.confirm(agentName, folder),
-      additionalDirectories: (cwd) => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== cwd),
-      newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
-      forkSession: (def, sessionId) => void vscode.commands.executeCommand('acpAgents.forkSession', { agentId: def.id, sessionId }),
-      readText,
-      currentBytes,
-      restoreFiles: (entries, label, access) => restoreFiles(entries, label, (file) => this.files.vetUserWrite(access, file)),
-      showDiff: (file, left, right, title) => this.diffs.open(file, left, right, title),
-    };
   }
 
   private newSession(def: AgentDefinition, cwd: string | undefined, services: SessionServices): AgentSession {
@@ -322,7 +251,7 @@ export class Ctx implements vscode.Disposable {
   }
 
   workspaceCwd(): string | undefined {
-    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    return workspaceCwd();
   }
 
   /** The agent with this id; throws when none is configured (or built in). */
@@ -359,12 +288,3 @@ export class Ctx implements vscode.Disposable {
     while (this.disposables.length) this.disposables.pop()?.dispose();
   }
 }
-
-async function confirmModal(message: string, detail: string, action: string): Promise<boolean> {
-  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
-}
-
-async function pickWorkspaceFolder(): Promise<vscode.WorkspaceFolder | undefined> {
-  return await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Pick the folder the agent works in') });
-}
-

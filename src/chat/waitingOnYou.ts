@@ -29,6 +29,15 @@ export class WaitingOnYou implements vscode.Disposable {
     this.opened = panels.onDidOpen((p) => this.watch(p));
   }
 
+  /** The count as a view's badge, kept current; `changed` also runs on each change. */
+  showAsBadge(view: vscode.TreeView<unknown>, changed: () => void): vscode.Disposable {
+    return this.onDidChange(() => {
+      const n = this.count;
+      view.badge = n > 0 ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 session is waiting for you') : vscode.l10n.t('{0} sessions are waiting for you', n) } : undefined;
+      changed();
+    });
+  }
+
   /** How many sessions wait for the user. */
   get count(): number {
     let n = 0;

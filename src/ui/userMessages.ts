@@ -22,6 +22,13 @@ export class UserMessages {
     return fn(message, ...actions);
   }
 
+  /** A store could not be written (a full disk…): logged and said; sessions go on, and what was not written is tried again. */
+  storeWriteFailed(log: (message: string) => void, what: string, err: unknown): void {
+    const reason = (err as NodeJS.ErrnoException | undefined)?.code ?? String(err);
+    log(`writing ${what} failed: ${String(err)}`);
+    void this.show('error', vscode.l10n.t('ACP: {0} could not be saved ({1}; is the disk full?). Sessions go on; it is saved again once writing works.', what, reason));
+  }
+
   history(): readonly ShownMessage[] {
     return [...this.recent];
   }

@@ -15,7 +15,7 @@ import { chooseDistribution, platformKey, type Distribution, type MachineTools, 
 import { getText } from './http';
 import { AgentInstaller, type InstallOptions, type InstallProgress, type InstalledAgent } from './installer';
 import { dueMove, movedId, withMoves } from './moved';
-import type { RegistryList, RegistrySource } from './registrySource';
+import { RegistrySource, type RegistryList } from './registrySource';
 
 export interface RegistryEntry {
   readonly agent: RegistryAgent;
@@ -60,6 +60,12 @@ export class AgentRegistry {
     private readonly iconsDir: string,
     private readonly log: (message: string) => void,
   ) {}
+
+  /** The registry kept under `storage` (its cache, installs and icons), with the extension's snapshot. */
+  static at(storage: string, snapshotFile: string, url: () => string, log: (message: string) => void): AgentRegistry {
+    const source = new RegistrySource({ url, cacheFile: path.join(storage, 'registry', 'registry.json'), snapshotFile, log });
+    return new AgentRegistry(source, new AgentInstaller(path.join(storage, 'agents'), log), path.join(storage, 'registry', 'icons'), log);
+  }
 
   /** Installed agents as agent definitions. */
   definitions(): AgentDefinition[] {
