@@ -1,6 +1,8 @@
 // The README's tested-agents table (agent × turn / MCP / resume / cancel, with versions),
 // written from the interop tier's results (out/interop/results.jsonl, one JSON line per cell:
-// {"agent", "version", "cell", "ok", "note"?}, appended by the e2e interop tests).
+// {"agent", "version", "cell", "ok", "note"?, "reported"?}, appended by the e2e interop tests).
+// `version` is the pinned one, `reported` the agent's own initialize agentInfo.version in that run:
+// the table is neither written nor passed while one differs from the other, or is missing.
 //
 //   node scripts/tested-agents.mjs            rewrite the table in README.md from the results
 //   node scripts/tested-agents.mjs --check    exit 1 (and say what differs) when it is not current
@@ -26,7 +28,7 @@ const HEADER = ['Agent (npm)', 'Version', 'Whole turn', 'MCP', 'Resume', 'Cancel
 const UNTESTED = '–';
 
 /**
- * @typedef {{ agent: string, version: string, cell: string, ok: boolean, note?: string }} Result
+ * @typedef {{ agent: string, version: string, cell: string, ok: boolean, note?: string, reported?: string }} Result
  * @typedef {{ agent: string, version: string, cells: string[] }} Row cells in CELLS order, as the table shows them
  */
 
@@ -50,7 +52,7 @@ export function readResults(file) {
       } catch {
         throw new Error(`${file}:${n}: not JSON`);
       }
-      const ok = r && typeof r.agent === 'string' && r.agent && typeof r.version === 'string' && /^\d+\.\d+\.\d+/.test(r.version) && CELLS.includes(r.cell) && typeof r.ok === 'boolean' && (r.note === undefined || typeof r.note === 'string');
+      const ok = r && typeof r.agent === 'string' && r.agent && typeof r.version === 'string' && /^\d+\.\d+\.\d+/.test(r.version) && CELLS.includes(r.cell) && typeof r.ok === 'boolean' && (r.note === undefined || typeof r.note === 'string') && (r.reported === undefined || typeof r.reported === 'string');
       if (!ok) throw new Error(`${file}:${n}: not an interop result ({"agent","version","cell": ${CELLS.join('|')},"ok","note"?}): ${String(line).slice(0, 200)}`);
       return /** @type {Result} */ (r);
     });
@@ -139,13 +141,46 @@ export function updatedReadme(readme, results) {
 }
 
 /**
+ * The results whose agent reported another version than the one pinned, or none: one line per agent and
+ * version, naming both.
+ * @param {Result[]} results
+ * @returns {string[]}
+ */
+export function versionProblems(results) {
+  /** @type {Map<string, Set<string>>} agent + pinned version → what it reported ('' for nothing) */
+  const seen = new Map();
+  for (const r of results) {
+    const key = `${r.agent}\n${r.version}`;
+    if (!seen.has(key)) seen.set(key, new Set());
+    seen.get(key)?.add(r.reported ?? '');
+  }
+  /** @type {string[]} */
+  const problems = [];
+  for (const [key, reported] of seen) {
+    const [agent, version] = key.split('\n');
+    const wrong = [...reported].filter((v) => v !== version);
+    if (!wrong.length) continue;
+    const said = wrong.map((v) => (v ? v : 'no version')).join(', ');
+    problems.push(
+      `${agent}: pinned at ${version}, but the agent reported ${said} in this run (initialize agentInfo.version, recorded as "reported" by the interop cells)` +
+        (wrong.includes('') ? '; a cell without it: give interopCell the agent\'s reported version (reportedAgentVersion in test/e2e/interopResults.mjs)' : '; pin what is installed, or install what is pinned'),
+    );
+  }
+  return problems;
+}
+
+/**
  * Checks (or writes) the table; returns the problems, none when it is current.
  * @param {{ readme?: string, results?: string, check?: boolean, strict?: boolean }} options
  * @returns {string[]}
  */
 export function testedAgents({ readme = path.join(ROOT, 'README.md'), results = path.join(ROOT, 'out', 'interop', 'results.jsonl'), check = false, strict = false } = {}) {
   const before = fs.readFileSync(readme, 'utf8');
-  const { text, missing } = updatedReadme(before, readResults(results));
+  const all = readResults(results);
+  // A version the run did not confirm is not written into the table.
+  const versions = versionProblems(all);
+  if (versions.length) return versions;
+  const { text, missing } = updatedReadme(before, all);
   /** @type {string[]} */
   const problems = [];
   if (strict && missing.length) problems.push(`the tested-agents table has cells this run did not test (test them, or remove the rows): ${missing.join(', ')}`);

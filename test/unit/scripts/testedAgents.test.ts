@@ -23,12 +23,12 @@ describe('scripts/tested-agents.mjs', () => {
 
   const run = (...args: string[]) => spawnSync(process.execPath, [SCRIPT, '--readme', readme, '--results', results, ...args], { encoding: 'utf8' });
   const write = (lines: object[]) => fs.writeFileSync(results, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  const cells = (agent: string, version: string, ok = true) => ['turn', 'mcp', 'resume', 'cancel'].map((cell) => ({ agent, version, cell, ok }));
+  const cells = (agent: string, version: string, ok = true, reported: string | undefined = version) => ['turn', 'mcp', 'resume', 'cancel'].map((cell) => ({ agent, version, cell, ok, reported }));
   const tableRows = () => fs.readFileSync(readme, 'utf8').split('\n').filter((l) => l.startsWith('| `'));
 
   it('writes one row per agent, sorted, between the markers; the check then passes, and fails once a cell changes', () => {
     fs.writeFileSync(readme, `# X\n\nbefore\n${START}\n${END}\nafter\n`);
-    write([...cells('opencode-ai', '1.18.33'), ...cells('@zed-industries/codex-acp', '0.16.0'), { agent: 'opencode-ai', version: '1.18.33', cell: 'mcp', ok: false, note: 'no | server' }]);
+    write([...cells('opencode-ai', '1.18.33'), ...cells('@zed-industries/codex-acp', '0.16.0'), { agent: 'opencode-ai', version: '1.18.33', cell: 'mcp', ok: false, note: 'no | server', reported: '1.18.33' }]);
     assert.equal(run().status, 0);
     assert.deepEqual(tableRows(), ['| `@zed-industries/codex-acp` | 0.16.0 | ✓ | ✓ | ✓ | ✓ |', '| `opencode-ai` | 1.18.33 | ✓ | ✗ no \\| server | ✓ | ✓ |']);
     const text = fs.readFileSync(readme, 'utf8');
@@ -45,15 +45,34 @@ describe('scripts/tested-agents.mjs', () => {
     fs.writeFileSync(readme, `${START}\n${END}\n`);
     write([...cells('a-agent', '1.0.0'), ...cells('b-agent', '2.0.0')]);
     assert.equal(run().status, 0);
-    write([{ agent: 'a-agent', version: '1.0.0', cell: 'turn', ok: true }]);
+    write([{ agent: 'a-agent', version: '1.0.0', cell: 'turn', ok: true, reported: '1.0.0' }]);
     assert.equal(run('--check').status, 0, 'what ran agrees; the rest is kept');
     const strict = run('--check', '--strict');
     assert.equal(strict.status, 1);
     assert.match(strict.stderr, /a-agent 1\.0\.0: mcp/);
     assert.match(strict.stderr, /b-agent 2\.0\.0: turn/);
-    write([{ agent: 'a-agent', version: '1.1.0', cell: 'cancel', ok: true }]);
+    write([{ agent: 'a-agent', version: '1.1.0', cell: 'cancel', ok: true, reported: '1.1.0' }]);
     assert.equal(run().status, 0);
     assert.deepEqual(tableRows(), ['| `a-agent` | 1.1.0 | – | – | – | ✓ |', '| `b-agent` | 2.0.0 | ✓ | ✓ | ✓ | ✓ |']);
+  });
+
+  it('fails, writing nothing, when an agent reported another version than the pinned one, or none; the message names both', () => {
+    fs.writeFileSync(readme, `${START}\n${END}\n`);
+    write([...cells('a-agent', '1.0.0'), ...cells('b-agent', '2.0.0', true, '2.0.1')]);
+    for (const args of [[], ['--check']]) {
+      const r = run(...args);
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stderr, /b-agent: pinned at 2\.0\.0, but the agent reported 2\.0\.1 in this run/);
+      assert.doesNotMatch(r.stderr, /a-agent/);
+      assert.equal(fs.readFileSync(readme, 'utf8'), `${START}\n${END}\n`, 'no table from versions the run did not confirm');
+    }
+    write([...cells('a-agent', '1.0.0'), { agent: 'a-agent', version: '1.0.0', cell: 'resume', ok: true }]);
+    const missing = run();
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /a-agent: pinned at 1\.0\.0, but the agent reported no version in this run.*reportedAgentVersion/);
+    write(cells('a-agent', '1.0.0'));
+    assert.equal(run().status, 0, 'the same version: written');
+    assert.deepEqual(tableRows(), ['| `a-agent` | 1.0.0 | ✓ | ✓ | ✓ | ✓ |']);
   });
 
   it('says what is wrong with a results line or a README without markers', () => {
