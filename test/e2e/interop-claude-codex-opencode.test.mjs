@@ -9,7 +9,10 @@
 //            tool listed and called (from the MCP fixture's record and from the panel);
 //   cancel — Stop while the stub holds the model's stream: the turn ends, the input is usable,
 //            and the same agent answers the next prompt;
-//   resume — after a window reload the session is in the sidebar, and a click replays it.
+//   resume — after a window reload the session is in the sidebar, and a click resumes it: the agent
+//            answers session/load without an error (the ACP trace), the panel is live ("Connected to …",
+//            not the local archive, which holds the same prompt and answer), and shows the replay.
+// Each cell also records the version the agent reported (initialize's agentInfo.version).
 // Each cell appends its result to out/interop/results.jsonl (interopResults.mjs), from which
 // scripts/tested-agents.mjs writes the README's tested-agents table.
 import assert from 'node:assert/strict';
@@ -20,7 +23,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from '../harness/testEnv.mjs';
 import { ensureNode } from '../harness/tools.mjs';
 import { REAL_AGENT_PACKAGES, claudeWithModelStub, codexWithModelStub, ensureRealAgents, opencodeWithModelStub } from '../harness/realAgents.mjs';
-import { interopCell } from './interopResults.mjs';
+import { assertResumed, interopCell, reportedAgentVersion } from './interopResults.mjs';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 // The model stubs as `node esbuild.mjs --tests` compiled them into out/ (CommonJS), typed
@@ -52,6 +55,7 @@ const ORIGINAL = 'original line\nkept line\n';
  * @property {(body: any) => boolean} offersMcpTool whether a model request offered the MCP fixture's tool
  * @property {string} [staleTurnAfterCancel] a documented upstream limitation: the prompt after a Stop ends at once, answered with the next
  * @property {import('../fixtures/modelStub/loopback.js').LoopbackStub<any>} [stub]
+ * @property {() => string | undefined} [reported] the version the agent reported in this run
  */
 
 const NEW_CONTENT = (/** @type {string} */ key) => `# Hello from ${key}\n\nWritten through ACP.\n`;
@@ -137,9 +141,11 @@ describe('e2e interop: claude-agent-acp, codex-acp and opencode do whole turns, 
       prefix: 'acp-interop-a',
       agents: (tmp) => [claudeWithModelStub(dir, tmp, anthropic.url), codexWithModelStub(dir, tmp, openai.url), opencodeWithModelStub(dir, tmp, chat.url)],
       viewport: { width: 1280, height: 900 },
-      settings: { 'acpAgents.mcpServers': { 'acp-test': { command: ensureNode(), args: [MCP_FIXTURE, mcpRecord] } } },
+      // The verbose trace: the resume cells read the agent's answer to session/load from it.
+      settings: { 'acpAgents.trace': 'verbose', 'acpAgents.mcpServers': { 'acp-test': { command: ensureNode(), args: [MCP_FIXTURE, mcpRecord] } } },
     });
     page = wb.page;
+    for (const a of AGENTS) a.reported = () => reportedAgentVersion(wb.server.userDataDir, a.label);
     folder = path.join(wb.tmp, 'workspace');
     for (const a of AGENTS) fs.writeFileSync(path.join(folder, `${a.key}-edit.txt`), ORIGINAL);
   });
@@ -325,7 +331,7 @@ describe('e2e interop: claude-agent-acp, codex-acp and opencode do whole turns, 
 
   let reloaded = false;
   for (const a of AGENTS) {
-    it(`${a.key} ${a.version}: resume — after a window reload the session is in the sidebar and a click replays it`, async function () {
+    it(`${a.key} ${a.version}: resume — after a window reload the session is in the sidebar; a click loads it (not the archive) and shows the replay`, async function () {
       await interopCell(a, 'resume', async () => {
         if (!reloaded) {
           reloaded = true;
@@ -360,6 +366,8 @@ describe('e2e interop: claude-agent-acp, codex-acp and opencode do whole turns, 
           }
         }
         assert.ok(target !== undefined, `one of ${a.key}'s sessions replays the turn's prompt`);
+        // The local archive holds the same prompt and answer: only the agent's own answer, and a live panel, make it a resume.
+        await assertResumed(frame(), wb.server.userDataDir, a.label);
         await frame().locator('.msg-agent', { hasText: DONE(a.key) }).first().waitFor({ timeout: 30_000 });
         await frame().locator('.msg-agent', { hasText: `${a.key} is still here after the stop.` }).first().waitFor({ timeout: 30_000 });
         await screenshot(page, `interop-${a.key}-resumed`);

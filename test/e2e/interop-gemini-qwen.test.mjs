@@ -10,8 +10,11 @@
 //            (Qwen Code: through its tool_search + tool_call bridge);
 //   cancel — Stop while the stub holds the model's stream ends the turn cleanly, and
 //            the agent answers the next prompt;
-//   resume — after a window reload the session is in the sidebar and a click replays it.
-// Every cell appends one line to out/interop/results.jsonl (see `record` below).
+//   resume — after a window reload the session is in the sidebar, and a click resumes it: the agent
+//            answers session/load without an error (the ACP trace), the panel is live ("Connected to …",
+//            not the local archive, which holds the same prompt and answer), and shows the replay.
+// Every cell appends one line to out/interop/results.jsonl (see `record` below), with the version the
+// agent reported in this run (initialize's agentInfo.version).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +23,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from '../harness/testEnv.mjs';
 import { ensureNode } from '../harness/tools.mjs';
 import { REAL_AGENT_PACKAGES, ensureRealAgents, geminiWithModelStub, qwenWithModelStub } from '../harness/realAgents.mjs';
+import { assertResumed, reportedAgentVersion } from './interopResults.mjs';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 /** @param {string} name */
@@ -31,8 +35,8 @@ const { startOpenAiChatStub } = await compiledStub('openaiChat');
 
 // ------------------------------------------------------------ results (shared format)
 const RESULTS = path.join(ROOT, 'out', 'interop', 'results.jsonl');
-/** One line per cell: {"agent","version","cell","ok","note"?}. */
-function record(/** @type {{ agent: string, version: string, cell: 'turn' | 'mcp' | 'resume' | 'cancel', ok: boolean, note?: string }} */ r) {
+/** One line per cell: {"agent","version","cell","ok","note"?,"reported"?}. */
+function record(/** @type {{ agent: string, version: string, cell: 'turn' | 'mcp' | 'resume' | 'cancel', ok: boolean, note?: string, reported?: string }} */ r) {
   fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
   fs.appendFileSync(RESULTS, `${JSON.stringify(r)}\n`);
 }
@@ -250,14 +254,14 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
     it(`${c.label.replace(' (model stub)', '')} ${c.version}: ${title}`, async function () {
       try {
         await fn();
-        record({ agent: c.pkg, version: c.version, cell: cellName, ok: true });
+        record({ reported: reportedAgentVersion(wb.server.userDataDir, c.label), agent: c.pkg, version: c.version, cell: cellName, ok: true });
       } catch (err) {
         if (err instanceof UpstreamLimitation) {
           // Documented and shown to the user: the cell is red in the table, the test holds what the product does.
-          record({ agent: c.pkg, version: c.version, cell: cellName, ok: false, note: err.message });
+          record({ reported: reportedAgentVersion(wb.server.userDataDir, c.label), agent: c.pkg, version: c.version, cell: cellName, ok: false, note: err.message });
           return;
         }
-        record({ agent: c.pkg, version: c.version, cell: cellName, ok: false, note: String(/** @type {Error} */ (err)?.message ?? err).split('\n')[0].slice(0, 200) });
+        record({ reported: reportedAgentVersion(wb.server.userDataDir, c.label), agent: c.pkg, version: c.version, cell: cellName, ok: false, note: String(/** @type {Error} */ (err)?.message ?? err).split('\n')[0].slice(0, 200) });
         throw err;
       }
     });
@@ -388,7 +392,7 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
     });
 
     for (const c of CASES) {
-      cell(c, 'resume', 'the session is in the sidebar, and a click shows the replayed prompt and answer', async () => {
+      cell(c, 'resume', 'the session is in the sidebar; a click loads it (not the archive) and shows the replayed prompt and answer', async () => {
         const { firstPrompt, firstAnswer } = state[c.key];
         assert.ok(firstPrompt && firstAnswer, 'the earlier cells prompted this agent');
         await runCommand(page, 'View: Close All Editors');
@@ -405,27 +409,25 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
         const frame = webviewFrame(page);
         const status = frame.locator('.status-text');
         const replayed = frame.locator('.msg-user', { hasText: firstPrompt });
-        if (c.key === 'gemini') {
+        // The local archive holds the same prompt and answer: only the agent's own answer, and a live panel, make it a resume.
+        await assertResumed(frame, wb.server.userDataDir, c.label).catch(async (/** @type {Error} */ err) => {
           // gemini-cli's session/load erases the session it loads when the load lands in the wall-clock minute
           // the session was created in (google-gemini/gemini-cli#28775, open): it then answers -32603 "No previous
-          // sessions found for this project." Either the replay, or that failure shown in the panel.
-          await replayed.or(status.filter({ hasText: 'Internal error' })).first().waitFor({ timeout: 60_000 });
-          if (!(await replayed.count())) {
-            const logs = extensionLogs();
-            assert.ok(logs.includes('No previous sessions found for this project.'), 'the agent’s answer to session/load says why');
-            // Only the upstream bug when the load did land in the minute the session was created (the reload above
-            // waits that minute out, so this should not happen); any other minute is a regression of ours.
-            const minute = (/** @type {number | undefined} */ t) => (t === undefined ? undefined : Math.floor(t / 60_000));
-            assert.equal(minute(loadedAt), minute(state.gemini.connectedAt), `the load (${new Date(loadedAt).toISOString()}) fell in the session's minute (${state.gemini.connectedAt})`);
-            throw new UpstreamLimitation('gemini-cli#28775: session/load in the minute the session was created erases it; the panel shows the load failed');
+          // sessions found for this project.", and the panel shows the archive with that reason.
+          if (c.key !== 'gemini' || !err.message.includes('No previous sessions found for this project.')) {
+            // Say what the agent had on disk for its sessions.
+            const home = path.join(wb.tmp, 'homes', `${c.key}-stub`);
+            const files = fs.existsSync(home) ? fs.readdirSync(home, { recursive: true }).map(String).filter((f) => /chats|sessions|projects/.test(f)) : [];
+            throw new Error(`${err.message.split('\n')[0]}; session files in its HOME: ${files.join(', ') || 'none'}`);
           }
-        }
-        await replayed.waitFor({ timeout: 60_000 }).catch(async (err) => {
-          // Say what the agent had on disk for its sessions, and what the panel said.
-          const home = path.join(wb.tmp, 'homes', `${c.key}-stub`);
-          const files = fs.existsSync(home) ? fs.readdirSync(home, { recursive: true }).map(String).filter((f) => /chats|sessions|projects/.test(f)) : [];
-          throw new Error(`${err.message.split('\n')[0]}; panel status: ${await status.last().innerText().catch(() => '?')}; session files in its HOME: ${files.join(', ') || 'none'}`);
+          assert.match(await status.last().innerText(), /could not load this session .*The archive is shown read-only/, 'the panel says the load failed and shows the archive');
+          // Only the upstream bug when the load did land in the minute the session was created (the reload above
+          // waits that minute out, so this should not happen); any other minute is a regression of ours.
+          const minute = (/** @type {number | undefined} */ t) => (t === undefined ? undefined : Math.floor(t / 60_000));
+          assert.equal(minute(loadedAt), minute(state.gemini.connectedAt), `the load (${new Date(loadedAt).toISOString()}) fell in the session's minute (${state.gemini.connectedAt})`);
+          throw new UpstreamLimitation('gemini-cli#28775: session/load in the minute the session was created erases it; the panel shows the archive and why');
         });
+        await replayed.first().waitFor({ timeout: 60_000 });
         await frame.locator('.msg-agent', { hasText: firstAnswer }).first().waitFor({ timeout: 30_000 });
         await screenshot(page, `interop-${c.key}-resumed`);
       });

@@ -76,11 +76,11 @@ describe('Real agents through the extension', function () {
     assert.ok(!a.testing.traceLines().some((l) => l.includes('dummy-offline-not-a-real-key')));
   });
 
-  for (const [agentId, label, cancelAfterMs] of [
-    ['real-claude', 'claude-agent-acp', 0],
-    ['real-opencode', 'opencode acp', 1500],
+  for (const [agentId, label, agentName, cancelAfterMs] of [
+    ['real-claude', 'claude-agent-acp', 'Claude Agent (real)', 0],
+    ['real-opencode', 'opencode acp', 'opencode (real)', 1500],
   ] as const) {
-    it(`${label}: a prompted session (failing offline) is listed by the agent after a restart and session/load replays it`, async () => {
+    it(`${label}: a prompted session (failing offline) is listed by the agent after a restart and session/load replays it (a load, not the archive)`, async () => {
       const a = await api();
       const panel = a.openChat(agentId);
       await waitForStatus(panel, 'connected', connected, 110_000);
@@ -100,11 +100,27 @@ describe('Real agents through the extension', function () {
       await waitFor('session/list of the restarted agent to list the session', () =>
         a.testing.traceLines().some((l) => l.includes('response') && l.includes(id) && l.includes('"sessions"')),
       );
+      // The local archive holds the same prompt: a resume is the agent's answer to session/load, without an error, and a live panel.
+      assert.equal(sessionLoadAnswer(a.testing.traceLines(), agentName, id), 'answered', 'the agent answered session/load for this session');
+      assert.ok(!past.session.transcript.items.some((i) => i.kind === 'notice' && i.title === 'Archived history'), 'the replay is the agent’s, not the archive');
       const users = past.session.transcript.items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text);
       assert.ok(users.some((t) => t.includes('hello from the integration test')), `replayed user messages: ${JSON.stringify(users)}`);
     });
   }
 });
+
+/**
+ * The agent's answer to the last session/load of `sessionId` in the trace (verbose): 'answered', the error
+ * it answered with, or 'no answer' / 'not sent'.
+ */
+function sessionLoadAnswer(trace: readonly string[], agentName: string, sessionId: string): string {
+  const at = trace.findLastIndex((l) => l.startsWith(`${agentName} → request session/load #`) && l.includes(`"sessionId":"${sessionId}"`));
+  if (at < 0) return 'not sent';
+  const id = /#(\S+)/.exec(trace[at]!)![1];
+  const answer = trace.slice(at + 1).find((l) => l.startsWith(`${agentName} ← response #${id} `));
+  if (!answer) return 'no answer';
+  return / error -?\d+ /.test(answer) ? answer.slice(0, 300) : 'answered';
+}
 
 /** Points a real agent from the harness's settings at a loopback model stub (its env), for the rest of the suite. */
 async function pointAt(agentId: string, env: Record<string, string>): Promise<void> {
