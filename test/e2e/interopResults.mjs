@@ -102,9 +102,8 @@ export function reportedAgentVersion(userDataDir, agentName) {
   let version;
   for (const file of extensionLogFiles(userDataDir).filter((f) => path.basename(f) === want)) {
     for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-      if (line.includes('] Initialized: no agentInfo;')) version = undefined;
-      const m = /\] Initialized: .* (\S+); capabilities /.exec(line);
-      if (m) version = m[1];
+      const m = /\] Initialized: (.*) (\S+); capabilities /.exec(line);
+      if (m) version = m[1] === 'no' && m[2] === 'agentInfo' ? undefined : m[2];
     }
   }
   return version;
