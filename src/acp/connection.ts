@@ -296,8 +296,9 @@ export class AcpConnection {
     return decoded;
   }
 
-  authenticate(methodId: string, token?: CancellationToken) {
-    return this.call(P.AuthenticateRequest.type, { methodId }, token);
+  /** `meta`: the method's `_meta` answer (an `api-key` method's `{ "api-key": { apiKey } }`), kept out of the logs by the redaction. */
+  authenticate(methodId: string, token?: CancellationToken, meta?: Record<string, unknown>) {
+    return this.call(P.AuthenticateRequest.type, meta ? { methodId, _meta: meta } : { methodId }, token);
   }
   logout(token?: CancellationToken) {
     return this.call(P.LogoutRequest.type, {}, token);

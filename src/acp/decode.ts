@@ -523,7 +523,7 @@ export interface DecodedInitialize {
 
 /** An auth method as the client understands it, including legacy shapes seen in the wild. */
 export type AuthMethodInfo =
-  | { readonly type: 'agent'; readonly id: string; readonly name: string; readonly description?: string; readonly terminalAuth?: LegacyTerminalAuth }
+  | { readonly type: 'agent'; readonly id: string; readonly name: string; readonly description?: string; readonly terminalAuth?: LegacyTerminalAuth; readonly apiKey?: ApiKeyMeta }
   | { readonly type: 'terminal'; readonly id: string; readonly name: string; readonly description?: string; readonly args: string[]; readonly env: Record<string, string> }
   | { readonly type: 'env_var'; readonly id: string; readonly name: string; readonly description?: string; readonly vars: EnvVarSpec[]; readonly link?: string }
   | { readonly type: 'unknown'; readonly id: string; readonly name: string; readonly description?: string; readonly rawType: string };
@@ -533,6 +533,15 @@ export interface EnvVarSpec {
   readonly label?: string;
   readonly secret: boolean;
   readonly optional: boolean;
+}
+
+/**
+ * `_meta["api-key"]` on an agent-type method (codex-acp's `api-key`): the client asks the user for a key
+ * and sends it back in `authenticate` as `_meta["api-key"].apiKey`.
+ */
+export interface ApiKeyMeta {
+  /** Whose key it is (`openai`), when the agent says. */
+  readonly provider?: string;
 }
 
 /** Zed-era `_meta["terminal-auth"]` on an agent-type method. */
@@ -567,7 +576,9 @@ export function decodeAuthMethod(v: unknown, problems: Problems, where: string):
           env: stringRecord(meta.env),
         };
       }
-      return { type: 'agent', id, name, description, ...(terminalAuth ? { terminalAuth } : {}) };
+      const keyMeta = isObj(v._meta) ? v._meta['api-key'] : undefined;
+      const apiKey: ApiKeyMeta | undefined = !terminalAuth && isObj(keyMeta) ? { ...(str(keyMeta.provider) ? { provider: str(keyMeta.provider) } : {}) } : undefined;
+      return { type: 'agent', id, name, description, ...(terminalAuth ? { terminalAuth } : {}), ...(apiKey ? { apiKey } : {}) };
     }
     case 'terminal':
       return {

@@ -12,14 +12,21 @@ import type { SignInStore } from './signInStore';
 export interface AuthPrompter {
   pickMethod(agentName: string, methods: readonly AuthMethodInfo[], reason: string): Promise<AuthMethodInfo | undefined>;
   askValue(agentName: string, variable: EnvVarSpec, hasStored: boolean): Promise<string | undefined>;
+  /** The key for a method that takes one (`_meta["api-key"]`); '' keeps the stored key. */
+  askApiKey(agentName: string, method: AuthMethodInfo & { type: 'agent' }, hasStored: boolean): Promise<string | undefined>;
 }
+
+/** What an `api-key` method wants back in `authenticate`. */
+const apiKeyAnswer = (key: string) => ({ 'api-key': { apiKey: key } });
 
 /**
  * Signing in to agents: agent-type methods (`authenticate`), terminal-type
  * methods (the agent's own command plus the method's args/env in a VS Code
  * terminal, then restart), legacy `env_var` methods (values in SecretStorage,
  * passed in the agent's environment, restart, then `authenticate`) and legacy
- * `_meta["terminal-auth"]`. `logout` where advertised.
+ * `_meta["terminal-auth"]`; agent-type methods with `_meta["api-key"]` (the key asked
+ * once, kept in SecretStorage, sent in `authenticate`'s `_meta`, and reused on the next
+ * "authentication required" without asking). `logout` where advertised.
  */
 export class AuthService {
   constructor(
@@ -41,6 +48,14 @@ export class AuthService {
       return await fn(rt);
     } catch (err) {
       if (!(err instanceof AgentError) || !err.isAuthRequired) throw err;
+      if (await this.signInWithStoredKey(def, cwd)) {
+        try {
+          return await fn(await this.manager.ensureRunning(def, cwd));
+        } catch (again) {
+          if (!(again instanceof AgentError) || !again.isAuthRequired) throw again;
+          this.manager.agentLog(def).warn(`Still asked to sign in after signing in with a stored key: ${again.message}`);
+        }
+      }
       this.manager.setStatus(def.id, 'needs-sign-in');
       const signedIn = await this.signIn(def, cwd, l10n.t('{0} needs you to sign in ({1}).', forLabel(def.name, 100), forLabel(err.message, 300)));
       if (!signedIn) throw err;
@@ -89,9 +104,42 @@ export class AuthService {
     }
   }
 
+  /** Signs in with a key stored for one of the agent's `api-key` methods, without asking; whether one worked. */
+  private async signInWithStoredKey(def: AgentDefinition, cwd: string | undefined): Promise<boolean> {
+    const rt = await this.manager.ensureRunning(def, cwd);
+    for (const method of rt.initializeResult?.authMethods ?? []) {
+      if (method.type !== 'agent' || !method.apiKey) continue;
+      const key = await this.stored.apiKey(def.id, method.id);
+      if (key === undefined) continue;
+      try {
+        await rt.connection.authenticate(method.id, undefined, apiKeyAnswer(key));
+        this.manager.agentLog(def).info(`Signed in with the stored key of "${method.name}" (${method.id}).`);
+        return true;
+      } catch (err) {
+        this.manager.agentLog(def).warn(`The stored key of "${method.name}" (${method.id}) was not accepted: ${errorText(err)}`);
+      }
+    }
+    return false;
+  }
+
+  /** An `api-key` method: the key asked (masked; empty keeps the stored one), sent in `_meta`, stored once accepted. */
+  private async signInWithKey(def: AgentDefinition, method: AuthMethodInfo & { type: 'agent' }, cwd: string | undefined): Promise<boolean> {
+    const stored = await this.stored.apiKey(def.id, method.id);
+    const typed = await this.prompter.askApiKey(def.name, method, stored !== undefined);
+    if (typed === undefined) return false;
+    const key = typed.trim() || stored;
+    if (!key) return false;
+    this.stored.know(key);
+    const rt = await this.manager.ensureRunning(def, cwd);
+    await rt.connection.authenticate(method.id, undefined, apiKeyAnswer(key));
+    await this.stored.storeApiKey(def.id, method.id, key);
+    return true;
+  }
+
   private async run(def: AgentDefinition, method: AuthMethodInfo, cwd: string | undefined): Promise<boolean> {
     switch (method.type) {
       case 'agent': {
+        if (method.apiKey) return await this.signInWithKey(def, method, cwd);
         if (method.terminalAuth) {
           const { command, args, env, label } = method.terminalAuth;
           const ok = await this.runInTerminal(def, label ?? method.name, command, args, env);

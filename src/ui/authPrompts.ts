@@ -7,7 +7,11 @@ import { forLabel } from '../shared/nativeText';
 function describeMethod(m: AuthMethodInfo): string {
   switch (m.type) {
     case 'agent':
-      return m.terminalAuth ? vscode.l10n.t('runs a sign-in command in a terminal') : vscode.l10n.t('the agent signs you in');
+      return m.terminalAuth
+        ? vscode.l10n.t('runs a sign-in command in a terminal')
+        : m.apiKey
+          ? vscode.l10n.t('asks for a key (kept in VS Code’s secret storage)')
+          : vscode.l10n.t('the agent signs you in');
     case 'terminal':
       return vscode.l10n.t('runs the agent’s sign-in in a terminal');
     case 'env_var':
@@ -37,6 +41,19 @@ export const quickPickPrompter: AuthPrompter = {
           ? vscode.l10n.t('Value of {0}. Leave empty to keep the stored value.', forLabel(variable.name))
           : vscode.l10n.t('Value of {0}', forLabel(variable.name)),
       password: variable.secret,
+      ignoreFocusOut: true,
+    });
+  },
+  async askApiKey(agentName, method, hasStored) {
+    const whose = method.apiKey?.provider;
+    return await vscode.window.showInputBox({
+      title: `${forLabel(agentName)}: ${forLabel(method.name)}`,
+      prompt: hasStored
+        ? vscode.l10n.t('The key {0} signs in with. It is kept in VS Code’s secret storage. Leave empty to keep the stored key.', forLabel(agentName))
+        : whose
+          ? vscode.l10n.t('The {0} key {1} signs in with. It is kept in VS Code’s secret storage.', forLabel(whose, 60), forLabel(agentName))
+          : vscode.l10n.t('The key {0} signs in with. It is kept in VS Code’s secret storage.', forLabel(agentName)),
+      password: true,
       ignoreFocusOut: true,
     });
   },

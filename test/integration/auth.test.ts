@@ -19,6 +19,10 @@ function prompter(methodId: string, value?: string): AuthPrompter & { asked: str
       asked.push(`value:${variable.name}:${variable.secret ? 'secret' : 'plain'}`);
       return value;
     },
+    async askApiKey(_agent, method) {
+      asked.push(`key:${method.id}`);
+      return value;
+    },
   };
 }
 
@@ -85,7 +89,7 @@ describe('Auth: -32000 leads to sign-in, then the session starts', function () {
 
   it('declining to sign in leaves the panel with a Sign In action', async () => {
     const a = await api();
-    a.testing.setAuthPrompter({ pickMethod: async () => undefined, askValue: async () => undefined });
+    a.testing.setAuthPrompter({ pickMethod: async () => undefined, askValue: async () => undefined, askApiKey: async () => undefined });
     const panel = a.openChat('fake-auth-agent');
     const s = await waitForStatus(panel, 'sign-in needed', (x) => x.severity === 'error');
     assert.match(s.text, /Authentication required/);
@@ -96,7 +100,7 @@ describe('Auth: -32000 leads to sign-in, then the session starts', function () {
   it('-32000 on session/prompt: the prompt stays with Retry, sign-in is offered; after signing in the same session answers', async () => {
     const a = await api();
     let offered = 0;
-    a.testing.setAuthPrompter({ pickMethod: async () => (offered++, undefined), askValue: async () => undefined });
+    a.testing.setAuthPrompter({ pickMethod: async () => (offered++, undefined), askValue: async () => undefined, askApiKey: async () => undefined });
     const panel = a.openChat('fake-auth-prompt');
     await waitForStatus(panel, 'connected (session/new needs no sign-in)', connected);
     const sessionId = panel.session.id;

@@ -59,6 +59,10 @@ describe('Real agents through the extension', function () {
         asked.push(v.name);
         return 'dummy-offline-not-a-real-key';
       },
+      async askApiKey(_n, m) {
+        asked.push(m.id);
+        return undefined;
+      },
     };
     a.testing.setAuthPrompter(prompter);
     const panel = a.openChat('real-codex');

@@ -137,6 +137,22 @@ describe('tolerant decoding', () => {
     for (const v of [{ outcome: 'queued' }, {}, null, 'injected', { outcome: ['injected'] }]) assert.equal(decodeSteerOutcome(v), undefined, JSON.stringify(v));
   });
 
+  it('initialize: an agent method with _meta["api-key"] asks for a key (codex-acp 2.x), whatever the agent', () => {
+    const r = decodeInitializeResponse(
+      {
+        protocolVersion: 1,
+        authMethods: [
+          { id: 'api-key', name: 'API Key', _meta: { 'api-key': { provider: 'openai' } } },
+          { id: 'k2', name: 'Key', _meta: { 'api-key': {} } },
+          { id: 'chat-gpt', name: 'ChatGPT' },
+          { id: 'odd', name: 'Odd', _meta: { 'api-key': 'yes' } },
+        ],
+      },
+      [],
+    );
+    assert.deepEqual(r.authMethods.map((m) => (m.type === 'agent' ? m.apiKey : 'x')), [{ provider: 'openai' }, {}, undefined, undefined]);
+  });
+
   it('stop reasons: unknown kept and reported, missing treated as end_turn', () => {
     const problems: string[] = [];
     assert.equal(decodeStopReason({ stopReason: 'vacation' }, problems), 'vacation');
