@@ -1,0 +1,334 @@
+// The interop tier for the current Codex adapter, @agentclientprotocol/codex-acp (pinned in
+// CURRENT_AGENT_PACKAGES, test/harness/realAgents.mjs; Codex App Server 0.166 underneath), run offline
+// through the installed .vsix in the real workbench against the loopback Responses stub
+// (test/fixtures/modelStub/openai.ts). One workbench. The same four cells as the older adapters' rows
+// (interop-claude-codex-opencode.test.mjs), each appended to out/interop/results.jsonl:
+//   turn   — Codex starts in "Auto review", whose approvals a model-side reviewer judges (a stub cannot
+//            answer it): the test picks "Workspace access" in the panel's Mode list, as a user can; then a
+//            whole turn creates a file and edits another (one patch, through exec_command): the diffs, the
+//            permission asked, the Changes list, Undo (the files on disk checked each time);
+//   mcp    — the user's stdio MCP server from acpAgents.mcpServers: Codex offers its tools as a namespace
+//            (`mcp__acp_test`), the stub calls `echo` in it as a model does, Codex asks, the server gets
+//            tools/call, the panel shows the answer;
+//   cancel — Stop while the stub holds the model's stream; the same agent answers the next prompt;
+//   resume — after a window reload the session is in the sidebar, and a click replays it.
+// And Codex 2 with no model provider of its own (issue #35, item 2): "Authentication required" on
+// session/new, its `api-key` method through the extension's sign-in (a masked input box, the key kept in
+// secret storage and sent in `authenticate`'s _meta), a turn answered by the stub with that key, a second
+// connect that reuses the stored key without asking, Sign Out, and no key in any log.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from '../harness/testEnv.mjs';
+import { ensureNode } from '../harness/tools.mjs';
+import { CURRENT_AGENT_PACKAGES, ensureCurrentAgents, splitSpec } from '../harness/realAgents.mjs';
+import { codexCurrentSigningIn, codexCurrentWithModelStub } from '../harness/currentAgentsCodex.mjs';
+import { interopCell } from './interopResults.mjs';
+import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
+
+/** @type {typeof import('../fixtures/modelStub/openai.js')} */
+const { startOpenAiStub } = (await import(pathToFileURL(path.join(ROOT, 'out', 'test', 'fixtures', 'modelStub', 'openai.js')).href)).default;
+
+const [pkg, version] = splitSpec(CURRENT_AGENT_PACKAGES.codex);
+const AGENT = { pkg, version };
+const KEY = 'codex2'; // the files' and messages' tag
+const LABEL = 'Codex 2 (model stub)';
+const SIGN_IN_LABEL = 'Codex 2 (API key)';
+const MCP_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'mcp', 'stdioServer.mjs');
+const ORIGINAL = 'original line\nkept line\n';
+const NEW_CONTENT = `# Hello from ${KEY}\n\nWritten through ACP.\n`;
+const EDITED = `edited by ${KEY}\nkept line\n`;
+const DONE = `${KEY} finished both files.`;
+const TURN_PROMPT = `Create notes/${KEY}-new.md and edit ${KEY}-edit.txt`;
+/** The key typed at sign-in: no well-known token shape, so only the extension's knowledge of it keeps it out of the logs. */
+const API_KEY = `codexe2ekey${Date.now().toString(36)}0123456789`;
+
+/** Codex 0.166 offers no apply_patch tool for this model; a patch run through exec_command is still Codex's own patch (diffs, approval). */
+const patchCommand = (/** @type {string} */ newFile, /** @type {string} */ existing) => ({
+  cmd: `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${newFile}\n${NEW_CONTENT.replace(/^/gm, '+').replace(/\+$/, '')}*** Update File: ${existing}\n@@\n-original line\n+edited by ${KEY}\n kept line\n*** End Patch\nEOF\n`,
+});
+
+describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and resume through the extension, and signs in with an API key', function () {
+  this.timeout(180_000);
+  /** @type {import('./workbench.mjs').Workbench} */
+  let wb;
+  /** @type {import('./workbench.mjs').Page} */
+  let page;
+  /** @type {string} */
+  let folder;
+  /** @type {import('../fixtures/modelStub/loopback.js').LoopbackStub<any>} */
+  let stub;
+  /** @type {string} */
+  let mcpRecord;
+  /** @type {string} */
+  let mcpTmp;
+  /** @type {string} the signing-in agent's CODEX_HOME */
+  let signInHome;
+
+  before(async function () {
+    stub = await startOpenAiStub();
+    const dir = ensureCurrentAgents();
+    mcpTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-interop-codex2-mcp-'));
+    mcpRecord = path.join(mcpTmp, 'record.jsonl');
+    wb = await openWorkbench({
+      prefix: 'acp-interop-codex2',
+      agents: (tmp) => {
+        const signingIn = codexCurrentSigningIn(dir, tmp, stub.url);
+        signInHome = /** @type {string} */ (signingIn.env?.CODEX_HOME);
+        return [codexCurrentWithModelStub(dir, tmp, stub.url), signingIn];
+      },
+      viewport: { width: 1280, height: 900 },
+      settings: { 'acpAgents.mcpServers': { 'acp-test': { command: ensureNode(), args: [MCP_FIXTURE, mcpRecord] } }, 'acpAgents.trace': 'verbose' },
+    });
+    page = wb.page;
+    folder = path.join(wb.tmp, 'workspace');
+    fs.writeFileSync(path.join(folder, `${KEY}-edit.txt`), ORIGINAL);
+  });
+
+  after(async function () {
+    await wb?.close();
+    await stub?.close();
+    if (mcpTmp) fs.rmSync(mcpTmp, { recursive: true, force: true });
+  });
+
+  const frame = () => webviewFrame(page);
+
+  /** @param {string} text */
+  async function send(text) {
+    const input = frame().locator('#input');
+    await input.click();
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  /**
+   * Waits for `done`, answering every permission asked on the way with its allow-once option, as a person
+   * would click it; returns the asking cards' texts.
+   * @param {import('playwright-core').Locator} done
+   * @param {(card: string, index: number) => void} [onAsk]
+   */
+  async function answerUntil(done, onAsk) {
+    /** @type {string[]} */
+    const asked = [];
+    const option = frame().locator('.permission-option.kind-allow_once:not([disabled])').first();
+    for (const deadline = Date.now() + 90_000; ; ) {
+      if (await done.isVisible()) return asked;
+      if (await option.isVisible()) {
+        const text = (await frame().locator('.item', { has: option }).last().textContent()) ?? '';
+        onAsk?.(text, asked.length);
+        asked.push(text);
+        await option.click();
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${done}`);
+      await page.waitForTimeout(200);
+    }
+  }
+
+  /** The extension's log files (its log, the agents' logs, the ACP trace), as text. */
+  function extensionLogs() {
+    /** @type {string[]} */
+    const found = [];
+    const walk = (/** @type {string} */ d) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name.endsWith('.log')) found.push(fs.readFileSync(p, 'utf8'));
+      }
+    };
+    walk(path.join(wb.server.userDataDir, 'logs'));
+    return found.join('\n');
+  }
+
+  /**
+   * @param {string} text
+   * @param {number} [timeout]
+   */
+  async function waitForLog(text, timeout = 15_000) {
+    for (const deadline = Date.now() + timeout; !extensionLogs().includes(text); await page.waitForTimeout(250)) {
+      if (Date.now() > deadline) throw new Error(`the extension's logs never said: ${text}`);
+    }
+  }
+
+  const mcpLines = () => (fs.existsSync(mcpRecord) ? fs.readFileSync(mcpRecord, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+
+  it(`codex ${version}: turn — in "Workspace access" (picked in the panel) creates a file and edits another: diff, permission, Changes, Undo`, async function () {
+    await interopCell(AGENT, 'turn', async () => {
+      const newFile = path.join(folder, 'notes', `${KEY}-new.md`);
+      const existing = path.join(folder, `${KEY}-edit.txt`);
+      stub.setScript([
+        { text: ['I will create ', 'the new file ', 'and edit the other.'], call: { name: 'exec_command', arguments: patchCommand(`notes/${KEY}-new.md`, `${KEY}-edit.txt`) }, delayMs: 20 },
+        { text: [DONE] },
+      ]);
+      await runCommand(page, 'View: Close All Editors');
+      await runCommand(page, 'ACP: New Session');
+      await pick(page, LABEL);
+      await frame().locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+      // Codex starts in its model-reviewed mode; the user picks the asking one in the Mode list.
+      const mode = frame().locator('#cfg-mode');
+      await mode.waitFor({ timeout: 30_000 });
+      assert.equal(await mode.inputValue(), 'agent', 'Codex 2 starts in "Auto review"');
+      await mode.selectOption({ label: 'Workspace access' });
+      // The header is drawn again from the agent's answer: the mode it reports.
+      for (const deadline = Date.now() + 15_000; (await mode.inputValue()) !== 'workspace-write'; await page.waitForTimeout(200)) {
+        if (Date.now() > deadline) throw new Error(`the mode did not change: ${await mode.inputValue()}`);
+      }
+      await send(TURN_PROMPT);
+      await frame().locator('.msg-agent', { hasText: 'I will create the new file and edit the other.' }).waitFor({ timeout: 60_000 });
+      const asked = await answerUntil(frame().locator('.msg-agent', { hasText: DONE }), (_card, index) => {
+        if (index === 0) assert.equal(fs.existsSync(newFile), false, 'nothing is written before the answer');
+      });
+      assert.ok(asked.length >= 1, 'Codex asked before writing');
+      assert.ok(asked[0]?.includes('Written through ACP.'), `the first question shows the new file's content: ${asked[0]}`);
+      assert.equal(fs.readFileSync(newFile, 'utf8'), NEW_CONTENT, 'the new file is on disk');
+      assert.equal(fs.readFileSync(existing, 'utf8'), EDITED, 'the existing file is edited on disk');
+      await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: `${KEY}-new.md` }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
+      await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: `${KEY}-edit.txt` }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
+      const added = frame().locator('.change', { hasText: `${KEY}-new.md` });
+      const modified = frame().locator('.change', { hasText: `${KEY}-edit.txt` });
+      await added.waitFor({ timeout: 15_000 });
+      await modified.waitFor({ timeout: 15_000 });
+      assert.match(await added.innerText(), /added/);
+      assert.match(await modified.innerText(), /modified/);
+      await screenshot(page, `interop-${KEY}-turn`);
+      await modified.locator('.change-revert').click();
+      await modified.waitFor({ state: 'detached', timeout: 15_000 });
+      assert.equal(fs.readFileSync(existing, 'utf8'), ORIGINAL, 'Undo put the edited file back');
+      assert.equal(fs.readFileSync(newFile, 'utf8'), NEW_CONTENT, 'the other change is still there');
+      await added.locator('.change-revert').click();
+      await added.waitFor({ state: 'detached', timeout: 15_000 });
+      assert.equal(fs.existsSync(newFile), false, 'Undo removed the created file');
+      assert.ok(stub.requests.some((r) => r.kind === 'turn' && r.headers.authorization === 'Bearer sk-offline-dummy-key'), 'the agent talked to the stub with its own provider key');
+    });
+  });
+
+  it(`codex ${version}: mcp — the user's stdio MCP server, offered as a namespace, is called and answers in the panel`, async function () {
+    await interopCell(AGENT, 'mcp', async () => {
+      const nonce = `interop-${KEY}-${Date.now().toString(36)}`;
+      // As a model does with a namespace tool: `name` is the tool's own name, `namespace` the server's.
+      stub.setScript([{ text: ['Asking the MCP server.'], call: { name: 'echo', namespace: 'mcp__acp_test', arguments: { text: nonce } } }, { text: [`The MCP server answered ${KEY}.`] }]);
+      const before = stub.requests.length;
+      await send(`Ask the acp-test MCP server to echo ${nonce}`);
+      const asked = await answerUntil(frame().locator('.msg-agent', { hasText: `The MCP server answered ${KEY}.` }));
+      assert.ok(asked.length >= 1, 'in "Workspace access", Codex asked before calling the MCP tool');
+      const lines = mcpLines();
+      const call = lines.findIndex((m) => m.method === 'tools/call' && m.params?.arguments?.text === nonce);
+      assert.ok(call >= 0, `the tool was called with the nonce: ${JSON.stringify(lines.filter((m) => m.method === 'tools/call'))}`);
+      assert.equal(lines[call].params.name, 'echo');
+      const init = lines.slice(0, call).findLastIndex((m) => m.method === 'initialize');
+      assert.ok(init >= 0 && lines.slice(init, call).some((m) => m.method === 'tools/list'), 'the agent started the server and listed its tools first');
+      const turns = stub.requests.slice(before).filter((r) => r.kind === 'turn');
+      const offered = (turns[0]?.body?.tools ?? []).find((/** @type {any} */ t) => t.type === 'namespace' && t.name === 'mcp__acp_test');
+      assert.ok(turns.length >= 2 && offered?.tools?.some((/** @type {any} */ x) => x.name === 'echo'), `the model was offered the MCP tool in its namespace (${turns.length} turns)`);
+      // The tool's answer went back to the model, and the panel shows the call and its answer.
+      assert.match(JSON.stringify(turns[1]?.body?.input ?? []), new RegExp(`echo: .*${nonce}`));
+      await frame().locator('.item.tool', { hasText: `echo: ${nonce}` }).first().waitFor({ state: 'attached', timeout: 10_000 });
+    });
+  });
+
+  it(`codex ${version}: cancel — Stop while the model's stream is held ends the turn; the agent answers the next prompt`, async function () {
+    await interopCell(AGENT, 'cancel', async () => {
+      stub.setScript([{ text: ['Thinking ', 'very slowly'], hold: true }, { text: [`${KEY} is still here after the stop.`] }]);
+      await send('Take your time');
+      await frame().locator('.msg-agent', { hasText: 'Thinking very slowly' }).waitFor({ timeout: 60_000 });
+      const stop = frame().locator('#stop');
+      await stop.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.equal(stub.holding, 1, 'the stub holds the stream');
+      await stop.click();
+      await frame().locator('.item.turn-end.reason-cancelled').last().waitFor({ timeout: 30_000 });
+      await stop.waitFor({ state: 'hidden', timeout: 10_000 });
+      assert.equal(await frame().locator('#input').isEditable(), true, 'the input is usable');
+      stub.release();
+      await send('Are you still there?');
+      await frame().locator('.msg-agent', { hasText: `${KEY} is still here after the stop.` }).waitFor({ timeout: 60_000 });
+    });
+  });
+
+  it(`codex ${version} with no model provider: "Authentication required", the api-key method asks once (masked), keeps the key, reuses it; Sign Out forgets it`, async function () {
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, SIGN_IN_LABEL);
+    // session/new answered "Authentication required": the sign-in question, the agent's methods.
+    const quick = page.locator('.quick-input-widget');
+    await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'ChatGPT' }).waitFor({ timeout: 90_000 });
+    await pick(page, 'API Key');
+    const box = quick.locator('.quick-input-box input');
+    await box.waitFor({ timeout: 20_000 });
+    assert.equal(await box.getAttribute('type'), 'password', 'the key is typed into a masked box');
+    await box.fill(API_KEY);
+    await box.press('Enter');
+    await frame().locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+    assert.ok(fs.existsSync(path.join(signInHome, 'auth.json')), 'Codex took the key (its auth.json)');
+    // A turn against the stub, through Codex's built-in provider moved by openai_base_url, with the typed key.
+    stub.setScript([{ text: ['Signed in ', 'with a key.'] }]);
+    await send('Hello after signing in');
+    await frame().locator('.msg-agent', { hasText: 'Signed in with a key.' }).waitFor({ timeout: 90_000 });
+    assert.ok(stub.requests.some((r) => r.headers.authorization === `Bearer ${API_KEY}`), 'the model request carried the typed key');
+    await waitForLog('Signed in with "API Key" (api-key).');
+    // The trace shows authenticate with the key redacted.
+    await waitForLog('"methodId":"api-key","_meta":{"api-key":{"apiKey":"«redacted»"}}');
+
+    // A second connect: Codex forgot its own copy (auth.json) and restarts; the extension signs in with the
+    // stored key, nothing asked.
+    fs.rmSync(path.join(signInHome, 'auth.json'));
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: Restart Agent');
+    await pick(page, SIGN_IN_LABEL);
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, SIGN_IN_LABEL);
+    await frame().locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+    assert.equal(await quick.isVisible(), false, 'nothing was asked');
+    await waitForLog('Signed in with the stored key of "API Key" (api-key).');
+    assert.ok(fs.existsSync(path.join(signInHome, 'auth.json')), 'Codex took the stored key');
+
+    // Sign Out: Codex logs out and the extension forgets the key; the next connect asks again.
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: Sign Out');
+    await pick(page, SIGN_IN_LABEL);
+    await waitForLog(`${SIGN_IN_LABEL} → request logout`);
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, SIGN_IN_LABEL);
+    await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'API Key' }).waitFor({ timeout: 90_000 });
+    await page.keyboard.press('Escape');
+    await quick.waitFor({ state: 'hidden', timeout: 10_000 });
+    await runCommand(page, 'View: Close All Editors');
+    assert.equal(extensionLogs().includes(API_KEY), false, 'the key is in no log');
+  });
+
+  it(`codex ${version}: resume — after a window reload the session is in the sidebar and a click replays it`, async function () {
+    await interopCell(AGENT, 'resume', async () => {
+      await page.reload();
+      await waitForWorkbench(page);
+      await runCommand(page, 'View: Close All Editors');
+      await runCommand(page, 'ACP Agents: Focus on Sessions View');
+      const rows = page.locator('#workbench\\.parts\\.sidebar .monaco-list-row');
+      /** @type {{ label: string, level: string }[]} */
+      let list = [];
+      let at = -1;
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await page.waitForTimeout(250)) {
+        list = await rows.evaluateAll((els) => els.map((e) => ({ label: e.getAttribute('aria-label') ?? '', level: e.getAttribute('aria-level') ?? '' })));
+        at = list.findIndex((r) => r.label.startsWith(`Agent ${LABEL}`));
+        if (at >= 0 && list[at + 1]?.level === '2') break;
+      }
+      assert.ok(at >= 0 && list[at + 1]?.level === '2', `the agent's sessions are in the sidebar: ${JSON.stringify(list)}`);
+      const mine = [];
+      for (let i = at + 1; list[i]?.level === '2'; i++) mine.push(i);
+      /** @type {number | undefined} */
+      let target;
+      for (const idx of mine) {
+        await rows.nth(idx).click();
+        if (await frame().locator('.msg-user', { hasText: TURN_PROMPT }).first().waitFor({ timeout: mine.length > 1 ? 15_000 : 60_000 }).then(() => true, () => false)) {
+          target = idx;
+          break;
+        }
+      }
+      assert.ok(target !== undefined, `one of the agent's sessions replays the turn's prompt`);
+      await frame().locator('.msg-agent', { hasText: DONE }).first().waitFor({ timeout: 30_000 });
+      await frame().locator('.msg-agent', { hasText: `${KEY} is still here after the stop.` }).first().waitFor({ timeout: 30_000 });
+      await screenshot(page, `interop-${KEY}-resumed`);
+      await runCommand(page, 'View: Close All Editors');
+    });
+  });
+});
