@@ -17,6 +17,9 @@ function picks(methodId: string): AuthPrompter & { asked: number } {
     async askValue() {
       return undefined;
     },
+    async askApiKey() {
+      return undefined;
+    },
   };
   return p;
 }
