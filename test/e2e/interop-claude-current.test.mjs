@@ -23,13 +23,14 @@ import { claudeCurrentWithModelStub } from '../harness/currentAgents.mjs';
 import { CURRENT_AGENT_PACKAGES, ensureCurrentAgents, splitSpec } from '../harness/realAgents.mjs';
 import { ensureNode } from '../harness/tools.mjs';
 import { MCP_FIXTURE, answerUntil, compiledStub, mcpLines, send } from './interopPanel.mjs';
-import { interopCell } from './interopResults.mjs';
+import { assertResumed, interopCell, reportedAgentVersion } from './interopResults.mjs';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 /** @type {typeof import('../fixtures/modelStub/anthropic.js')} */
 const { startAnthropicStub } = await compiledStub('anthropic');
 
 const [pkg, version] = splitSpec(CURRENT_AGENT_PACKAGES.claude);
+/** @type {{ pkg: string, version: string, reported?: () => string | undefined }} */
 const AGENT = { pkg, version };
 const LABEL = 'Claude Agent current (model stub)';
 /** What the panel says once the agent answered initialize: its agentInfo title and version. */
@@ -74,9 +75,11 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
       prefix: 'acp-interop-cc',
       agents: (tmp) => [claudeCurrentWithModelStub(dir, tmp, stub.url)],
       viewport: { width: 1280, height: 900 },
-      settings: { 'acpAgents.mcpServers': { probe: { command: ensureNode(), args: [MCP_FIXTURE, mcpRecord] } } },
+      settings: { 'acpAgents.mcpServers': { probe: { command: ensureNode(), args: [MCP_FIXTURE, mcpRecord] } }, 'acpAgents.trace': 'verbose' },
     });
     page = wb.page;
+    // Each cell records the version the agent itself reported (its log's "Initialized:" line).
+    AGENT.reported = () => reportedAgentVersion(wb.server.userDataDir, LABEL);
     folder = path.join(wb.tmp, 'workspace');
     fs.writeFileSync(path.join(folder, 'claude-edit.txt'), ORIGINAL);
   });
@@ -233,6 +236,7 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
       }
       assert.ok(found, 'one of the sessions replays the turn\'s prompt');
       // Live (session/load answered), not the read-only archive.
+      await assertResumed(frame(), wb.server.userDataDir, LABEL);
       await frame().locator('.status-text', { hasText: CONNECTED }).waitFor({ timeout: 60_000 });
       await frame().locator('.msg-agent', { hasText: DONE }).first().waitFor({ timeout: 30_000 });
       await frame().locator('.msg-agent', { hasText: AFTER_STOP }).first().waitFor({ timeout: 30_000 });

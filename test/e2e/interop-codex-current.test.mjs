@@ -27,13 +27,14 @@ import { ROOT } from '../harness/testEnv.mjs';
 import { ensureNode } from '../harness/tools.mjs';
 import { CURRENT_AGENT_PACKAGES, ensureCurrentAgents, splitSpec } from '../harness/realAgents.mjs';
 import { codexCurrentSigningIn, codexCurrentWithModelStub } from '../harness/currentAgentsCodex.mjs';
-import { interopCell } from './interopResults.mjs';
+import { assertResumed, interopCell, reportedAgentVersion } from './interopResults.mjs';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 /** @type {typeof import('../fixtures/modelStub/openai.js')} */
 const { startOpenAiStub } = (await import(pathToFileURL(path.join(ROOT, 'out', 'test', 'fixtures', 'modelStub', 'openai.js')).href)).default;
 
 const [pkg, version] = splitSpec(CURRENT_AGENT_PACKAGES.codex);
+/** @type {{ pkg: string, version: string, reported?: () => string | undefined }} */
 const AGENT = { pkg, version };
 const KEY = 'codex2'; // the files' and messages' tag
 const LABEL = 'Codex 2 (model stub)';
@@ -85,6 +86,8 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
       settings: { 'acpAgents.mcpServers': { 'acp-test': { command: ensureNode(), args: [MCP_FIXTURE, mcpRecord] } }, 'acpAgents.trace': 'verbose' },
     });
     page = wb.page;
+    // Each cell records the version the agent itself reported (its log's "Initialized:" line).
+    AGENT.reported = () => reportedAgentVersion(wb.server.userDataDir, LABEL);
     folder = path.join(wb.tmp, 'workspace');
     fs.writeFileSync(path.join(folder, `${KEY}-edit.txt`), ORIGINAL);
   });
@@ -332,6 +335,8 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
         }
       }
       assert.ok(target !== undefined, `one of the agent's sessions replays the turn's prompt`);
+      // The local archive holds the same prompt and answer: only the agent's own answer, and a live panel, make it a resume.
+      await assertResumed(frame(), wb.server.userDataDir, LABEL);
       await frame().locator('.msg-agent', { hasText: DONE }).first().waitFor({ timeout: 30_000 });
       await frame().locator('.msg-agent', { hasText: `${KEY} is still here after the stop.` }).first().waitFor({ timeout: 30_000 });
       await screenshot(page, `interop-${KEY}-resumed`);
