@@ -252,11 +252,26 @@ export async function openWorkbench({ prefix, agents, viewport = { width: 1280, 
     workspaceTrust,
     ...(locale ? pseudoLocale(tmp) : {}),
   });
-  const browser = await launchBrowser();
-  const page = await browser.newPage({ viewport });
-  const webviewErrors = await watchWebviewErrors(page);
-  await page.goto(workbenchUrl(server, workspace));
-  await waitForWorkbench(page);
+  /** @type {import('playwright-core').Browser | undefined} */
+  let browser;
+  /** @type {import('playwright-core').Page} */
+  let page;
+  /** @type {Awaited<ReturnType<typeof watchWebviewErrors>>} */
+  let webviewErrors;
+  try {
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport });
+    webviewErrors = await watchWebviewErrors(page);
+    await page.goto(workbenchUrl(server, workspace));
+    await waitForWorkbench(page);
+  } catch (err) {
+    // A workbench that never opened leaves nothing running: its code-server, browser and agents end here.
+    await browser?.close().catch(() => {});
+    await server.stop();
+    await endLeftoverAgents(tmp, 5_000);
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
+    throw err;
+  }
   const workbench = {
     server,
     browser,
