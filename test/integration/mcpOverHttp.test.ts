@@ -30,9 +30,9 @@ describe('MCP over loopback HTTP for an agent that refuses stdio servers', funct
     const a = await api();
     const record = path.join(process.env.ACP_TEST_TMP!, `mcp-http-${Date.now()}.jsonl`);
     await cfg().update('mcpServers', { probe: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: [SERVER(), record] } }, vscode.ConfigurationTarget.Global);
-    const panel = a.openChat('fake-mcp-http');
+    const panel = a.openChat('fake-mcp-http-only');
     await waitForStatus(panel, 'connected', connected);
-    const sent = readRecord('mcp-http').filter((r) => r.msg?.method === 'session/new').at(-1)?.msg.params.mcpServers as { name: string; type?: string; url?: string; command?: string; headers?: { name: string; value: string }[] }[];
+    const sent = readRecord('mcp-http-only').filter((r) => r.msg?.method === 'session/new').at(-1)?.msg.params.mcpServers as { name: string; type?: string; url?: string; command?: string; headers?: { name: string; value: string }[] }[];
     const probe = sent.find((s) => s.name === 'probe')!;
     assert.equal(probe.type, 'http');
     assert.match(probe.url!, /^http:\/\/127\.0\.0\.1:\d+\/mcp\/[0-9a-f]{24}\/\d+$/);
@@ -41,10 +41,10 @@ describe('MCP over loopback HTTP for an agent that refuses stdio servers', funct
     const token = /^Bearer ([0-9a-f]{64})$/.exec(probe.headers?.find((h) => h.name === 'Authorization')?.value ?? '')?.[1];
     assert.ok(token, 'a 256-bit bearer token in the headers');
     await waitFor('the agent to have used the servers', () => {
-      const used = readRecord('mcp-http').filter((r) => r.dir === 'mcp-http');
+      const used = readRecord('mcp-http-only').filter((r) => r.dir === 'mcp-http');
       return used.length >= 2 ? used : undefined;
     });
-    const used = Object.fromEntries(readRecord('mcp-http').filter((r) => r.dir === 'mcp-http').map((r) => [r.name, r]));
+    const used = Object.fromEntries(readRecord('mcp-http-only').filter((r) => r.dir === 'mcp-http').map((r) => [r.name, r]));
     assert.deepEqual(
       { ...used.probe, t: 0, pid: 0 },
       { t: 0, pid: 0, dir: 'mcp-http', name: 'probe', initStatus: 200, initialized: true, session: true, notifiedStatus: 202, tools: 1, called: 'echo: through the bridge' },

@@ -329,7 +329,8 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     await closeAllEditors();
     const past = a.openPastSession('fake-load-missing', id);
     await waitFor('the archive', () => past.session.transcript.items.some((i) => i.kind === 'notice' && /no longer exists on the agent/.test((i as any).description ?? '')));
-    assert.ok(past.session.transcript.items.some((i) => i.kind === 'user' && i.text === 'doomed'));
+    // The notice comes first; the archive's lines follow, read a batch at a time.
+    await waitFor('the archived prompt', () => past.session.transcript.items.some((i) => i.kind === 'user' && i.text === 'doomed'));
   });
 
   it('-32603 from session/load with the reason in data.details: the reason (cleaned) and the archive, read-only, with Retry and New Session; Retry loads it', async () => {
