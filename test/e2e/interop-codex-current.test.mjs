@@ -16,8 +16,8 @@
 //   resume — after a window reload the session is in the sidebar, and a click replays it.
 // And Codex 2 with no model provider of its own (issue #35, item 2): "Authentication required" on
 // session/new, its `api-key` method through the extension's sign-in (a masked input box, the key kept in
-// secret storage and sent in `authenticate`'s _meta), a turn answered by the stub with that key, Sign Out,
-// and no key in any log.
+// secret storage and sent in `authenticate`'s _meta), a turn answered by the stub with that key, a second
+// connect that reuses the stored key without asking, Sign Out, and no key in any log.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -255,7 +255,7 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
     });
   });
 
-  it(`codex ${version} with no model provider: "Authentication required", the api-key method asks once (masked) and keeps the key; Sign Out forgets it`, async function () {
+  it(`codex ${version} with no model provider: "Authentication required", the api-key method asks once (masked), keeps the key, reuses it; Sign Out forgets it`, async function () {
     await runCommand(page, 'View: Close All Editors');
     await runCommand(page, 'ACP: New Session');
     await pick(page, SIGN_IN_LABEL);
@@ -280,9 +280,18 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
     // The trace shows authenticate with the key redacted.
     await waitForLog('"methodId":"api-key","_meta":{"api-key":{"apiKey":"«redacted»"}}');
 
-    // Not checked here: a second connect signing in with the stored key, nothing asked (unit-tested in
-    // authApiKey.test.ts). Through the real agent it passed once and hung once at "Starting…" in two clean
-    // runs (session/list from the Sessions view met the same sign-in); left out until that is explained.
+    // A second connect: Codex forgot its own copy (auth.json) and restarts; the extension signs in with the
+    // stored key, nothing asked.
+    fs.rmSync(path.join(signInHome, 'auth.json'));
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: Restart Agent');
+    await pick(page, SIGN_IN_LABEL);
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, SIGN_IN_LABEL);
+    await frame().locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+    assert.equal(await quick.isVisible(), false, 'nothing was asked');
+    await waitForLog('Signed in with the stored key of "API Key" (api-key).');
+    assert.ok(fs.existsSync(path.join(signInHome, 'auth.json')), 'Codex took the stored key');
 
     // Sign Out: Codex logs out and the extension forgets the key; the next connect asks again.
     await runCommand(page, 'View: Close All Editors');
