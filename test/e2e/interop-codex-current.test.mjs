@@ -301,8 +301,13 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
     await runCommand(page, 'ACP: New Session');
     await pick(page, SIGN_IN_LABEL);
     await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'API Key' }).waitFor({ timeout: 90_000 });
-    await page.keyboard.press('Escape');
-    await quick.waitFor({ state: 'hidden', timeout: 10_000 });
+    // Escape closes the question. Once in three clean runs a quick pick was still up 10 s after one
+    // Escape (the Sessions view's session/list met the same sign-in): each Escape closes one.
+    for (let i = 0; i < 3 && (await quick.isVisible()); i++) {
+      await page.keyboard.press('Escape');
+      await quick.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+    }
+    assert.equal(await quick.isVisible(), false, 'the sign-in question closed');
     await runCommand(page, 'View: Close All Editors');
     assert.equal(extensionLogs().includes(API_KEY), false, 'the key is in no log');
   });
