@@ -175,7 +175,8 @@ export class AgentManager implements Disposable {
       if (cwd !== undefined && e.trustChecked && !e.trustChecked.has(cwd)) return this.recheckTrust(e, e.runtime, cwd);
       return Promise.resolve(e.runtime);
     }
-    if (e.starting) return e.starting;
+    // Being started for another folder: once it runs, this folder is checked as for a running one (above).
+    if (e.starting) return cwd === undefined ? e.starting : e.starting.then(() => this.ensureRunning(def, cwd));
     const starting = this.startWithProgress(e, cwd).finally(() => {
       if (e.starting === starting) e.starting = undefined;
     });
