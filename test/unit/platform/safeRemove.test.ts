@@ -117,39 +117,44 @@ describe('platform: removing a tree an agent can still change', () => {
         if (d.includes('exit')) process.exit(0);
       });
       process.stdout.write('up\\n');`, dir], { stdio: 'pipe' });
-    const said = (word: string) =>
-      new Promise<void>((resolve, reject) => {
-        const on = (chunk: Buffer) => {
-          if (!chunk.toString().includes(word)) return;
-          agent.stdout.off('data', on);
-          resolve();
-        };
-        agent.stdout.on('data', on);
-        agent.once('exit', () => reject(new Error(`the stand-in agent exited before saying "${word}"`)));
+    // A failed check must not leave it running (mocha would wait on it).
+    try {
+      const said = (word: string) =>
+        new Promise<void>((resolve, reject) => {
+          const on = (chunk: Buffer) => {
+            if (!chunk.toString().includes(word)) return;
+            agent.stdout.off('data', on);
+            resolve();
+          };
+          agent.stdout.on('data', on);
+          agent.once('exit', () => reject(new Error(`the stand-in agent exited before saying "${word}"`)));
+        });
+      await said('up');
+      const exited = new Promise<void>((resolve) => agent.once('exit', () => resolve()));
+      let done = false;
+      const removal = removeScratchAfter(root, dir, [exited]).then((r) => {
+        done = true;
+        return r;
       });
-    await said('up');
-    const exited = new Promise<void>((resolve) => agent.once('exit', () => resolve()));
-    let done = false;
-    const removal = removeScratchAfter(root, dir, [exited]).then((r) => {
-      done = true;
-      return r;
-    });
-    // The positive signal: a folder released at the same moment with no agent (and more in it) is gone already.
-    const control = path.join(root, '2026-01-01-0000cafe');
-    fill(path.join(control, 'a', 'b'));
-    assert.equal(await removeScratchAfter(root, control, []), true);
-    assert.equal(fs.existsSync(control), false);
-    assert.equal(done, false, 'removed while its agent ran');
-    assert.ok(fs.existsSync(dir), 'removed while its agent ran');
-    // The session ended; its agent still runs and still writes in the folder: nothing is removed under it.
-    const wrote = said('wrote');
-    agent.stdin.write('write\n');
-    await wrote;
-    assert.equal(done, false, 'removed while its agent ran');
-    assert.ok(fs.existsSync(path.join(dir, 'late')));
-    agent.stdin.write('exit\n');
-    assert.equal(await removal, true);
-    assert.equal(fs.existsSync(dir), false);
+      // The positive signal: a folder released at the same moment with no agent (and more in it) is gone already.
+      const control = path.join(root, '2026-01-01-0000cafe');
+      fill(path.join(control, 'a', 'b'));
+      assert.equal(await removeScratchAfter(root, control, []), true);
+      assert.equal(fs.existsSync(control), false);
+      assert.equal(done, false, 'removed while its agent ran');
+      assert.ok(fs.existsSync(dir), 'removed while its agent ran');
+      // The session ended; its agent still runs and still writes in the folder: nothing is removed under it.
+      const wrote = said('wrote');
+      agent.stdin.write('write\n');
+      await wrote;
+      assert.equal(done, false, 'removed while its agent ran');
+      assert.ok(fs.existsSync(path.join(dir, 'late')));
+      agent.stdin.write('exit\n');
+      assert.equal(await removal, true);
+      assert.equal(fs.existsSync(dir), false);
+    } finally {
+      if (agent.exitCode === null && agent.signalCode === null) agent.kill();
+    }
   });
 
   // /proc/self/fd walking is Linux's: elsewhere the walk re-checks by path, which a swap timed between
