@@ -171,8 +171,9 @@ export class AgentManager implements Disposable {
   ensureRunning(def: AgentDefinition, cwd: string | undefined): Promise<AgentRuntime> {
     const e = this.entry(def);
     if (e.runtime && (e.status === 'running' || e.status === 'needs-sign-in') && !e.runtime.connection.isClosed) {
-      // Told to trust the workspace: a folder it has not been checked for is checked (and asked about) first.
-      if (cwd !== undefined && e.trustChecked && !e.trustChecked.has(cwd)) return this.recheckTrust(e, e.runtime, cwd);
+      // Told to trust the workspace: the session's folder is checked (and asked about) first — one not checked
+      // yet, or one whose Gemini settings changed since (gemini-cli reads them again at each session/new).
+      if (cwd !== undefined && e.trustChecked) return this.recheckTrust(e, e.runtime, cwd);
       return Promise.resolve(e.runtime);
     }
     // Being started for another folder: once it runs, this folder is checked as for a running one (above).
@@ -185,8 +186,10 @@ export class AgentManager implements Disposable {
   }
 
   /**
-   * gemini-cli trusts every folder once told to: a session in a folder not checked when it started
-   * (another workspace folder added since, a session folder the user allowed) is checked now. When
+   * gemini-cli trusts every folder once told to, and loads a folder's settings at each session/new: a
+   * session's folder is checked before the session gets the process — one not checked when it started
+   * (another workspace folder added since, a session folder the user allowed), or one whose files
+   * changed since the user's answer (a new hash asks again; unchanged ones are a few small reads). When
    * the user does not accept what that folder holds, the agent is restarted without the flag.
    */
   private async recheckTrust(e: Entry, rt: AgentRuntime, cwd: string): Promise<AgentRuntime> {
