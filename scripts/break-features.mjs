@@ -138,9 +138,9 @@ const MUTANTS = [
   {
     name: 'editor-context-connections-shared',
     breaks: "one session may take every connection of the editor's MCP server",
-    file: 'src/host/editorContext/server.ts',
-    find: 'if (grant.sockets.size >= MAX_PER_GRANT) {',
-    replace: 'if (grant.sockets.size >= MAX_PER_GRANT * 100) {',
+    file: 'src/platform/localSocketServer.ts',
+    find: 'if (session.live.size >= this.opts.perSession) {',
+    replace: 'if (session.live.size >= this.opts.perSession * 100) {',
     tier: 'unit',
     grep: 'one session holds at most its share of the connections',
   },

@@ -6,7 +6,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 // Subagents and plan operations are stable since schema 1.34; SDK 2.4.0 still has them in /unstable only.
 import type * as acpNext from '@agentclientprotocol/sdk/unstable';
-import { isObj } from './decode';
+import { isObj } from './tolerant';
 
 /**
  * The client capabilities sent in `initialize` that no agent → client method

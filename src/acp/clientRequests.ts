@@ -6,7 +6,7 @@
  */
 import { clientError } from './errors';
 import type { PermissionOptionView } from '../shared/transcriptTypes';
-import { isObj, type Problems } from './decode';
+import { isObj, type Problems } from './tolerant';
 
 type Obj = Record<string, unknown>;
 

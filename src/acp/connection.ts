@@ -16,7 +16,8 @@ import {
   ResponseError,
 } from 'vscode-jsonrpc/node';
 import { baseClientCapabilities } from './capabilities';
-import { decodeInitializeResponse, decodeSessionNotification, decodeSteerOutcome, decodeStopReason, type DecodedInitialize, type DecodedNotification, type SteerOutcome } from './decode';
+import { decodeInitializeResponse, decodeSessionNotification, decodeStopReason, type DecodedInitialize, type DecodedNotification } from './decode';
+import { decodeSteerOutcome, type SteerOutcome } from './steering';
 import { MethodStats } from './methodStats';
 import { OrderedQueue } from './orderedQueue';
 import * as P from './protocol';

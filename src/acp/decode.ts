@@ -3,45 +3,14 @@
  * "default on error" and arrays "skip invalid items"; we do the same: a bad
  * optional field becomes its default, a bad array item is skipped, an unknown
  * `session/update` variant or enum value is kept and reported — never a crash.
- * Every deviation is described in `problems` so it can be logged. No `vscode` import.
+ * Every deviation is described in `problems` so it can be logged. The sign-in
+ * methods are decoded in `authMethods.ts`, steering in `steering.ts`, the shared
+ * pieces are `tolerant.ts`. No `vscode` import.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-
-export type Problems = string[];
-type Obj = Record<string, unknown>;
-
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
-
-function optional<T>(raw: Obj, key: string, decode: (v: unknown) => T | undefined, problems: Problems, where: string): T | undefined {
-  const v = raw[key];
-  if (v === undefined || v === null) return undefined;
-  const d = decode(v);
-  if (d === undefined) problems.push(`${where}.${key}: ignored an invalid value`);
-  return d;
-}
-
-function nullable<T>(raw: Obj, key: string, decode: (v: unknown) => T | undefined, problems: Problems, where: string): T | null | undefined {
-  if (raw[key] === null) return null;
-  return optional(raw, key, decode, problems, where);
-}
-
-function arrayOf<T>(v: unknown, decode: (item: unknown, problems: Problems, where: string) => T | undefined, problems: Problems, where: string): T[] | undefined {
-  if (!Array.isArray(v)) return undefined;
-  const out: T[] = [];
-  v.forEach((item, i) => {
-    const d = decode(item, problems, `${where}[${i}]`);
-    if (d === undefined) problems.push(`${where}[${i}]: skipped an invalid item`);
-    else out.push(d);
-  });
-  return out;
-}
-
-function oneOf<T extends string>(values: readonly T[]) {
-  return (v: unknown): T | undefined => (typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : undefined);
-}
+import { decodeAuthMethod, type AuthMethodInfo } from './authMethods';
+import { decodeSteeringSupport } from './steering';
+import { arrayOf, bool, enumWithDefault, isObj, nullable, num, oneOf, optional, str, type Obj, type Problems } from './tolerant';
 
 // ---------------------------------------------------------------- enums
 const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
@@ -50,16 +19,6 @@ const PLAN_PRIORITIES = ['high', 'medium', 'low'] as const;
 const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 const STOP_REASONS = ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'] as const;
 
-function enumWithDefault<T extends string>(raw: Obj, key: string, values: readonly T[], fallback: T, problems: Problems, where: string): T {
-  const v = raw[key];
-  if (v === undefined || v === null) return fallback;
-  const d = oneOf(values)(v);
-  if (d === undefined) {
-    problems.push(`${where}.${key}: unknown value ${JSON.stringify(v)}, shown as "${fallback}"`);
-    return fallback;
-  }
-  return d;
-}
 
 // ---------------------------------------------------------------- content
 /** Decodes a ContentBlock; an unknown `type` is kept as-is (rendered as unsupported content). */
@@ -521,93 +480,6 @@ export interface DecodedInitialize {
   readonly metaKeys?: readonly string[];
 }
 
-/** An auth method as the client understands it, including legacy shapes seen in the wild. */
-export type AuthMethodInfo =
-  | { readonly type: 'agent'; readonly id: string; readonly name: string; readonly description?: string; readonly terminalAuth?: LegacyTerminalAuth; readonly apiKey?: ApiKeyMeta }
-  | { readonly type: 'terminal'; readonly id: string; readonly name: string; readonly description?: string; readonly args: string[]; readonly env: Record<string, string> }
-  | { readonly type: 'env_var'; readonly id: string; readonly name: string; readonly description?: string; readonly vars: EnvVarSpec[]; readonly link?: string }
-  | { readonly type: 'unknown'; readonly id: string; readonly name: string; readonly description?: string; readonly rawType: string };
-
-export interface EnvVarSpec {
-  readonly name: string;
-  readonly label?: string;
-  readonly secret: boolean;
-  readonly optional: boolean;
-}
-
-/**
- * `_meta["api-key"]` on an agent-type method (codex-acp's `api-key`): the client asks the user for a key
- * and sends it back in `authenticate` as `_meta["api-key"].apiKey`.
- */
-export interface ApiKeyMeta {
-  /** Whose key it is (`openai`), when the agent says. */
-  readonly provider?: string;
-}
-
-/** Zed-era `_meta["terminal-auth"]` on an agent-type method. */
-interface LegacyTerminalAuth {
-  readonly command: string;
-  readonly args: string[];
-  readonly label?: string;
-  readonly env: Record<string, string>;
-}
-
-function stringRecord(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (isObj(v)) for (const [k, val] of Object.entries(v)) if (typeof val === 'string') out[k] = val;
-  return out;
-}
-
-export function decodeAuthMethod(v: unknown, problems: Problems, where: string): AuthMethodInfo | undefined {
-  if (!isObj(v) || typeof v.id !== 'string') return undefined;
-  const id = v.id;
-  const name = str(v.name) ?? id;
-  const description = str(v.description);
-  const type = v.type === undefined || v.type === null ? 'agent' : v.type;
-  switch (type) {
-    case 'agent': {
-      const meta = isObj(v._meta) ? v._meta['terminal-auth'] : undefined;
-      let terminalAuth: LegacyTerminalAuth | undefined;
-      if (isObj(meta) && typeof meta.command === 'string') {
-        terminalAuth = {
-          command: meta.command,
-          args: Array.isArray(meta.args) ? meta.args.filter((a): a is string => typeof a === 'string') : [],
-          label: str(meta.label),
-          env: stringRecord(meta.env),
-        };
-      }
-      const keyMeta = isObj(v._meta) ? v._meta['api-key'] : undefined;
-      const apiKey: ApiKeyMeta | undefined = !terminalAuth && isObj(keyMeta) ? { ...(str(keyMeta.provider) ? { provider: str(keyMeta.provider) } : {}) } : undefined;
-      return { type: 'agent', id, name, description, ...(terminalAuth ? { terminalAuth } : {}), ...(apiKey ? { apiKey } : {}) };
-    }
-    case 'terminal':
-      return {
-        type: 'terminal',
-        id,
-        name,
-        description,
-        args: Array.isArray(v.args) ? v.args.filter((a): a is string => typeof a === 'string') : [],
-        env: stringRecord(v.env),
-      };
-    case 'env_var': {
-      const vars =
-        arrayOf(
-          v.vars,
-          (x) =>
-            isObj(x) && typeof x.name === 'string'
-              ? { name: x.name, label: str(x.label), secret: bool(x.secret) ?? true, optional: bool(x.optional) ?? false }
-              : undefined,
-          problems,
-          `${where}.vars`,
-        ) ?? [];
-      return { type: 'env_var', id, name, description, vars, link: str(v.link) };
-    }
-    default:
-      problems.push(`${where}: auth method "${id}" has unknown type ${JSON.stringify(type)}`);
-      return { type: 'unknown', id, name, description, rawType: String(type) };
-  }
-}
-
 export function decodeInitializeResponse(v: unknown, problems: Problems): DecodedInitialize {
   const r = isObj(v) ? v : {};
   if (!isObj(v)) problems.push('initialize: the response is not an object');
@@ -618,20 +490,10 @@ export function decodeInitializeResponse(v: unknown, problems: Problems): Decode
     agentInfo = { name: r.agentInfo.name, title: str(r.agentInfo.title) ?? null, version: str(r.agentInfo.version) ?? '' };
   }
   const meta = isObj(r._meta) ? r._meta : undefined;
-  const steering = isObj(meta?.steering) && meta.steering.supported === true;
+  const steering = decodeSteeringSupport(meta);
   const metaKeys = meta ? Object.keys(meta).slice(0, 20).map((k) => k.slice(0, 60)) : [];
   return { protocolVersion: num(r.protocolVersion), agentCapabilities: caps, authMethods, agentInfo, ...(steering ? { steering } : {}), ...(metaKeys.length ? { metaKeys } : {}) };
 }
-
-/** How the agent took a `_session/steering` message: put into the running turn, a new turn it started itself, or none running (prompt it). */
-export type SteerOutcome = 'injected' | 'startedNewTurn' | 'promptRequired';
-
-/** The answer to `_session/steering`; undefined when it is none of the known outcomes. */
-export function decodeSteerOutcome(v: unknown): SteerOutcome | undefined {
-  const o = isObj(v) ? v.outcome : undefined;
-  return o === 'injected' || o === 'startedNewTurn' || o === 'promptRequired' ? o : undefined;
-}
-
 export function decodeStopReason(v: unknown, problems: Problems): acp.StopReason | string {
   const r = isObj(v) ? v.stopReason : undefined;
   if (typeof r !== 'string') {

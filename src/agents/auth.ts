@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { AgentError, errorText } from '../acp/errors';
 import { forLabel, forMessage } from '../shared/nativeText';
-import type { AuthMethodInfo, EnvVarSpec } from '../acp/decode';
+import type { AuthMethodInfo, EnvVarSpec } from '../acp/authMethods';
 import type { AgentDefinition } from './agentDefinition';
 import type { AgentManager } from './agentManager';
 import type { AgentRuntime } from './agentRuntime';

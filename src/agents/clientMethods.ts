@@ -10,7 +10,7 @@
  */
 import type * as acpNext from '@agentclientprotocol/sdk/unstable';
 import { ResponseError } from 'vscode-jsonrpc/node';
-import type { Problems } from '../acp/decode';
+import type { Problems } from '../acp/tolerant';
 import { ErrorCodes } from '../acp/errors';
 import { DECLINED_CLIENT_METHODS, declinedMethodMessage } from './quirks';
 import type { CancelToken, SessionRouter } from './sessionRouter';

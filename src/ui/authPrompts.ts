@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AuthMethodInfo } from '../acp/decode';
+import type { AuthMethodInfo } from '../acp/authMethods';
 import type { AuthPrompter } from '../agents/auth';
 import type { TerminalRunner } from '../agents/ports';
 import { forLabel } from '../shared/nativeText';

@@ -30,24 +30,31 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 
 /** One client connection's MCP session. Feed it bytes; it writes answers. */
 export class McpDispatcher {
-  private readonly lines = new LineSplitter(MAX_LINE_BYTES, (line) => line.trim() !== '' && this.line(line), undefined, {
-    onTooLong: () => this.error(null, ErrorCode.invalidRequest, `Request too large: a message may be at most ${MAX_LINE_BYTES} bytes.`),
-  });
+  /** For `receive` only: the server frames its connections itself and calls `line`/`tooLong`. */
+  private lines: LineSplitter | undefined;
   private inFlight = 0;
   private closed = false;
 
   constructor(private readonly opts: DispatcherOptions) {}
 
-  /** Bytes from the client. */
+  /** Bytes from the client, as one stream cut in lines here. */
   receive(chunk: Buffer): void {
+    this.lines ??= new LineSplitter(MAX_LINE_BYTES, (line) => this.line(line), undefined, { onTooLong: () => this.tooLong() });
     this.lines.push(chunk);
+  }
+
+  /** A line from the client that grew over `MAX_LINE_BYTES` (dropped). */
+  tooLong(): void {
+    this.error(null, ErrorCode.invalidRequest, `Request too large: a message may be at most ${MAX_LINE_BYTES} bytes.`);
   }
 
   close(): void {
     this.closed = true;
   }
 
-  private line(text: string): void {
+  /** One line from the client (without its newline); blank lines are skipped. */
+  line(text: string): void {
+    if (text.trim() === '') return;
     let msg: unknown;
     try {
       msg = JSON.parse(text);

@@ -1,24 +1,23 @@
 /**
- * The editor's MCP server, local only: one listener per extension host on a
- * Unix socket in a private (0700) temporary folder, or a named pipe on
- * Windows — never a TCP port, so no web page can reach it and no other user
- * can open it. Agents start the stdio shim (`shim.ts`) the extension ships; the
- * shim connects here and sends its session's secret as its first line. A
- * wrong or missing secret (or none within `AUTH_TIMEOUT_MS`) closes the
- * connection without a byte written. A secret names one session's grant: its
- * folders bound what the tools answer, and it holds at most `MAX_PER_GRANT`
- * of the server's connections. No `vscode` import.
+ * The editor's MCP server, local only: one listener per extension host
+ * (`platform/localSocketServer.ts`: a Unix socket in a private (0700)
+ * temporary folder, or a named pipe on Windows — never a TCP port, so no web
+ * page can reach it and no other user can open it). Agents start the stdio
+ * shim (`shim.ts`) the extension ships; the shim connects here and sends its
+ * session's secret as its first line. A wrong or missing secret (or none
+ * within `AUTH_TIMEOUT_MS`) closes the connection without a byte written. A
+ * secret names one session's grant: its folders bound what the tools answer,
+ * and it holds at most `MAX_PER_GRANT` of the server's connections. No
+ * `vscode` import.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as net from 'node:net';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { LocalSocketServer, type LineHandler, type LocalConnection } from '../../platform/localSocketServer';
 import type { EditorPort } from './editorPort';
-import { McpDispatcher } from './mcpDispatcher';
+import { MAX_LINE_BYTES, McpDispatcher } from './mcpDispatcher';
 import { EditorTools } from './tools';
 
 const AUTH_TIMEOUT_MS = 5_000;
+/** The login line: the secret (64 hex digits); a longer one ends the connection. */
+const MAX_LOGIN_BYTES = 200;
 /** Connections open at once, over all sessions (each agent start of the server is one). */
 const MAX_CONNECTIONS = 64;
 /** Connections of one session (one grant) at once: one session's agent cannot take every connection. */
@@ -46,116 +45,48 @@ export interface EditorContextServerOptions {
   readonly log: (message: string) => void;
 }
 
-interface GrantState {
-  readonly roots: () => readonly string[];
-  readonly sockets: Set<net.Socket>;
+/** The shim's login: the secret alone, 64 hex digits. */
+function parseLogin(line: string): { secret: string; login: undefined } | undefined {
+  const secret = line.trim();
+  return /^[0-9a-f]{64}$/.test(secret) ? { secret, login: undefined } : undefined;
 }
 
-const digest = (token: string) => createHash('sha256').update(token).digest();
-
 export class EditorContextServer {
-  private server: net.Server | undefined;
-  private dir: string | undefined;
+  private readonly server: LocalSocketServer<undefined>;
   private listening: Promise<string> | undefined;
-  /** By sha256 of the secret. */
-  private readonly grants = new Map<string, GrantState>();
-  private readonly sockets = new Set<net.Socket>();
-  private disposed = false;
 
-  constructor(private readonly opts: EditorContextServerOptions) {}
+  constructor(private readonly opts: EditorContextServerOptions) {
+    this.server = new LocalSocketServer({ name: 'acp-ec', label: 'editor context', log: opts.log, loginMs: AUTH_TIMEOUT_MS, maxLoginBytes: MAX_LOGIN_BYTES, maxConnections: MAX_CONNECTIONS, perSession: MAX_PER_GRANT, parseLogin });
+  }
 
   /** A new grant for a session whose folders are `roots()` (read at every call). */
   async grant(roots: () => readonly string[]): Promise<EditorContextGrant> {
-    const address = await this.listen();
-    const token = randomBytes(32).toString('hex');
-    const key = digest(token).toString('hex');
-    const state: GrantState = { roots, sockets: new Set() };
-    this.grants.set(key, state);
+    this.listening ??= this.server.listen().then((address) => {
+      this.opts.log(`editor context: listening on ${address}`);
+      return address;
+    });
+    await this.listening;
+    const session = await this.server.open((conn) => this.serve(conn, roots));
     return {
-      token,
+      token: session.secret,
       entry: {
         name: SERVER_NAME,
         command: this.opts.node,
         args: [this.opts.shim],
         env: [
           { name: 'ELECTRON_RUN_AS_NODE', value: '1' },
-          { name: SOCKET_ENV, value: address },
-          { name: TOKEN_ENV, value: token },
+          { name: SOCKET_ENV, value: session.address },
+          { name: TOKEN_ENV, value: session.secret },
         ],
       },
-      dispose: () => {
-        this.grants.delete(key);
-        for (const s of state.sockets) s.destroy();
-      },
+      dispose: () => session.dispose(),
     };
   }
 
-  private listen(): Promise<string> {
-    if (this.disposed) return Promise.reject(new Error('the editor context server is closed'));
-    this.listening ??= new Promise<string>((resolve, reject) => {
-      let address: string;
-      if (process.platform === 'win32') address = `\\\\.\\pipe\\acp-editor-context-${randomBytes(12).toString('hex')}`;
-      else {
-        // mkdtemp makes the folder 0700: only this user can reach the socket.
-        this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-ec-'));
-        address = path.join(this.dir, 's');
-      }
-      const server = net.createServer((socket) => this.accept(socket));
-      server.maxConnections = MAX_CONNECTIONS;
-      server.once('error', reject);
-      server.listen(address, () => {
-        server.off('error', reject);
-        server.on('error', (err) => this.opts.log(`editor context: ${err.message}`));
-        this.server = server;
-        this.opts.log(`editor context: listening on ${address}`);
-        resolve(address);
-      });
-    });
-    return this.listening;
-  }
-
-  private accept(socket: net.Socket): void {
-    this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    let head = Buffer.alloc(0);
-    const timer = setTimeout(() => socket.destroy(), AUTH_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      head = Buffer.concat([head, chunk]);
-      const nl = head.indexOf(10);
-      if (nl === -1) {
-        if (head.length > 200) socket.destroy();
-        return;
-      }
-      clearTimeout(timer);
-      socket.off('data', onData);
-      const grant = this.authenticate(head.subarray(0, nl).toString('latin1').trim());
-      if (!grant) {
-        socket.destroy();
-        return;
-      }
-      this.serve(socket, grant, head.subarray(nl + 1));
-    };
-    socket.on('data', onData);
-  }
-
-  private authenticate(token: string): GrantState | undefined {
-    if (!/^[0-9a-f]{64}$/.test(token)) return undefined;
-    const want = digest(token);
-    for (const [key, grant] of this.grants) if (timingSafeEqual(Buffer.from(key, 'hex'), want)) return grant;
-    return undefined;
-  }
-
-  private serve(socket: net.Socket, grant: GrantState, rest: Buffer): void {
-    if (grant.sockets.size >= MAX_PER_GRANT) {
-      this.opts.log(`editor context: a session already has ${MAX_PER_GRANT} connections; another was refused`);
-      socket.destroy();
-      return;
-    }
-    grant.sockets.add(socket);
-    socket.on('close', () => grant.sockets.delete(socket));
+  /** One shim's MCP conversation, bounded by its session's folders. */
+  private serve({ socket }: LocalConnection, roots: () => readonly string[]): LineHandler {
     const dispatcher = new McpDispatcher({
-      tools: new EditorTools(grant.roots, this.opts.port),
+      tools: new EditorTools(roots, this.opts.port),
       version: this.opts.version,
       log: this.opts.log,
       write: (line) => {
@@ -169,16 +100,10 @@ export class EditorContextServer {
       },
     });
     socket.on('close', () => dispatcher.close());
-    socket.on('data', (chunk: Buffer) => dispatcher.receive(chunk));
-    if (rest.length) dispatcher.receive(rest);
+    return { maxLineBytes: MAX_LINE_BYTES, line: (line) => dispatcher.line(line), tooLong: () => dispatcher.tooLong() };
   }
 
   dispose(): void {
-    this.disposed = true;
-    for (const s of this.sockets) s.destroy();
-    this.grants.clear();
-    this.server?.close();
-    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
-    this.server = undefined;
+    this.server.dispose();
   }
 }

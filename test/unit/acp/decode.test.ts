@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { decodeAuthMethod, decodeInitializeResponse, decodeSessionNotification, decodeSessionUpdate, decodeSteerOutcome, decodeStopReason } from '../../../src/acp/decode';
+import { decodeAuthMethod } from '../../../src/acp/authMethods';
+import { decodeInitializeResponse, decodeSessionNotification, decodeSessionUpdate, decodeStopReason } from '../../../src/acp/decode';
+import { decodeSteerOutcome } from '../../../src/acp/steering';
 import { AgentCapabilityView } from '../../../src/acp/capabilities';
 
 const dec = (u: unknown) => {
