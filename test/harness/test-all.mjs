@@ -11,7 +11,7 @@
 //                                 no stale mutant, the unit mutants caught, the non-UI benchmarks
 //                                 within budget, every integration mutant's grep passing in the run
 //   --grep PATTERN                only tests whose title matches
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runMocha } from './mocha.mjs';
@@ -61,6 +61,34 @@ function step(title, cmd, cmdArgs) {
   console.log(`\n> ${title}`);
   const res = spawnSync(cmd, cmdArgs, { stdio: 'inherit', cwd: ROOT });
   if (res.status !== 0) throw new Error(`${title} failed (exit ${res.status ?? res.signal})`);
+}
+
+/**
+ * Runs independent steps at once (each its own process; both cores busy), then prints each one's
+ * output under its title, in order; fails when any failed.
+ * @param {{ title: string, cmd: string, args: string[] }[]} steps
+ */
+async function stepsTogether(steps) {
+  const t0 = Date.now();
+  const runs = steps.map(
+    ({ title, cmd, args: cmdArgs }) =>
+      new Promise((resolve) => {
+        /** @type {Buffer[]} */
+        const out = [];
+        const child = spawn(cmd, cmdArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+        child.stdout.on('data', (d) => out.push(d));
+        child.stderr.on('data', (d) => out.push(d));
+        child.on('error', (err) => resolve({ title, status: null, signal: String(err), out }));
+        child.on('close', (status, signal) => resolve({ title, status, signal, out, s: (Date.now() - t0) / 1000 }));
+      }),
+  );
+  const results = /** @type {{ title: string, status: number | null, signal: string | null, out: Buffer[], s?: number }[]} */ (await Promise.all(runs));
+  for (const r of results) {
+    console.log(`\n> ${r.title} (${r.s?.toFixed(0) ?? '?'} s, beside ${results.filter((o) => o !== r).map((o) => o.title).join(', ')})`);
+    process.stdout.write(Buffer.concat(r.out));
+  }
+  const failed = results.filter((r) => r.status !== 0);
+  if (failed.length) throw new Error(failed.map((r) => `${r.title} failed (exit ${r.status ?? r.signal})`).join('; '));
 }
 
 /**
@@ -130,8 +158,11 @@ function runGuard(title, nodeArgs, { quiet = false, show } = {}) {
 
 const started = Date.now();
 try {
-  step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-  step('lint', 'npm', ['run', '--silent', 'lint']);
+  // Independent and CPU-bound: one on each core.
+  await stepsTogether([
+    { title: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
+    { title: 'lint', cmd: 'npm', args: ['run', '--silent', 'lint'] },
+  ]);
   // The mutant table cannot rot: each mutant's string occurs exactly once in its file.
   if (guards) runGuard('no stale mutant (break-features --list)', ['scripts/break-features.mjs', '--list'], { quiet: true, show: /STALE/ });
   if (selected.includes('e2e') || guards) step('package the .vsix', 'npm', ['run', '--silent', 'package']);
