@@ -11,7 +11,7 @@
 //                                 no stale mutant, the unit mutants caught, the non-UI benchmarks
 //                                 within budget, every integration mutant's grep passing in the run
 //   --grep PATTERN                only tests whose title matches
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runMocha } from './mocha.mjs';
@@ -61,6 +61,34 @@ function step(title, cmd, cmdArgs) {
   console.log(`\n> ${title}`);
   const res = spawnSync(cmd, cmdArgs, { stdio: 'inherit', cwd: ROOT });
   if (res.status !== 0) throw new Error(`${title} failed (exit ${res.status ?? res.signal})`);
+}
+
+/**
+ * Runs independent steps at once (each its own process; both cores busy), then prints each one's
+ * output under its title, in order; fails when any failed.
+ * @param {{ title: string, cmd: string, args: string[] }[]} steps
+ */
+async function stepsTogether(steps) {
+  const t0 = Date.now();
+  const runs = steps.map(
+    ({ title, cmd, args: cmdArgs }) =>
+      new Promise((resolve) => {
+        /** @type {Buffer[]} */
+        const out = [];
+        const child = spawn(cmd, cmdArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+        child.stdout.on('data', (d) => out.push(d));
+        child.stderr.on('data', (d) => out.push(d));
+        child.on('error', (err) => resolve({ title, status: null, signal: String(err), out }));
+        child.on('close', (status, signal) => resolve({ title, status, signal, out, s: (Date.now() - t0) / 1000 }));
+      }),
+  );
+  const results = /** @type {{ title: string, status: number | null, signal: string | null, out: Buffer[], s?: number }[]} */ (await Promise.all(runs));
+  for (const r of results) {
+    console.log(`\n> ${r.title} (${r.s?.toFixed(0) ?? '?'} s, beside ${results.filter((o) => o !== r).map((o) => o.title).join(', ')})`);
+    process.stdout.write(Buffer.concat(r.out));
+  }
+  const failed = results.filter((r) => r.status !== 0);
+  if (failed.length) throw new Error(failed.map((r) => `${r.title} failed (exit ${r.status ?? r.signal})`).join('; '));
 }
 
 /**
@@ -129,16 +157,49 @@ function runGuard(title, nodeArgs, { quiet = false, show } = {}) {
 }
 
 const started = Date.now();
+/**
+ * The real-host tiers' tools (test/harness/prepare.mjs), installed in a process of its own while the
+ * steps before them run; its output is shown when they need it.
+ */
+const realHost = ['integration', 'oldest', 'e2e'].filter((t) => selected.includes(t));
+const preparing =
+  realHost.length === 0
+    ? undefined
+    : new Promise((resolve) => {
+        const prepareArgs = [
+          'test/harness/prepare.mjs',
+          ...(selected.includes('oldest') ? ['--oldest'] : []),
+          ...(selected.includes('e2e') || selected.includes('integration') ? ['--agents'] : []),
+        ];
+        /** @type {Buffer[]} */
+        const out = [];
+        const t0 = Date.now();
+        const child = spawn(process.execPath, prepareArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+        child.stdout.on('data', (d) => out.push(d));
+        child.stderr.on('data', (d) => out.push(d));
+        child.on('error', (err) => resolve({ status: null, out: [Buffer.from(String(err))], s: 0 }));
+        child.on('close', (status) => resolve({ status, out, s: (Date.now() - t0) / 1000 }));
+      });
+/** Waits for the tools, once; prints what installing them said. */
+async function toolsReady() {
+  if (!preparing) return;
+  const t0 = Date.now();
+  const { status, out, s } = /** @type {{ status: number | null, out: Buffer[], s: number }} */ (await preparing);
+  console.log(`\n> the real-host tiers' tools (installed beside the steps above in ${s.toFixed(0)} s; waited ${((Date.now() - t0) / 1000).toFixed(0)} s for them)`);
+  process.stdout.write(Buffer.concat(out));
+  // Not fatal here: each tier asks for its tools again, and fails there with the install's error.
+  if (status !== 0) console.log(`installing the tools failed (exit ${status}); the tiers will try again`);
+}
 try {
-  step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-  step('lint', 'npm', ['run', '--silent', 'lint']);
+  // Independent and CPU-bound: one on each core.
+  await stepsTogether([
+    { title: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
+    { title: 'lint', cmd: 'npm', args: ['run', '--silent', 'lint'] },
+  ]);
   // The mutant table cannot rot: each mutant's string occurs exactly once in its file.
   if (guards) runGuard('no stale mutant (break-features --list)', ['scripts/break-features.mjs', '--list'], { quiet: true, show: /STALE/ });
   if (selected.includes('e2e') || guards) step('package the .vsix', 'npm', ['run', '--silent', 'package']);
-  // Before the test-hooks build below replaces dist/: the sizes are those of the .vsix's build.
-  if (guards) runGuard('the non-UI benchmarks within budget (bench --check --no-ui)', ['bench/run.mjs', '--check', '--no-ui', '--packaged']);
-  // The integration tier runs the extension from dist/ with its test hooks, which the .vsix never has.
-  step('build with test hooks', process.execPath, ['esbuild.mjs', '--production', '--test-hooks']);
+  // out/ only (dist/ stays the .vsix's build for the benchmarks below).
   step('build the tests', process.execPath, ['esbuild.mjs', '--tests']);
 
   if (selected.includes('unit')) {
@@ -147,6 +208,12 @@ try {
   }
   // Each unit mutant (a feature broken on purpose) must turn its tests red; about a minute.
   if (guards) runGuard('the unit mutants caught (break-features --tier unit --here)', ['scripts/break-features.mjs', '--tier', 'unit', '--here', '--no-build']);
+  // The benchmarks measure on an idle machine: after the tools' installs ended.
+  await toolsReady();
+  // Before the test-hooks build below replaces dist/: the sizes are those of the .vsix's build.
+  if (guards) runGuard('the non-UI benchmarks within budget (bench --check --no-ui)', ['bench/run.mjs', '--check', '--no-ui', '--packaged']);
+  // The integration tier runs the extension from dist/ with its test hooks, which the .vsix never has.
+  if (realHost.length) step('build with test hooks', process.execPath, ['esbuild.mjs', '--production', '--test-hooks']);
   if (selected.includes('integration')) {
     console.log('\n=== integration tier (mocha inside the VS Code extension host of code-server) ===');
     const { runIntegration } = await import('./integration.mjs');
