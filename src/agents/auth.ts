@@ -44,11 +44,20 @@ export class AuthService {
    */
   async withAuth<T>(def: AgentDefinition, cwd: string | undefined, fn: (rt: AgentRuntime) => Promise<T>): Promise<T> {
     const rt = await this.manager.ensureRunning(def, cwd);
+    const signInsBefore = this.signIns.get(def.id) ?? 0;
     try {
       return await fn(rt);
     } catch (err) {
       if (!(err instanceof AgentError) || !err.isAuthRequired) throw err;
-      if (await this.signInWithStoredKey(def, cwd)) {
+      // Signed in meanwhile (another call's question, answered while this one was on its way): try again, nothing asked.
+      if ((this.signIns.get(def.id) ?? 0) > signInsBefore) {
+        try {
+          return await fn(await this.manager.ensureRunning(def, cwd));
+        } catch (again) {
+          if (!(again instanceof AgentError) || !again.isAuthRequired) throw again;
+        }
+      }
+      if (await this.oneAtATime(def, 'stored key', () => this.signInWithStoredKey(def, cwd))) {
         try {
           return await fn(await this.manager.ensureRunning(def, cwd));
         } catch (again) {
@@ -57,7 +66,8 @@ export class AuthService {
         }
       }
       this.manager.setStatus(def.id, 'needs-sign-in');
-      const signedIn = await this.signIn(def, cwd, l10n.t('{0} needs you to sign in ({1}).', forLabel(def.name, 100), forLabel(err.message, 300)));
+      const reason = l10n.t('{0} needs you to sign in ({1}).', forLabel(def.name, 100), forLabel(err.message, 300));
+      const signedIn = await this.oneAtATime(def, 'question', () => this.signIn(def, cwd, reason));
       if (!signedIn) throw err;
       try {
         return await fn(await this.manager.ensureRunning(def, cwd));
@@ -79,6 +89,25 @@ export class AuthService {
 
   /** The name of the sign-in method that last succeeded (for the message when the agent asks again). */
   private lastMethod: string | undefined;
+
+  /** Sign-ins that succeeded, per agent id (a call that failed before one ended tries again without asking). */
+  private readonly signIns = new Map<string, number>();
+  /** The sign-in running now per agent and step: calls that need one meanwhile share it (one question per agent at a time). */
+  private readonly running = new Map<string, Promise<boolean>>();
+
+  private oneAtATime(def: AgentDefinition, step: 'stored key' | 'question', attempt: () => Promise<boolean>): Promise<boolean> {
+    const key = `${step}\0${def.id}`;
+    const already = this.running.get(key);
+    if (already) return already;
+    const p = attempt()
+      .then((ok) => {
+        if (ok) this.signIns.set(def.id, (this.signIns.get(def.id) ?? 0) + 1);
+        return ok;
+      })
+      .finally(() => this.running.delete(key));
+    this.running.set(key, p);
+    return p;
+  }
 
   /** Offers the agent's sign-in methods and runs the one picked. Returns whether sign-in succeeded. */
   async signIn(def: AgentDefinition, cwd: string | undefined, reason = l10n.t('Sign in to {0}', def.name)): Promise<boolean> {

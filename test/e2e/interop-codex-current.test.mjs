@@ -264,8 +264,9 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
     await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'API Key' }).waitFor({ timeout: 90_000 });
     await quick.locator('.quick-input-list .monaco-list-row[aria-label^="ChatGPT"]').first().waitFor({ state: 'attached', timeout: 10_000 }); // its other methods too
     await pick(page, 'API Key');
+    // The key's own box, titled with the method (the method pick's filter box is a text box in the same place).
+    await quick.locator('.quick-input-title', { hasText: ': API Key' }).waitFor({ timeout: 20_000 });
     const box = quick.locator('.quick-input-box input');
-    await box.waitFor({ timeout: 20_000 });
     assert.equal(await box.getAttribute('type'), 'password', 'the key is typed into a masked box');
     await box.fill(API_KEY);
     await box.press('Enter');
@@ -301,8 +302,9 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
     await runCommand(page, 'ACP: New Session');
     await pick(page, SIGN_IN_LABEL);
     await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'API Key' }).waitFor({ timeout: 90_000 });
-    // Escape closes the question. Once in three clean runs a quick pick was still up 10 s after one
-    // Escape (the Sessions view's session/list met the same sign-in): each Escape closes one.
+    // Escape closes the question. Twice in clean runs a question was up again after one Escape; sign-in
+    // now asks once per agent at a time (unit-tested in authApiKey.test.ts), and what asked again here is
+    // not known yet: each Escape closes one, and it must be gone after three.
     for (let i = 0; i < 3 && (await quick.isVisible()); i++) {
       await page.keyboard.press('Escape');
       await quick.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});

@@ -56,10 +56,12 @@ function setup() {
   );
   const asked: string[] = [];
   let typed: string | undefined = KEY;
+  /** Holds the method question open until it is answered (undefined: answered at once with the first method). */
+  let answer: Promise<AuthMethodInfo | undefined> | undefined;
   const prompter: AuthPrompter = {
     async pickMethod(_n, methods) {
       asked.push(`pick:${methods.map((m) => m.id).join(',')}`);
-      return methods[0];
+      return answer ? await answer : methods[0];
     },
     async askValue() {
       throw new Error('not an env_var method');
@@ -90,6 +92,14 @@ function setup() {
     signOutAgent: () => (signedIn = false),
     setTyped: (v: string | undefined) => (typed = v),
     setAccepts: (f: (k: unknown) => boolean) => (accepts = f),
+    holdQuestion: () => {
+      let answerWith: (m: AuthMethodInfo | undefined) => void = () => undefined;
+      answer = new Promise((resolve) => (answerWith = resolve));
+      return (m: AuthMethodInfo | undefined) => {
+        answer = undefined;
+        answerWith(m);
+      };
+    },
   };
 }
 
@@ -150,5 +160,50 @@ describe('sign-in: agent methods with _meta["api-key"]', () => {
     assert.equal(t.secrets.size, 0);
     await t.auth.withAuth(t.def, undefined, t.newSession);
     assert.deepEqual(t.asked, ['pick:api-key,chat-gpt', 'key:api-key:none', 'pick:api-key,chat-gpt', 'key:api-key:none']);
+  });
+});
+
+describe('sign-in: one question per agent at a time', () => {
+  it('calls that meet "authentication required" while the question is open share it: asked once, both go on', async () => {
+    const t = setup();
+    const answer = t.holdQuestion();
+    // A session/new and a second one (another panel) at once, the agent not signed in.
+    const a = t.auth.withAuth(t.def, undefined, t.newSession);
+    const b = t.auth.withAuth(t.def, undefined, t.newSession);
+    await new Promise((r) => setTimeout(r, 10));
+    answer(METHODS[0]);
+    assert.deepEqual(await Promise.all([a, b]), ['session-1', 'session-1']);
+    assert.deepEqual(t.asked, ['pick:api-key,chat-gpt', 'key:api-key:none'], 'one question, one key');
+    assert.equal(t.sent.length, 1, 'one authenticate');
+  });
+
+  it('Escape on the shared question answers every call waiting on it: none asks again', async () => {
+    const t = setup();
+    const answer = t.holdQuestion();
+    const calls = [1, 2, 3].map(() => t.auth.withAuth(t.def, undefined, t.newSession).then(() => 'opened', (e: Error) => e.message));
+    await new Promise((r) => setTimeout(r, 10));
+    answer(undefined);
+    assert.deepEqual(await Promise.all(calls), ['Authentication required', 'Authentication required', 'Authentication required']);
+    assert.deepEqual(t.asked, ['pick:api-key,chat-gpt'], 'asked once');
+    assert.equal(t.sent.length, 0);
+  });
+
+  it('a call whose "authentication required" arrives after another call signed in tries again without asking', async () => {
+    const t = setup();
+    let late: (() => void) | undefined;
+    let tries = 0;
+    // Its first request left before the sign-in and its refusal arrives after it; tried again, it succeeds.
+    const slow = t.auth.withAuth(t.def, undefined, async () => {
+      if (tries++ > 0) return await t.newSession();
+      await new Promise<void>((r) => (late = r));
+      throw new AgentError('session/list', -32000, 'Authentication required');
+    });
+    assert.equal(await t.auth.withAuth(t.def, undefined, t.newSession), 'session-1');
+    assert.deepEqual(t.asked, ['pick:api-key,chat-gpt', 'key:api-key:none']);
+    late?.();
+    assert.equal(await slow, 'session-1');
+    assert.equal(tries, 2, 'tried again once');
+    assert.deepEqual(t.asked, ['pick:api-key,chat-gpt', 'key:api-key:none'], 'nothing more asked');
+    assert.equal(t.sent.length, 1, 'not even the stored key was sent again');
   });
 });
