@@ -4,7 +4,7 @@
 // authMethods the real agents reported (cline 3.0.65 and pi-acp 0.0.34, offline).
 import * as assert from 'node:assert/strict';
 import { AgentError } from '../../../src/acp/errors';
-import type { AuthMethodInfo } from '../../../src/acp/decode';
+import type { AuthMethodInfo } from '../../../src/acp/authMethods';
 import { AuthService, type AuthPrompter } from '../../../src/agents/auth';
 import type { AgentDefinition } from '../../../src/agents/agentDefinition';
 import type { AgentManager } from '../../../src/agents/agentManager';
