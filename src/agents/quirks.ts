@@ -254,7 +254,7 @@ export interface McpIgnored {
  * version ranges (checked live: the server was never spawned, and the model was not offered its tools).
  * Only words for the user: nothing the extension does changes.
  */
-export const MCP_NEVER_STARTED: readonly { readonly agents: readonly QuirkMatch[]; readonly reason: () => string }[] = [
+const MCP_NEVER_STARTED: readonly { readonly agents: readonly QuirkMatch[]; readonly reason: () => string }[] = [
   {
     // pi-acp 0.0.34 (its README, "Limitations": "MCP servers are accepted in ACP params and stored in session
     // state, but not wired through to pi"); it declares mcpCapabilities http/sse false. pi has no MCP client of
@@ -299,7 +299,7 @@ export function mcpServersIgnored(agentInfo: { readonly name?: unknown; readonly
  * version ranges. Shown with the sign-in question and, when no sign-in is done, as the session's failure.
  * Only words for the user.
  */
-export const SIGN_IN_NOTES: readonly { readonly agents: readonly QuirkMatch[]; readonly note: () => string }[] = [
+const SIGN_IN_NOTES: readonly { readonly agents: readonly QuirkMatch[]; readonly note: () => string }[] = [
   {
     // cline 3.0.65 `--acp`: session/new fails "Call authenticate before starting a session" unless CLINE_API_KEY is
     // in its environment or it holds a Cline/ClinePass/ChatGPT sign-in; its authMethods are those three (online).
