@@ -11,6 +11,7 @@ import type { Diagnostic, EditorPort, EditorView, WorkspaceSymbol } from '../../
 import { MAX_IN_FLIGHT, MAX_LINE_BYTES, McpDispatcher } from '../../../src/host/editorContext/mcpDispatcher';
 import { EditorContextServer, MAX_PER_GRANT, SERVER_NAME } from '../../../src/host/editorContext/server';
 import { EditorTools, MAX_ANSWER_CHARS, MAX_SELECTION_CHARS, TOOLS } from '../../../src/host/editorContext/tools';
+import { closedWith } from '../../support/sockets';
 
 const WS = path.resolve(os.tmpdir(), 'ec-ws');
 const OTHER = path.resolve(os.tmpdir(), 'ec-other');
@@ -285,28 +286,19 @@ describe('editor context: the socket, its secret and the shim', function () {
 
   const socketOf = (g: { entry: { env: { name: string; value: string }[] } }) => g.entry.env.find((e) => e.name === 'ACP_EDITOR_CONTEXT_SOCKET')!.value;
 
-  /** Connects, writes `head`, and collects what comes back until the server closes. */
-  function raw(address: string, head: string): Promise<string> {
-    return new Promise((resolve) => {
-      const s = net.connect(address, () => s.write(head));
-      let got = '';
-      s.on('data', (c) => (got += c.toString()));
-      s.on('error', () => undefined);
-      s.on('close', () => resolve(got));
-    });
-  }
+
 
   it('a wrong or missing secret: the connection is closed and nothing is written', async () => {
     const g = await server.grant(() => [WS]);
     assert.equal(g.entry.name, SERVER_NAME);
     if (process.platform !== 'win32') assert.equal(fs.statSync(path.dirname(socketOf(g))).mode & 0o777, 0o700, 'the socket folder is private');
     const ping = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`;
-    assert.equal(await raw(socketOf(g), `${'0'.repeat(64)}\n${ping}`), '');
-    assert.equal(await raw(socketOf(g), ping), '');
-    assert.equal(await raw(socketOf(g), 'x'.repeat(10_000)), '', 'a long first line without a newline');
+    assert.equal(await closedWith(socketOf(g), `${'0'.repeat(64)}\n${ping}`), '');
+    assert.equal(await closedWith(socketOf(g), ping), '');
+    assert.equal(await closedWith(socketOf(g), 'x'.repeat(10_000)), '', 'a long first line without a newline');
     const revoked = await server.grant(() => [WS]);
     revoked.dispose();
-    assert.equal(await raw(socketOf(g), `${revoked.token}\n${ping}`), '', 'a disposed grant');
+    assert.equal(await closedWith(socketOf(g), `${revoked.token}\n${ping}`), '', 'a disposed grant');
   });
 
   it('one session holds at most its share of the connections: the one over it is closed unanswered, other sessions are still served', async () => {

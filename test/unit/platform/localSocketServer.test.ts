@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { LocalSocketServer, type LineHandler, type LocalConnection, type LocalSocketOptions } from '../../../src/platform/localSocketServer';
+import { closedWith } from '../../support/sockets';
 
 /** A login line: the secret, a space, a name. */
 const parseLogin = (line: string) => {
@@ -32,16 +33,6 @@ const echo =
     ...extra,
   });
 
-/** Connects and writes `head`; resolves with what came back once the server closed the connection. */
-function closedWith(address: string, head: string): Promise<string> {
-  return new Promise((resolve) => {
-    const s = net.connect(address, () => s.write(head));
-    let got = '';
-    s.on('data', (c) => (got += c.toString()));
-    s.on('error', () => undefined);
-    s.on('close', () => resolve(got));
-  });
-}
 
 /** Connects, writes `head`, and waits for the first answer (kept open) or the close, whichever comes first. */
 function firstAnswer(address: string, head: string): Promise<{ s: net.Socket; answer: string | 'closed' }> {
