@@ -624,6 +624,15 @@ const MUTANTS = [
     grep: 'Keep All Changes in File and Undo All Changes in File',
   },
   {
+    name: 'no-sweep-at-turn-end',
+    breaks: 'a file the agent created where no watcher event came (files.watcherExclude, a late watcher) is never listed',
+    file: 'src/host/changeTracker.ts',
+    find: 'if (!baseline || !seen) return;',
+    replace: 'return;',
+    tier: 'integration',
+    grep: 'where no file watcher looks',
+  },
+  {
     name: 'review-all-not-one-diff',
     breaks: 'Review All opens one diff after another instead of one multi-file diff',
     file: 'src/host/changeTracker.ts',

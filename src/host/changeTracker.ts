@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkPath } from '../platform/pathPolicy';
 import { forMessage } from '../shared/nativeText';
+import { isPlainUtf8, readDisk, same, UNREADABLE, utf8, type Disk } from './diskBytes';
 import { TurnBaseline, type RepoPins } from './turnBaseline';
 import type { ChangeEntry, ChangeTracking, TurnObserver } from '../sessions/services';
 
@@ -30,36 +31,12 @@ function editorSaves(): Map<string, number> {
   return saveTimes;
 }
 
-/** Files above this size are not snapshotted (their changes are listed without Revert). */
-const MAX_SNAPSHOT_BYTES = 5 * 1024 * 1024;
-export const UNREADABLE = Symbol('unreadable');
-type Disk = Buffer | null | typeof UNREADABLE;
-
 /**
- * The file's bytes on disk: null when it does not exist; UNREADABLE when it is not a
- * regular file (a FIFO, a device — the path comes from the model) or too large.
+ * A file whose mtime is this much older than the turn's start was written before
+ * it (a late watcher event): only the kernel's coarse file clock (a few ms
+ * behind) separates an agent's first write from the turn's start.
  */
-export function readDisk(file: string): Disk {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(file);
-  } catch {
-    return null;
-  }
-  if (!st.isFile() || st.size > MAX_SNAPSHOT_BYTES) return UNREADABLE;
-  try {
-    return fs.readFileSync(file);
-  } catch {
-    return UNREADABLE;
-  }
-}
-
-function same(a: Disk | undefined, b: Disk | undefined): boolean {
-  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
-  return a === b;
-}
-
-const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
+const MTIME_SLACK_MS = 100;
 
 /** What a file holds as far as Undo is concerned: its bytes on disk and an editor's unsaved text. */
 interface Seen {
@@ -76,13 +53,6 @@ function seenNow(file: string): Seen {
 function stillAsSeen(file: string, seen: Seen): boolean {
   const now = seenNow(file);
   return same(now.disk, seen.disk) && now.unsaved === seen.unsaved;
-}
-
-/** Bytes that a text editor round-trips exactly (valid UTF-8, no BOM, no CR: editors normalise line endings). */
-export function isPlainUtf8(bytes: Buffer): boolean {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return false;
-  if (bytes.includes(0x0d)) return false;
-  return utf8(bytes.toString('utf8')).equals(bytes);
 }
 
 /** Inside .git only hooks and config matter (they run code); the rest is git's own churn. */
@@ -104,6 +74,8 @@ export class ChangeTracker implements ChangeTracking {
   private readonly proposed = new Map<string, { snapshot: Buffer | null; oldText: string | null; newText: string }>();
   private watchers: vscode.FileSystemWatcher[] = [];
   private baseline: TurnBaseline | undefined;
+  /** The turn's handler of a created or changed file (its watcher's, and the sweep's at its end). */
+  private seen: ((u: vscode.Uri, created: boolean) => Promise<void>) | undefined;
   /** Each folder's repository, decided at the first turn: one an agent makes later is never used. */
   private readonly repoPins: RepoPins = new Map();
   /** Files just put back by Revert: the disk events of that write are not the agent's. */
@@ -213,7 +185,7 @@ export class ChangeTracker implements ChangeTracking {
       if (back && Date.now() - back.at < 3000 && same(readDisk(file), back.bytes)) return;
       // Late events of changes made before the turn began — but a file that was not there
       // when it began is new, whatever its time says (a rename keeps the old file's).
-      if (st.mtimeMs < since - 250 && !(created && baseline.existed(file) === false)) return;
+      if (st.mtimeMs < since - MTIME_SLACK_MS && !(created && baseline.existed(file) === false)) return;
       const p = this.proposed.get(file);
       if (p) {
         const now = readDisk(file);
@@ -272,6 +244,7 @@ export class ChangeTracker implements ChangeTracking {
       this.proposed.delete(file);
       this.record(file, (await baseline.bytesBefore(file)) ?? fromEditor);
     };
+    this.seen = seen;
     for (const root of roots) {
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*'));
       w.onDidCreate((u) => void seen(u, true));
@@ -284,6 +257,21 @@ export class ChangeTracker implements ChangeTracking {
   unwatch(): void {
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
+    this.seen = undefined;
+  }
+
+  /**
+   * At a turn's end: files it created that no watcher event reported (a watcher
+   * that went live late, a folder in files.watcherExclude) are found by listing
+   * the folders again, and handled as if their event had come.
+   */
+  async sweep(): Promise<void> {
+    const { baseline, seen } = this;
+    if (!baseline || !seen) return;
+    for (const file of await baseline.createdSince()) {
+      if (this.baseline !== baseline) return;
+      if (!this.changes.has(file) && !this.proposed.has(file)) await seen(vscode.Uri.file(file), true);
+    }
   }
 
   list(): ChangeEntry[] {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { RestoreOutcome } from '../sessions/restore';
 import { realPathLoose } from '../platform/pathPolicy';
 import { forMessage } from '../shared/nativeText';
-import { isPlainUtf8, readDisk, UNREADABLE } from './changeTracker';
+import { isPlainUtf8, readDisk, UNREADABLE } from './diskBytes';
 
 function isLink(file: string): boolean {
   try {

@@ -26,6 +26,8 @@ const SKIP_DIRS = new Set(['.git', 'node_modules']);
 /** Files git had changed when the turn began are read then (bounded): git cannot tell their bytes later. */
 const MAX_DIRTY_FILES = 200;
 const MAX_DIRTY_BYTES = 16 * 1024 * 1024;
+/** At most this many files a turn created are found by the listing at its end. */
+const MAX_SWEEP = 1000;
 
 /** Per session folder, the repository decided at the first turn (undefined: none). */
 export type RepoPins = Map<string, Promise<GitRepo | undefined>>;
@@ -63,8 +65,13 @@ export class TurnBaseline {
   }
 
   private async list(): Promise<void> {
+    this.complete = await TurnBaseline.walk(this.roots, this.files);
+  }
+
+  /** Every file under `roots` into `into` (not .git, node_modules); false when cut short. */
+  private static async walk(roots: readonly string[], into: Set<string>): Promise<boolean> {
     const deadline = Date.now() + LIST_BUDGET_MS;
-    const stack = [...this.roots];
+    const stack = [...roots];
     while (stack.length) {
       const dir = stack.pop()!;
       let entries: fs.Dirent[];
@@ -77,13 +84,31 @@ export class TurnBaseline {
         const full = path.join(dir, e.name);
         if (e.isDirectory()) {
           if (!SKIP_DIRS.has(e.name)) stack.push(full);
-        } else this.files.add(full);
+        } else into.add(full);
       }
-      if (this.files.size > MAX_ENTRIES || Date.now() > deadline) {
-        this.complete = false;
-        return;
-      }
+      if (into.size > MAX_ENTRIES || Date.now() > deadline) return false;
     }
+    return true;
+  }
+
+  /**
+   * Files there now that were not when the turn began (at most `max`): what the
+   * turn created, found by listing again — for the events a file watcher never
+   * delivered (one that went live late, a folder excluded from watching). Empty
+   * when the first listing was cut short: absence then proved nothing.
+   */
+  async createdSince(max = MAX_SWEEP): Promise<string[]> {
+    await this.ready;
+    if (!this.complete) return [];
+    const now = new Set<string>();
+    await TurnBaseline.walk(this.roots, now);
+    const out: string[] = [];
+    for (const f of now) {
+      if (this.files.has(f)) continue;
+      out.push(f);
+      if (out.length >= max) break;
+    }
+    return out;
   }
 
   private async readGit(): Promise<void> {

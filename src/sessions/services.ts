@@ -80,6 +80,8 @@ export interface ChangeTracking extends Disposable {
   noteDiff(file: string, oldText: string | null, newText: string, roots: readonly string[]): void;
   settle(final?: boolean): void;
   watch(roots: readonly string[]): void;
+  /** At a turn's end: the files it created that no watcher event reported, found by listing again. */
+  sweep(): Promise<void>;
   unwatch(): void;
   list(): ChangeEntry[];
   open(file: string): Promise<void>;

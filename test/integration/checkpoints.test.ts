@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MessageItem } from '../../src/shared/transcriptTypes';
-import { api, closeAllEditors, connected, settleSetupWrites, waitFor, waitForStatus } from './helpers';
+import { api, backdate, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
 
 describe('Checkpoints and review by hunks', function () {
   this.timeout(90_000);
@@ -34,7 +34,7 @@ describe('Checkpoints and review by hunks', function () {
     git('init', '-q');
     git('add', 'cp');
     git('commit', '-q', '-m', 'base');
-    await settleSetupWrites();
+    backdate(dir);
     try {
       const panel = a.openChat('fake-checkpoints');
       await waitForStatus(panel, 'connected', connected);
@@ -127,7 +127,7 @@ describe('Checkpoints and review by hunks', function () {
       assert.equal(read(path.join(away, 'a.txt')), 'outside a\n');
       assert.equal(read(path.join(away, 'b.txt')), 'outside b\n');
     };
-    await settleSetupWrites();
+    backdate(plant, away);
     try {
       const panel = a.openChat('fake-link-plant');
       await waitForStatus(panel, 'connected', connected);
@@ -193,7 +193,7 @@ describe('Checkpoints and review by hunks', function () {
     fs.writeFileSync(fileB, 'one\ntwo\n');
     fs.writeFileSync(env, 'KEY=mine\n');
     a.testing.setAccessAnswer(async () => 'once');
-    await settleSetupWrites();
+    backdate(plant);
     const edited: string[] = [];
     try {
       const panel = a.openChat('fake-link-plant');

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MessageItem } from '../../src/shared/transcriptTypes';
-import { api, closeAllEditors, connected, settleSetupWrites, waitFor, waitForStatus } from './helpers';
+import { api, backdate, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
 
 describe('Sessions That Changed This File', function () {
   this.timeout(90_000);
@@ -24,7 +24,7 @@ describe('Sessions That Changed This File', function () {
     const f = (n: string) => path.join(dir, n);
     fs.mkdirSync(f('dir'), { recursive: true });
     for (const [n, t] of [['written.txt', 'written 0\n'], ['self.txt', 'self 0\n'], ['deleted.txt', 'deleted 0\n'], ['renamed-from.txt', 'renamed 0\n'], ['dir/inner.txt', 'inner 0\n'], ['untouched.txt', 'nobody\n']]) fs.writeFileSync(f(n!), t!);
-    await settleSetupWrites();
+    backdate(dir);
     try {
       const panel = a.openChat('fake-checkpoints');
       await waitForStatus(panel, 'connected', connected);

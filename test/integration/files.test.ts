@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { allowOnce, api, closeAllEditors, connected, readRecord, settleSetupWrites, waitFor, waitForStatus } from './helpers';
+import { allowOnce, api, backdate, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 function answers(): Record<string, any> {
   const rec = readRecord('fs-ops');
@@ -89,6 +89,7 @@ describe('Client file services (fs/*) with boundaries', function () {
     const a = await api();
     const diffed = path.join(folder(), 'diffed.txt');
     fs.writeFileSync(diffed, 'line one\nline two\nline three\n');
+    backdate(diffed);
     try {
       const panel = a.openChat('fake-demo-writes');
       await waitForStatus(panel, 'connected', connected);
@@ -106,13 +107,34 @@ describe('Client file services (fs/*) with boundaries', function () {
     }
   });
 
+  it('a file the agent creates where no file watcher looks (files.watcherExclude) is listed when the turn ends, as added, and Undo removes it', async () => {
+    const a = await api();
+    const made = path.join(folder(), 'unwatched-out', 'made.txt');
+    const files = vscode.workspace.getConfiguration('files');
+    const before = files.inspect<Record<string, boolean>>('watcherExclude')?.workspaceValue;
+    await files.update('watcherExclude', { ...before, '**/unwatched-out/**': true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      const panel = a.openChat('fake-writes-unwatched');
+      await waitForStatus(panel, 'connected', connected);
+      assert.equal(await panel.session.prompt('make a file'), 'end_turn');
+      assert.ok(fs.existsSync(made), 'the agent wrote it');
+      const listed = await waitFor('made.txt in Changes', () => panel.session.checkpoints.changes.list().find((c) => c.path === made), 10_000);
+      assert.deepEqual([listed.added, listed.canRevert], [true, true]);
+      assert.equal(await panel.session.checkpoints.changes.revert(made), true);
+      assert.equal(fs.existsSync(made), false);
+    } finally {
+      await files.update('watcherExclude', before, vscode.ConfigurationTarget.Workspace);
+      fs.rmSync(path.dirname(made), { recursive: true, force: true });
+    }
+  });
+
   it("opencode's race: a file written on disk by the agent and at once through fs/write_text_file — new ones are added (Undo removes them), edited ones keep the bytes from before the permission's diff", async () => {
     const a = await api();
     const at = (name: string) => path.join(folder(), name);
     const names = ['race-new-same.txt', 'race-new-diff.txt', 'race-old-same.txt', 'race-old-diff.txt'];
     fs.writeFileSync(at('race-old-same.txt'), 'original one\n');
     fs.writeFileSync(at('race-old-diff.txt'), 'original two\n');
-    await settleSetupWrites();
+    backdate(at('race-old-same.txt'), at('race-old-diff.txt'));
     try {
       const panel = a.openChat('fake-opencode-race');
       await waitForStatus(panel, 'connected', connected);

@@ -78,8 +78,20 @@ export const failed = (s: PanelStatus) => s.severity === 'error';
  * slack a turn gives late disk events (changes within 250 ms of its start count
  * as the turn's): they are the test's setup, not the agent's work.
  */
-export async function settleSetupWrites(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 600));
+/**
+ * Dates the files (and folders, recursively; not .git) a test wrote before its
+ * turn 10 s back: the file watcher may report those writes late, inside the
+ * turn, and only their mtime, older than the turn's start, says they were not
+ * the agent's (ChangeTracker's MTIME_SLACK_MS). A sleep would only make it likely.
+ */
+export function backdate(...paths: string[]): void {
+  const then = new Date(Date.now() - 10_000);
+  const visit = (p: string): void => {
+    const st = fs.lstatSync(p);
+    if (st.isDirectory()) for (const e of fs.readdirSync(p)) if (e !== '.git') visit(path.join(p, e));
+    if (!st.isSymbolicLink()) fs.utimesSync(p, then, then);
+  };
+  for (const p of paths) visit(p);
 }
 
 /** Answers every permission request of the panel's session with its allow-once option, until stopped. */

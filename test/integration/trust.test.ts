@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AccessQuestion } from '../../src/sessions/accessGate';
 import type { PermissionItem, ToolItem } from '../../src/shared/transcriptTypes';
-import { api, closeAllEditors, connected, nextLogLine, readRecord, recordFile, settleSetupWrites, waitFor, waitForStatus } from './helpers';
+import { api, backdate, closeAllEditors, connected, nextLogLine, readRecord, recordFile, waitFor, waitForStatus } from './helpers';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
@@ -342,7 +342,7 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
     git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'base');
     git('add', 'tracked.txt');
     git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'tracked');
-    await settleSetupWrites();
+    backdate(latin1, tracked, untracked);
     const inode = fs.statSync(tracked).ino;
     try {
       const panel = a.openChat('fake-rewrites');

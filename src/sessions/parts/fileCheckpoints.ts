@@ -115,15 +115,25 @@ export class FileCheckpoints implements SessionPart {
 
   turnEnded(): void {
     this.changes.settle();
-    // Late file events of the turn still count for a moment.
-    setTimeout(() => {
-      if (this.core.busy()) return;
-      this.changes.settle(true);
-      this.changes.unwatch();
-      // The turn's checkpoint is complete: what its files hold now is kept with it.
-      this.checkpoints.end();
-      this.restore.mark();
-    }, SETTLE_MS);
+    // Late file events of the turn still count for a moment; then the folders are listed
+    // again for files the turn created that no event reported.
+    setTimeout(() => void this.afterTurn(), SETTLE_MS);
+  }
+
+  private async afterTurn(): Promise<void> {
+    if (this.core.busy()) return;
+    try {
+      await this.changes.sweep();
+    } catch (err) {
+      this.core.log(`listing the folders after the turn failed: ${String(err)}`);
+    }
+    // A new turn began meanwhile: it watches, and its end settles both.
+    if (this.core.busy()) return;
+    this.changes.settle(true);
+    this.changes.unwatch();
+    // The turn's checkpoint is complete: what its files hold now is kept with it.
+    this.checkpoints.end();
+    this.restore.mark();
   }
 
   dispose(): void {

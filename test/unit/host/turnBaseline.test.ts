@@ -308,4 +308,26 @@ describe('turn baseline: what existed', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('listed again at the turn\'s end: only the files created since (nested ones too; not .git or node_modules; at most the cap)', async () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-baseline-')));
+    try {
+      fs.writeFileSync(path.join(dir, 'old.txt'), 'x');
+      const b = new TurnBaseline([dir]);
+      await b.ready;
+      assert.deepEqual(await b.createdSince(), [], 'nothing new yet');
+      fs.writeFileSync(path.join(dir, 'old.txt'), 'rewritten');
+      fs.mkdirSync(path.join(dir, 'deep', 'er'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'deep', 'er', 'new.txt'), 'y');
+      fs.writeFileSync(path.join(dir, 'top.txt'), 'z');
+      for (const skip of ['.git', 'node_modules']) {
+        fs.mkdirSync(path.join(dir, skip));
+        fs.writeFileSync(path.join(dir, skip, 'inside'), '');
+      }
+      assert.deepEqual((await b.createdSince()).sort(), [path.join(dir, 'deep', 'er', 'new.txt'), path.join(dir, 'top.txt')]);
+      assert.equal((await b.createdSince(1)).length, 1, 'the cap holds');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

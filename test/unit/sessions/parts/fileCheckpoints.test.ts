@@ -9,7 +9,7 @@ import type { ChangeEntry, TurnObserver } from '../../../../src/sessions/service
 import { Emitter } from '../../../../src/shared/events';
 import { fakeCore } from './fakeCore';
 
-function setup() {
+function setup(sweep: () => Promise<void> = async () => undefined) {
   const tracker: string[] = [];
   const changed = new Emitter<void>();
   let list: ChangeEntry[] = [];
@@ -23,6 +23,10 @@ function setup() {
       noteDiff: (file: string, _old: string | null, _new: string, roots: readonly string[]) => void tracker.push(`diff ${file} in ${roots.join()}`),
       settle: (final?: boolean) => void tracker.push(final ? 'settle final' : 'settle'),
       watch: (roots: readonly string[]) => void tracker.push(`watch ${roots.join()}`),
+      sweep: async () => {
+        tracker.push('sweep');
+        await sweep();
+      },
       unwatch: () => void tracker.push('unwatch'),
       list: () => list,
       dispose: () => void tracker.push('disposed'),
@@ -55,6 +59,31 @@ describe('sessions/parts: file checkpoints', () => {
     part.update(diff('completed'));
     part.turnEnded();
     assert.deepEqual(tracker, ['watch /ws', 'diff /ws/a.ts in /ws', 'diff /ws/a.ts in /ws', 'settle', 'settle']);
+  });
+
+  it('a second after a turn ends: the folders are listed again (sweep), then the last settle and the watch ends; a failed sweep is logged, a turn begun meanwhile keeps its watch', async () => {
+    const plain = setup();
+    const failing = setup(async () => {
+      throw new Error('EACCES');
+    });
+    let release: () => void = () => undefined;
+    const slow = setup(() => new Promise<void>((r) => (release = r)));
+    for (const s of [plain, failing, slow]) {
+      s.f.state.busy = true;
+      s.part.turnBegan();
+      s.f.state.busy = false;
+      s.part.turnEnded();
+    }
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.deepEqual(plain.tracker, ['watch /ws', 'settle', 'sweep', 'settle final', 'unwatch']);
+    assert.deepEqual(failing.tracker, ['watch /ws', 'settle', 'sweep', 'settle final', 'unwatch']);
+    assert.match(failing.f.logs.join('\n'), /listing the folders after the turn failed: Error: EACCES/);
+    // The next turn began while the slow listing ran: its watch must stay.
+    slow.f.state.busy = true;
+    slow.part.turnBegan();
+    release();
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(slow.tracker, ['watch /ws', 'settle', 'sweep', 'watch /ws']);
   });
 
   it('keeps checkpoints per session id: each new checkpoint store is observed by the tracker, the same id is read once', async () => {

@@ -1,0 +1,44 @@
+/**
+ * A file's bytes as the change tracker and Restore see them: read synchronously,
+ * bounded, never from a FIFO or a device (the path comes from the model). No
+ * `vscode` import.
+ */
+import * as fs from 'node:fs';
+
+/** Files above this size are not snapshotted (their changes are listed without Revert). */
+const MAX_SNAPSHOT_BYTES = 5 * 1024 * 1024;
+export const UNREADABLE = Symbol('unreadable');
+export type Disk = Buffer | null | typeof UNREADABLE;
+
+/**
+ * The file's bytes on disk: null when it does not exist; UNREADABLE when it is not a
+ * regular file (a FIFO, a device — the path comes from the model) or too large.
+ */
+export function readDisk(file: string): Disk {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return null;
+  }
+  if (!st.isFile() || st.size > MAX_SNAPSHOT_BYTES) return UNREADABLE;
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+export function same(a: Disk | undefined, b: Disk | undefined): boolean {
+  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
+  return a === b;
+}
+
+export const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+/** Bytes that a text editor round-trips exactly (valid UTF-8, no BOM, no CR: editors normalise line endings). */
+export function isPlainUtf8(bytes: Buffer): boolean {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return false;
+  if (bytes.includes(0x0d)) return false;
+  return utf8(bytes.toString('utf8')).equals(bytes);
+}
