@@ -1,13 +1,15 @@
 // GitHub Copilot CLI (`copilot --acp --stdio`, @github/copilot in the current-agents set of
-// realAgents.mjs) as an agent definition for the tests: offline against a loopback OpenAI Chat
-// Completions stub (test/fixtures/modelStub/openaiChat.ts) through its BYOK provider variables —
+// realAgents.mjs) as an agent definition for the tests: offline against a loopback OpenAI Responses
+// stub (test/fixtures/modelStub/openai.ts) through its BYOK provider variables —
 // with COPILOT_PROVIDER_BASE_URL set it needs no GitHub sign-in — and with a HOME of its own under
 // the run's tmp (its logs land in $HOME/.copilot/logs). Never the network: the stub is the only
 // provider, and the key is a dummy.
 // Seen live with 1.0.102: it declares mcpCapabilities {http, sse} and refuses the client's stdio
 // MCP servers ("Rejecting non-http/sse MCP server"), so the extension hands them over as loopback
 // HTTP; it offers an MCP tool to the model as `<server>-<tool>` and introduces itself to MCP
-// servers as clientInfo.name "copilot-cli".
+// servers as clientInfo.name "copilot-cli". It edits files through `apply_patch`, a custom (freeform)
+// tool: over Chat Completions (its default wire API) that tool has no function shape, so the tests use
+// the Responses wire API ("use responses for GPT-5 series models", `copilot help providers`).
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -17,7 +19,7 @@ export const COPILOT_STUB_MODEL = 'gpt-5.4';
 /**
  * @param {string} dir the current-agents directory (ensureCurrentAgents())
  * @param {string} runTmp the run's tmp folder
- * @param {string} baseUrl the Chat Completions stub's URL (without /v1)
+ * @param {string} baseUrl the Responses stub's URL (without /v1)
  * @param {string} [id]
  */
 export function copilotWithModelStub(dir, runTmp, baseUrl, id = 'copilot-stub') {
@@ -37,6 +39,7 @@ export function copilotWithModelStub(dir, runTmp, baseUrl, id = 'copilot-stub') 
       COPILOT_PROVIDER_BASE_URL: `${baseUrl}/v1`,
       COPILOT_PROVIDER_API_KEY: 'sk-offline-dummy-key',
       COPILOT_MODEL: COPILOT_STUB_MODEL,
+      COPILOT_PROVIDER_WIRE_API: 'responses',
       // No token of the machine's may reach it (it would try GitHub).
       GH_TOKEN: '',
       GITHUB_TOKEN: '',

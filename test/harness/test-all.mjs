@@ -112,7 +112,7 @@ function listFiles(dir, suffix) {
  * commit that removes its tests, saying why.
  * @type {Record<string, number>}
  */
-const TIER_FLOORS = { unit: 589, integration: 175, oldest: 64, e2e: 90 };
+const TIER_FLOORS = { unit: 589, integration: 175, oldest: 64, e2e: 94 };
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
