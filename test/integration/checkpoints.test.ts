@@ -137,8 +137,8 @@ describe('Checkpoints and review by hunks', function () {
       assert.deepEqual(asked, ['protected .env.local'], 'the agent’s write of a protected file was asked about');
       answer = 'deny';
 
-      // The turn's late file events are over (as the other tests wait for them).
-      await new Promise((r) => setTimeout(r, 1200));
+      // The turn's late file events are over.
+      await panel.session.checkpoints.turnSettled();
       // What an agent can do from its own terminal: the folder of one file and the other file become links out.
       fs.renameSync(dir, `${dir}.real`);
       fs.symlinkSync(away, dir);

@@ -149,7 +149,7 @@ describe('Client file services (fs/*) with boundaries', function () {
       const changes = panel.session.checkpoints.changes;
       await waitFor('four changes', () => (changes.list().length >= 4 ? true : undefined));
       // The agent's own writes reach the file watcher late: they must change nothing.
-      await new Promise((r) => setTimeout(r, 1500));
+      await panel.session.checkpoints.turnSettled();
       // Every fact at once, so that a failure shows them all.
       const facts: Record<string, unknown> = {};
       for (const c of changes.list()) facts[`${c.name} listed`] = `${c.added ? 'added' : 'modified'}${c.canRevert ? '' : ', no undo'}`;
@@ -207,7 +207,7 @@ describe('Client file services (fs/*) with boundaries', function () {
       await waitForStatus(panel, 'connected', connected);
       assert.equal(await panel.session.prompt('edit things'), 'end_turn', 'the turn ends: nothing blocked on the FIFO or /dev/zero');
       await waitFor('two changes', () => (panel.session.checkpoints.changes.list().length >= 2 ? true : undefined));
-      await new Promise((r) => setTimeout(r, 1200));
+      await panel.session.checkpoints.turnSettled();
       const names = panel.session.checkpoints.changes.list().map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort();
       assert.deepEqual(names, ['late.txt:modified:false', 'opened.txt:modified:true']);
       await waitFor('the editor to show the agent’s text', () => doc.getText() === 'a\nB\nc\n' || undefined);

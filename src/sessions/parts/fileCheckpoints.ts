@@ -26,6 +26,7 @@ export class FileCheckpoints implements SessionPart {
   private checkpoints: Checkpoints;
   private checkpointsOf: string | undefined;
   private readonly subscription: Disposable;
+  private settling: Promise<void> = Promise.resolve();
 
   /** `access`: the session's roots and access gate, for the user's own writes (Revert, Undo, Restore) to be checked like the agent's. */
   constructor(
@@ -117,7 +118,12 @@ export class FileCheckpoints implements SessionPart {
     this.changes.settle();
     // Late file events of the turn still count for a moment; then the folders are listed
     // again for files the turn created that no event reported.
-    setTimeout(() => void this.afterTurn(), SETTLE_MS);
+    this.settling = new Promise((resolve) => setTimeout(() => void this.afterTurn().finally(resolve), SETTLE_MS));
+  }
+
+  /** Resolves when the last turn's late file events no longer count (its Changes are final). */
+  turnSettled(): Promise<void> {
+    return this.settling;
   }
 
   private async afterTurn(): Promise<void> {

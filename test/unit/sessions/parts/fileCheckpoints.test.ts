@@ -61,28 +61,38 @@ describe('sessions/parts: file checkpoints', () => {
     assert.deepEqual(tracker, ['watch /ws', 'diff /ws/a.ts in /ws', 'diff /ws/a.ts in /ws', 'settle', 'settle']);
   });
 
-  it('a second after a turn ends: the folders are listed again (sweep), then the last settle and the watch ends; a failed sweep is logged, a turn begun meanwhile keeps its watch', async () => {
+  it('a second after a turn ends: the folders are listed again (sweep), then the last settle and the watch ends (turnSettled resolves); a failed sweep is logged, a turn begun meanwhile keeps its watch', async () => {
     const plain = setup();
     const failing = setup(async () => {
       throw new Error('EACCES');
     });
     let release: () => void = () => undefined;
-    const slow = setup(() => new Promise<void>((r) => (release = r)));
+    let sweeping: () => void = () => undefined;
+    const sweepStarted = new Promise<void>((r) => (sweeping = r));
+    const slow = setup(() => {
+      sweeping();
+      return new Promise<void>((r) => (release = r));
+    });
     for (const s of [plain, failing, slow]) {
       s.f.state.busy = true;
       s.part.turnBegan();
       s.f.state.busy = false;
       s.part.turnEnded();
     }
-    await new Promise((r) => setTimeout(r, 1200));
+    await Promise.all([plain.part.turnSettled(), failing.part.turnSettled()]);
     assert.deepEqual(plain.tracker, ['watch /ws', 'settle', 'sweep', 'settle final', 'unwatch']);
     assert.deepEqual(failing.tracker, ['watch /ws', 'settle', 'sweep', 'settle final', 'unwatch']);
     assert.match(failing.f.logs.join('\n'), /listing the folders after the turn failed: Error: EACCES/);
     // The next turn began while the slow listing ran: its watch must stay.
+    await sweepStarted;
     slow.f.state.busy = true;
     slow.part.turnBegan();
+    let settled = false;
+    const done = slow.part.turnSettled().then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(settled, false, 'not settled while the listing runs');
     release();
-    await new Promise((r) => setTimeout(r, 10));
+    await done;
     assert.deepEqual(slow.tracker, ['watch /ws', 'settle', 'sweep', 'watch /ws']);
   });
 
