@@ -117,6 +117,10 @@ export function ensureCodeServer(host = HOSTS.current) {
   env.npm_config_user_agent = `npm/10 node/v${host.node} linux x64`;
   // Older code-server postinstalls (4.96) stop when run as root without npm's old --unsafe-perm.
   env.npm_config_unsafe_perm = 'true';
+  // Its native modules (sqlite3's amalgamation above all: 133 s at -O3, 12 s at -O0 on one core here)
+  // are built for tests, not speed: node-gyp puts these after its own -O3, and the last -O counts.
+  env.CFLAGS = '-O0';
+  env.CXXFLAGS = '-O0';
   const npmCli = findNpmCli();
   if (host.gitDepsFromRegistry) {
     // Unpack without its postinstall, point git-pinned dependencies at the same version on the
