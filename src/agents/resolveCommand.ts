@@ -68,12 +68,15 @@ export async function findProgram(command: string, opts: ResolveOptions): Promis
   return viaShell && shellPath ? { file: viaShell, shellPath } : undefined;
 }
 
-let loginShellPathCache: Promise<string | undefined> | undefined;
+/** Per shell program (one in practice; tests point $SHELL at shells of their own). */
+const loginShellPathCache = new Map<string, Promise<string | undefined>>();
 
-/** The PATH of the user's login shell (macOS/Linux), read once and cached. */
-function loginShellPath(shell = process.env.SHELL, timeoutMs = 5000): Promise<string | undefined> {
+/** The PATH of the user's login shell (macOS/Linux), read once per shell and cached. Exported for tests. */
+export function loginShellPath(shell = process.env.SHELL, timeoutMs = 5000): Promise<string | undefined> {
   if (process.platform === 'win32' || !shell) return Promise.resolve(undefined);
-  loginShellPathCache ??= new Promise((resolve) => {
+  const cached = loginShellPathCache.get(shell);
+  if (cached) return cached;
+  const read = new Promise<string | undefined>((resolve) => {
     const marker = '__ACP_AGENTS_PATH__';
     execFile(shell, ['-ilc', `printf '${marker}%s${marker}' "$PATH"`], { timeout: timeoutMs, env: process.env }, (err, stdout) => {
       if (err) return resolve(undefined);
@@ -81,5 +84,6 @@ function loginShellPath(shell = process.env.SHELL, timeoutMs = 5000): Promise<st
       resolve(m?.[1] || undefined);
     });
   });
-  return loginShellPathCache;
+  loginShellPathCache.set(shell, read);
+  return read;
 }
