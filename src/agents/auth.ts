@@ -6,6 +6,7 @@ import type { AgentDefinition } from './agentDefinition';
 import type { AgentManager } from './agentManager';
 import type { AgentRuntime } from './agentRuntime';
 import type { Notifier, TerminalRunner } from './ports';
+import { signInNote } from './quirks';
 import type { SignInStore } from './signInStore';
 
 /** The questions sign-in asks; replaceable so tests in the real host can answer them. */
@@ -66,9 +67,12 @@ export class AuthService {
         }
       }
       this.manager.setStatus(def.id, 'needs-sign-in');
-      const reason = l10n.t('{0} needs you to sign in ({1}).', forLabel(def.name, 100), forLabel(err.message, 300));
-      const signedIn = await this.oneAtATime(def, 'question', () => this.signIn(def, cwd, reason));
-      if (!signedIn) throw err;
+      // Where the agent's own sign-ins are all online, how it runs without them (quirks.ts, SIGN_IN_NOTES).
+      const note = signInNote(rt.initializeResult?.agentInfo);
+      if (note) this.manager.agentLog(def).info(`Sign-in asked (${err.message}): ${note}`);
+      const asked = l10n.t('{0} needs you to sign in ({1}).', forLabel(def.name, 100), forLabel(err.message, 300));
+      const signedIn = await this.oneAtATime(def, 'question', () => this.signIn(def, cwd, note ? `${asked} ${note}` : asked));
+      if (!signedIn) throw note ? new AgentError(err.method, err.code, `${err.message} ${note}`, err.data) : err;
       try {
         return await fn(await this.manager.ensureRunning(def, cwd));
       } catch (again) {

@@ -242,9 +242,33 @@ export function launchEnvQuirks(l: LaunchInfo, env: Readonly<Record<string, stri
 /** Why an agent will not start the MCP servers it was given, and what the user can do. */
 export interface McpIgnored {
   readonly reason: string;
-  /** `trustSetting`: the setting that passes the workspace trust on; `agentSettings`: the agent's env in acpAgents.agents. */
-  readonly action: 'trustSetting' | 'agentSettings';
+  /**
+   * `trustSetting`: the setting that passes the workspace trust on; `agentSettings`: the agent's env in
+   * acpAgents.agents; none: nothing in the editor changes it (the agent never starts servers from a client).
+   */
+  readonly action?: 'trustSetting' | 'agentSettings';
 }
+
+/**
+ * Agents that take the MCP servers of `session/new` and never start them, by the names they report and
+ * version ranges (checked live: the server was never spawned, and the model was not offered its tools).
+ * Only words for the user: nothing the extension does changes.
+ */
+const MCP_NEVER_STARTED: readonly { readonly agents: readonly QuirkMatch[]; readonly reason: () => string }[] = [
+  {
+    // pi-acp 0.0.34 (its README, "Limitations": "MCP servers are accepted in ACP params and stored in session
+    // state, but not wired through to pi"); it declares mcpCapabilities http/sse false. pi has no MCP client of
+    // its own: the pi-mcp-adapter extension adds one, configured in pi.
+    agents: [{ name: 'pi-acp', from: '0.0.1' }],
+    reason: () => l10n.t('pi-acp does not pass the MCP servers it is given on to pi, so their tools are not available in pi sessions. pi gets MCP tools only through its own extensions (pi-mcp-adapter), configured in pi.'),
+  },
+  {
+    // cline 3.0.65 `--acp`: session/new and session/load keep `mcpServers` in the session and never use them
+    // (its session config has no MCP servers from the client); the model was offered only Cline's own tools.
+    agents: [{ name: 'cline', from: '3.0.0' }],
+    reason: () => l10n.t('Cline in ACP mode keeps the MCP servers it is given but never starts them, so their tools are not available in Cline sessions. Configure MCP servers in Cline itself (cline mcp).'),
+  },
+];
 
 /**
  * Why an agent will not start the MCP servers it was given, when that is known
@@ -252,7 +276,9 @@ export interface McpIgnored {
  * `allowed`: the user's acpAgents.passWorkspaceTrust for this agent; `withheld`: the trust was not
  * passed on because the user did not accept the folders' Gemini settings (SpawnSpec.trustWithheld).
  */
-export function mcpServersIgnored(agentInfo: { readonly name?: unknown } | undefined, env: Readonly<Record<string, string | undefined>>, allowed = true, withheld = false): McpIgnored | undefined {
+export function mcpServersIgnored(agentInfo: { readonly name?: unknown; readonly version?: unknown } | undefined, env: Readonly<Record<string, string | undefined>>, allowed = true, withheld = false): McpIgnored | undefined {
+  const never = MCP_NEVER_STARTED.find((e) => e.agents.some((m) => m.name === agentInfo?.name && inRange(agentInfo?.version, m.from, m.below)));
+  if (never) return { reason: never.reason() };
   if (agentInfo?.name !== 'gemini-cli') return undefined;
   const value = env[GEMINI_TRUST_ENV];
   if (value === 'true') return undefined;
@@ -265,6 +291,34 @@ export function mcpServersIgnored(agentInfo: { readonly name?: unknown } | undef
   return value === undefined
     ? { reason: l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and it was not told that this workspace is trusted (its command line was not recognised). Set {0} to "true" in the agent\'s env in acpAgents.agents.', GEMINI_TRUST_ENV), action: 'agentSettings' }
     : { reason: l10n.t('Gemini CLI starts MCP servers only in folders it trusts, and its environment sets {0} to "{1}". Remove that from the agent\'s env to pass on your VS Code workspace trust.', GEMINI_TRUST_ENV, value), action: 'agentSettings' };
+}
+
+/**
+ * What an agent's "Authentication required" means where the agent's own sign-in methods are all online:
+ * how it runs without them (a provider of the user's own, a local model), by the names it reports and
+ * version ranges. Shown with the sign-in question and, when no sign-in is done, as the session's failure.
+ * Only words for the user.
+ */
+const SIGN_IN_NOTES: readonly { readonly agents: readonly QuirkMatch[]; readonly note: () => string }[] = [
+  {
+    // cline 3.0.65 `--acp`: session/new fails "Call authenticate before starting a session" unless CLINE_API_KEY is
+    // in its environment or it holds a Cline/ClinePass/ChatGPT sign-in; its authMethods are those three (online).
+    // With CLINE_API_KEY set, CLINE_PROVIDER picks the provider (its settings, e.g. a base URL, from `cline auth`).
+    agents: [{ name: 'cline', from: '3.0.0' }],
+    note: () => l10n.t('Cline offers only its online sign-ins here (Cline account, ClinePass, ChatGPT). To use a provider you set up with "cline auth" instead (your own key, or an OpenAI-compatible endpoint such as a local model), add CLINE_PROVIDER (the provider\'s id, e.g. openai-compatible) and CLINE_API_KEY (its key) to this agent\'s env in acpAgents.agents: Cline asks for no sign-in when CLINE_API_KEY is set.'),
+  },
+  {
+    // pi-acp 0.0.34: "Authentication required" when pi lists no model it can use (no key, no sign-in, no
+    // models.json provider); its one method runs pi in a terminal (`--terminal-login`).
+    agents: [{ name: 'pi-acp', from: '0.0.1' }],
+    note: () => l10n.t('pi found no model it can use. Sign in with pi in a terminal, set a provider\'s API key variable in this agent\'s env in acpAgents.agents, or add a provider to ~/.pi/agent/models.json (an OpenAI-compatible endpoint, such as a local model server, needs no sign-in).'),
+  },
+];
+
+/** The note for an agent's "Authentication required" (SIGN_IN_NOTES); undefined for other agents. */
+export function signInNote(agentInfo: { readonly name?: unknown; readonly version?: unknown } | undefined): string | undefined {
+  if (typeof agentInfo?.name !== 'string') return undefined;
+  return SIGN_IN_NOTES.find((e) => e.agents.some((m) => m.name === agentInfo.name && inRange(agentInfo.version, m.from, m.below)))?.note();
 }
 
 /** A line for the MCP status when the workspace trust was passed on to the agent; undefined otherwise. */

@@ -92,9 +92,10 @@ export function applyEvent(s: McpServerStatus, e: RelayEvent, connection: number
 const crashed = (e: { code: number | null; signal: string | null }): boolean => (e.code !== null && e.code !== 0) || (e.code === null && e.signal !== null);
 
 /** After a whole turn: a watched server the agent has not started is "never started". */
-export function afterTurn(s: McpServerStatus, known?: { reason: string; action: McpStatusAction }): McpServerStatus {
+export function afterTurn(s: McpServerStatus, known?: { reason: string; action?: McpStatusAction }): McpServerStatus {
   if (!s.observed || s.state !== 'offered') return s;
-  return { ...s, state: 'notStarted', reason: known?.reason ?? l10n.t('The agent did not start it during a whole turn.'), action: known?.action ?? 'showLog' };
+  if (known) return { ...s, state: 'notStarted', reason: known.reason, ...(known.action ? { action: known.action } : {}) };
+  return { ...s, state: 'notStarted', reason: l10n.t('The agent did not start it during a whole turn.'), action: 'showLog' };
 }
 
 /** One line for the user: what became of the server. */

@@ -100,7 +100,7 @@ export class McpStatus implements SessionPart {
     // An agent known not to start them: said at once (a server it starts anyway still shows as started).
     if (this.known) {
       const k = this.known;
-      this.list = this.list.map((s) => (s.state === 'offered' ? { ...s, state: 'notStarted' as const, reason: k.reason, action: k.action } : s));
+      this.list = this.list.map((s) => (s.state === 'offered' ? { ...s, state: 'notStarted' as const, reason: k.reason, ...(k.action ? { action: k.action } : {}) } : s));
       core.log(k.reason);
       core.emit(core.transcript().addLocalNotice('warning', l10n.t('{0} may not start your MCP servers', core.def.name), k.reason));
     }

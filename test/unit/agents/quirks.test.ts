@@ -143,6 +143,17 @@ describe('agents: launch quirks (gemini-cli folder trust)', () => {
     assert.equal(mcpServersIgnored(undefined, {}), undefined);
   });
 
+  it('says that pi-acp and cline never start the MCP servers they are given (checked live: pi-acp 0.0.34, cline 3.0.65)', () => {
+    const pi = mcpServersIgnored({ name: 'pi-acp', version: '0.0.34' }, {})!;
+    assert.match(pi.reason, /pi-acp does not pass the MCP servers it is given on to pi.*pi-mcp-adapter/);
+    assert.equal(pi.action, undefined, 'nothing in the editor changes it');
+    const cline = mcpServersIgnored({ name: 'cline', version: '3.0.65' }, {})!;
+    assert.match(cline.reason, /Cline in ACP mode keeps the MCP servers it is given but never starts them.*cline mcp/);
+    assert.equal(cline.action, undefined);
+    assert.equal(mcpServersIgnored({ name: 'cline', version: '2.5.0' }, {}), undefined, 'only the versions checked on');
+    assert.equal(mcpServersIgnored({ name: 'cline-acp', version: '3.0.65' }, {}), undefined, 'matched exactly');
+  });
+
   it('notes in the MCP status when the trust was passed on', () => {
     assert.match(trustPassedNote({ name: 'gemini-cli' }, { [GEMINI_TRUST_ENV]: 'true' })!, /passed on to Gemini CLI.*acpAgents\.passWorkspaceTrust/);
     assert.equal(trustPassedNote({ name: 'gemini-cli' }, {}), undefined);

@@ -54,6 +54,9 @@ describe('sessions: the MCP status model', () => {
     const known = afterTurn(fs!, { reason: 'Gemini CLI starts MCP servers only in folders it trusts', action: 'trustSetting' });
     assert.match(statusText(known), /never started: Gemini CLI starts MCP servers only in folders it trusts/);
     assert.equal(known.action, 'trustSetting');
+    const noAction = afterTurn(fs!, { reason: 'pi-acp does not pass the MCP servers it is given on to pi' });
+    assert.match(statusText(noAction), /never started: pi-acp does not pass/);
+    assert.equal(noAction.action, undefined, 'a known reason without an action offers none (not the log)');
     assert.equal(afterTurn(docs!), docs, 'an http server is not watched: nothing is claimed');
     const started = applyEvent(fs!, { e: 'spawned' }, 1);
     assert.equal(afterTurn(started), started);
