@@ -17,13 +17,18 @@ export const REAL_AGENT_PACKAGES = {
 
 /**
  * The adapters people install today (the ACP Registry and npm moved Claude's and Codex's to
- * `@agentclientprotocol`), and GitHub Copilot CLI. A set of its own: the new adapters keep the
- * old ones' bin names (`claude-agent-acp`, `codex-acp`), so the two cannot share a node_modules.
+ * `@agentclientprotocol`), GitHub Copilot CLI, pi (`pi-acp` runs the `pi` of
+ * `@earendil-works/pi-coding-agent`) and Cline's CLI (`cline --acp`). A set of its own: the new adapters
+ * keep the old ones' bin names (`claude-agent-acp`, `codex-acp`), so the two cannot share a node_modules.
+ * pi-acp and cline are in no registry snapshot the extension ships: each is npm's latest when pinned.
  */
 export const CURRENT_AGENT_PACKAGES = {
   claude: '@agentclientprotocol/claude-agent-acp@0.101.0',
   codex: '@agentclientprotocol/codex-acp@2.6.0',
   copilot: '@github/copilot@1.0.102',
+  pi: 'pi-acp@0.0.34',
+  piAgent: '@earendil-works/pi-coding-agent@1.6.0',
+  cline: 'cline@3.0.65',
 };
 
 /** Installs the pinned agents once; returns the directory holding node_modules/.bin. */
