@@ -186,6 +186,12 @@ export class ChangeTracker implements ChangeTracking {
       // Late events of changes made before the turn began — but a file that was not there
       // when it began is new, whatever its time says (a rename keeps the old file's).
       if (st.mtimeMs < since - MTIME_SLACK_MS && !(created && baseline.existed(file) === false)) return;
+      // Not there when the turn began: this turn made it, whatever a diff claims (Copilot reports a new
+      // file's diff after writing it, with oldText ""): "added", and Undo removes it.
+      if (baseline.existed(file) === false) {
+        this.proposed.delete(file);
+        return this.record(file, null);
+      }
       const p = this.proposed.get(file);
       if (p) {
         const now = readDisk(file);
@@ -196,20 +202,15 @@ export class ChangeTracker implements ChangeTracking {
         // Unchanged since the diff was seen: the agent wrote before telling. A whole-file
         // diff says what the file was; otherwise it is listed without a way back — and a
         // later change from the snapshot still makes it revertable.
-        if (p.oldText === null && baseline.existed(file) === false && same(now, utf8(p.newText))) {
-          this.proposed.delete(file);
-          return this.record(file, null);
-        }
         if (p.oldText !== null && same(now, utf8(p.newText))) {
           this.proposed.delete(file);
           return this.record(file, utf8(p.oldText));
         }
         return this.record(file, undefined);
       }
-      // No claim from the agent: whether it existed comes from the turn's baseline, never
-      // from the event kind (a rewrite as a new inode arrives as "created").
+      // No claim from the agent, and it was there (or may have been) when the turn began: whether it
+      // existed comes from the turn's baseline, never from the event kind (a rewrite as a new inode arrives as "created").
       const existed = baseline.existed(file);
-      if (existed === false && created) return this.record(file, null);
       this.record(file, undefined);
       if (existed) {
         const bytes = await baseline.bytesBefore(file);
@@ -270,7 +271,7 @@ export class ChangeTracker implements ChangeTracking {
     if (!baseline || !seen) return;
     for (const file of await baseline.createdSince()) {
       if (this.baseline !== baseline) return;
-      if (!this.changes.has(file) && !this.proposed.has(file)) await seen(vscode.Uri.file(file), true);
+      if (!this.changes.has(file)) await seen(vscode.Uri.file(file), true);
     }
   }
 

@@ -107,7 +107,7 @@ describe('Client file services (fs/*) with boundaries', function () {
     }
   });
 
-  it('a file the agent creates where no file watcher looks (files.watcherExclude) is listed when the turn ends, as added, and Undo removes it', async () => {
+  it('a file the agent creates where no file watcher looks (files.watcherExclude), its diff reported after the write with oldText "" (as Copilot does), is listed when the turn ends as added, and Undo removes it', async () => {
     const a = await api();
     const made = path.join(folder(), 'unwatched-out', 'made.txt');
     const files = vscode.workspace.getConfiguration('files');
