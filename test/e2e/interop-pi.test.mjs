@@ -3,7 +3,7 @@
 // through the installed .vsix in the real workbench against the loopback Chat Completions stub, pi's
 // models.json pointing at it. The cells are interopChatStubRow.mjs's: pi runs its tools without asking
 // (by design: "it does not ask for approval before every tool call", its docs/security.md) and writes the
-// files itself, sending diffs; pi-acp does not hand the client's MCP servers to pi (its README).
+// files itself, its diffs as text; pi-acp does not hand the client's MCP servers to pi (its README).
 import { piWithModelStub } from '../harness/currentAgentsPiCline.mjs';
 import { chatStubRow } from './interopChatStubRow.mjs';
 
@@ -18,8 +18,9 @@ chatStubRow({
     { call: { name: 'edit', arguments: { path: existing, edits: [{ oldText: from, newText: to }] } } },
   ],
   asks: false,
-  diffs: true,
-  turnNote: 'pi asks no permission before its tools (by design)',
+  // pi-acp 0.0.34 sends no ACP diff: an edit's diff comes as plain text ("-1 original line …"), a write as "Successfully wrote …".
+  diffs: false,
+  turnNote: 'pi asks no permission before its tools (by design) and sends its diffs as text; the Changes list has both files',
   mcpReason: /never started: pi-acp does not pass the MCP servers it is given on to pi/,
   mcpLimitation: "pi-acp does not pass the client's MCP servers on to pi (its README); the panel says so",
 });

@@ -13,6 +13,7 @@
 //   resume — after a window reload the session is in the sidebar, a click loads it (session/load answered,
 //            the panel live, the turn replayed), and the agent answers a prompt knowing the conversation.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,7 +35,7 @@ const { startOpenAiChatStub } = await compiledStub('openaiChat');
  * @property {(newFile: string, existing: string, content: string, from: string, to: string) => import('../fixtures/modelStub/openaiChat.js').ChatTurn[]} writes
  *   the model's turns that create `newFile` with `content` and replace `from` by `to` in `existing` (paths relative to the workspace)
  * @property {boolean} asks whether the agent asks before writing (answered allow-once in the panel)
- * @property {boolean} diffs whether its tool calls carry diffs
+ * @property {boolean | 'edit'} diffs whether its tool calls carry diffs ('edit': only its edits do)
  * @property {RegExp} mcpReason what the MCP status says about the agent
  * @property {string} mcpLimitation the MCP cell's note
  * @property {string} [turnNote] the turn cell's note
@@ -87,6 +88,12 @@ export function chatStubRow(row) {
       AGENT.reported = () => reportedAgentVersion(wb.server.userDataDir, LABEL);
       folder = path.join(wb.tmp, 'workspace');
       fs.writeFileSync(path.join(folder, `${KEY}-edit.txt`), ORIGINAL);
+      // A repository, as a user's folder usually is: these agents write files themselves, and an edited file's
+      // bytes before the turn come from git's HEAD (TurnBaseline) when no whole old text was reported first.
+      const git = (/** @type {string[]} */ ...args) => execFileSync('git', ['-C', folder, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { stdio: 'pipe' });
+      git('init', '-q');
+      git('add', '-A');
+      git('commit', '-q', '-m', 'the folder before the turn');
     });
 
     after(async function () {
@@ -116,10 +123,8 @@ export function chatStubRow(row) {
         const text = (/** @type {string} */ f) => fs.readFileSync(f, 'utf8').replace(/\n$/, '');
         assert.equal(text(newFile), NEW_CONTENT.replace(/\n$/, ''), 'the new file is on disk');
         assert.equal(text(existing), EDITED.replace(/\n$/, ''), 'the existing file is edited on disk');
-        if (row.diffs) {
-          await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: `${KEY}-new.md` }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
-          await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: `${KEY}-edit.txt` }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
-        }
+        if (row.diffs === true) await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: `${KEY}-new.md` }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
+        if (row.diffs) await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: `${KEY}-edit.txt` }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
         const added = frame().locator('.change', { hasText: `${KEY}-new.md` });
         const modified = frame().locator('.change', { hasText: `${KEY}-edit.txt` });
         await added.waitFor({ timeout: 15_000 });

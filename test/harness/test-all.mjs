@@ -107,12 +107,12 @@ function listFiles(dir, suffix) {
 /**
  * The fewest tests each tier may run (without --grep). A tier that suddenly runs fewer — a file
  * that no longer loads its tests, a glob that misses a folder, a describe left empty — fails the
- * run. Within 2 of the counts of a full run (unit 593, integration 178, oldest 67, e2e 96): raise
+ * run. Within 2 of the counts of a full run (unit 613, integration 178, oldest 67, e2e 104): raise
  * them as tests are added; lower one only with the
  * commit that removes its tests, saying why.
  * @type {Record<string, number>}
  */
-const TIER_FLOORS = { unit: 591, integration: 176, oldest: 65, e2e: 102 };
+const TIER_FLOORS = { unit: 611, integration: 176, oldest: 65, e2e: 102 };
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
