@@ -200,11 +200,11 @@ export class FileService {
     }
     onBefore?.(file, before);
     if (!exists) {
-      // The content comes with the creation, not as an insert after it: an agent that also writes the file itself
-      // (opencode 1.18.33 does, next to fs/write_text_file) can write it between the creation and the insert, whose
-      // document then loads the agent's text from disk and gets ours in front of it (seen: the content doubled).
-      // Overwrite: created meanwhile, it still ends with exactly this content. Undo removes the file.
-      edit.createFile(uri, { overwrite: true, contents: Buffer.from(p.content, 'utf8') });
+      // Overwrite, not ignoreIfExists: an agent that also writes the file itself (opencode 1.18.33 does, next to
+      // fs/write_text_file) can create it between the check above and this edit; inserting into that file doubled
+      // its content. The write sets the whole content either way.
+      edit.createFile(uri, { overwrite: true });
+      edit.insert(uri, new vscode.Position(0, 0), p.content);
     } else {
       const doc = await vscode.workspace.openTextDocument(uri);
       edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), p.content);
