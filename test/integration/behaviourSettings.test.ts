@@ -67,6 +67,9 @@ describe('Settings that change behaviour', function () {
     a.testing.setAccessAnswer(async (q) => (asked.push(q), q.reason === 'protected' ? 'once' : 'deny'));
     await cfg().update('files.saveAfterWrite', false, vscode.ConfigurationTarget.Global);
     await cfg().update('files.protectedPaths', ['created/**'], vscode.ConfigurationTarget.Global);
+    // The extension host hears of a changed setting after update() resolves: under load, the agent's writes
+    // could still meet the old values (saved, not dirty). This test runs in that host: wait until it sees them.
+    await waitFor('the settings to reach the extension host', () => (cfg().get('files.saveAfterWrite') === false && JSON.stringify(cfg().get('files.protectedPaths')) === '["created/**"]') || undefined);
     try {
       const panel = a.openChat('fake-fs-ops');
       await waitForStatus(panel, 'connected', connected);
