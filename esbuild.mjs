@@ -46,7 +46,7 @@ const entitiesDecodeOnly = {
 };
 
 /**
- * proper-lockfile (the stores' lock between windows, src/platform/storeLock.ts)
+ * proper-lockfile (the stores' lock between windows, src/node/storeLock.ts)
  * loads graceful-fs, which patches `fs.close` for the whole process, and
  * signal-exit 3, which wraps `process.emit` and `process.reallyExit`. In the
  * extension host both would reach every other extension. It gets plain `fs`,
@@ -99,9 +99,9 @@ const bundles = [
     mainFields: ['module', 'main'],
   },
   {
-    // The MCP relay an agent runs in place of a stdio MCP server (src/platform/mcpRelay/main.ts).
+    // The MCP relay an agent runs in place of a stdio MCP server (src/node/mcpRelay/main.ts).
     ...common,
-    entryPoints: ['src/platform/mcpRelay/main.ts'],
+    entryPoints: ['src/node/mcpRelay/main.ts'],
     outfile: 'dist/mcpRelay.js',
     platform: 'node',
     format: 'cjs',
@@ -110,7 +110,7 @@ const bundles = [
   {
     // The editor-context MCP server as agents start it: a stdio shim back to the extension (Node built-ins only).
     ...common,
-    entryPoints: ['src/host/editorContext/shim.ts'],
+    entryPoints: ['src/services/editorContext/shim.ts'],
     outfile: 'dist/editorContextShim.js',
     platform: 'node',
     format: 'cjs',

@@ -11,11 +11,11 @@ import { noUnguardedSkip } from './test/lint/noUnguardedSkip.mjs';
 const FLOORS = [
   { name: 'shared', may: ['shared'] },
   { name: 'acp', may: ['shared', 'acp'] },
-  { name: 'platform', may: ['shared', 'platform'] },
-  { name: 'agents', may: ['shared', 'acp', 'platform', 'agents'] },
-  { name: 'sessions', may: ['shared', 'acp', 'platform', 'agents', 'sessions'] },
+  { name: 'node', may: ['shared', 'node'] },
+  { name: 'agents', may: ['shared', 'acp', 'node', 'agents'] },
+  { name: 'sessions', may: ['shared', 'acp', 'node', 'agents', 'sessions'] },
 ];
-const ALL = ['shared', 'acp', 'platform', 'agents', 'sessions', 'host', 'chat', 'ui', 'commands'];
+const ALL = ['shared', 'acp', 'node', 'agents', 'sessions', 'services', 'chat', 'ui', 'commands'];
 const TOP = ['extension', 'ctx', 'config', 'logging'];
 
 /** no-restricted-imports patterns that forbid every folder not in `may`, the top-level shell files, and `vscode`. */
@@ -26,7 +26,7 @@ function restrict(may, { vscode = false, node = true, top = TOP } = {}) {
     { group: top.flatMap((t) => [`../${t}`, `../../${t}`]), message: 'the shell (extension, ctx, config, logging) is the top floor: pass what you need in instead' },
   ];
   if (!node) patterns.push({ group: ['node:*'], message: 'shared/ runs in the webview too: no Node modules' });
-  return ['error', { paths: vscode ? [] : [{ name: 'vscode', message: 'only the shell (host/, chat/, ui/, commands/, extension.ts, ctx.ts, config.ts, logging.ts) imports vscode' }], patterns }];
+  return ['error', { paths: vscode ? [] : [{ name: 'vscode', message: 'only the shell (services/, chat/, ui/, commands/, extension.ts, ctx.ts, config.ts, logging.ts) imports vscode' }], patterns }];
 }
 
 export default tseslint.config(
@@ -55,12 +55,12 @@ export default tseslint.config(
   { files: ['test/**/*.ts', 'test/**/*.mjs'], plugins: { acp: { rules: { 'no-unguarded-skip': noUnguardedSkip } } }, rules: { 'acp/no-unguarded-skip': 'error' } },
   // The floors: no import runs back up.
   ...FLOORS.map((f) => ({ files: [`src/${f.name}/**/*.ts`], rules: { 'no-restricted-imports': restrict(f.may, { node: f.name !== 'shared' }) } })),
-  { files: ['src/host/**/*.ts'], rules: { 'no-restricted-imports': restrict(['shared', 'acp', 'platform', 'agents', 'sessions', 'host'], { vscode: true }) } },
-  { files: ['src/chat/**/*.ts', 'src/ui/**/*.ts'], rules: { 'no-restricted-imports': restrict(['shared', 'acp', 'platform', 'agents', 'sessions', 'host', 'chat', 'ui'], { vscode: true }) } },
+  { files: ['src/services/**/*.ts'], rules: { 'no-restricted-imports': restrict(['shared', 'acp', 'node', 'agents', 'sessions', 'services'], { vscode: true }) } },
+  { files: ['src/chat/**/*.ts', 'src/ui/**/*.ts'], rules: { 'no-restricted-imports': restrict(['shared', 'acp', 'node', 'agents', 'sessions', 'services', 'chat', 'ui'], { vscode: true }) } },
   // Commands are the shell's: they get the Ctx (and through it everything); only extension.ts is above them.
   { files: ['src/commands/**/*.ts'], rules: { 'no-restricted-imports': restrict(ALL, { vscode: true, top: ['extension'] }) } },
   // The shell's own settings and logs sit below the Ctx that holds them.
-  { files: ['src/config.ts', 'src/logging.ts'], rules: { 'no-restricted-imports': restrict(['shared', 'acp', 'platform', 'agents', 'sessions', 'host'], { vscode: true, top: ['extension', 'ctx'] }) } },
+  { files: ['src/config.ts', 'src/logging.ts'], rules: { 'no-restricted-imports': restrict(['shared', 'acp', 'node', 'agents', 'sessions', 'services'], { vscode: true, top: ['extension', 'ctx'] }) } },
   {
     // The webview is a browser bundle: it shares only src/shared with the extension.
     files: ['src/webview/**/*.ts'],

@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Diagnostic, EditorPort, EditorView, Severity, WorkspaceSymbol } from '../src/host/editorContext/editorPort';
-import { EditorContextServer } from '../src/host/editorContext/server';
+import type { Diagnostic, EditorPort, EditorView, Severity, WorkspaceSymbol } from '../src/services/editorContext/editorPort';
+import { EditorContextServer } from '../src/services/editorContext/server';
 import { figure } from './figures';
 
 const FILES = 20_000;

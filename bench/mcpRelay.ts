@@ -3,12 +3,12 @@
 // as in a session); p50 and p99 of each, and the relay's overhead.
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { McpRelayHub } from '../src/platform/mcpRelay/hub';
-import { RELAY_ENV } from '../src/platform/mcpRelay/wire';
+import { McpRelayHub } from '../src/node/mcpRelay/hub';
+import { RELAY_ENV } from '../src/node/mcpRelay/wire';
 import { figure } from './figures';
 
 const root = path.resolve(__dirname, '..', '..');
-const RELAY = path.join(root, 'out', 'src', 'platform', 'mcpRelay', 'main.js');
+const RELAY = path.join(root, 'out', 'src', 'node', 'mcpRelay', 'main.js');
 const SERVER = path.join(root, 'test', 'fixtures', 'mcp', 'stdioServer.mjs');
 const WARMUP = 200;
 const RUNS = 2000;

@@ -47,7 +47,7 @@ const MUTANTS = [
   {
     name: 'index-write-without-lock',
     breaks: "the session index's read-merge-replace runs without the lock between windows",
-    file: 'src/sessions/sessionIndex.ts',
+    file: 'src/sessions/store/sessionIndex.ts',
     find: '.then(() => withStoreLock(this.file, () => this.mergeAndReplace(), this.options.log))',
     replace: '.then(() => this.mergeAndReplace())',
     tier: 'unit',
@@ -56,7 +56,7 @@ const MUTANTS = [
   {
     name: 'search-globs-not-paths',
     breaks: "a search tool's pattern or glob (e.g. ~/.ssh/*) is not read as a path when deciding approval",
-    file: 'src/sessions/toolPaths.ts',
+    file: 'src/sessions/policy/toolPaths.ts',
     find: "['pattern', 'patterns', 'glob', 'globs'].some((s) => k.endsWith(s))",
     replace: "['never-a-key'].some((s) => k === s)",
     tier: 'unit',
@@ -65,7 +65,7 @@ const MUTANTS = [
   {
     name: 'protected-paths-replace-defaults',
     breaks: "a user's own files.protectedPaths replaces the defaults instead of adding to them",
-    file: 'src/platform/protectedPaths.ts',
+    file: 'src/node/protectedPaths.ts',
     find: "for (const g of [...DEFAULT_PROTECTED_PATHS, ...entries.filter((e) => !e.trim().startsWith('!'))]) {",
     replace: "for (const g of entries.length ? entries.filter((e) => !e.trim().startsWith('!')) : DEFAULT_PROTECTED_PATHS) {",
     tier: 'unit',
@@ -111,7 +111,7 @@ const MUTANTS = [
   {
     name: 'glob-checked-as-text',
     breaks: "a search glob that spells a protected name with wildcards (.e*, .en[v], .gi?/config) is approved automatically",
-    file: 'src/platform/protectedGlobs.ts',
+    file: 'src/node/protectedGlobs.ts',
     find: "  if (glob.length > MAX_GLOB_CHARS) return 'a glob too long to check';",
     replace: "  if (glob.length > MAX_GLOB_CHARS || glob.length > 0) return undefined;",
     tier: 'unit',
@@ -120,7 +120,7 @@ const MUTANTS = [
   {
     name: 'registry-env-sets-base-url',
     breaks: "a registry entry (or a workspace's MCP server) may point an agent's API at another host (*_BASE_URL)",
-    file: 'src/platform/envPolicy.ts',
+    file: 'src/node/envPolicy.ts',
     find: "'.*_BASE_URL', ",
     replace: '',
     tier: 'unit',
@@ -129,7 +129,7 @@ const MUTANTS = [
   {
     name: 'home-folder-granted',
     breaks: 'Add Folder to Agent Session gives a session the whole home folder',
-    file: 'src/platform/folderGrant.ts',
+    file: 'src/node/folderGrant.ts',
     find: "if (mine.some((m) => homes.some((h) => same(m, h)))) return { kind: 'home' };",
     replace: '',
     tier: 'unit',
@@ -138,7 +138,7 @@ const MUTANTS = [
   {
     name: 'editor-context-connections-shared',
     breaks: "one session may take every connection of the editor's MCP server",
-    file: 'src/platform/localSocketServer.ts',
+    file: 'src/node/localSocketServer.ts',
     find: 'if (session.live.size >= this.opts.perSession) {',
     replace: 'if (session.live.size >= this.opts.perSession * 100) {',
     tier: 'unit',
@@ -193,7 +193,7 @@ const MUTANTS = [
   {
     name: 'mcp-npx-without-prefix',
     breaks: "an npx MCP server reads the workspace's .npmrc (script-shell, registry) to choose what runs",
-    file: 'src/sessions/mcpServers.ts',
+    file: 'src/sessions/mcp/mcpServers.ts',
     find: "args: packageRunnerKind(resolved, args) === 'npm' ? withNpmPrefix(resolved, args, ctx.runnerPrefix) : args,",
     replace: 'args,',
     tier: 'unit',
@@ -202,7 +202,7 @@ const MUTANTS = [
   {
     name: 'mcp-bunx-in-workspace',
     breaks: 'a bunx / yarn dlx / pnpm dlx MCP server is started in the workspace, whose bunfig.toml / .yarnrc.yml / .npmrc chooses what runs',
-    file: 'src/sessions/mcpServers.ts',
+    file: 'src/sessions/mcp/mcpServers.ts',
     find: 'if (config) return l10n.t(',
     replace: 'if (config && !config) return l10n.t(',
     tier: 'unit',
@@ -211,7 +211,7 @@ const MUTANTS = [
   {
     name: 'mcp-trust-dialog-hides-env',
     breaks: "the MCP trust question shows a workspace server's command line but not the env it sets",
-    file: 'src/sessions/mcpTrust.ts',
+    file: 'src/sessions/mcp/mcpTrust.ts',
     find: 'if (!env.length) return head;',
     replace: 'if (env.length >= 0) return head;',
     tier: 'unit',
@@ -220,7 +220,7 @@ const MUTANTS = [
   {
     name: 'workspace-mcp-env-unfiltered',
     breaks: 'a workspace-defined MCP server may set NODE_OPTIONS, LD_PRELOAD, PATH, COMSPEC… in its env',
-    file: 'src/sessions/mcpServers.ts',
+    file: 'src/sessions/mcp/mcpServers.ts',
     find: "const forbidden = origin === 'workspace' ? env.filter(",
     replace: "const forbidden = origin === 'workspace' && env.length < 0 ? env.filter(",
     tier: 'unit',
@@ -229,7 +229,7 @@ const MUTANTS = [
   {
     name: 'mcp-env-on-the-relay',
     breaks: "a stdio MCP server's env is given to the relay's own process (NODE_OPTIONS runs inside the relay)",
-    file: 'src/sessions/mcpStatus.ts',
+    file: 'src/sessions/mcp/mcpStatus.ts',
     find: "env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }, { name: RELAY_ENV, value: JSON.stringify(config) }],",
     replace: "env: [...server.env, { name: 'ELECTRON_RUN_AS_NODE', value: '1' }, { name: RELAY_ENV, value: JSON.stringify(config) }],",
     tier: 'unit',
@@ -238,7 +238,7 @@ const MUTANTS = [
   {
     name: 'relay-inherited-comspec',
     breaks: "the MCP relay runs a .cmd server through whatever an inherited COMSPEC names, not %SystemRoot%'s cmd.exe",
-    file: 'src/platform/mcpRelay/launch.ts',
+    file: 'src/node/mcpRelay/launch.ts',
     find: "    env.comspec = cmd;\n",
     replace: '',
     tier: 'unit',
@@ -247,7 +247,7 @@ const MUTANTS = [
   {
     name: 'relay-unsafe-batch-argument',
     breaks: 'the MCP relay passes a batch file an argument with a double quote, which cmd.exe cannot pass unchanged',
-    file: 'src/platform/mcpRelay/launch.ts',
+    file: 'src/node/mcpRelay/launch.ts',
     find: 'if (unsafe !== undefined) return { refused:',
     replace: 'if (unsafe !== undefined && !unsafe) return { refused:',
     tier: 'unit',
@@ -256,7 +256,7 @@ const MUTANTS = [
   {
     name: 'relay-hub-no-login-timeout',
     breaks: 'a connection to the relay hub that never logs in is kept open',
-    file: 'src/platform/localSocketServer.ts',
+    file: 'src/node/localSocketServer.ts',
     find: 'const timer = setTimeout(() => s.destroy(), this.opts.loginMs);',
     replace: 'const timer = setTimeout(() => undefined, this.opts.loginMs);',
     tier: 'unit',
@@ -265,7 +265,7 @@ const MUTANTS = [
   {
     name: 'relay-hub-no-session-cap',
     breaks: "one session's relays may take the hub's connections without limit",
-    file: 'src/platform/localSocketServer.ts',
+    file: 'src/node/localSocketServer.ts',
     find: 'if (session.live.size >= this.opts.perSession) {',
     replace: 'if (session.live.size >= this.opts.perSession * 100) {',
     tier: 'unit',
@@ -283,7 +283,7 @@ const MUTANTS = [
   {
     name: 'editor-context-path-text',
     breaks: 'the vscode-editor tools serve a file outside the folders reached through a link inside them',
-    file: 'src/host/editorContext/scope.ts',
+    file: 'src/services/editorContext/scope.ts',
     find: 'return this.shown(file) && this.realInside(file);',
     replace: 'return this.shown(file);',
     tier: 'unit',
@@ -292,7 +292,7 @@ const MUTANTS = [
   {
     name: 'selection-answer-unbounded',
     breaks: "get_selection's whole answer may exceed the documented 32,000 characters",
-    file: 'src/host/editorContext/tools.ts',
+    file: 'src/services/editorContext/tools.ts',
     find: 'let json = MAX_ANSWER_CHARS - JSON.stringify(frame).length;',
     replace: 'let json = Number.MAX_SAFE_INTEGER;',
     tier: 'unit',
@@ -355,7 +355,7 @@ const MUTANTS = [
   {
     name: 'scratch-removed-while-agent-runs',
     breaks: "a no-folder session's scratch folder is removed while the agent process that had it still runs",
-    file: 'src/platform/scratchFolders.ts',
+    file: 'src/node/scratchFolders.ts',
     find: "  await Promise.allSettled(holders);\n",
     replace: '',
     tier: 'unit',
@@ -413,7 +413,7 @@ const MUTANTS = [
     // open descriptor, and a subfolder swapped for a link between listing and removing is followed.
     name: 'scratch-removal-follows-links',
     breaks: 'removing a scratch folder follows a subfolder an agent swaps for a link while it is removed',
-    file: 'src/platform/safeRemove.ts',
+    file: 'src/node/safeRemove.ts',
     find: 'const child = `${self}/${name}`;',
     replace: 'const child = path.join(at, name);',
     tier: 'unit',
@@ -422,7 +422,7 @@ const MUTANTS = [
   {
     name: 'sweep-ignores-last-change',
     breaks: 'the sweep removes an old-named scratch folder that another window still uses',
-    file: 'src/platform/scratchFolders.ts',
+    file: 'src/node/scratchFolders.ts',
     find: 'if (!st.isDirectory() || now - st.mtimeMs <= maxAgeMs) continue;',
     replace: 'if (!st.isDirectory()) continue;',
     tier: 'unit',
@@ -459,7 +459,7 @@ const MUTANTS = [
   {
     name: 'archive-damaged-line-uncounted',
     breaks: 'a cut or damaged archive line is skipped silently (no count, so no notice)',
-    file: 'src/sessions/transcriptArchive.ts',
+    file: 'src/sessions/store/transcriptArchive.ts',
     find: 'onUnreadable?.(++unreadable);',
     replace: '++unreadable;',
     tier: 'unit',
@@ -477,7 +477,7 @@ const MUTANTS = [
   {
     name: 'index-damage-unsaid',
     breaks: 'a damaged line in the session index is skipped without telling the user',
-    file: 'src/sessions/sessionIndex.ts',
+    file: 'src/sessions/store/sessionIndex.ts',
     find: 'if (unreadable > 0 || out.length === 0) {',
     replace: 'if (out.length === 0) {',
     tier: 'unit',
@@ -486,7 +486,7 @@ const MUTANTS = [
   {
     name: 'index-full-disk-said-every-time',
     breaks: 'a full disk is reported at every failed index write, not once per streak',
-    file: 'src/sessions/sessionIndex.ts',
+    file: 'src/sessions/store/sessionIndex.ts',
     find: 'if (!this.failing) this.options.onWriteError?.(err);',
     replace: 'this.options.onWriteError?.(err);',
     tier: 'unit',
@@ -495,7 +495,7 @@ const MUTANTS = [
   {
     name: 'archive-full-disk-drops-lines',
     breaks: 'archive lines that failed to write (a full disk) are dropped instead of retried',
-    file: 'src/sessions/transcriptArchive.ts',
+    file: 'src/sessions/store/transcriptArchive.ts',
     find: 'this.pending.set(file, [...raw, ...(this.pending.get(file) ?? [])]);',
     replace: '',
     tier: 'unit',
@@ -504,7 +504,7 @@ const MUTANTS = [
   {
     name: 'session-delete-leaves-sidecars',
     breaks: "deleting a session leaves its pins, folders and checkpoints on disk",
-    file: 'src/sessions/transcriptArchive.ts',
+    file: 'src/sessions/store/transcriptArchive.ts',
     find: 'for (const kind of SIDECAR_KINDS) await fs.promises.rm(',
     replace: 'for (const kind of SIDECAR_KINDS.slice(1)) await fs.promises.rm(',
     tier: 'unit',
@@ -513,7 +513,7 @@ const MUTANTS = [
   {
     name: 'sidecar-unknown-version-read',
     breaks: 'a pins/folders/checkpoints file of a version this build does not know is read as if it were its own',
-    file: 'src/sessions/sessionSidecar.ts',
+    file: 'src/sessions/store/sessionSidecar.ts',
     find: 'if (v !== format.version) return',
     replace: 'if (v === undefined) return',
     tier: 'unit',
@@ -522,7 +522,7 @@ const MUTANTS = [
   {
     name: 'index-write-ignores-other-window',
     breaks: 'an index write replaces the file without merging what another window wrote',
-    file: 'src/sessions/sessionIndex.ts',
+    file: 'src/sessions/store/sessionIndex.ts',
     find: 'this.merge(this.parse(text))',
     replace: 'this.merge([])',
     tier: 'unit',
@@ -532,7 +532,7 @@ const MUTANTS = [
   {
     name: 'pattern-without-unicode-mode',
     breaks: "the elicitation pattern is checked without JSON Schema's Unicode mode",
-    file: 'src/sessions/patternCheck.ts',
+    file: 'src/sessions/policy/patternCheck.ts',
     find: "new RegExp(pattern, 'u')",
     replace: "new RegExp(pattern, '')",
     tier: 'unit',
@@ -608,7 +608,7 @@ const MUTANTS = [
   {
     name: 'keep-all-in-file-does-nothing',
     breaks: 'Keep All Changes in File answers yes but keeps nothing',
-    file: 'src/host/hunkReview.ts',
+    file: 'src/services/files/hunkReview.ts',
     find: '    t.keep(file);\n',
     replace: '',
     tier: 'integration',
@@ -617,7 +617,7 @@ const MUTANTS = [
   {
     name: 'undo-all-in-file-does-nothing',
     breaks: 'Undo All Changes in File answers yes but undoes nothing',
-    file: 'src/host/hunkReview.ts',
+    file: 'src/services/files/hunkReview.ts',
     find: '(await t.revert(file))',
     replace: '(await Promise.resolve(true))',
     tier: 'integration',
@@ -626,7 +626,7 @@ const MUTANTS = [
   {
     name: 'no-sweep-at-turn-end',
     breaks: 'a file the agent created where no watcher event came (files.watcherExclude, a late watcher) is never listed',
-    file: 'src/host/changeTracker.ts',
+    file: 'src/services/files/changeTracker.ts',
     find: 'if (!baseline || !seen) return;',
     replace: 'return;',
     tier: 'integration',
@@ -635,7 +635,7 @@ const MUTANTS = [
   {
     name: 'review-all-not-one-diff',
     breaks: 'Review All opens one diff after another instead of one multi-file diff',
-    file: 'src/host/changeTracker.ts',
+    file: 'src/services/files/changeTracker.ts',
     find: "executeCommand('vscode.changes',",
     replace: "executeCommand('acpAgents.noSuchCommand',",
     tier: 'integration',
@@ -672,7 +672,7 @@ const MUTANTS = [
   {
     name: 'git-env-chooses-repository',
     breaks: "GIT_DIR / GIT_WORK_TREE in the extension host's environment reach the extension's git",
-    file: 'src/host/safeGit.ts',
+    file: 'src/services/safeGit.ts',
     find: 'if (!LOCATION_VARS.has(k.toUpperCase())) env[k] = v;',
     replace: 'env[k] = v;',
     tier: 'unit',
@@ -681,7 +681,7 @@ const MUTANTS = [
   {
     name: 'git-fsmonitor-allowed',
     breaks: "a repository's core.fsmonitor command runs in the extension's git status",
-    file: 'src/host/safeGit.ts',
+    file: 'src/services/safeGit.ts',
     find: "'core.fsmonitor=false', ",
     replace: '',
     tier: 'unit',
@@ -690,7 +690,7 @@ const MUTANTS = [
   {
     name: 'git-bare-repository-discovered',
     breaks: 'a bare git directory an agent wrote as plain files is discovered and used',
-    file: 'src/host/safeGit.ts',
+    file: 'src/services/safeGit.ts',
     find: "'safe.bareRepository=explicit', ",
     replace: '',
     tier: 'unit',
@@ -699,7 +699,7 @@ const MUTANTS = [
   {
     name: 'git-filter-drivers-run',
     breaks: "a repository's clean and process filter drivers run in the extension's git status",
-    file: 'src/host/safeGit.ts',
+    file: 'src/services/safeGit.ts',
     find: "for (const k of ['clean', 'smudge', 'process'])",
     replace: "for (const k of ['smudge'])",
     tier: 'unit',

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseJsonc } from './shared/jsonc';
-import type { AutoApprove } from './sessions/permissionPolicy';
-import { effectiveProtectedPaths } from './platform/protectedPaths';
+import type { AutoApprove } from './sessions/policy/permissionPolicy';
+import { effectiveProtectedPaths } from './node/protectedPaths';
 import { DEFAULT_REGISTRY_URL } from './agents/registry/registrySource';
 import { parseAgentSettings, type AgentDefinition, type AgentSettingsProblem } from './agents/agentDefinition';
 

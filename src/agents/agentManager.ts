@@ -19,7 +19,7 @@ import type { CancelToken } from './sessionRouter';
 import { Emitter, type Disposable } from '../shared/events';
 import { forMessage } from '../shared/nativeText';
 import { findProgram } from './resolveCommand';
-import { unsafeBatchArgument } from '../platform/spawnProgram';
+import { unsafeBatchArgument } from '../node/spawnProgram';
 import { isPackageRunner } from './packageRunner';
 
 export type AgentStatus = 'not-started' | 'starting' | 'running' | 'needs-sign-in' | 'failed' | 'stopped';

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { spawnProgram } from '../platform/spawnProgram';
+import { spawnProgram } from '../node/spawnProgram';
 
 export interface SpawnSpec {
   readonly command: string;

@@ -17,7 +17,7 @@ import type { CancelToken, SessionRouter } from './sessionRouter';
 
 export type ClientCapabilities = acpNext.ClientCapabilities;
 
-/** Elicitations not about a session (request-scoped): asked outside any panel (host/elicitation.ts). */
+/** Elicitations not about a session (request-scoped): asked outside any panel (services/elicitation.ts). */
 export interface RequestScopedElicitation {
   /** `from`: the agent process asking (the same object for all of its calls). */
   create(agentName: string, params: unknown, token: CancelToken, from: object): Promise<unknown>;

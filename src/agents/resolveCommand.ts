@@ -2,7 +2,7 @@
  * Finds an agent's program: on PATH (honouring PATHEXT on Windows), or — when a
  * GUI-launched editor misses the user's shell PATH (nvm, volta, Homebrew) — on
  * the PATH of the user's login shell. The absolute path it returns is what we
- * spawn (through cross-spawn, src/platform/spawnProgram.ts): cross-spawn's own
+ * spawn (through cross-spawn, src/node/spawnProgram.ts): cross-spawn's own
  * lookup on Windows searches the working directory — the workspace — first,
  * so a repository could plant an `npx.cmd`; ours never looks there. It also
  * gives the user a clear "not found" before anything starts. No `vscode` import.

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { Attachment, Mention } from '../shared/attachments';
 import { forLabel } from '../shared/nativeText';
 import { fuzzyFiles } from '../sessions/promptBuilder';
-import { realPathLoose } from '../platform/pathPolicy';
-import { readVerified } from '../platform/verifiedIo';
+import { realPathLoose } from '../node/pathPolicy';
+import { readVerified } from '../node/verifiedIo';
 
 /** At most this many lines of a symbol, and this many problems, are attached. */
 const MAX_SYMBOL_LINES = 400;

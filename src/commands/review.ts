@@ -1,4 +1,4 @@
-/** Keep / Undo the agent's changes, a hunk or a whole file at a time (host/hunkReview.ts). */
+/** Keep / Undo the agent's changes, a hunk or a whole file at a time (services/files/hunkReview.ts). */
 import * as vscode from 'vscode';
 import type { CommandFactory } from './types';
 

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { forLabel, forMessage } from '../shared/nativeText';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import { addContextFolder } from '../chat/contextFolders';
-import { transcriptMarkdown } from '../sessions/forkTranscript';
+import { transcriptMarkdown } from '../sessions/transcript/forkTranscript';
 import type { PermissionItem } from '../shared/transcriptTypes';
 import type { SessionTreeNode } from '../ui/sessionTree';
 import { agentFromArg, pickFolder, showError } from './helpers';

@@ -1,8 +1,8 @@
 /** Commands about what the user trusts: workspace MCP servers, and the workspace's Gemini CLI settings. */
 import * as vscode from 'vscode';
 import { forLabel } from '../shared/nativeText';
-import type { WorkspaceMcpServer } from '../sessions/mcpServers';
-import { GEMINI_SETTINGS_KEY, trustChoices, trustOutcome } from '../sessions/trustChoices';
+import type { WorkspaceMcpServer } from '../sessions/mcp/mcpServers';
+import { GEMINI_SETTINGS_KEY, trustChoices, trustOutcome } from '../sessions/mcp/trustChoices';
 import type { CommandFactory } from './types';
 
 const manageMcpTrust: CommandFactory = (ctx) => async () => {

@@ -33,7 +33,7 @@ import { SessionSettings } from './parts/sessionSettings';
 import { Subagents } from './parts/subagents';
 import { PromptTurns } from './promptTurn';
 import type { SessionCore, SessionPart } from './sessionCore';
-import type { SessionServices } from './services';
+import type { SessionServices } from './ports';
 import { SessionState } from './sessionState';
 import { Transcript, type Change } from './transcript';
 

@@ -4,7 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { forLabel } from '../shared/nativeText';
-import { testPattern } from './patternCheck';
+import { testPattern } from './policy/patternCheck';
 
 type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi';
 

@@ -12,7 +12,7 @@ import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import type { PartMethods } from '../agents/clientMethods';
 import type { Disposable } from '../shared/events';
-import type { SessionServices } from './services';
+import type { SessionServices } from './ports';
 import type { SessionPhase } from './sessionState';
 import type { Change, Transcript } from './transcript';
 

@@ -11,10 +11,10 @@ import type { AgentManager } from '../agents/agentManager';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import { agentDiagnostics, type McpStatusReport } from '../agents/diagnostics';
 import { diagnosticsMarkdown, REPORT_LIMITS } from '../agents/diagnosticsMarkdown';
-import type { McpServerSources } from '../host/mcpServerSources';
-import { withoutUntrusted } from '../sessions/mcpServers';
-import type { McpServerStatus as LiveServerStatus } from '../sessions/mcpStatus';
-import type { McpTrust } from '../sessions/mcpTrust';
+import type { McpServerSources } from '../services/mcpServerSources';
+import { withoutUntrusted } from '../sessions/mcp/mcpServers';
+import type { McpServerStatus as LiveServerStatus } from '../sessions/mcp/mcpStatus';
+import type { McpTrust } from '../sessions/mcp/mcpTrust';
 
 const DIAGNOSTICS_SCHEME = 'acp-diagnostics';
 const ALL = 'all';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { WorkspaceMcpServer } from '../sessions/mcpServers';
-import { trustListText } from '../sessions/mcpTrust';
+import type { WorkspaceMcpServer } from '../sessions/mcp/mcpServers';
+import { trustListText } from '../sessions/mcp/mcpTrust';
 import { forMessage } from '../shared/nativeText';
 
 /** The native trust question: the exact command lines and URLs, and the env each sets, in a modal. Escape trusts nothing. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { outsideWorkspace } from '../platform/pathPolicy';
+import { outsideWorkspace } from '../node/pathPolicy';
 import { forMessage } from '../shared/nativeText';
 import type { WarningModal } from './geminiTrustPrompt';
 

@@ -2,8 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentStatus } from '../agents/agentManager';
-import { statusText as mcpStatusText, type McpServerStatus } from '../sessions/mcpStatus';
-import type { SessionEntry, SessionIndex } from '../sessions/sessionIndex';
+import { statusText as mcpStatusText, type McpServerStatus } from '../sessions/mcp/mcpStatus';
+import type { SessionEntry, SessionIndex } from '../sessions/store/sessionIndex';
 import { forLabel } from '../shared/nativeText';
 
 /** An agent's state in words (the picker and the tree). */

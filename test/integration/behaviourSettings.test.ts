@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AccessQuestion } from '../../src/sessions/accessGate';
+import type { AccessQuestion } from '../../src/sessions/policy/accessGate';
 import { api, closeAllEditors, connected, isAlive, readRecord, startedPids, waitFor, waitForStatus } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AccessQuestion } from '../../src/sessions/accessGate';
+import type { AccessQuestion } from '../../src/sessions/policy/accessGate';
 import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
 // The paths the context-folders scenario reads (fixed: a scenario cannot be told them).

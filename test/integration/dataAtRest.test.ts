@@ -7,12 +7,12 @@ import * as assert from 'node:assert/strict';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lockPathOf } from '../../src/platform/storeLock';
-import { SessionIndex } from '../../src/sessions/sessionIndex';
+import { lockPathOf } from '../../src/node/storeLock';
+import { SessionIndex } from '../../src/sessions/store/sessionIndex';
 import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
 
 /** The index module as built for the tests (a child process runs the same code as the host). */
-const INDEX_MODULE = path.resolve(__dirname, '..', '..', 'src', 'sessions', 'sessionIndex.js');
+const INDEX_MODULE = path.resolve(__dirname, '..', '..', 'src', 'sessions', 'store', 'sessionIndex.js');
 
 /** Runs the real SessionIndex in another process: `body` gets `index` (on `file`) and `report(line)`. */
 function otherProcess(file: string, body: string) {

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AccessQuestion } from '../../src/sessions/accessGate';
+import type { AccessQuestion } from '../../src/sessions/policy/accessGate';
 import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
 
 describe('Links from agents: what a click opens', function () {

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AccessQuestion } from '../../src/sessions/accessGate';
+import type { AccessQuestion } from '../../src/sessions/policy/accessGate';
 import type { ShownDialog } from '../../src/testHooks';
 import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AccessQuestion } from '../../src/sessions/accessGate';
+import type { AccessQuestion } from '../../src/sessions/policy/accessGate';
 import type { PermissionItem, ToolItem } from '../../src/shared/transcriptTypes';
 import { api, backdate, closeAllEditors, connected, nextLogLine, readRecord, recordFile, waitFor, waitForStatus } from './helpers';
 

@@ -7,10 +7,10 @@
 //   storeWriter hold <file>
 //     takes the store lock of <file>, sends 'held' and keeps it (until killed).
 import * as lockfile from 'proper-lockfile';
-import { STORE_LOCK } from '../../src/platform/storeLock';
-import { FileTouches } from '../../src/sessions/fileTouches';
-import { SessionIndex } from '../../src/sessions/sessionIndex';
-import { TranscriptArchive } from '../../src/sessions/transcriptArchive';
+import { STORE_LOCK } from '../../src/node/storeLock';
+import { FileTouches } from '../../src/sessions/checkpoints/fileTouches';
+import { SessionIndex } from '../../src/sessions/store/sessionIndex';
+import { TranscriptArchive } from '../../src/sessions/store/transcriptArchive';
 
 const [mode, file, name, roundsArg] = process.argv.slice(2) as [string, string, string, string];
 const send = (m: unknown) => process.send?.(m);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mcpJsonProblem, parseMcpJson, selectMcpServers } from '../../src/sessions/mcpServers';
+import { mcpJsonProblem, parseMcpJson, selectMcpServers } from '../../src/sessions/mcp/mcpServers';
 import { jsoncProblem } from '../../src/shared/jsonc';
 
 const ctx = { env: { TOKEN: 't0k3n', HOME: '/home/u' }, workspaceFolder: '/ws', home: '/home/u', pathEnv: '/usr/bin', cwd: '/ws', runnerPrefix: '/ext/run', isExecutable: (f: string) => f === '/usr/bin/npx' || f === '/usr/bin/uvx' };

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SessionIndex } from '../../src/sessions/sessionIndex';
-import { TranscriptArchive, coalesceChunks } from '../../src/sessions/transcriptArchive';
+import { SessionIndex } from '../../src/sessions/store/sessionIndex';
+import { TranscriptArchive, coalesceChunks } from '../../src/sessions/store/transcriptArchive';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'acp-store-'));
 

@@ -1,9 +1,9 @@
 // Approval semantics, workspace MCP servers and their trust, and log redaction.
 import * as assert from 'node:assert/strict';
-import { allowOption, alwaysScope, autoApproves, permissionKey, type CallShape } from '../../src/sessions/permissionPolicy';
-import { definitionHash, selectMcpServers, withoutUntrusted } from '../../src/sessions/mcpServers';
-import { McpTrust, trustListText } from '../../src/sessions/mcpTrust';
-import { GEMINI_SETTINGS_KEY, trustChoices, trustOutcome } from '../../src/sessions/trustChoices';
+import { allowOption, alwaysScope, autoApproves, permissionKey, type CallShape } from '../../src/sessions/policy/permissionPolicy';
+import { definitionHash, selectMcpServers, withoutUntrusted } from '../../src/sessions/mcp/mcpServers';
+import { McpTrust, trustListText } from '../../src/sessions/mcp/mcpTrust';
+import { GEMINI_SETTINGS_KEY, trustChoices, trustOutcome } from '../../src/sessions/mcp/trustChoices';
 import { REDACTED, redact, redactText } from '../../src/agents/redact';
 
 describe('approval semantics', () => {

@@ -5,7 +5,7 @@
  * No `vscode` import.
  */
 import * as l10n from '@vscode/l10n';
-import { isRefusedEnvName } from '../../platform/envPolicy';
+import { isRefusedEnvName } from '../../node/envPolicy';
 
 export type PlatformKey = 'darwin-aarch64' | 'darwin-x86_64' | 'linux-aarch64' | 'linux-x86_64' | 'windows-aarch64' | 'windows-x86_64';
 
@@ -89,7 +89,7 @@ function env(o: Obj, where: string): { env: Record<string, string>; strippedEnv?
   for (const [k, val] of Object.entries(v)) {
     if (typeof val !== 'string') return bad(`"${where}.env.${k}" must be a string`);
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) return bad(`"${where}.env" has an invalid name "${k}"`);
-    // What decides which program runs or where traffic goes is not the entry's to set (platform/envPolicy.ts):
+    // What decides which program runs or where traffic goes is not the entry's to set (node/envPolicy.ts):
     // stripped (the entry is kept; the install confirmation names what was left out).
     if (isRefusedEnvName(k)) stripped.push(k);
     else out[k] = val;

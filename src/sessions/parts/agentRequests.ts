@@ -17,10 +17,10 @@ import { bindMethods, type ClientCapabilities, type ClientMethod } from '../../a
 import { SessionQuirks } from '../../agents/quirks';
 import type { CancelToken } from '../../agents/sessionRouter';
 import type { Disposable } from '../../shared/events';
-import { checkPath, isAbsolutePath } from '../../platform/pathPolicy';
-import { AccessGate, type AccessContext } from '../accessGate';
+import { checkPath, isAbsolutePath } from '../../node/pathPolicy';
+import { AccessGate, type AccessContext } from '../policy/accessGate';
 import type { SessionCore, SessionPart } from '../sessionCore';
-import type { ChangeTracking } from '../services';
+import type { ChangeTracking } from '../ports';
 
 /** A wait the agent can cancel: it then fails with -32800. */
 async function untilCancelled<T>(work: Promise<T>, token: CancelToken | undefined): Promise<T> {

@@ -4,7 +4,7 @@
  * the agent cancels its request (answered -32800), cancelled when the turn is
  * stopped or the panel closes. `elicitation/create` and `elicitation/complete`
  * are its table (ELICITATION_METHODS); those about no session go to the host's
- * dialogs (host/elicitation.ts). Pure: no `vscode` — the panel opens URLs.
+ * dialogs (services/elicitation.ts). Pure: no `vscode` — the panel opens URLs.
  */
 import { clientError as errors } from '../../acp/errors';
 import { CompleteElicitationNotification, CreateElicitationRequest } from '../../acp/protocol';

@@ -8,12 +8,12 @@
 import * as path from 'node:path';
 import type { DecodedUpdate } from '../../acp/decode';
 import type { Disposable } from '../../shared/events';
-import type { AccessContext } from '../accessGate';
-import { Checkpoints, CHECKPOINTS_FORMAT } from '../checkpoints';
-import { CheckpointRestore } from '../restore';
+import type { AccessContext } from '../policy/accessGate';
+import { Checkpoints, CHECKPOINTS_FORMAT } from '../checkpoints/checkpoints';
+import { CheckpointRestore } from '../checkpoints/restore';
 import type { SessionCore, SessionPart } from '../sessionCore';
-import { sessionSidecar } from '../sessionSidecar';
-import type { ChangeTracking } from '../services';
+import { sessionSidecar } from '../store/sessionSidecar';
+import type { ChangeTracking } from '../ports';
 
 /** Late file events of a turn still count for this long after it ends. */
 const SETTLE_MS = 1000;

@@ -11,13 +11,13 @@ import type * as acp from '@agentclientprotocol/sdk';
 import * as l10n from '@vscode/l10n';
 import type { AgentRuntime } from '../../agents/agentRuntime';
 import { mcpServersIgnored, trustPassedNote, type McpIgnored } from '../../agents/quirks';
-import type { RelayRegistration } from '../../platform/mcpRelay/hub';
-import { oneLine, type RelayEvent } from '../../platform/mcpRelay/wire';
+import type { RelayRegistration } from '../../node/mcpRelay/hub';
+import { oneLine, type RelayEvent } from '../../node/mcpRelay/wire';
 import { Emitter, type Event } from '../../shared/events';
 import type { McpStatusView } from '../../shared/transcriptTypes';
-import { offerOverHttp, refusesStdio, type HttpOffer } from '../mcpOverHttp';
-import type { McpSelection } from '../mcpServers';
-import { afterTurn, applyEvent, initialStatuses, statusText, wrapStdio, type McpServerStatus } from '../mcpStatus';
+import { offerOverHttp, refusesStdio, type HttpOffer } from '../mcp/mcpOverHttp';
+import type { McpSelection } from '../mcp/mcpServers';
+import { afterTurn, applyEvent, initialStatuses, statusText, wrapStdio, type McpServerStatus } from '../mcp/mcpStatus';
 import type { SessionCore, SessionPart } from '../sessionCore';
 
 export class McpStatus implements SessionPart {

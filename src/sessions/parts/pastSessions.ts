@@ -13,7 +13,7 @@ import { decodeSessionUpdate } from '../../acp/decode';
 import { errorText } from '../../acp/errors';
 import type { AgentRuntime } from '../../agents/agentRuntime';
 import type { Attachment } from '../../shared/attachments';
-import { transcriptMarkdown } from '../forkTranscript';
+import { transcriptMarkdown } from '../transcript/forkTranscript';
 import { pastSessionMode, type OpenMode, type OpenResult } from '../openSession';
 import type { ArchivedLine, SessionCore, SessionPart } from '../sessionCore';
 

@@ -26,7 +26,7 @@ import type { Disposable, Event } from '../../shared/events';
 import type { MessageItem, PinView } from '../../shared/transcriptTypes';
 import type { PanelStatus } from '../../shared/webviewProtocol';
 import type { SessionCore, SessionPart } from '../sessionCore';
-import { parseSidecar, sessionSidecar, type SessionSidecar, type SidecarFormat } from '../sessionSidecar';
+import { parseSidecar, sessionSidecar, type SessionSidecar, type SidecarFormat } from '../store/sessionSidecar';
 import type { Change, Transcript } from '../transcript';
 
 /** What pins need from their session besides the core (the session itself). */

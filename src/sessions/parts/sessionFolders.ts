@@ -14,7 +14,7 @@
  * `<session>.folders.json` next to the archive and sent again on every
  * load/resume. A folder deleted since shows as missing and is not sent.
  *
- * Too wide a folder is refused (platform/folderGrant.ts): a filesystem or
+ * Too wide a folder is refused (node/folderGrant.ts): a filesystem or
  * drive root, the user's home folder or one that holds it, and a folder that
  * holds one of the session's own folders or a workspace folder.
  *
@@ -36,15 +36,15 @@ import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import type { AgentRuntime } from '../../agents/agentRuntime';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { McpSelection } from '../mcpServers';
-import { isInside } from '../../platform/pathPolicy';
-import { tooWideToGrant, type TooWide } from '../../platform/folderGrant';
+import type { McpSelection } from '../mcp/mcpServers';
+import { isInside } from '../../node/pathPolicy';
+import { tooWideToGrant, type TooWide } from '../../node/folderGrant';
 import { forMessage } from '../../shared/nativeText';
 import type { FolderView } from '../../shared/transcriptTypes';
 import type { SessionParams } from '../openSession';
 import type { SessionCore, SessionPart } from '../sessionCore';
-import { parseSidecar, sessionSidecar, type SessionSidecar, type SidecarFormat } from '../sessionSidecar';
-import type { EditorContextAccess } from '../services';
+import { parseSidecar, sessionSidecar, type SessionSidecar, type SidecarFormat } from '../store/sessionSidecar';
+import type { EditorContextAccess } from '../ports';
 
 /** Context folders per session, at most. */
 const MAX_FOLDERS = 20;

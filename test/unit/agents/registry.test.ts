@@ -10,7 +10,7 @@ import { compareVersions, isNewerVersion } from '../../../src/shared/versions';
 import { checkUrl, download, getText, HttpError } from '../../../src/agents/registry/http';
 import { AgentInstaller, ChecksumError, isUnverified, UnverifiedError } from '../../../src/agents/registry/installer';
 import { RegistrySource } from '../../../src/agents/registry/registrySource';
-import { isRefusedEnvName } from '../../../src/platform/envPolicy';
+import { isRefusedEnvName } from '../../../src/node/envPolicy';
 import { binaryEntry, fakeAgentEntries, sha256, startLocalRegistry, tarGz, zip, type ArchiveEntry, type LocalRegistry } from '../../support/registryFixture';
 
 const ROOT = path.resolve(__dirname, '../../../..');

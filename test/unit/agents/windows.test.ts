@@ -8,9 +8,9 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killTree } from '../../../src/agents/agentProcess';
-import { unsafeBatchArgument } from '../../../src/platform/spawnProgram';
-import { isUncPath } from '../../../src/platform/pathPolicy';
-import { startServer, systemCmd } from '../../../src/platform/mcpRelay/launch';
+import { unsafeBatchArgument } from '../../../src/node/spawnProgram';
+import { isUncPath } from '../../../src/node/pathPolicy';
+import { startServer, systemCmd } from '../../../src/node/mcpRelay/launch';
 
 /** cmd.exe phase 1 on a command line: %NAME% of a defined variable is replaced; anything else stays. */
 function cmdPercent(line: string, env: Record<string, string>): string {

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AccessGate, folderGrantable, type AccessAnswer, type AccessQuestion } from '../../../src/sessions/accessGate';
+import { AccessGate, folderGrantable, type AccessAnswer, type AccessQuestion } from '../../../src/sessions/policy/accessGate';
 
 describe('access questions: which folder "allow its folder" may cover', () => {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-gate-')));

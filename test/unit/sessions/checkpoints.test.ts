@@ -4,9 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { diskIo } from '../../../src/platform/storeIo';
-import { Checkpoints, CHECKPOINTS_FORMAT, type FileBytes } from '../../../src/sessions/checkpoints';
-import { SessionSidecar } from '../../../src/sessions/sessionSidecar';
+import { diskIo } from '../../../src/node/storeIo';
+import { Checkpoints, CHECKPOINTS_FORMAT, type FileBytes } from '../../../src/sessions/checkpoints/checkpoints';
+import { SessionSidecar } from '../../../src/sessions/store/sessionSidecar';
 import { hunks, keepHunk } from '../../../src/shared/hunks';
 
 const b = (s: string) => Buffer.from(s, 'utf8');

@@ -12,9 +12,9 @@ import { openSession, pastSessionMode, type OpenHost, type OpenMode } from '../.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DEFAULT_PROTECTED_PATHS, protectedMatcher } from '../../../src/platform/protectedPaths';
+import { DEFAULT_PROTECTED_PATHS, protectedMatcher } from '../../../src/node/protectedPaths';
 import { Permissions } from '../../../src/sessions/parts/permissions';
-import type { AutoApprove } from '../../../src/sessions/permissionPolicy';
+import type { AutoApprove } from '../../../src/sessions/policy/permissionPolicy';
 import { PromptTurns, type TurnHost } from '../../../src/sessions/promptTurn';
 import { SessionState, statusOf, type SessionPhase } from '../../../src/sessions/sessionState';
 import { Transcript, type Change } from '../../../src/sessions/transcript';

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Checkpoints } from '../../../src/sessions/checkpoints';
-import { FileTouches, TOUCH_LIMITS, touchKey, type TurnTouch } from '../../../src/sessions/fileTouches';
+import { Checkpoints } from '../../../src/sessions/checkpoints/checkpoints';
+import { FileTouches, TOUCH_LIMITS, touchKey, type TurnTouch } from '../../../src/sessions/checkpoints/fileTouches';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'acp-touches-'));
 const turn = (over: Partial<TurnTouch> = {}): TurnTouch => ({ agentId: 'a', sessionId: 's1', turnId: 'cp1', text: 'do it', at: 1000, files: ['/w/x.ts'], ...over });

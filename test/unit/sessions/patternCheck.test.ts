@@ -1,9 +1,9 @@
 // An elicitation field's `pattern` comes from the agent: it is tested in a worker
-// thread with a time limit (src/sessions/patternCheck.ts), so that a pattern built
+// thread with a time limit (src/sessions/policy/patternCheck.ts), so that a pattern built
 // for catastrophic backtracking costs a worker, never the extension host's thread.
 import * as assert from 'node:assert/strict';
 import { checkField, fieldsOf } from '../../../src/sessions/elicitationSchema';
-import { testPattern } from '../../../src/sessions/patternCheck';
+import { testPattern } from '../../../src/sessions/policy/patternCheck';
 
 /** A pattern that backtracks exponentially on a string of a's that does not match. */
 const EVIL = '^(a+)+$';

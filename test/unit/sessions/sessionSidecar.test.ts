@@ -7,12 +7,12 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { diskIo, fullDiskIo } from '../../../src/platform/storeIo';
-import { Checkpoints, CHECKPOINTS_FORMAT } from '../../../src/sessions/checkpoints';
+import { diskIo, fullDiskIo } from '../../../src/node/storeIo';
+import { Checkpoints, CHECKPOINTS_FORMAT } from '../../../src/sessions/checkpoints/checkpoints';
 import { PINS_FORMAT } from '../../../src/sessions/parts/pins';
 import { FOLDERS_FORMAT } from '../../../src/sessions/parts/sessionFolders';
-import { SIDECAR_KINDS, sessionSidecar } from '../../../src/sessions/sessionSidecar';
-import { TranscriptArchive } from '../../../src/sessions/transcriptArchive';
+import { SIDECAR_KINDS, sessionSidecar } from '../../../src/sessions/store/sessionSidecar';
+import { TranscriptArchive } from '../../../src/sessions/store/transcriptArchive';
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 

@@ -7,8 +7,8 @@ import * as path from 'node:path';
 import { AgentCapabilityView } from '../../../src/acp/capabilities';
 import type { AgentDefinition } from '../../../src/agents/agentDefinition';
 import type { AgentRuntime } from '../../../src/agents/agentRuntime';
-import { SessionIndex } from '../../../src/sessions/sessionIndex';
-import { SessionSync, type SessionSyncDeps } from '../../../src/sessions/sessionSync';
+import { SessionIndex } from '../../../src/sessions/store/sessionIndex';
+import { SessionSync, type SessionSyncDeps } from '../../../src/sessions/store/sessionSync';
 
 const agent: AgentDefinition = { id: 'a', name: 'Agent A', command: 'a', args: [], env: {}, source: 'settings' };
 

@@ -6,9 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { diskIo, fullDiskIo } from '../../../src/platform/storeIo';
-import { SessionIndex } from '../../../src/sessions/sessionIndex';
-import { TranscriptArchive } from '../../../src/sessions/transcriptArchive';
+import { diskIo, fullDiskIo } from '../../../src/node/storeIo';
+import { SessionIndex } from '../../../src/sessions/store/sessionIndex';
+import { TranscriptArchive } from '../../../src/sessions/store/transcriptArchive';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'acp-rest-'));
 const entry = (sessionId: string, updatedAt = 1) => ({ agentId: 'a', sessionId, cwd: '/w', createdAt: 1, updatedAt, source: 'local' });

@@ -2,7 +2,7 @@
 // patch bodies, resolved against the cwd and the home folder.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { isPathKey, isPatternKey, looksRooted, patchPaths, resolveToolGlob, resolveToolPath, toolCallPaths, type ToolCallView } from '../../../src/sessions/toolPaths';
+import { isPathKey, isPatternKey, looksRooted, patchPaths, resolveToolGlob, resolveToolPath, toolCallPaths, type ToolCallView } from '../../../src/sessions/policy/toolPaths';
 
 const ctx = { cwd: '/ws', home: '/home/u', platform: 'linux' as const };
 const resolvedOf = (call: ToolCallView) => toolCallPaths(call, ctx).paths.map((p) => p.resolved);

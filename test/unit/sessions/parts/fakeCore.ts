@@ -1,11 +1,11 @@
 // A plain SessionCore for the parts' unit tests: a real Transcript, stub
 // services that record what they were asked, and the session's state as
 // fields a test sets.
-import { diskIo } from '../../../../src/platform/storeIo';
+import { diskIo } from '../../../../src/node/storeIo';
 import type { AgentDefinition } from '../../../../src/agents/agentDefinition';
 import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
 import type { SessionCore } from '../../../../src/sessions/sessionCore';
-import type { SessionServices, TerminalDelta } from '../../../../src/sessions/services';
+import type { SessionServices, TerminalDelta } from '../../../../src/sessions/ports';
 import type { SessionPhase } from '../../../../src/sessions/sessionState';
 import { Transcript, type Change } from '../../../../src/sessions/transcript';
 import { Emitter } from '../../../../src/shared/events';

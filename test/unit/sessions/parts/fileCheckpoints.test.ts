@@ -3,9 +3,9 @@
 // session id, linked again to the user messages of history.
 import * as assert from 'node:assert/strict';
 import { decodeSessionUpdate } from '../../../../src/acp/decode';
-import type { AccessContext, AccessGate } from '../../../../src/sessions/accessGate';
+import type { AccessContext, AccessGate } from '../../../../src/sessions/policy/accessGate';
 import { FileCheckpoints } from '../../../../src/sessions/parts/fileCheckpoints';
-import type { ChangeEntry, TurnObserver } from '../../../../src/sessions/services';
+import type { ChangeEntry, TurnObserver } from '../../../../src/sessions/ports';
 import { Emitter } from '../../../../src/shared/events';
 import { fakeCore } from './fakeCore';
 

@@ -2,7 +2,7 @@
 // strip in the header and the mark on the message, the pins file next to the
 // archive, and a pin finding its message again in a re-created transcript
 // (a load or an archive replay gives every item a new id).
-import { diskIo } from '../../../../src/platform/storeIo';
+import { diskIo } from '../../../../src/node/storeIo';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,7 +1,7 @@
 // The session folders part: the cwd (a scratch folder when none is open),
 // the roots sent (the boundary for requests), MCP servers and instructions in
 // the session parameters, and the skipped-MCP notice shown once.
-import { diskIo } from '../../../../src/platform/storeIo';
+import { diskIo } from '../../../../src/node/storeIo';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,0 +1,75 @@
+/**
+ * What every session gets from the editor (sessions/ports.ts), wired from
+ * the extension's services: the composition root passes itself in.
+ */
+import * as vscode from 'vscode';
+import type { DiffDocuments } from './diffDocuments';
+import { makeScratch, removeScratchAfter } from '../node/scratchFolders';
+import type { FileTouches } from '../sessions/checkpoints/fileTouches';
+import type { SessionServices } from '../sessions/ports';
+import type { SessionIndex } from '../sessions/store/sessionIndex';
+import type { TranscriptArchive } from '../sessions/store/transcriptArchive';
+import type { SessionRootQuestion } from '../ui/sessionRootPrompt';
+import type { UserMessages } from '../ui/userMessages';
+import { readText } from './attachmentSources';
+import { ChangeTracker } from '../services/files/changeTracker';
+import type { EditorContextService } from '../services/editorContext/service';
+import type { FileService } from '../services/files/fileService';
+import type { HunkReview } from '../services/files/hunkReview';
+import type { McpRelays } from '../services/mcpRelays';
+import type { McpServerSources } from '../services/mcpServerSources';
+import { currentBytes, restoreFiles } from '../services/files/restoreFiles';
+import type { TerminalService } from '../services/terminals';
+import { workspaceFolderPaths } from '../services/workspaceFolders';
+
+/** The services a session's are made of (the composition root has them all). */
+export interface SessionServiceSources {
+  readonly config: SessionServices['settings'];
+  readonly index: SessionIndex;
+  readonly archive: TranscriptArchive;
+  readonly fileTouches: FileTouches;
+  readonly files: FileService;
+  readonly terminals: TerminalService;
+  readonly diffs: DiffDocuments;
+  readonly review: HunkReview;
+  readonly messages: UserMessages;
+  readonly mcp: McpServerSources;
+  readonly mcpRelays: McpRelays;
+  readonly editorContext: EditorContextService;
+  readonly sessionRoots: SessionRootQuestion;
+  readonly scratchDir: string;
+  readonly log: vscode.LogOutputChannel;
+}
+
+export function sessionServices(s: SessionServiceSources): SessionServices {
+  return {
+    settings: s.config,
+    index: s.index,
+    archive: s.archive,
+    fileTouches: s.fileTouches,
+    files: s.files,
+    terminals: s.terminals,
+    changeTracker: (sensitive, access) =>
+      new ChangeTracker(
+        (file, before, after, title) => s.diffs.open(file, before, after, title),
+        (file, before, after) => s.diffs.uris(file, before, after),
+        sensitive,
+        (file, title) => s.review.open(file, title),
+        (file) => s.files.vetUserWrite(access(), file),
+        (message) => void s.messages.show('warning', message),
+      ),
+    mcpServers: (rt, cwd, agentName) => s.mcp.forSession(rt, cwd, agentName),
+    mcpRelay: s.mcpRelays,
+    editorContext: (roots) => s.editorContext.forSession(roots),
+    scratchRoot: () => makeScratch(s.scratchDir),
+    releaseScratch: (dir, holders) => void removeScratchAfter(s.scratchDir, dir, holders, (m) => s.log.warn(`scratch folder: ${m}`)),
+    confirmRoot: (agentName, folder) => s.sessionRoots.confirm(agentName, folder),
+    additionalDirectories: (cwd) => workspaceFolderPaths().filter((f) => f !== cwd),
+    newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
+    forkSession: (def, sessionId) => void vscode.commands.executeCommand('acpAgents.forkSession', { agentId: def.id, sessionId }),
+    readText,
+    currentBytes,
+    restoreFiles: (entries, label, access) => restoreFiles(entries, label, (file) => s.files.vetUserWrite(access, file)),
+    showDiff: (file, left, right, title) => s.diffs.open(file, left, right, title),
+  };
+}

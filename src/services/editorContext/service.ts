@@ -1,0 +1,44 @@
+/**
+ * The editor context as a service of the extension: one local MCP server
+ * (`server.ts`) over VS Code's editor state (`vscodeEditor.ts`), and one grant
+ * per session, handed to its agent next to the user's MCP servers while
+ * `acpAgents.editorContext` is on.
+ */
+import type * as vscode from 'vscode';
+import type { EditorContextAccess } from '../../sessions/ports';
+import { EditorContextServer } from './server';
+import { vscodeEditorPort } from './vscodeEditor';
+
+export class EditorContextService implements vscode.Disposable {
+  private readonly server: EditorContextServer;
+
+  constructor(
+    private readonly opts: {
+      /** dist/editorContextShim.js in the installed extension. */
+      readonly shim: string;
+      readonly version: string;
+      readonly enabled: () => boolean;
+      /** Notes the session's secret so that no log shows it. */
+      readonly secret: (value: string) => void;
+      readonly log: (message: string) => void;
+    },
+  ) {
+    this.server = new EditorContextServer({ port: vscodeEditorPort(opts.enabled), shim: opts.shim, node: process.execPath, version: opts.version, log: opts.log });
+  }
+
+  /** Access for one session whose folders are `roots()`; undefined when the server cannot start (logged). */
+  async forSession(roots: () => readonly string[]): Promise<EditorContextAccess | undefined> {
+    try {
+      const grant = await this.server.grant(roots);
+      this.opts.secret(grant.token);
+      return { entry: () => (this.opts.enabled() ? grant.entry : undefined), dispose: () => grant.dispose() };
+    } catch (err) {
+      this.opts.log(`editor context: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  }
+
+  dispose(): void {
+    this.server.dispose();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The sessions index in step with the agents: the sessions an agent lists
+ * (started elsewhere too) merged in, and the sessions deleted here deleted on
+ * the agent too (`session/delete`) — each time an agent (re)starts, and when
+ * the user asks (Refresh, Delete).
+ */
+import type { AgentDefinition } from '../../agents/agentDefinition';
+import type { AgentManager } from '../../agents/agentManager';
+import type { SessionIndex } from './sessionIndex';
+
+export interface SessionSyncDeps {
+  readonly agents: Pick<AgentManager, 'runtime' | 'ensureRunning' | 'find' | 'status'>;
+  readonly index: Pick<SessionIndex, 'mergeListed' | 'pendingDeletes' | 'deleteSettled'>;
+  /** The workspace folders sessions are listed for. */
+  folders(): readonly string[];
+  /** Where an agent started to delete sessions works (the first folder). */
+  defaultCwd(): string | undefined;
+  warn(message: string): void;
+}
+
+export class SessionSync {
+  /** Per agent, the session/delete flush under way (see flushDeletes). */
+  private readonly deleting = new Map<string, Promise<void>>();
+  private readonly lastStatus = new Map<string, string>();
+
+  constructor(private readonly deps: SessionSyncDeps) {}
+
+  /** Sessions an agent lists (started elsewhere too), merged into the index. */
+  async listInto(agent: AgentDefinition): Promise<void> {
+    const rt = this.deps.agents.runtime(agent.id);
+    if (!rt?.capabilities.canList()) return;
+    for (const folder of this.deps.folders()) {
+      let cursor: string | undefined;
+      for (let page = 0; page < 50; page++) {
+        const r = await rt.connection.listSessions({ cwd: folder, ...(cursor ? { cursor } : {}) });
+        const listed = (Array.isArray(r?.sessions) ? r.sessions : []).filter((x) => typeof x?.sessionId === 'string').map((x) => ({ ...x, cwd: typeof x.cwd === 'string' ? x.cwd : folder }));
+        this.deps.index.mergeListed(agent.id, listed);
+        cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
+        if (!cursor) break;
+      }
+    }
+  }
+
+  /**
+   * Asks the agent to delete the sessions deleted here (`session/delete`),
+   * starting it when `start` and it is not running. Where it cannot delete, the
+   * request is settled: the tombstone alone keeps the session hidden.
+   */
+  flushDeletes(agent: AgentDefinition, opts: { start?: boolean } = {}): Promise<void> {
+    // One at a time per agent (a start also flushes): each session/delete is sent once.
+    const next = (this.deleting.get(agent.id) ?? Promise.resolve()).then(() => this.flushDeletesNow(agent, opts));
+    this.deleting.set(agent.id, next.catch(() => undefined));
+    return next;
+  }
+
+  /** An agent's status changed: each time it (re)starts, the deletes it missed, then the sessions it lists. */
+  statusChanged(agentId: string): void {
+    const agent = this.deps.agents.find(agentId);
+    const status = this.deps.agents.status(agentId);
+    const was = this.lastStatus.get(agentId);
+    this.lastStatus.set(agentId, status);
+    if (agent && status === 'running' && was === 'starting') {
+      void this.flushDeletes(agent)
+        .then(() => this.listInto(agent))
+        .then(undefined, (err: unknown) => this.deps.warn(`session/list of ${agent.name} failed: ${String(err)}`));
+    }
+  }
+
+  private async flushDeletesNow(agent: AgentDefinition, opts: { start?: boolean }): Promise<void> {
+    const index = this.deps.index;
+    const pending = index.pendingDeletes(agent.id);
+    if (pending.length === 0) return;
+    let rt = this.deps.agents.runtime(agent.id);
+    if (!rt && opts.start) {
+      try {
+        rt = await this.deps.agents.ensureRunning(agent, this.deps.defaultCwd());
+      } catch (err) {
+        this.deps.warn(`session/delete waits for ${agent.name} to start: ${String((err as Error)?.message ?? err)}`);
+        return;
+      }
+    }
+    if (!rt) return;
+    for (const sessionId of pending) {
+      if (rt.capabilities.canDelete()) {
+        try {
+          await rt.connection.deleteSession(sessionId);
+        } catch (err) {
+          // An answer (even an error: unknown session) settles it; a lost connection leaves it for the next start.
+          if (rt.connection.isClosed) return;
+          this.deps.warn(`session/delete of ${sessionId} failed: ${String((err as Error)?.message ?? err)}`);
+        }
+      }
+      index.deleteSettled(agent.id, sessionId);
+    }
+  }
+}

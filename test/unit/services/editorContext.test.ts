@@ -1,0 +1,358 @@
+// The editor-context MCP server without VS Code: the tools over a plain editor
+// port (folders, files.exclude, bounds), the dispatcher against garbage, huge
+// lines and floods, and the socket with its secret, through the real shim.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Diagnostic, EditorPort, EditorView, WorkspaceSymbol } from '../../../src/services/editorContext/editorPort';
+import { MAX_IN_FLIGHT, MAX_LINE_BYTES, McpDispatcher } from '../../../src/services/editorContext/mcpDispatcher';
+import { EditorContextServer, MAX_PER_GRANT, SERVER_NAME } from '../../../src/services/editorContext/server';
+import { EditorTools, MAX_ANSWER_CHARS, MAX_SELECTION_CHARS, TOOLS } from '../../../src/services/editorContext/tools';
+import { closedWith } from '../../support/sockets';
+
+const WS = path.resolve(os.tmpdir(), 'ec-ws');
+const OTHER = path.resolve(os.tmpdir(), 'ec-other');
+const r = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
+
+function editor(file: string, text = 'hello world\nsecond line\n', over: Partial<EditorView> = {}): EditorView {
+  return { file, languageId: 'typescript', dirty: false, selections: [r(0, 6, 0, 11)], visibleRanges: [r(0, 0, 1, 0)], text: (x) => (x.start.line === 0 ? text.slice(x.start.character, x.end.line === 0 ? x.end.character : undefined) : text), ...over };
+}
+
+function port(over: Partial<EditorPort> = {}): EditorPort {
+  return {
+    enabled: () => true,
+    activeEditor: () => editor(path.join(WS, 'src', 'a.ts')),
+    visibleEditors: () => [editor(path.join(WS, 'src', 'a.ts')), editor(path.join(OTHER, 'secret.ts'))],
+    openEditors: () => [
+      { file: path.join(WS, 'src', 'a.ts'), dirty: false, active: true, group: 1 },
+      { file: path.join(WS, 'dist', 'out.js'), dirty: false, active: false, group: 1 },
+      { file: path.join(OTHER, 'secret.ts'), dirty: true, active: false, group: 2 },
+    ],
+    diagnostics: () => [],
+    symbols: () => Promise.resolve([]),
+    excludes: () => ({ '**/dist': true, '**/*.js': { when: '$(basename).ts' } }),
+    exists: (f) => f === path.join(WS, 'src', 'gen.ts'),
+    ...over,
+  };
+}
+
+const call = async (tools: EditorTools, name: string, args?: unknown) => {
+  const res = await tools.call(name, args);
+  if ('error' in res) throw new Error(res.error);
+  return res.data as any;
+};
+
+describe('editor context: the tools', () => {
+  it('answers only for files inside the session folders that files.exclude does not hide', async () => {
+    const tools = new EditorTools(() => [WS], port());
+    const open = await call(tools, 'get_open_editors');
+    assert.deepEqual(open.openEditors.map((o: { file: string }) => o.file), [path.join(WS, 'src', 'a.ts')], 'dist/ is excluded, the other folder is outside');
+    assert.equal(open.active.file, path.join(WS, 'src', 'a.ts'));
+    const visible = await call(tools, 'get_visible_ranges');
+    assert.deepEqual(visible.editors, [{ file: path.join(WS, 'src', 'a.ts'), active: true, ranges: [{ startLine: 1, endLine: 2 }] }]);
+    // Another session, on the other folder, sees only that folder.
+    const other = await call(new EditorTools(() => [OTHER], port()), 'get_open_editors');
+    assert.deepEqual(other.openEditors.map((o: { file: string }) => o.file), [path.join(OTHER, 'secret.ts')]);
+    assert.equal(other.active, null);
+  });
+
+  it('the selection: file, 1-based range and text; nothing for an active editor outside the folders', async () => {
+    const sel = await call(new EditorTools(() => [WS], port()), 'get_selection');
+    assert.equal(sel.file, path.join(WS, 'src', 'a.ts'));
+    assert.deepEqual(sel.selections, [{ startLine: 1, startColumn: 7, endLine: 1, endColumn: 12, text: 'world' }]);
+    const outside = await call(new EditorTools(() => [WS], port({ activeEditor: () => editor(path.join(OTHER, 'x.ts')) })), 'get_selection');
+    assert.equal(outside.file, null);
+    const hidden = await call(new EditorTools(() => [WS], port({ activeEditor: () => editor(path.join(WS, 'src', 'gen.js')) })), 'get_selection');
+    assert.equal(hidden.file, null, 'gen.js is hidden next to gen.ts (a files.exclude "when" clause)');
+    const shown = await call(new EditorTools(() => [WS], port({ activeEditor: () => editor(path.join(WS, 'src', 'lone.js')) })), 'get_selection');
+    assert.equal(shown.file, path.join(WS, 'src', 'lone.js'), 'no sibling .ts: not hidden');
+  });
+
+  it('bounds the selected text and the number of selections', async () => {
+    const big = 'x'.repeat(100_000);
+    const e = editor(path.join(WS, 'big.ts'), big, { selections: Array.from({ length: 50 }, () => r(1, 0, 5, 0)) });
+    const sel = await call(new EditorTools(() => [WS], port({ activeEditor: () => e })), 'get_selection');
+    assert.equal(sel.selections.length, 20);
+    assert.equal(sel.moreSelections, 30);
+    assert.equal(sel.selections[0].text.length, MAX_SELECTION_CHARS);
+    assert.equal(sel.selections[0].truncated, true);
+    assert.equal(sel.selections[0].length, 100_000);
+    assert.ok(JSON.stringify(sel).length <= MAX_ANSWER_CHARS);
+  });
+
+  it('holds the whole selection answer to MAX_ANSWER_CHARS, however JSON escapes the text, and says when it cut', async () => {
+    // A control character is six characters of JSON (\u0001): 16,000 of them were ~96,000.
+    const nasty = '\u0001'.repeat(50_000);
+    const e = editor(path.join(WS, 'ctl.ts'), nasty, { selections: [r(1, 0, 2, 0), r(3, 0, 4, 0), r(5, 0, 6, 0)] });
+    const res = await new EditorTools(() => [WS], port({ activeEditor: () => e })).call('get_selection', {});
+    assert.ok('data' in res);
+    const sel = res.data as any;
+    const json = JSON.stringify(sel);
+    assert.ok(json.length <= MAX_ANSWER_CHARS, `the answer is ${json.length} characters`);
+    assert.ok(json.length > MAX_ANSWER_CHARS - 1_000, 'the budget is used, not given up');
+    assert.equal(sel.truncated, true);
+    assert.equal(sel.selections[0].truncated, true);
+    assert.equal(sel.selections[0].length, 50_000);
+    assert.ok(sel.selections[0].text.length > 4_000 && /^\u0001+$/.test(sel.selections[0].text));
+    assert.deepEqual({ text: sel.selections[2].text, truncated: sel.selections[2].truncated }, { text: '', truncated: true }, 'a selection left without room says so');
+    // Surrogate pairs are never split at the cut.
+    const emoji = editor(path.join(WS, 'e.ts'), '"\u{1F600}'.repeat(20_000), { selections: [r(1, 0, 2, 0)] });
+    const esel = await call(new EditorTools(() => [WS], port({ activeEditor: () => emoji })), 'get_selection');
+    assert.ok(JSON.stringify(esel).length <= MAX_ANSWER_CHARS);
+    assert.ok(!/[\uD800-\uDBFF]$/.test(esel.selections[0].text), 'no half pair at the end');
+    // Plain text within the bounds: whole, not marked.
+    const plain = await call(new EditorTools(() => [WS], port()), 'get_selection');
+    assert.equal(plain.truncated, undefined);
+  });
+
+  it('a link inside the folders to a file outside them is outside, as for fs reads', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ec-link-'));
+    try {
+      const ws = path.join(tmp, 'ws');
+      const out = path.join(tmp, 'outside');
+      fs.mkdirSync(ws);
+      fs.mkdirSync(out);
+      fs.writeFileSync(path.join(out, 'secret.ts'), 'secret\n');
+      fs.writeFileSync(path.join(ws, 'mine.ts'), 'mine\n');
+      fs.symlinkSync(path.join(out, 'secret.ts'), path.join(ws, 'link.ts'));
+      fs.symlinkSync(out, path.join(ws, 'dirlink'));
+      const viaLink = path.join(ws, 'link.ts');
+      const viaDir = path.join(ws, 'dirlink', 'secret.ts');
+      const mine = path.join(ws, 'mine.ts');
+      const diag: Diagnostic = { range: r(0, 0, 0, 1), severity: 'error', message: 'x' };
+      const p = port({
+        activeEditor: () => editor(viaLink),
+        visibleEditors: () => [editor(viaLink), editor(viaDir), editor(mine)],
+        openEditors: () => [viaLink, viaDir, mine].map((file) => ({ file, dirty: false, active: false, group: 1 })),
+        diagnostics: (f) => (f ? [[f, [diag]]] : [viaLink, viaDir, mine].map((file) => [file, [diag]] as const)),
+        excludes: () => ({}),
+      });
+      const tools = new EditorTools(() => [ws], p);
+      assert.equal((await call(tools, 'get_selection')).file, null);
+      assert.deepEqual((await call(tools, 'get_open_editors')).openEditors.map((o: { file: string }) => o.file), [mine]);
+      assert.deepEqual((await call(tools, 'get_visible_ranges')).editors.map((o: { file: string }) => o.file), [mine]);
+      assert.deepEqual((await call(tools, 'get_diagnostics')).diagnostics.map((o: { file: string }) => o.file), [mine]);
+      for (const file of [viaLink, 'dirlink/secret.ts']) {
+        const res = await tools.call('get_diagnostics', { file });
+        assert.ok('error' in res && /not a file inside the session folders/.test(res.error), file);
+      }
+      // A file swapped for a link between two calls (the scope is reused): the second answer does not name it.
+      const swap = path.join(ws, 'swap.ts');
+      fs.writeFileSync(swap, 'inside\n');
+      const swapTools = new EditorTools(() => [ws], port({ ...p, activeEditor: () => editor(swap), diagnostics: () => [[swap, [diag]], [mine, [diag]]] }));
+      assert.deepEqual((await call(swapTools, 'get_diagnostics')).diagnostics.map((o: { file: string }) => o.file), [swap, mine]);
+      assert.equal((await call(swapTools, 'get_selection')).file, swap);
+      fs.rmSync(swap);
+      fs.symlinkSync(path.join(out, 'secret.ts'), swap);
+      assert.deepEqual((await call(swapTools, 'get_diagnostics')).diagnostics.map((o: { file: string }) => o.file), [mine]);
+      assert.equal((await call(swapTools, 'get_selection')).file, null);
+      // A link that stays inside is followed (its target is not hidden): served.
+      fs.symlinkSync(mine, path.join(ws, 'alias.ts'));
+      assert.equal((await call(new EditorTools(() => [ws], port({ ...p, activeEditor: () => editor(path.join(ws, 'alias.ts')) })), 'get_selection')).file, path.join(ws, 'alias.ts'));
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('diagnostics: filtered by severity and file, sorted most severe first, bounded in count and size', async () => {
+    const d = (severity: Diagnostic['severity'], line: number, message = `m${line}`): Diagnostic => ({ range: r(line, 0, line, 1), severity, message, source: 'ts' });
+    const diags: [string, Diagnostic[]][] = [
+      [path.join(WS, 'a.ts'), [d('hint', 1), d('error', 2), d('warning', 3)]],
+      [path.join(WS, 'dist', 'b.ts'), [d('error', 4)]],
+      [path.join(OTHER, 'c.ts'), [d('error', 5)]],
+      [path.join(WS, 'huge.ts'), Array.from({ length: 5_000 }, (_, i) => d('information', i, 'y'.repeat(5_000)))],
+    ];
+    const tools = new EditorTools(() => [WS], port({ diagnostics: (file) => (file ? diags.filter(([f]) => f === file) : diags) }));
+    const errors = await call(tools, 'get_diagnostics', { severity: 'warning' });
+    assert.deepEqual(errors.diagnostics.map((x: { startLine: number; severity: string }) => [x.severity, x.startLine]), [['error', 3], ['warning', 4]]);
+    assert.equal(errors.total, 2);
+    const one = await call(tools, 'get_diagnostics', { file: 'a.ts' });
+    assert.deepEqual(one.diagnostics.map((x: { severity: string }) => x.severity), ['error', 'warning', 'hint']);
+    const all = await call(tools, 'get_diagnostics', { limit: 200 });
+    assert.equal(all.total, 5_003);
+    assert.equal(all.truncated, true);
+    assert.ok(JSON.stringify(all).length <= MAX_ANSWER_CHARS, `${JSON.stringify(all).length} chars`);
+    assert.ok(all.diagnostics.every((x: { message: string }) => x.message.length <= 1_001), 'long messages are cut');
+    const res = await tools.call('get_diagnostics', { file: path.join(OTHER, 'c.ts') });
+    assert.ok('error' in res && /not a file inside the session folders/.test(res.error));
+    await assert.rejects(tools.call('get_diagnostics', { severity: 'fatal' }), /severity/);
+    await assert.rejects(tools.call('get_diagnostics', { limit: 10_000 }), /limit/);
+  });
+
+  it('symbols: inside the folders only, bounded, the query checked', async () => {
+    const syms: WorkspaceSymbol[] = Array.from({ length: 1_000 }, (_, i) => ({ name: `Sym${i}`, kind: 'Class', file: path.join(i % 2 ? OTHER : WS, `f${i}.ts`), range: r(i, 2, i, 5) }));
+    const tools = new EditorTools(() => [WS], port({ symbols: (q) => Promise.resolve(syms.filter((s) => s.name.startsWith(q))) }));
+    const found = await call(tools, 'search_workspace_symbols', { query: 'Sym', limit: 100 });
+    assert.equal(found.symbols.length, 100);
+    assert.equal(found.truncated, true);
+    assert.ok(found.symbols.every((s: { file: string }) => s.file.startsWith(WS + path.sep)));
+    assert.deepEqual(found.symbols[0], { name: 'Sym0', kind: 'Class', file: path.join(WS, 'f0.ts'), line: 1, column: 3 });
+    await assert.rejects(tools.call('search_workspace_symbols', {}), /query/);
+    await assert.rejects(tools.call('search_workspace_symbols', { query: 'q'.repeat(201) }), /query/);
+  });
+
+  it('turned off: every tool says so', async () => {
+    const res = await new EditorTools(() => [WS], port({ enabled: () => false })).call('get_selection', {});
+    assert.ok('error' in res && /turned off/.test(res.error));
+  });
+});
+
+describe('editor context: the MCP dispatcher', () => {
+  function dispatcher(tools = new EditorTools(() => [WS], port())) {
+    const out: any[] = [];
+    const d = new McpDispatcher({ tools, version: '1.2.3', write: (l) => out.push(JSON.parse(l)), log: () => undefined });
+    const send = async (...lines: string[]) => {
+      d.receive(Buffer.from(lines.map((l) => `${l}\n`).join('')));
+      await new Promise((res) => setImmediate(res));
+    };
+    return { out, send, d };
+  }
+
+  it('initialize, notifications/initialized, ping, tools/list and tools/call', async () => {
+    const { out, send } = dispatcher();
+    await send(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } }),
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'get_selection', arguments: {} } }),
+    );
+    assert.equal(out.length, 4, 'the notification gets no answer');
+    assert.equal(out[0].result.protocolVersion, '2025-06-18');
+    assert.deepEqual(out[0].result.capabilities, { tools: { listChanged: false } });
+    assert.deepEqual(out[1], { jsonrpc: '2.0', id: 2, result: {} });
+    assert.deepEqual(out[2].result.tools.map((t: { name: string }) => t.name), TOOLS.map((t) => t.name));
+    assert.equal(out[3].id, 'c');
+    assert.equal(JSON.parse(out[3].result.content[0].text).selections[0].text, 'world');
+  });
+
+  it('garbage gets clear JSON-RPC errors, and the connection keeps working', async () => {
+    const { out, send } = dispatcher();
+    await send('not json', '[1,2]', '{"id":1}', JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'nope' }), JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'rm_rf' } }), JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: 'x' }), JSON.stringify({ jsonrpc: '2.0', id: { a: 1 }, method: 'ping' }));
+    // tools/call answers after a tick: compare in id order.
+    const key = (x: unknown[]) => String(x[0]);
+    assert.deepEqual(
+      out.map((m) => [m.id, m.error?.code]).sort((a, b) => key(a).localeCompare(key(b))),
+      [
+        [null, -32700],
+        [null, -32600],
+        [null, -32600],
+        [5, -32601],
+        [6, -32602],
+        [7, -32602],
+        [null, -32600],
+      ].sort((a, b) => key(a).localeCompare(key(b))),
+    );
+    await send(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }));
+    assert.deepEqual(out.at(-1), { jsonrpc: '2.0', id: 8, result: {} });
+  });
+
+  it('a line over the size limit is refused without being held, in pieces or whole; the next line is served', async () => {
+    const { out, send, d } = dispatcher();
+    const huge = Buffer.alloc(MAX_LINE_BYTES * 4, 'a');
+    for (let i = 0; i < huge.length; i += 1000) d.receive(huge.subarray(i, i + 1000));
+    await send('', JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }));
+    assert.deepEqual(out[0].error.code, -32600);
+    assert.match(out[0].error.message, /too large/);
+    assert.equal(out.length, 2, 'one error for the long line, then the ping');
+    assert.deepEqual(out[1], { jsonrpc: '2.0', id: 9, result: {} });
+  });
+
+  it('a flood of slow calls: at most MAX_IN_FLIGHT run, the rest are refused at once', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r2) => (release = r2));
+    const slow = new EditorTools(() => [WS], port({ symbols: async () => (await gate, []) }));
+    const { out, send } = dispatcher(slow);
+    await send(...Array.from({ length: 40 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_workspace_symbols', arguments: { query: 'x' } } })));
+    assert.equal(out.length, 40 - MAX_IN_FLIGHT);
+    assert.ok(out.every((m) => m.error?.code === -32000));
+    release();
+    await new Promise((res) => setTimeout(res, 10));
+    assert.equal(out.length, 40);
+    assert.equal(out.filter((m) => m.result).length, MAX_IN_FLIGHT);
+  });
+});
+
+describe('editor context: the socket, its secret and the shim', function () {
+  const shim = path.resolve(__dirname, '../../../src/services/editorContext/shim.js');
+  let server: EditorContextServer;
+  beforeEach(() => {
+    server = new EditorContextServer({ port: port(), shim, node: process.execPath, version: '0.0.1', log: () => undefined });
+  });
+  afterEach(() => server.dispose());
+
+  const socketOf = (g: { entry: { env: { name: string; value: string }[] } }) => g.entry.env.find((e) => e.name === 'ACP_EDITOR_CONTEXT_SOCKET')!.value;
+
+
+
+  it('a wrong or missing secret: the connection is closed and nothing is written', async () => {
+    const g = await server.grant(() => [WS]);
+    assert.equal(g.entry.name, SERVER_NAME);
+    if (process.platform !== 'win32') assert.equal(fs.statSync(path.dirname(socketOf(g))).mode & 0o777, 0o700, 'the socket folder is private');
+    const ping = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`;
+    assert.equal(await closedWith(socketOf(g), `${'0'.repeat(64)}\n${ping}`), '');
+    assert.equal(await closedWith(socketOf(g), ping), '');
+    assert.equal(await closedWith(socketOf(g), 'x'.repeat(10_000)), '', 'a long first line without a newline');
+    const revoked = await server.grant(() => [WS]);
+    revoked.dispose();
+    assert.equal(await closedWith(socketOf(g), `${revoked.token}\n${ping}`), '', 'a disposed grant');
+  });
+
+  it('one session holds at most its share of the connections: the one over it is closed unanswered, other sessions are still served', async () => {
+    const cap = 8;
+    const a = await server.grant(() => [WS]);
+    const b = await server.grant(() => [WS]);
+    const ping = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`;
+    /** A connection that logged in and got its answer (kept open). */
+    const served = (token: string) =>
+      new Promise<net.Socket>((resolve, reject) => {
+        const s = net.connect(socketOf(a), () => s.write(`${token}\n${ping}`));
+        s.on('error', () => undefined);
+        s.once('data', () => resolve(s));
+        s.once('close', () => reject(new Error('closed unanswered')));
+      });
+    const open: net.Socket[] = [];
+    try {
+      for (let i = 0; i < cap; i++) open.push(await served(a.token));
+      // One more of the same session: closed (or, wrongly, answered: either ends the wait).
+      const over = await new Promise<string>((resolve) => {
+        const s = net.connect(socketOf(a), () => s.write(`${a.token}\n${ping}`));
+        s.on('error', () => undefined);
+        s.once('data', () => (s.destroy(), resolve('answered')));
+        s.once('close', () => resolve('closed'));
+      });
+      assert.equal(over, 'closed', 'one more of the same session');
+      open.push(await served(b.token));
+      assert.equal(MAX_PER_GRANT, cap);
+    } finally {
+      for (const s of open) s.destroy();
+    }
+  });
+
+  it('the shim, started as an agent starts it, serves MCP on stdio with the session’s folders', async () => {
+    const g = await server.grant(() => [WS]);
+    const env = Object.fromEntries(g.entry.env.map((e) => [e.name, e.value]));
+    const child = spawn(g.entry.command, g.entry.args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines: any[] = [];
+    let buf = '';
+    child.stdout.on('data', (c: Buffer) => {
+      buf += c.toString();
+      for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
+        lines.push(JSON.parse(buf.slice(0, nl)));
+        buf = buf.slice(nl + 1);
+      }
+    });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18' } })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_open_editors' } })}\n`);
+    const deadline = Date.now() + 10_000;
+    while (lines.length < 2 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
+    assert.equal(lines[0].result.serverInfo.name, 'vscode-editor');
+    assert.deepEqual(JSON.parse(lines[1].result.content[0].text).openEditors.map((o: { file: string }) => o.file), [path.join(WS, 'src', 'a.ts')]);
+    const exited = new Promise((res) => child.on('exit', res));
+    g.dispose();
+    assert.equal(await exited, 0, 'the shim exits when its grant goes');
+  });
+});
