@@ -3,7 +3,7 @@
  * raw input/output. Pure conversions; no state.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import type { DecodedToolCallContent } from '../../acp/decode';
+import type { DecodedToolCallContent } from '../../acp/decodeContent';
 import type { ContentPart, ToolContent } from '../../shared/transcriptTypes';
 
 /** A client terminal's output, as shown inside tool calls (kept after release). */
