@@ -23,8 +23,9 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from '../harness/testEnv.mjs';
 import { ensureNode } from '../harness/tools.mjs';
 import { REAL_AGENT_PACKAGES, claudeWithModelStub, codexWithModelStub, ensureRealAgents, opencodeWithModelStub } from '../harness/realAgents.mjs';
+import { openSessionReplaying, reloadToSessions } from './interopPanel.mjs';
 import { assertResumed, interopCell, reportedAgentVersion } from './interopResults.mjs';
-import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
+import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
 
 // The model stubs as `node esbuild.mjs --tests` compiled them into out/ (CommonJS), typed
 // from their sources (a path the type checker does not follow, so out/ need not exist for it).
@@ -335,37 +336,9 @@ describe('e2e interop: claude-agent-acp, codex-acp and opencode do whole turns, 
       await interopCell(a, 'resume', async () => {
         if (!reloaded) {
           reloaded = true;
-          await page.reload();
-          await waitForWorkbench(page);
-          await runCommand(page, 'View: Close All Editors');
-          await runCommand(page, 'ACP Agents: Focus on Sessions View');
+          await reloadToSessions(page);
         }
-        const rows = page.locator('#workbench\\.parts\\.sidebar .monaco-list-row');
-        // The agent's row (expanded: it has sessions), then its sessions; the interop session is the one with the turn's prompt.
-        /** @type {{ label: string, level: string }[]} */
-        let list = [];
-        let at = -1;
-        for (const deadline = Date.now() + 30_000; Date.now() < deadline; await page.waitForTimeout(250)) {
-          list = await rows.evaluateAll((els) => els.map((e) => ({ label: e.getAttribute('aria-label') ?? '', level: e.getAttribute('aria-level') ?? '' })));
-          at = list.findIndex((r) => r.label.startsWith(`Agent ${a.label}`));
-          if (at >= 0 && list[at + 1]?.level === '2') break;
-        }
-        assert.ok(at >= 0 && list[at + 1]?.level === '2', `the agent's sessions are in the sidebar: ${JSON.stringify(list)}`);
-        // Its sessions (one, unless the agent lists more): the interop one replays the turn's prompt.
-        let i = at + 1;
-        const mine = [];
-        for (; list[i]?.level === '2'; i++) mine.push(i);
-        /** @type {number | undefined} */
-        let target;
-        for (const idx of mine) {
-          await rows.nth(idx).click();
-          const user = frame().locator('.msg-user', { hasText: turnPromptOf(a) });
-          if (await user.first().waitFor({ timeout: mine.length > 1 ? 15_000 : 60_000 }).then(() => true, () => false)) {
-            target = idx;
-            break;
-          }
-        }
-        assert.ok(target !== undefined, `one of ${a.key}'s sessions replays the turn's prompt`);
+        await openSessionReplaying(page, a.label, turnPromptOf(a));
         // The local archive holds the same prompt and answer: only the agent's own answer, and a live panel, make it a resume.
         await assertResumed(frame(), wb.server.userDataDir, a.label);
         await frame().locator('.msg-agent', { hasText: DONE(a.key) }).first().waitFor({ timeout: 30_000 });

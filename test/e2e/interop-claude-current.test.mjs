@@ -22,9 +22,9 @@ import path from 'node:path';
 import { claudeCurrentWithModelStub } from '../harness/currentAgents.mjs';
 import { CURRENT_AGENT_PACKAGES, ensureCurrentAgents, splitSpec } from '../harness/realAgents.mjs';
 import { ensureNode } from '../harness/tools.mjs';
-import { MCP_FIXTURE, answerUntil, compiledStub, mcpLines, send } from './interopPanel.mjs';
+import { MCP_FIXTURE, answerUntil, compiledStub, mcpLines, openSessionReplaying, reloadToSessions, send } from './interopPanel.mjs';
 import { assertResumed, interopCell, reportedAgentVersion } from './interopResults.mjs';
-import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
+import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
 
 /** @type {typeof import('../fixtures/modelStub/anthropic.js')} */
 const { startAnthropicStub } = await compiledStub('anthropic');
@@ -209,32 +209,8 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
 
   it(`claude ${version}: resume — after a window reload a click loads the session: live, replayed, and the agent remembers it`, async function () {
     await interopCell(AGENT, 'resume', async () => {
-      await page.reload();
-      await waitForWorkbench(page);
-      await runCommand(page, 'View: Close All Editors');
-      await runCommand(page, 'ACP Agents: Focus on Sessions View');
-      const rows = page.locator('#workbench\\.parts\\.sidebar .monaco-list-row');
-      /** @type {{ label: string, level: string }[]} */
-      let list = [];
-      let at = -1;
-      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await page.waitForTimeout(250)) {
-        list = await rows.evaluateAll((els) => els.map((e) => ({ label: e.getAttribute('aria-label') ?? '', level: e.getAttribute('aria-level') ?? '' })));
-        at = list.findIndex((r) => r.label.startsWith(`Agent ${LABEL}`));
-        if (at >= 0 && list[at + 1]?.level === '2') break;
-      }
-      assert.ok(at >= 0 && list[at + 1]?.level === '2', `the agent's sessions are in the sidebar: ${JSON.stringify(list)}`);
-      /** @type {number[]} */
-      const mine = [];
-      for (let i = at + 1; list[i]?.level === '2'; i++) mine.push(i);
-      let found = false;
-      for (const idx of mine) {
-        await rows.nth(idx).click();
-        if (await frame().locator('.msg-user', { hasText: TURN_PROMPT }).first().waitFor({ timeout: mine.length > 1 ? 15_000 : 60_000 }).then(() => true, () => false)) {
-          found = true;
-          break;
-        }
-      }
-      assert.ok(found, 'one of the sessions replays the turn\'s prompt');
+      await reloadToSessions(page);
+      await openSessionReplaying(page, LABEL, TURN_PROMPT);
       // Live (session/load answered), not the read-only archive.
       await assertResumed(frame(), wb.server.userDataDir, LABEL);
       await frame().locator('.status-text', { hasText: CONNECTED }).waitFor({ timeout: 60_000 });

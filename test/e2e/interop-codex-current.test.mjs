@@ -27,8 +27,9 @@ import { ROOT } from '../harness/testEnv.mjs';
 import { ensureNode } from '../harness/tools.mjs';
 import { CURRENT_AGENT_PACKAGES, ensureCurrentAgents, splitSpec } from '../harness/realAgents.mjs';
 import { codexCurrentSigningIn, codexCurrentWithModelStub } from '../harness/currentAgentsCodex.mjs';
+import { openSessionReplaying, reloadToSessions } from './interopPanel.mjs';
 import { assertResumed, interopCell, reportedAgentVersion } from './interopResults.mjs';
-import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
+import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
 
 /** @type {typeof import('../fixtures/modelStub/openai.js')} */
 const { startOpenAiStub } = (await import(pathToFileURL(path.join(ROOT, 'out', 'test', 'fixtures', 'modelStub', 'openai.js')).href)).default;
@@ -316,32 +317,8 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
 
   it(`codex ${version}: resume — after a window reload the session is in the sidebar and a click replays it`, async function () {
     await interopCell(AGENT, 'resume', async () => {
-      await page.reload();
-      await waitForWorkbench(page);
-      await runCommand(page, 'View: Close All Editors');
-      await runCommand(page, 'ACP Agents: Focus on Sessions View');
-      const rows = page.locator('#workbench\\.parts\\.sidebar .monaco-list-row');
-      /** @type {{ label: string, level: string }[]} */
-      let list = [];
-      let at = -1;
-      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await page.waitForTimeout(250)) {
-        list = await rows.evaluateAll((els) => els.map((e) => ({ label: e.getAttribute('aria-label') ?? '', level: e.getAttribute('aria-level') ?? '' })));
-        at = list.findIndex((r) => r.label.startsWith(`Agent ${LABEL}`));
-        if (at >= 0 && list[at + 1]?.level === '2') break;
-      }
-      assert.ok(at >= 0 && list[at + 1]?.level === '2', `the agent's sessions are in the sidebar: ${JSON.stringify(list)}`);
-      const mine = [];
-      for (let i = at + 1; list[i]?.level === '2'; i++) mine.push(i);
-      /** @type {number | undefined} */
-      let target;
-      for (const idx of mine) {
-        await rows.nth(idx).click();
-        if (await frame().locator('.msg-user', { hasText: TURN_PROMPT }).first().waitFor({ timeout: mine.length > 1 ? 15_000 : 60_000 }).then(() => true, () => false)) {
-          target = idx;
-          break;
-        }
-      }
-      assert.ok(target !== undefined, `one of the agent's sessions replays the turn's prompt`);
+      await reloadToSessions(page);
+      await openSessionReplaying(page, LABEL, TURN_PROMPT);
       // The local archive holds the same prompt and answer: only the agent's own answer, and a live panel, make it a resume.
       await assertResumed(frame(), wb.server.userDataDir, LABEL);
       await frame().locator('.msg-agent', { hasText: DONE }).first().waitFor({ timeout: 30_000 });

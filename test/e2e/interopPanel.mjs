@@ -1,11 +1,12 @@
 // What an interop cell does in the chat panel as a person would (type and send, answer the agent's
 // permission requests), and the model stubs and MCP fixture record it checks against. The same steps
 // as test/e2e/interop-claude-codex-opencode.test.mjs's own, in a module of their own for the newer rows.
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../harness/testEnv.mjs';
-import { webviewFrame } from './workbench.mjs';
+import { runCommand, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 /**
  * A model stub as `node esbuild.mjs --tests` compiled it into out/ (CommonJS); type it at the import
@@ -61,4 +62,44 @@ export async function answerUntil(page, done, onAsk) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${done}`);
     await page.waitForTimeout(200);
   }
+}
+
+/**
+ * Reloads the window, closes the editors and shows the Sessions view: where a resume cell starts.
+ * @param {import('./workbench.mjs').Page} page
+ */
+export async function reloadToSessions(page) {
+  await page.reload();
+  await waitForWorkbench(page);
+  await runCommand(page, 'View: Close All Editors');
+  await runCommand(page, 'ACP Agents: Focus on Sessions View');
+}
+
+/**
+ * In the Sessions view: the agent's row (expanded, so it has sessions), then its sessions, clicked one
+ * after another until the panel replays `prompt` (one, unless the agent lists more). Fails naming what
+ * the view listed, or when none of its sessions replays the prompt.
+ * @param {import('./workbench.mjs').Page} page
+ * @param {string} label the agent's label as the view shows it
+ * @param {string} prompt the interop turn's prompt
+ */
+export async function openSessionReplaying(page, label, prompt) {
+  const rows = page.locator('#workbench\\.parts\\.sidebar .monaco-list-row');
+  /** @type {{ label: string, level: string }[]} */
+  let list = [];
+  let at = -1;
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await page.waitForTimeout(250)) {
+    list = await rows.evaluateAll((els) => els.map((e) => ({ label: e.getAttribute('aria-label') ?? '', level: e.getAttribute('aria-level') ?? '' })));
+    at = list.findIndex((r) => r.label.startsWith(`Agent ${label}`));
+    if (at >= 0 && list[at + 1]?.level === '2') break;
+  }
+  assert.ok(at >= 0 && list[at + 1]?.level === '2', `the agent's sessions are in the sidebar: ${JSON.stringify(list)}`);
+  /** @type {number[]} */
+  const mine = [];
+  for (let i = at + 1; list[i]?.level === '2'; i++) mine.push(i);
+  for (const idx of mine) {
+    await rows.nth(idx).click();
+    if (await webviewFrame(page).locator('.msg-user', { hasText: prompt }).first().waitFor({ timeout: mine.length > 1 ? 15_000 : 60_000 }).then(() => true, () => false)) return;
+  }
+  assert.fail(`none of ${label}'s ${mine.length} session(s) in the sidebar replays the turn's prompt`);
 }

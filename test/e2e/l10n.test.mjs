@@ -69,7 +69,8 @@ describe('e2e: the pseudo-locale (qps-ploc)', function () {
     await option.waitFor({ timeout: 20_000 });
     await option.click();
     await frame.locator('.msg-agent', { hasText: 'All done with the last message.' }).waitFor({ timeout: 20_000 });
-    await page.waitForTimeout(500);
+    // The turn's end (Stop hidden), so that what it renders last is read too.
+    await frame.locator('#stop').waitFor({ state: 'hidden', timeout: 20_000 });
     await screenshot(page, 'pseudo-locale');
 
     const scenario = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'agents', 'scenarios', 'all-updates.json'), 'utf8'));

@@ -223,12 +223,15 @@ describe('e2e: XSS corpus in every rendered field', function () {
         await frameDone();
       }
       for (const d of document.querySelectorAll('details')) d.open = true;
-      await new Promise((r) => setTimeout(r, 500));
+      // What the opened items load has loaded, or failed to (a blocked image is complete too), and been painted.
+      const settleBy = Date.now() + 5000;
+      while ([...document.images].some((i) => !i.complete) && Date.now() < settleBy) await frameDone();
+      await frameDone();
       return document.querySelectorAll('.placeholder').length;
     });
     assert.equal(placeholdersLeft, 0, 'every item was rendered');
     await frame.locator('#input').fill('/');
-    await page.waitForTimeout(300);
+    await frame.locator('#commands li').first().waitFor({ timeout: 10_000 });
     // The sentinel is still the one armed first, and its CSP listener still hears: a canary violation.
     const live = await frame.evaluate(async (t) => {
       const w = /** @type {Sentinel} */ (/** @type {unknown} */ (window));
