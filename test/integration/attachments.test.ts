@@ -159,6 +159,11 @@ describe('Prompt attachments by promptCapabilities', function () {
     const logBefore = a.testing.logLines().length;
     const outside = vscode.Uri.file(path.join(os.tmpdir(), `acp-never-attached-${process.pid}.txt`));
     fs.writeFileSync(outside.fsPath, 'secret');
+    // What the host tells the webview: the composer's note is the user's "said".
+    const webview = panel.panel.webview;
+    const posted: unknown[] = [];
+    const post = webview.postMessage.bind(webview);
+    webview.postMessage = (m: unknown) => (posted.push(m), post(m));
     try {
       // What a webview made to lie would post: a file Attach…, a drop or an @-mention never gave it.
       a.testing.postFromWebview(panel, {
@@ -178,7 +183,11 @@ describe('Prompt attachments by promptCapabilities', function () {
         { type: 'resource_link', uri: fileUri.toString(), name: 'greet.ts' },
       ], 'the file inside went; the outside one did not');
       assert.ok(a.testing.logLines().slice(logBefore).some((l) => l.includes('left out 1 attachment(s) this panel was never given')), 'and the log says so');
+      const notes = posted.filter((m): m is { type: 'composerNote'; text: string } => (m as { type?: unknown }).type === 'composerNote');
+      assert.equal(notes.length, 1, 'the composer shows one note');
+      assert.match(notes[0]!.text, /^never-attached\.txt was not sent: it was not attached here, and it is outside the session's folders/, 'naming the file left out, not the one sent');
     } finally {
+      webview.postMessage = post;
       fs.rmSync(outside.fsPath, { force: true });
     }
   });
