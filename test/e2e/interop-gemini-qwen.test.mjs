@@ -331,6 +331,15 @@ describe('e2e interop: gemini-cli 0.61.0 and Qwen Code 0.24.4 through the instal
       assert.equal(fs.readFileSync(edited, 'utf8'), before.replace(oldLine, newLine), 'the existing file is edited on disk');
       const editCard = frame.locator('.item.tool', { hasText: newLine }).last();
       await editCard.waitFor({ timeout: 10_000 });
+      // Both changes are shown as diffs of the right files: the new file's lines added, the edit's line replaced.
+      const diffOf = (/** @type {string} */ name) => frame.locator('.diff', { has: frame.locator('.diff-path', { hasText: name }) }).last();
+      const writeDiff = diffOf(`${c.key}-interop.md`);
+      const editDiff = diffOf(`${c.key}-existing.md`);
+      await writeDiff.waitFor({ state: 'attached', timeout: 10_000 });
+      await editDiff.waitFor({ state: 'attached', timeout: 10_000 });
+      assert.equal(await writeDiff.locator('.diff-lines .add', { hasText: 'A new file through ACP.' }).count(), 1, `the write's diff adds its line: ${(await writeDiff.innerText()).slice(0, 400)}`);
+      assert.equal(await editDiff.locator('.diff-lines .del', { hasText: oldLine }).count(), 1, `the edit's diff removes the old line: ${(await editDiff.innerText()).slice(0, 400)}`);
+      assert.equal(await editDiff.locator('.diff-lines .add', { hasText: newLine }).count(), 1, `the edit's diff adds the new line: ${(await editDiff.innerText()).slice(0, 400)}`);
 
       const added = frame.locator('.change', { hasText: `${c.key}-interop.md` });
       const modified = frame.locator('.change', { hasText: `${c.key}-existing.md` });
