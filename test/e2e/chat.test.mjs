@@ -247,9 +247,9 @@ describe('e2e: the chat panel', function () {
 
     // Changing a selector calls session/set_config_option and shows the agent's answer.
     await frame.locator('#cfg-model').selectOption('small');
-    await page.waitForTimeout(500);
-    const set = record(tmp, 'all-updates').filter((r) => r.msg?.method === 'session/set_config_option');
-    assert.deepEqual(set.at(-1).msg.params.value, 'small');
+    const lastSet = () => record(tmp, 'all-updates').filter((r) => r.msg?.method === 'session/set_config_option').at(-1)?.msg.params.value;
+    for (const deadline = Date.now() + 10_000; lastSet() !== 'small' && Date.now() < deadline; ) await page.waitForTimeout(100);
+    assert.deepEqual(lastSet(), 'small');
     assert.equal(await frame.locator('#cfg-model').inputValue(), 'small');
 
     // Slash commands complete from available_commands_update.
@@ -474,7 +474,9 @@ describe('e2e: the chat panel', function () {
     assert.equal(await frame.locator('body').evaluate(() => document.hasFocus()), false, 'the keyboard left the panel');
     await page.keyboard.press('Control+k');
     await page.keyboard.press('a');
-    await page.waitForTimeout(300);
+    // Type once the composer has the keyboard (what the user sees: the caret in it).
+    const composerFocused = () => frame.locator('body').evaluate(() => document.hasFocus() && document.activeElement?.id === 'input');
+    for (const focusBy = Date.now() + 10_000; !(await composerFocused()) && Date.now() < focusBy; ) await page.waitForTimeout(100);
     await page.keyboard.type('typed here');
     const deadline = Date.now() + 10_000;
     while ((await frame.locator('#input').inputValue()) !== 'typed here' && Date.now() < deadline) await page.waitForTimeout(100);
