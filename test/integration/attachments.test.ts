@@ -159,11 +159,12 @@ describe('Prompt attachments by promptCapabilities', function () {
     const logBefore = a.testing.logLines().length;
     const outside = vscode.Uri.file(path.join(os.tmpdir(), `acp-never-attached-${process.pid}.txt`));
     fs.writeFileSync(outside.fsPath, 'secret');
-    // What the host tells the webview: the composer's note is the user's "said".
-    const webview = panel.panel.webview;
+    // What the host tells the webview (the composer's note is the user's "said"), seen where the
+    // panel posts it: this host never loads the webview, so nothing reaches a postMessage here.
+    const host = panel as unknown as { post(m: unknown): void };
     const posted: unknown[] = [];
-    const post = webview.postMessage.bind(webview);
-    webview.postMessage = (m: unknown) => (posted.push(m), post(m));
+    const post = host.post.bind(panel);
+    host.post = (m: unknown) => (posted.push(m), post(m));
     try {
       // What a webview made to lie would post: a file Attach…, a drop or an @-mention never gave it.
       a.testing.postFromWebview(panel, {
@@ -187,7 +188,7 @@ describe('Prompt attachments by promptCapabilities', function () {
       assert.equal(notes.length, 1, 'the composer shows one note');
       assert.match(notes[0]!.text, /^never-attached\.txt was not sent: it was not attached here, and it is outside the session's folders/, 'naming the file left out, not the one sent');
     } finally {
-      webview.postMessage = post;
+      delete (host as Partial<typeof host>).post;
       fs.rmSync(outside.fsPath, { force: true });
     }
   });
