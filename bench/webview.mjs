@@ -13,7 +13,7 @@ import { launchBrowser, startCodeServer, workbenchUrl } from '../test/harness/co
 import { ensureNode } from '../test/harness/tools.mjs';
 import { ROOT, prepareWorkspace, testAgents } from '../test/harness/testEnv.mjs';
 import { pick, runCommand, vsixPath, waitForWorkbench } from '../test/e2e/workbench.mjs';
-import { figure } from './budgets.mjs';
+import { BUDGETS, figure } from './budgets.mjs';
 
 /**
  * What the in-frame instrumentation keeps (see instrument()).
@@ -244,7 +244,7 @@ async function measureReplay(page, tmp, scenario, count, profiler) {
   const typeMs = Date.now() - tType;
 
   console.log(`\nReplay: a past session of ${fmt(count)} mixed updates (messages, thoughts, tool calls with diffs, plans) clicked in the Sessions view, its agent not running`);
-  console.log(`  click → the last message visible and the input ready      ${fmt(replayMs).padStart(7)} ms   (budget ${count > 50_000 ? '3,000' : '1,000'})`);
+  console.log(`  click → the last message visible and the input ready      ${fmt(replayMs).padStart(7)} ms   (budget ${fmt(BUDGETS[count > 50_000 ? 'replay-100k.visibleMs' : 'replay-10k.visibleMs'].budget)})`);
   console.log(`    of which: the webview document started after              ${fmt(scriptAt).padStart(7)} ms (found by the harness at ${fmt(frameAt)} ms)`);
   // The agent's side, from its record: when it started, got session/load, finished writing.
   const rec = fs.readFileSync(path.join(tmp, `${scenario}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.t >= t0 - 50);
@@ -262,7 +262,7 @@ async function measureReplay(page, tmp, scenario, count, profiler) {
   const loadAt = at((r) => r.msg?.method === 'session/load');
   const writtenAt = at((r) => r.dir === 'mark' || r.mark === 'replayWritten');
   const drainMs = loadAt && writtenAt ? writtenAt - loadAt : NaN;
-  console.log(`  the agent's pipe drained (session/load received → the replay written)  ${fmt(drainMs).padStart(7)} ms`);
+  console.log(`  the agent's pipe drained (session/load received → the replay written)  ${fmt(drainMs).padStart(7)} ms${count > 50_000 ? '' : `   (budget ${fmt(BUDGETS['replay-10k.pipeDrainMs'].budget)})`}`);
   if (profile) console.log(`  extension host CPU profile of this replay: ${profile}`);
   console.log(`  longest task in the webview (only tasks over 50 ms count; 0: none) ${fmt(replay.longest).padStart(7)} ms`);
   console.log(`  webview JS heap after the replay                          ${fmt(heap / 1e6, 1).padStart(7)} MB   (target ≤ ${count > 50_000 ? 200 : 150})`);
