@@ -12,8 +12,11 @@ import fs from 'node:fs';
  * gone quadratic or a bundle that doubled, not noise.
  */
 export const BUDGETS = {
-  'replay-10k.visibleMs': { budget: 1000, unit: 'ms', what: 'session/load of 10,000 updates → last message visible, input ready', bench: 'webview' },
-  'replay-100k.visibleMs': { budget: 3000, unit: 'ms', what: 'session/load of 100,000 updates → last message visible, input ready', bench: 'webview' },
+  // Click to visible includes the agent's start and VS Code's webview start-up (its script runs ~0.9 s
+  // after the click on a loaded 2-core machine, whatever the replay): 1.1-1.3 s measured, 0.5 s the aim.
+  'replay-10k.visibleMs': { budget: 1500, unit: 'ms', what: 'a 10,000-update session clicked in the Sessions view (agent not running) → last message visible, input ready', bench: 'webview' },
+  'replay-10k.pipeDrainMs': { budget: 800, unit: 'ms', what: "10,000-update replay: the agent's session/load received → all of it written into the pipe", bench: 'webview' },
+  'replay-100k.visibleMs': { budget: 3500, unit: 'ms', what: 'a 100,000-update session clicked in the Sessions view → last message visible, input ready', bench: 'webview' },
   'replay-10k.heapMB': { budget: 150, unit: 'MB', what: 'webview JS heap after the 10k replay', bench: 'webview' },
   'replay-100k.heapMB': { budget: 200, unit: 'MB', what: 'webview JS heap after the 100k replay', bench: 'webview' },
   'stream-20k.enterToPaintedMs': { budget: 3000, unit: 'ms', what: '20,000 chunks: Enter → the whole answer painted (median)', bench: 'webview' },
@@ -24,6 +27,7 @@ export const BUDGETS = {
   'size.extension.jsKB': { budget: 600, unit: 'KB', what: 'dist/extension.js', bench: 'sizes' },
   'size.webview.jsKB': { budget: 400, unit: 'KB', what: 'dist/webview.js', bench: 'sizes' },
   'size.vsixKB': { budget: 480, unit: 'KB', what: 'the packaged .vsix', bench: 'sizes' },
+  'replay-10k.hostLoadMs': { budget: 1000, unit: 'ms', what: 'no workbench: session/load of 10,000 updates through the agent pipe, connection, AgentSession and transcript (median)', bench: 'replayHost' },
   'protocol.chunks1KB.msPer10k': { budget: 1000, unit: 'ms', what: 'transport + connection: 10,000 session/update notifications of ~1 KB, decoded and dispatched', bench: 'protocol' },
   'protocol.wordChunks.msPer10k': { budget: 400, unit: 'ms', what: 'transport + connection: 10,000 one-word chunks, decoded, joined and dispatched', bench: 'protocol' },
   'protocol.initializeOverheadMs': { budget: 250, unit: 'ms', what: 'spawn → initialized through AgentRuntime, over a raw NDJSON client (median)', bench: 'protocol' },
@@ -36,7 +40,7 @@ export const BUDGETS = {
 };
 
 /** The benchmarks that need no workbench: `npm run bench -- --check --no-ui`, run by `npm test`. */
-export const NON_UI = ['protocol', 'mcpRelay', 'editorContext', 'sizes'];
+export const NON_UI = ['protocol', 'replayHost', 'mcpRelay', 'editorContext', 'sizes'];
 
 /**
  * Records one figure for `--check` (a no-op unless bench/run.mjs asked for figures).

@@ -1,7 +1,7 @@
 // `npm run bench`: builds, then runs each benchmark and prints its numbers.
 // `npm run bench -- --check`: also compares every figure with its budget
 // (bench/budgets.mjs), prints the ratio, and exits non-zero when one is over.
-// `--only concurrency` (or protocol, mcpRelay, editorContext, sizes, webview, terminal) runs one benchmark.
+// `--only concurrency` (or protocol, replayHost, mcpRelay, editorContext, sizes, webview, terminal) runs one benchmark.
 // `--no-ui`: only those that need no workbench (NON_UI in bench/budgets.mjs); `npm test` runs
 // `--check --no-ui --packaged` right after `npm run package` (`--packaged`: dist/ and the .vsix
 // are that build's, so it is not packaged again).
@@ -36,6 +36,7 @@ const run = (/** @type {string} */ name, /** @type {string[]} */ args) => {
 const build = spawnSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 run('protocol', [path.join(root, 'out', 'bench', 'protocol.js')]);
+run('replayHost', [path.join(root, 'out', 'bench', 'replayHost.js')]);
 run('mcpRelay', [path.join(root, 'out', 'bench', 'mcpRelay.js')]);
 run('editorContext', [path.join(root, 'out', 'bench', 'editorContext.js')]);
 if (!packaged && (wanted.includes('webview') || wanted.includes('sizes'))) {

@@ -1,0 +1,119 @@
+// The extension host's side of opening a long past session, without a workbench: the fake agent's
+// replay-10k (10,000 mixed updates) through the real path — the agent's pipe, the NDJSON transport,
+// tolerant decoding, the connection's ordered queue, the session router, AgentSession and its parts,
+// the transcript, the archive — from `session/load` sent to its answer, then the panel's snapshot
+// (what ChatPanel posts when the load ends). Prints wall and CPU time per run (min / median);
+// `node --cpu-prof out/bench/replayHost.js` profiles it. The agent runs in its own process,
+// so the wall time includes how fast it writes; the host's CPU time does not.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentDefinition } from '../src/agents/agentDefinition';
+import type { AgentManager } from '../src/agents/agentManager';
+import { AgentRuntime } from '../src/agents/agentRuntime';
+import type { AuthService } from '../src/agents/auth';
+import { AgentSession } from '../src/sessions/agentSession';
+import type { SessionServices } from '../src/sessions/services';
+import { SessionIndex } from '../src/sessions/sessionIndex';
+import { TranscriptArchive } from '../src/sessions/transcriptArchive';
+import { Emitter } from '../src/shared/events';
+import { figure } from './figures';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const FAKE = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
+const RUNS = Number(process.env.BENCH_REPLAY_RUNS || 7);
+const SCENARIO = process.env.BENCH_REPLAY_SCENARIO || 'replay-10k';
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** Any member not given: a function that does nothing (the services a replay does not use). */
+function stub<T>(given: Partial<Record<keyof T, unknown>>): T {
+  return new Proxy(given as object, {
+    get: (target, p) => (p in target ? (target as Record<string | symbol, unknown>)[p] : p === 'then' ? undefined : () => undefined),
+  }) as T;
+}
+
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+async function once(tmp: string, run: number): Promise<{ wallMs: number; cpuMs: number; snapshotMs: number; items: number }> {
+  const def = { id: 'fake', name: 'Fake', command: process.execPath, args: [FAKE, SCENARIO] } as unknown as AgentDefinition;
+  const rt = new AgentRuntime({
+    name: 'bench',
+    spec: { command: process.execPath, args: [FAKE, SCENARIO], cwd: tmp, env: process.env },
+    clientInfo: { name: 'bench', version: '0' },
+    logger: quiet,
+    initializeTimeoutMs: 10_000,
+  });
+  await rt.start();
+  const never = new Emitter<never>();
+  const manager = stub<AgentManager>({
+    ensureRunning: async () => rt,
+    agentLog: () => quiet,
+    status: () => 'running',
+    onDidExit: never.event,
+    onDidChangeStatus: never.event,
+  });
+  const auth = stub<AuthService>({ withAuth: (_d: unknown, _c: unknown, fn: (r: AgentRuntime) => unknown) => fn(rt) });
+  const store = path.join(tmp, `store-${run}`);
+  const archive = new TranscriptArchive(path.join(store, 'archive'), () => 50 * 1024 * 1024);
+  const services = stub<SessionServices>({
+    settings: stub({ autoApprove: () => ({}), instructions: () => '', keepSessionsAlive: () => false }),
+    index: new SessionIndex(path.join(store, 'sessions.json')),
+    archive,
+    mcpServers: async () => ({ servers: [], skipped: [], fromWorkspace: [] }),
+    additionalDirectories: () => [],
+    scratchRoot: () => tmp,
+    changeTracker: () => stub({ onDidChange: never.event, list: () => [] }),
+    terminals: stub({ onDidChange: never.event }),
+    fileTouches: stub({}),
+    files: stub({ protectedGlobs: () => [] }),
+    editorContext: undefined,
+    confirmRoot: undefined,
+    mcpRelay: undefined,
+  });
+  const session = new AgentSession(def, manager, auth, tmp, services);
+  let changes = 0;
+  session.onDidChangeTranscript((c) => (changes += c.length));
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const opened = await session.openPast('long-1');
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  if (!opened) throw new Error(`the load failed: ${session.status.text}`);
+  // The panel's snapshot at the load's end: the newest 50 items, serialized as postMessage would.
+  const t1 = performance.now();
+  const items = session.transcript.items;
+  JSON.stringify({ type: 'init', items: items.slice(-50), header: session.transcript.header, status: session.status });
+  const snapshotMs = performance.now() - t1;
+  const last = JSON.stringify(items[items.length - 1]);
+  if (!last.includes('REPLAY-END-MARKER')) throw new Error('the replay did not end with its marker');
+  await archive.flush();
+  session.dispose();
+  rt.process.killNow();
+  await rt.process.exited;
+  never.dispose();
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, snapshotMs, items: items.length };
+}
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-bench-replay-'));
+  try {
+    console.log(`\nThe extension host opening ${SCENARIO} (session/load sent → answered; agent, pipe, decode, session, parts, transcript, archive), ${RUNS} runs after a warm-up`);
+    await once(tmp, -1);
+    const runs: Awaited<ReturnType<typeof once>>[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await once(tmp, i));
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+    const row = (name: string, xs: number[]) => console.log(`  ${name.padEnd(44)} min ${fmt(Math.min(...xs)).padStart(5)} ms  median ${fmt(med(xs)).padStart(5)} ms  max ${fmt(Math.max(...xs)).padStart(5)} ms`);
+    row('session/load sent → answered (wall)', runs.map((r) => r.wallMs));
+    row('  the host process\'s CPU time meanwhile', runs.map((r) => r.cpuMs));
+    row('the panel\'s snapshot serialized', runs.map((r) => r.snapshotMs));
+    console.log(`  (${fmt(runs[0]!.items)} transcript items)`);
+    figure('replay-10k.hostLoadMs', med(runs.map((r) => r.wallMs)));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
