@@ -13,9 +13,9 @@ import type { AgentManager } from '../src/agents/agentManager';
 import { AgentRuntime } from '../src/agents/agentRuntime';
 import type { AuthService } from '../src/agents/auth';
 import { AgentSession } from '../src/sessions/agentSession';
-import type { SessionServices } from '../src/sessions/services';
-import { SessionIndex } from '../src/sessions/sessionIndex';
-import { TranscriptArchive } from '../src/sessions/transcriptArchive';
+import type { SessionServices } from '../src/sessions/ports';
+import { SessionIndex } from '../src/sessions/store/sessionIndex';
+import { TranscriptArchive } from '../src/sessions/store/transcriptArchive';
 import { Emitter } from '../src/shared/events';
 import { figure } from './figures';
 
