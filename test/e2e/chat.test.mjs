@@ -29,7 +29,7 @@ async function axeViolations(frame) {
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents', 'fake-queue', 'fake-hunks', 'fake-long-block', 'fake-tool-stream'];
+const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents', 'fake-queue', 'fake-hunks', 'fake-long-block', 'fake-tool-stream', 'fake-follow', 'fake-fork'];
 
 /**
  * What a fake agent received (and sent), one entry per JSON line of its record.
@@ -119,8 +119,9 @@ async function themeColours(frame) {
  * @param {string} text
  */
 async function fileHas(file, text) {
-  for (let i = 0; i < 100 && fs.readFileSync(file, 'utf8') !== text; i++) await new Promise((r) => setTimeout(r, 100));
-  assert.equal(fs.readFileSync(file, 'utf8'), text);
+  const read = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined);
+  for (let i = 0; i < 100 && read() !== text; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(read(), text);
 }
 
 describe('e2e: the chat panel', function () {
@@ -144,6 +145,10 @@ describe('e2e: the chat panel', function () {
   async function newSession(agentLabel) {
     await runCommand(page, 'View: Close All Editors');
     await runCommand(page, 'ACP: New Session');
+    // Typed, as a person would in a long list: the quick pick shows only the first ten or so rows.
+    const filter = page.locator('.quick-input-widget input[placeholder="Pick an agent"]');
+    await filter.waitFor({ timeout: 20_000 });
+    await filter.fill(agentLabel);
     await pick(page, agentLabel);
     const frame = webviewFrame(page);
     await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
@@ -596,6 +601,18 @@ describe('e2e: the chat panel', function () {
     assert.match(await card.innerText(), /Restore 1 file to before this message\?[\s\S]*edited since the agent changed it/);
     await screenshot(page, 'checkpoint-restore');
     assert.notEqual(fs.readFileSync(file, 'utf8'), original, 'nothing changes before the confirmation');
+    // Show Diff on the file changed since: a diff editor, what the agent left on the left, the file now on the right.
+    await card.locator('.restore-file.is-edited', { hasText: 'hunks.txt' }).locator('.restore-diff').click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'hunks.txt (as the agent left it ↔ now)' }).waitFor({ timeout: 10_000 });
+    const diff = page.locator('.monaco-diff-editor').first();
+    const side = (/** @type {string} */ which) => diff.locator(`.editor.${which} .view-lines`).first();
+    await side('modified').filter({ hasText: 'EIGHT' }).waitFor({ timeout: 10_000 });
+    assert.equal((await side('original').innerText()).replace(/\u00a0/g, ' ').trim(), 'one\nTWO\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine');
+    assert.equal((await side('modified').innerText()).replace(/\u00a0/g, ' ').trim(), 'one\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine');
+    await screenshot(page, 'checkpoint-show-diff');
+    // Back in the panel, the confirmation waits as it was.
+    await page.locator('.tabs-container .tab', { hasText: 'Fake: hunks' }).first().click();
+    await card.locator('.restore-file.is-edited', { hasText: 'hunks.txt' }).waitFor({ timeout: 10_000 });
     await card.locator('.restore-confirm').click();
     await card.locator('.restore-title', { hasText: 'Files restored' }).waitFor({ timeout: 10_000 });
     await fileHas(file, original);
@@ -604,6 +621,75 @@ describe('e2e: the chat panel', function () {
     await fileHas(file, 'one\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n');
     await card.locator('.restore-dismiss').click();
     await frame.locator('.restore-card').waitFor({ state: 'detached', timeout: 5000 });
+  });
+
+  it('Follow, clicked: the file each tool call works on opens beside the panel at its line; a path outside the folders does not', async function () {
+    const workspace = path.join(tmp, 'workspace');
+    fs.writeFileSync(path.join(workspace, 'follow-target.txt'), Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+    const frame = await newSession('Fake: follow');
+    const follow = frame.locator('#follow');
+    assert.equal(await follow.getAttribute('aria-pressed'), 'false', 'off by default');
+    await follow.click();
+    assert.equal(await follow.getAttribute('aria-pressed'), 'true');
+    await send(frame, 'read');
+    // The file at line 7, in the other editor group; the panel stays in its own, shown.
+    const tab = page.locator('.tabs-container .tab', { hasText: 'follow-target.txt' });
+    await tab.waitFor({ timeout: 15_000 });
+    const group = page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'follow-target.txt' }) });
+    const activeLine = group.locator('.line-numbers.active-line-number');
+    await activeLine.filter({ hasText: /^7$/ }).waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'Fake: follow' }) }).count(), 1);
+    assert.equal(await group.locator('.tab', { hasText: 'Fake: follow' }).count(), 0, 'beside the panel, not over it');
+    await frame.locator('#input').waitFor({ state: 'visible' });
+    // The agent's next location in the same file: the editor follows to line 4.
+    fs.writeFileSync(path.join(workspace, '.follow-go'), 'go');
+    await activeLine.filter({ hasText: /^4$/ }).waitFor({ timeout: 10_000 });
+    await frame.locator('#stop').waitFor({ state: 'hidden', timeout: 15_000 });
+    assert.equal(await page.locator('.tabs-container .tab', { hasText: 'hosts' }).count(), 0, '/etc/hosts (outside the folders) is not opened');
+    await activeLine.filter({ hasText: /^4$/ }).waitFor({ timeout: 1000 });
+    fs.rmSync(path.join(workspace, '.follow-go'), { force: true });
+  });
+
+  it('Fork, clicked: a second panel carries the history on, and the Sessions view lists it', async function () {
+    const frame = await newSession('Fake: fork');
+    await send(frame, 'Keep the API stable');
+    await frame.locator('.msg-agent', { hasText: 'Noted: greet stays stable.' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#stop').waitFor({ state: 'hidden', timeout: 15_000 });
+    await frame.locator('#fork').click();
+    // A second panel of the agent (both titled by it: neither session has a title from the agent), shown.
+    await page.locator('.tabs-container .tab', { hasText: 'Fake: fork' }).nth(1).waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('.tabs-container .tab').count(), 2, 'the original panel stays open');
+    const fork = webviewFrame(page);
+    await fork.locator('.notice', { hasText: 'Forked from "Keep the API stable"' }).waitFor({ timeout: 30_000 });
+    await fork.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await fork.locator('.msg-user .user-text').allInnerTexts(), ['Keep the API stable']);
+    assert.match(await fork.locator('.msg-agent').first().innerText(), /Noted: greet stays stable\./);
+    const forked = record(tmp, 'fork').filter((r) => r.dir === 'in' && r.msg?.method === 'session/fork');
+    assert.equal(forked.length, 1, 'the agent was asked to fork');
+    // The Sessions view lists it, by the original's title (its first prompt) marked as a fork.
+    await runCommand(page, 'ACP Agents: Focus on Sessions View');
+    await page.locator('#workbench\\.parts\\.sidebar .monaco-list-row', { hasText: 'Keep the API stable (fork)' }).waitFor({ timeout: 20_000 });
+    await screenshot(page, 'fork-clicked');
+  });
+
+  it('Export, clicked: the conversation opens as a Markdown document, and saved through the Save As dialog it is on disk', async function () {
+    // The fork's panel (still the active editor).
+    const frame = webviewFrame(page);
+    await frame.locator('.notice', { hasText: 'Forked from "Keep the API stable"' }).waitFor({ timeout: 20_000 });
+    await frame.locator('#export').click();
+    await page.locator('.editor-instance .monaco-editor .view-lines', { hasText: 'Noted: greet stays stable.' }).first().waitFor({ timeout: 15_000 });
+    // Saved as a person does: Ctrl+S, a path typed in VS Code's Save As box, Enter.
+    // (Its heading, the first prompt, matches nothing the @-mention test below types.)
+    const saved = path.join(tmp, 'workspace', 'exported-conversation.md');
+    await page.keyboard.press('Control+S');
+    // The dialog lists the workspace folder once it is ready (a path typed before would be overwritten by its suggestion).
+    const dialog = page.locator('.quick-input-widget');
+    await dialog.locator('.quick-input-list .monaco-list-row', { hasText: 'README.md' }).first().waitFor({ timeout: 10_000 });
+    const box = dialog.locator('input');
+    await box.fill(saved);
+    await box.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: 'exported-conversation.md' }).waitFor({ timeout: 15_000 });
+    await fileHas(saved, '# Keep the API stable (fork)\n\n**User:**\n\nKeep the API stable\n\n**Agent:**\n\nNoted: greet stays stable.\n');
   });
 
   it('@-mention fuzzy-finds a workspace file, shows it as a chip, and sends it embedded', async function () {

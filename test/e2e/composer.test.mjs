@@ -248,6 +248,79 @@ describe('e2e: the composer — Copy, paste, drop, history', function () {
     await note.waitFor({ state: 'hidden', timeout: 5000 });
   });
 
+  it('Shift+Enter starts a new line and sends nothing; Enter then sends both lines as one message', async function () {
+    const frame = webviewFrame(wb.page);
+    const input = frame.locator('#input');
+    await input.click();
+    await input.fill('');
+    const before = prompts(wb.tmp).length;
+    await input.pressSequentially('the first line');
+    await input.press('Shift+Enter');
+    await input.pressSequentially('the second line');
+    // Had Shift+Enter sent, the composer would hold only the second line.
+    assert.equal(await input.inputValue(), 'the first line\nthe second line');
+    await sendAndWait(frame);
+    const sent = prompts(wb.tmp).slice(before);
+    assert.equal(sent.length, 1, 'one message, sent by Enter');
+    assert.deepEqual(sent[0], [{ type: 'text', text: 'the first line\nthe second line' }]);
+    assert.equal(await frame.locator('.msg-user').last().locator('.user-text').innerText(), 'the first line\nthe second line');
+  });
+
+  it('Copy on a message puts it on the clipboard: the user’s as typed (pasted back whole), the agent’s as its Markdown', async function () {
+    const frame = webviewFrame(wb.page);
+    const input = frame.locator('#input');
+    const user = frame.locator('.msg-user', { hasText: 'the second line' }).last();
+    await user.hover();
+    const copyUser = user.locator('.copy-message');
+    await copyUser.click();
+    await copyUser.filter({ hasText: 'Copied' }).waitFor({ timeout: 5000 });
+    assert.equal(await input.evaluate(() => navigator.clipboard.readText()), 'the first line\nthe second line');
+    await input.click();
+    await input.fill('');
+    await input.press('Control+V');
+    assert.equal(await input.inputValue(), 'the first line\nthe second line', 'pasted into the composer, both lines');
+    await input.fill('');
+    // The agent's answer: its Markdown source, not the rendered text (the ** and the code fence are there).
+    const agent = frame.locator('.msg-agent', { hasText: 'Ask me to write a test next.' }).last();
+    await agent.hover();
+    const copyAgent = agent.locator('.copy-message');
+    await copyAgent.click();
+    await copyAgent.filter({ hasText: 'Copied' }).waitFor({ timeout: 5000 });
+    const demo = JSON.parse(fs.readFileSync(path.join(path.dirname(FAKE_AGENT), 'scenarios', 'demo.json'), 'utf8'));
+    const answer = demo.on['session/prompt'].find((/** @type {any} */ s) => s.messageId === 'answer-1').stream;
+    assert.equal(await input.evaluate(() => navigator.clipboard.readText()), answer);
+  });
+
+  it('Attach… → Files…, answered in the file dialog: the file becomes a chip, and the agent receives it', async function () {
+    const page = wb.page;
+    const frame = webviewFrame(page);
+    // A file the user picks from anywhere (the picker is the way to attach one outside the session's folders).
+    const picked = path.join(wb.tmp, 'picked-notes.txt');
+    fs.writeFileSync(picked, 'notes picked in the file dialog\n');
+    await frame.locator('#attach').click();
+    await pick(page, 'Files…');
+    // VS Code's own file dialog in the browser: it opens on the workspace folder; the folder of the file
+    // typed in its box, then the file clicked in its list.
+    const dialog = page.locator('.quick-input-widget');
+    const row = (/** @type {string} */ name) => dialog.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    await row('README.md').waitFor({ timeout: 10_000 });
+    await dialog.locator('input').fill(`${wb.tmp}/`);
+    await row('picked-notes.txt').waitFor({ timeout: 10_000 });
+    await row('picked-notes.txt').click();
+    const chip = frame.locator('#chips .chip', { hasText: 'picked-notes.txt' });
+    await chip.waitFor({ timeout: 10_000 });
+    assert.equal(await frame.locator('#chips .chip').count(), 1);
+    const input = frame.locator('#input');
+    await input.click();
+    await input.fill('What do my notes say?');
+    await sendAndWait(frame);
+    assert.equal(await frame.locator('#chips .chip').count(), 0, 'chips are cleared once sent');
+    const sent = lastPrompt(wb.tmp);
+    assert.deepEqual(sent.map((/** @type {{ type: string }} */ b) => b.type), ['text', 'resource']);
+    assert.equal(sent[1].resource.uri, pathToFileURL(picked).href);
+    assert.equal(sent[1].resource.text, 'notes picked in the file dialog\n');
+  });
+
   it('Up and Down walk the prompts sent before, never over a draft, and the history survives hiding the panel and a reload', async function () {
     const page = wb.page;
     let frame = webviewFrame(page);
