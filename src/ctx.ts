@@ -115,6 +115,8 @@ export class Ctx implements vscode.Disposable {
   folderPicker = pickWorkspaceFolder;
   /** Picks one of an agent's past sessions (the tests answer it). */
   sessionPicker: <T extends vscode.QuickPickItem>(items: T[], title: string) => Promise<T | undefined> = pickSession;
+  /** The checklist of Manage Trusted Workspace MCP Servers (the tests answer it). */
+  trustPicker: <T extends vscode.QuickPickItem>(items: T[], options: vscode.QuickPickOptions & { canPickMany: true }) => Thenable<T[] | undefined> = (items, options) => vscode.window.showQuickPick(items, options);
   /** Sees every registry quick pick as it opens (the tests drive it). */
   registryPickCreated: ((qp: vscode.QuickPick<RegistryPickItem>) => void) | undefined;
 

@@ -119,12 +119,16 @@ export interface TestHooks {
   sweepScratch(): Promise<string[]>;
   /** Sees every page a chat panel would open in the browser instead of opening it (undefined: open for real again). */
   watchOpenExternal(watch: ((uri: vscode.Uri) => void) | undefined): void;
+  /** Answers Manage Trusted Workspace MCP Servers' checklist: given the items offered (checked or not), the labels left checked (undefined: Escape); undefined: the real quick pick again. */
+  setTrustPicker(pick: ((offered: readonly { label: string; description?: string; picked?: boolean }[]) => Promise<readonly string[] | undefined>) | undefined): void;
+  /** Answers the notifications the extension shows (ctx.messages) with one of their actions (undefined: dismissed); undefined: shown for real again. */
+  setMessageAnswer(answer: ((shown: ShownMessage) => Promise<string | undefined>) | undefined): void;
   /** Hands a panel a message as if its webview had posted it (checked like one). */
   postFromWebview(panel: ChatPanel, message: unknown): void;
 }
 
 export function testHooks(ctx: Ctx): TestHooks {
-  const defaults = { openExternal: externalOpener.open, sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker, rootModal: ctx.sessionRoots.modal };
+  const defaults = { openExternal: externalOpener.open, sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker, rootModal: ctx.sessionRoots.modal, trustPicker: ctx.trustPicker };
   return {
     messages: () => ctx.messages.history(),
     setDiskFull: (full) => void (ctx.archive.io = ctx.index.io = ctx.fileTouches.io = full ? fullDiskIo() : diskIo),
@@ -142,6 +146,14 @@ export function testHooks(ctx: Ctx): TestHooks {
             return true;
           }
         : defaults.openExternal),
+    setTrustPicker: (pick) =>
+      void (ctx.trustPicker = pick
+        ? async (items) => {
+            const labels = await pick(items.map((i) => ({ label: i.label, ...(i.description !== undefined ? { description: i.description } : {}), ...(i.picked !== undefined ? { picked: i.picked } : {}) })));
+            return labels && items.filter((i) => labels.includes(i.label));
+          }
+        : defaults.trustPicker),
+    setMessageAnswer: (answer) => void (ctx.messages.answer = answer),
     postFromWebview: (panel, message) => (panel as unknown as { onMessage(m: unknown): void }).onMessage(message),
     setBetweenCheckAndUse: (hook) => void (ctx.files.betweenCheckAndUse = hook),
     protectedGlob: (file, roots) => ctx.files.protectedGlob(file, roots),

@@ -20,7 +20,7 @@ const manageMcpTrust: CommandFactory = (ctx) => async () => {
     return;
   }
   const choices = trustChoices([...defined.keys()], trusted, gemini);
-  const picked = await vscode.window.showQuickPick(
+  const picked = await ctx.trustPicker(
     choices.map((c) => {
       const w = defined.get(c.key);
       if (w) return { label: forLabel(w.name), description: forLabel(w.label), detail: forLabel(w.display, 500), picked: c.picked, key: c.key };

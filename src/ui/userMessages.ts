@@ -13,10 +13,14 @@ export interface ShownMessage {
  */
 export class UserMessages {
   private readonly recent: ShownMessage[] = [];
+  /** Answers in place of the user (the tests set it): the action picked, or undefined (dismissed). */
+  answer: ((shown: ShownMessage) => Promise<string | undefined>) | undefined;
 
   show(severity: ShownMessage['severity'], message: string, ...actions: string[]): Thenable<string | undefined> {
-    this.recent.push({ severity, message, actions, at: Date.now() });
+    const shown = { severity, message, actions, at: Date.now() };
+    this.recent.push(shown);
     if (this.recent.length > 100) this.recent.shift();
+    if (this.answer) return this.answer(shown);
     const fn =
       severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     return fn(message, ...actions);

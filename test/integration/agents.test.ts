@@ -47,6 +47,36 @@ describe('Agents: start, handshake and failures (fake agents in the real host)',
     await noProcessLeft('crash-initialize');
   });
 
+  it('Show Log, from the panel of a failed agent and from its exit notification, shows that agent’s output channel with its stderr', async () => {
+    const a = await api();
+    /** The agent's log as an editor VS Code shows (the Output view's channel is one), or undefined; its uri holds the channel's name, punctuation dropped or not by the VS Code version. */
+    const bare = (s: string) => s.replace(/[^A-Za-z0-9]/g, '');
+    const shownLog = (name: string) => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'output' && bare(decodeURIComponent(e.document.uri.toString())).includes(bare(`ACP: ${name}`)));
+    const logShown = async (name: string, stderr: RegExp) =>
+      await waitFor(`the log of ${name} shown, with ${stderr}`, () => stderr.test(shownLog(name)?.document.getText() ?? '') || undefined).catch((err) => {
+        throw new Error(`${String(err)}; visible: ${vscode.window.visibleTextEditors.map((e) => decodeURIComponent(e.document.uri.toString())).join(' | ')}`);
+      });
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    assert.equal(shownLog('Fake: crash-initialize'), undefined, 'not shown before');
+    const panel = a.openChat('fake-crash-initialize');
+    assert.ok((await waitForStatus(panel, 'failure', failed)).actions.includes('showLog'));
+    await panel.session.runAction('showLog');
+    await logShown('Fake: crash-initialize', /panic: invalid token/);
+
+    // The notification of an exit: its Show Log.
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await waitFor('the Output view hidden', () => shownLog('Fake: crash-initialize') === undefined || undefined);
+    a.testing.setMessageAnswer(async (m) => m.actions.find((x) => x === 'Show Log'));
+    try {
+      const exits = a.openChat('fake-exit-mid-prompt');
+      await waitForStatus(exits, 'connected', connected);
+      await exits.session.prompt('hi');
+      await logShown('Fake: exit-mid-prompt', /model connection reset/);
+    } finally {
+      a.testing.setMessageAnswer(undefined);
+    }
+  });
+
   it('hang in initialize: a timeout message naming the setting’s value, and the process is killed', async () => {
     const cfg = vscode.workspace.getConfiguration('acpAgents');
     await cfg.update('initializeTimeout', 1, vscode.ConfigurationTarget.Global);

@@ -361,4 +361,44 @@ describe('Sessions: new, MCP servers, list, load, resume, archive', function () 
     assert.equal(past.session.id, id);
     assert.ok(past.session.transcript.items.some((i) => i.kind === 'user' && i.text === 'kept safe'));
   });
+  it('acpAgents.sessions.archiveMaxMB from the user’s settings: at 1 MB the archive stops at the limit (a marker names it) and the reopened session lacks the turn’s end; the default keeps it all', async () => {
+    const a = await api();
+    const cfg = vscode.workspace.getConfiguration('acpAgents');
+    const AGENT = 'fake-archive-limit';
+    // One turn of 1.2 MB of updates (12 plans of 100,000 characters), then ARCHIVE-END-MARKER; its archive as written, and the reopened session.
+    const run = async () => {
+      const panel = a.openChat(AGENT);
+      await waitForStatus(panel, 'connected', connected);
+      const id = panel.session.id!;
+      assert.equal(await panel.session.prompt('bulk'), 'end_turn');
+      await a.testing.flushStores();
+      const file = path.join(a.testing.storagePath(), 'archive', AGENT, `${id}.jsonl`);
+      const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { u: { sessionUpdate: string; limit?: number } });
+      await closeAllEditors();
+      const past = a.openPastSession(AGENT, id);
+      await waitForStatus(past, 'the archive, read-only', (st) => /Read-only/.test(st.text));
+      const shown = JSON.stringify(past.session.transcript.items).includes('ARCHIVE-END-MARKER');
+      past.panel.dispose();
+      return { size: fs.statSync(file).size, lines, shown };
+    };
+    try {
+      await cfg.update('sessions.archiveMaxMB', 1, vscode.ConfigurationTarget.Global);
+      await waitFor('the setting to reach the extension host', () => vscode.workspace.getConfiguration('acpAgents').get('sessions.archiveMaxMB') === 1 || undefined);
+      const cut = await run();
+      const full = cut.lines.filter((l) => l.u.sessionUpdate === '_archive_full');
+      assert.deepEqual(full.map((l) => l.u.limit), [1024 * 1024], 'one marker, naming the user’s limit');
+      assert.equal(cut.lines.at(-1)?.u.sessionUpdate, '_archive_full', 'nothing after it');
+      assert.ok(cut.size <= 1024 * 1024 + 200, `${cut.size} bytes`);
+      assert.equal(cut.shown, false, 'the reopened session ends where the archive stopped');
+      // The default (20 MB) keeps the same turn whole: the cut above was the user's value.
+      await cfg.update('sessions.archiveMaxMB', undefined, vscode.ConfigurationTarget.Global);
+      await waitFor('the default to reach the extension host', () => vscode.workspace.getConfiguration('acpAgents').get('sessions.archiveMaxMB') === 20 || undefined);
+      const whole = await run();
+      assert.equal(whole.lines.filter((l) => l.u.sessionUpdate === '_archive_full').length, 0);
+      assert.ok(whole.size > 1024 * 1024, `${whole.size} bytes`);
+      assert.equal(whole.shown, true, 'the reopened session shows the turn’s end');
+    } finally {
+      await cfg.update('sessions.archiveMaxMB', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

@@ -210,6 +210,57 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
     }
   });
 
+  it('Manage Trusted Workspace MCP Servers lists a trusted workspace server checked; unchecked, it is revoked (the next session asks again and, declined, does not get it); checked again, it is sent; its definition gone, Forget Them forgets it', async () => {
+    const a = await api();
+    const mcpFile = path.join(folder(), '.vscode', 'mcp.json');
+    writeJson(mcpFile, { servers: { repoServer: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: ['repo-mcp.js'] } } });
+    await a.testing.forgetMcpTrust();
+    await a.testing.forgetGeminiTrust();
+    const sentNames = () => lastSessionNew('default').mcpServers.map((s: any) => s.name);
+    const offered: { label: string; picked?: boolean }[][] = [];
+    const manage = async (keep: (label: string) => boolean) => {
+      a.testing.setTrustPicker(async (items) => (offered.push([...items]), items.map((i) => i.label).filter(keep)));
+      await vscode.commands.executeCommand('acpAgents.manageMcpTrust');
+      return offered.at(-1)!.map((i) => `${i.label}${i.picked ? ' (checked)' : ''}`);
+    };
+    let asked = 0;
+    try {
+      a.testing.setMcpTrustAnswer(async (_agent, servers) => (asked++, servers.map((s) => s.hash)));
+      const first = a.openChat('fake-default');
+      await waitForStatus(first, 'connected', connected);
+      assert.deepEqual([asked, sentNames()], [1, ['repoServer', 'vscode-editor']], 'trusted at the question');
+
+      // Listed, checked; left unchecked: revoked.
+      assert.deepEqual(await manage(() => false), ['repoServer (checked)']);
+      a.testing.setMcpTrustAnswer(async () => (asked++, []));
+      const revoked = a.openChat('fake-default');
+      await waitForStatus(revoked, 'connected', connected);
+      assert.deepEqual([asked, sentNames()], [2, ['vscode-editor']], 'asked again, and declined: not sent');
+
+      // Checked again in the command: trusted, sent without a question.
+      assert.deepEqual(await manage(() => true), ['repoServer']);
+      const again = a.openChat('fake-default');
+      await waitForStatus(again, 'connected', connected);
+      assert.deepEqual([asked, sentNames()], [2, ['repoServer', 'vscode-editor']], 'trusted from the command');
+
+      // The definition removed: the command offers to forget the trust left over; Forget Them forgets it.
+      fs.rmSync(mcpFile);
+      const shown: string[] = [];
+      a.testing.setMessageAnswer(async (m) => (shown.push(m.message), m.actions.find((x) => x === 'Forget Them')));
+      await vscode.commands.executeCommand('acpAgents.manageMcpTrust');
+      await vscode.commands.executeCommand('acpAgents.manageMcpTrust');
+      assert.equal(shown.length, 2, shown.join(' | '));
+      assert.match(shown[0]!, /defines no MCP servers now; 1 earlier definition\(s\) are still trusted/);
+      assert.match(shown[1]!, /defines no MCP servers, and none is trusted/, 'forgotten');
+      assert.equal(offered.length, 2, 'no checklist without servers');
+    } finally {
+      a.testing.setTrustPicker(undefined);
+      a.testing.setMessageAnswer(undefined);
+      fs.rmSync(path.join(folder(), '.vscode'), { recursive: true, force: true });
+      await a.testing.forgetMcpTrust();
+    }
+  });
+
   it('the agent’s fs/write_text_file to .vscode/settings.json and .git/hooks/pre-commit asks, naming the agent and path — whatever autoApprove says — and nothing is written on Deny; its own change there is flagged "sensitive"', async () => {
     const a = await api();
     await cfg().update('permissions.autoApprove', 'all', vscode.ConfigurationTarget.Global);
