@@ -808,6 +808,15 @@ const MUTANTS = [
     tier: 'integration',
     grep: 'Show Log, from the panel of a failed agent',
   },
+  {
+    name: 'needs-you-show-ignored',
+    breaks: 'the Show of a needs-you notification does not bring the panel back',
+    file: 'src/chat/attention.ts',
+    find: 'if (choice === show) this.panel.reveal(undefined, false);',
+    replace: 'if (choice === show + show) this.panel.reveal(undefined, false);',
+    tier: 'integration',
+    grep: 'Show on a needs-you notification brings the hidden panel back',
+  },
 ];
 
 // ------------------------------------------------------------------ the throwaway worktree

@@ -41,6 +41,23 @@ describe('Needs you: notifications and the tab', function () {
     assert.equal(await turn, 'cancelled');
   });
 
+  it('Show on a needs-you notification brings the hidden panel back, in front of the editor that hid it', async () => {
+    await cfg().update('notifications', true, vscode.ConfigurationTarget.Global);
+    const { a, panel } = await hiddenPanel('fake-slow-permission');
+    const picked: string[] = [];
+    // The user picks the notification's action (the answer goes where VS Code's would).
+    a.testing.setMessageAnswer(async (shown) => (/asks for permission/.test(shown.message) ? (picked.push(shown.message), 'Show') : undefined));
+    try {
+      const turn = panel.session.prompt('clean up');
+      await waitFor('the panel to be shown again', () => (panel.panel.visible && panel.panel.active ? true : undefined));
+      assert.deepEqual(picked, ['Fake: slow-permission asks for permission: Delete build/'], 'shown by the notification’s Show');
+      await panel.session.cancel();
+      assert.equal(await turn, 'cancelled');
+    } finally {
+      a.testing.setMessageAnswer(undefined);
+    }
+  });
+
   it('a turn that ends while the panel is hidden is told; one the user stopped is not', async () => {
     await cfg().update('notifications', true, vscode.ConfigurationTarget.Global);
     const { a, panel } = await hiddenPanel('fake-queue');
