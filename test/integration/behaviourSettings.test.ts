@@ -70,10 +70,23 @@ describe('Settings that change behaviour', function () {
     // The extension host hears of a changed setting after update() resolves: under load, the agent's writes
     // could still meet the old values (saved, not dirty). This test runs in that host: wait until it sees them.
     await waitFor('the settings to reach the extension host', () => (cfg().get('files.saveAfterWrite') === false && JSON.stringify(cfg().get('files.protectedPaths')) === '["created/**"]') || undefined);
+    // What happened to the two documents, for the failure message: who saved or reverted them, and when.
+    const t0 = Date.now();
+    const seen: string[] = [];
+    const ours = (d: vscode.TextDocument) => d.uri.fsPath === greet || d.uri.fsPath === created;
+    const note = (what: string, d: vscode.TextDocument) => ours(d) && seen.push(`${Date.now() - t0} ms ${what} ${path.basename(d.uri.fsPath)} (dirty ${d.isDirty})`);
+    const watching = [
+      vscode.workspace.onDidOpenTextDocument((d) => note('opened', d)),
+      vscode.workspace.onDidChangeTextDocument((e) => note(`changed (${e.contentChanges.length} changes, reason ${e.reason ?? '-'})`, e.document)),
+      vscode.workspace.onDidSaveTextDocument((d) => note('saved', d)),
+      vscode.workspace.onDidCloseTextDocument((d) => note('closed', d)),
+    ];
+    const story = () => `${seen.join('; ')} | log: ${a.testing.logLines().filter((l) => /wrote|save|new-file|greet/.test(l)).slice(-8).join(' ¶ ')}`;
     try {
       const panel = a.openChat('fake-fs-ops');
       await waitForStatus(panel, 'connected', connected);
       assert.equal(await panel.session.prompt('write, but do not save'), 'end_turn');
+      seen.push(`${Date.now() - t0} ms the turn ended`);
       // The custom glob: the write into created/ was asked about, as protected by it; greet.ts (no longer protected by anything) was not.
       const protectedAsked = asked.filter((q) => q.reason === 'protected');
       assert.deepEqual(protectedAsked.map((q) => [path.relative(folder(), q.path), q.glob]), [[path.join('created', 'new-file.txt'), 'created/**']]);
@@ -86,14 +99,15 @@ describe('Settings that change behaviour', function () {
       // Not saved: the editor holds the agent's text, the disk the old one.
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === greet);
       assert.ok(doc, 'greet.ts is open in an editor');
-      assert.equal(doc.isDirty, true, 'unsaved');
+      assert.equal(doc.isDirty, true, `unsaved: ${story()}`);
       assert.equal(doc.getText(), "export const greet = () => 'rewritten by the agent';\n");
       assert.equal(fs.readFileSync(greet, 'utf8'), onDisk, 'the disk still has the old text');
       const newDoc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === created);
       assert.equal(newDoc?.getText(), 'created by the agent\n');
-      assert.equal(newDoc?.isDirty, true, 'the new file’s text is unsaved too');
-      assert.notEqual(fs.existsSync(created) ? fs.readFileSync(created, 'utf8') : '', 'created by the agent\n');
+      assert.equal(newDoc?.isDirty, true, `the new file’s text is unsaved too: ${story()}`);
+      assert.notEqual(fs.existsSync(created) ? fs.readFileSync(created, 'utf8') : '', 'created by the agent\n', `the new file is not on disk: ${story()}`);
     } finally {
+      for (const w of watching) w.dispose();
       await cfg().update('files.saveAfterWrite', undefined, vscode.ConfigurationTarget.Global);
       await cfg().update('files.protectedPaths', undefined, vscode.ConfigurationTarget.Global);
       await revertDirty();

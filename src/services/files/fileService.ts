@@ -212,7 +212,8 @@ export class FileService {
     this.recheckWrite(file, 'before the edit');
     const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: false });
     if (!ok) throw clientError.internal(`VS Code could not apply the edit to ${file}.`);
-    if (this.config.saveAfterWrite()) {
+    const save = this.config.saveAfterWrite();
+    if (save) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
       if (doc?.isDirty) {
         // The edit is in the editor only until this save: not saved through a link that appeared meanwhile.
@@ -223,7 +224,7 @@ export class FileService {
     // After the fact: the file written must still be the one checked. Nothing is undone (the
     // bytes went wherever the path led); the agent gets an error and the log says so loudly.
     this.recheckWrite(file, 'AFTER it was written — the write may have landed elsewhere');
-    this.log(`wrote ${file} (${p.content.length} characters${exists ? '' : ', new file'})`);
+    this.log(`wrote ${file} (${p.content.length} characters${exists ? '' : ', new file'}${save ? '' : '; left unsaved (files.saveAfterWrite)'})`);
     return {};
   }
 
