@@ -44,13 +44,18 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
     await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } }).catch(() => {});
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
     try {
+      // The palette can be shown while still inert (a quick pick closing as it opens, on a loaded
+      // machine): it takes no text then. Closed and opened again, as a person would.
+      await input.fill(`>${title}`, { timeout: 5_000 });
       await row.waitFor({ timeout: 5_000 });
       await row.click();
       return;
     } catch (err) {
       if (Date.now() > deadline) throw err;
+      // Said, not hidden: a dialog in the way is named in the run's output.
+      const dialog = await page.locator('.monaco-dialog-box').first().innerText({ timeout: 500 }).catch(() => '');
+      console.log(`      [runCommand] "${title}" not run yet (${String(/** @type {Error} */ (err).message).split('\n')[0]})${dialog ? `; a dialog is open: ${dialog.replace(/\s+/g, ' ').slice(0, 200)}` : ''}; trying again`);
       await page.keyboard.press('Escape');
       await page.waitForTimeout(1000);
     }
