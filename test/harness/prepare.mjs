@@ -2,8 +2,7 @@
 // Node, code-server for each host, the pinned real agents and the current adapters — into the
 // test cache, in one process of its own. `npm test` starts it first (test-all.mjs) so that the
 // downloads, which wait mostly on the network, run while the type check, lint and unit tier keep
-// the cores busy; the integration tier starts once its own tools are in (INTEGRATION_READY), the
-// later tiers and the benchmarks wait for all of it. Each `ensure…` is a no-op once
+// the cores busy; it waits for it before the first real-host tier. Each `ensure…` is a no-op once
 // its cache is complete, and the tiers call them again anyway: a failure here is printed, and
 // met again (with its error) where the tier needs the tool.
 // One install at a time: two code-servers installed at once took longer than one after the other on
@@ -12,7 +11,7 @@
 import fs from 'node:fs';
 import { CHROMIUM } from './codeServer.mjs';
 import { ensureCurrentAgents, ensureRealAgents } from './realAgents.mjs';
-import { HOSTS, INTEGRATION_READY, ensureCodeServer, ensureDebianPackages } from './tools.mjs';
+import { HOSTS, ensureCodeServer, ensureDebianPackages } from './tools.mjs';
 
 const args = process.argv.slice(2);
 const t0 = Date.now();
@@ -26,10 +25,9 @@ const timed = (what, fn) => {
 const browser = process.env.ACP_CHROMIUM || fs.existsSync(CHROMIUM) ? [] : ['chromium'];
 if (process.platform === 'linux') timed('Debian packages', () => ensureDebianPackages([...browser, 'libkrb5-dev', ...(args.includes('--agents') ? ['bubblewrap'] : [])]));
 timed(`code-server ${HOSTS.current.codeServer}`, () => ensureCodeServer(HOSTS.current));
-if (args.includes('--agents')) timed('the pinned real agents', () => ensureRealAgents());
-// What the integration tier needs is here: test-all.mjs starts it on this line, and the rest installs
-// beside it (the e2e tier's adapters, the oldest host), mostly waiting on the network.
-console.log(INTEGRATION_READY);
-if (args.includes('--agents')) timed('the current adapters', () => ensureCurrentAgents());
+if (args.includes('--agents')) {
+  timed('the pinned real agents', () => ensureRealAgents());
+  timed('the current adapters', () => ensureCurrentAgents());
+}
 if (args.includes('--oldest')) timed(`code-server ${HOSTS.oldest.codeServer}`, () => ensureCodeServer(HOSTS.oldest));
 console.log(`[prepare] ready in ${((Date.now() - t0) / 1000).toFixed(0)} s`);

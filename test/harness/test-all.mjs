@@ -16,7 +16,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runMocha } from './mocha.mjs';
 import { ROOT } from './testEnv.mjs';
-import { INTEGRATION_READY } from './tools.mjs';
 import { tierProblems } from './verdict.mjs';
 
 const args = process.argv.slice(2);
@@ -163,10 +162,6 @@ const started = Date.now();
  * steps before them run; its output is shown when they need it.
  */
 const realHost = ['integration', 'oldest', 'e2e'].filter((t) => selected.includes(t));
-/** @type {Buffer[]} what installing the tools printed, not shown yet */
-const prepareOut = [];
-/** Resolves once the integration tier's tools are in (prepare.mjs prints INTEGRATION_READY), or the install ended. */
-let integrationToolsIn = Promise.resolve();
 const preparing =
   realHost.length === 0
     ? undefined
@@ -176,41 +171,22 @@ const preparing =
           ...(selected.includes('oldest') ? ['--oldest'] : []),
           ...(selected.includes('e2e') || selected.includes('integration') ? ['--agents'] : []),
         ];
+        /** @type {Buffer[]} */
+        const out = [];
         const t0 = Date.now();
         const child = spawn(process.execPath, prepareArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-        /** @type {() => void} */
-        let integrationIn = () => {};
-        integrationToolsIn = new Promise((r) => (integrationIn = r));
-        let seen = '';
-        child.stdout.on('data', (d) => {
-          prepareOut.push(d);
-          seen = (seen + d.toString()).slice(-4096);
-          if (seen.includes(INTEGRATION_READY)) integrationIn();
-        });
-        child.stderr.on('data', (d) => prepareOut.push(d));
-        const done = (/** @type {{ status: number | null, s: number }} */ r) => (integrationIn(), resolve(r));
-        child.on('error', (err) => (prepareOut.push(Buffer.from(String(err))), done({ status: null, s: 0 })));
-        child.on('close', (status) => done({ status, s: (Date.now() - t0) / 1000 }));
+        child.stdout.on('data', (d) => out.push(d));
+        child.stderr.on('data', (d) => out.push(d));
+        child.on('error', (err) => resolve({ status: null, out: [Buffer.from(String(err))], s: 0 }));
+        child.on('close', (status) => resolve({ status, out, s: (Date.now() - t0) / 1000 }));
       });
-/** Shows what installing the tools printed since it was last shown. */
-function showPrepareOut() {
-  process.stdout.write(Buffer.concat(prepareOut.splice(0)));
-}
-/** Waits until the integration tier's own tools are in; the rest goes on installing beside it. */
-async function integrationToolsReady() {
-  if (!preparing) return;
-  const t0 = Date.now();
-  await integrationToolsIn;
-  console.log(`\n> the integration tier's tools (waited ${((Date.now() - t0) / 1000).toFixed(0)} s for them; the rest installs beside the tier)`);
-  showPrepareOut();
-}
-/** Waits for all the tools; prints what installing them said. */
+/** Waits for the tools, once; prints what installing them said. */
 async function toolsReady() {
   if (!preparing) return;
   const t0 = Date.now();
-  const { status, s } = /** @type {{ status: number | null, s: number }} */ (await preparing);
+  const { status, out, s } = /** @type {{ status: number | null, out: Buffer[], s: number }} */ (await preparing);
   console.log(`\n> the real-host tiers' tools (installed beside the steps above in ${s.toFixed(0)} s; waited ${((Date.now() - t0) / 1000).toFixed(0)} s for them)`);
-  showPrepareOut();
+  process.stdout.write(Buffer.concat(out));
   // Not fatal here: each tier asks for its tools again, and fails there with the install's error.
   if (status !== 0) console.log(`installing the tools failed (exit ${status}); the tiers will try again`);
 }
@@ -223,7 +199,7 @@ try {
   // The mutant table cannot rot: each mutant's string occurs exactly once in its file.
   if (guards) runGuard('no stale mutant (break-features --list)', ['scripts/break-features.mjs', '--list'], { quiet: true, show: /STALE/ });
   if (selected.includes('e2e') || guards) step('package the .vsix', 'npm', ['run', '--silent', 'package']);
-  // out/ only (dist/ stays the .vsix's build until the test-hooks build below).
+  // out/ only (dist/ stays the .vsix's build for the benchmarks below).
   step('build the tests', process.execPath, ['esbuild.mjs', '--tests']);
 
   if (selected.includes('unit')) {
@@ -232,10 +208,13 @@ try {
   }
   // Each unit mutant (a feature broken on purpose) must turn its tests red; about a minute.
   if (guards) runGuard('the unit mutants caught (break-features --tier unit --here)', ['scripts/break-features.mjs', '--tier', 'unit', '--here', '--no-build']);
+  // The benchmarks measure on an idle machine: after the tools' installs ended.
+  await toolsReady();
+  // Before the test-hooks build below replaces dist/: the sizes are those of the .vsix's build.
+  if (guards) runGuard('the non-UI benchmarks within budget (bench --check --no-ui)', ['bench/run.mjs', '--check', '--no-ui', '--packaged']);
   // The integration tier runs the extension from dist/ with its test hooks, which the .vsix never has.
   if (realHost.length) step('build with test hooks', process.execPath, ['esbuild.mjs', '--production', '--test-hooks']);
   if (selected.includes('integration')) {
-    await integrationToolsReady();
     console.log('\n=== integration tier (mocha inside the VS Code extension host of code-server) ===');
     const { runIntegration } = await import('./integration.mjs');
     const results = await runIntegration({ grep });
@@ -252,7 +231,6 @@ try {
       else guardCounts.passed++;
     }
   }
-  await toolsReady();
   if (selected.includes('oldest')) {
     console.log('\n=== integration tier, a subset, on the oldest VS Code we claim (code-server 4.96.4) ===');
     const { runIntegration } = await import('./integration.mjs');
@@ -274,13 +252,7 @@ try {
     for (const p of problems) console.log(`\ntested agents: ${p}\n— counted as a failure`);
     totals.failed += problems.length;
   }
-  if (guards) {
-    // Last, on an idle machine (every install and tier done), on dist/ as the .vsix has it (the
-    // tiers above ran it with test hooks): the sizes are the .vsix's build.
-    step('build as packaged, for the benchmarks', process.execPath, ['esbuild.mjs', '--production']);
-    runGuard('the non-UI benchmarks within budget (bench --check --no-ui)', ['bench/run.mjs', '--check', '--no-ui', '--packaged']);
-    add('guards', guardCounts);
-  }
+  if (guards) add('guards', guardCounts);
 } catch (err) {
   console.log(`\nharness error: ${/** @type {Error} */ (err)?.stack ?? err}`);
   totals.failed += 1;

@@ -26,8 +26,6 @@ export const HOSTS = {
   // Node 20.20 rather than VS Code 1.96's own 20.18: the test runner (mocha 12) needs 20.19 or newer.
   oldest: { codeServer: '4.96.4', node: '20.20.2', gitDepsFromRegistry: true, noVscodeOption: true },
 };
-/** prepare.mjs's line that says the integration tier's tools are in place (the rest may still be installing). */
-export const INTEGRATION_READY = '[prepare] the integration tier can start';
 export const CACHE_ROOT = process.env.ACP_TEST_CACHE || path.join(os.homedir(), '.cache', 'acp-agents-test');
 
 const MARKER = '.install-complete';
