@@ -624,6 +624,15 @@ const MUTANTS = [
     grep: 'Keep All Changes in File and Undo All Changes in File',
   },
   {
+    name: 'settle-ends-a-later-turns-watch',
+    breaks: "a turn's end, settling a second late, ends the watch of a turn that began and ended meanwhile (its late file events are lost)",
+    file: 'src/sessions/parts/fileCheckpoints.ts',
+    find: 'this.core.busy() || this.turnsBegun !== turn;',
+    replace: 'this.core.busy();',
+    tier: 'unit',
+    grep: 'keeps its watch until its own end settles',
+  },
+  {
     name: 'no-sweep-at-turn-end',
     breaks: 'a file the agent created where no watcher event came (files.watcherExclude, a late watcher) is never listed',
     file: 'src/services/files/changeTracker.ts',

@@ -27,6 +27,8 @@ export class FileCheckpoints implements SessionPart {
   private checkpointsOf: string | undefined;
   private readonly subscription: Disposable;
   private settling: Promise<void> = Promise.resolve();
+  /** Turns begun so far: a turn's end settles only if no turn began after it. */
+  private turnsBegun = 0;
 
   /** `access`: the session's roots and access gate, for the user's own writes (Revert, Undo, Restore) to be checked like the agent's. */
   constructor(
@@ -102,6 +104,7 @@ export class FileCheckpoints implements SessionPart {
 
   /** Agents that write files themselves: changes on disk are noticed during the turn. */
   turnBegan(): void {
+    this.turnsBegun++;
     this.changes.watch(this.core.roots());
   }
 
@@ -118,7 +121,8 @@ export class FileCheckpoints implements SessionPart {
     this.changes.settle();
     // Late file events of the turn still count for a moment; then the folders are listed
     // again for files the turn created that no event reported.
-    this.settling = new Promise((resolve) => setTimeout(() => void this.afterTurn().finally(resolve), SETTLE_MS));
+    const turn = this.turnsBegun;
+    this.settling = new Promise((resolve) => setTimeout(() => void this.afterTurn(turn).finally(resolve), SETTLE_MS));
   }
 
   /** Resolves when the last turn's late file events no longer count (its Changes are final). */
@@ -126,15 +130,18 @@ export class FileCheckpoints implements SessionPart {
     return this.settling;
   }
 
-  private async afterTurn(): Promise<void> {
-    if (this.core.busy()) return;
+  /** `turn`: how many turns had begun when this one ended. */
+  private async afterTurn(turn: number): Promise<void> {
+    // A new turn began meanwhile (running, or already ended: a queued message's quick turn): it watches,
+    // and its own end settles both. Settling here would end its watch before its late events came.
+    const later = () => this.core.busy() || this.turnsBegun !== turn;
+    if (later()) return;
     try {
       await this.changes.sweep();
     } catch (err) {
       this.core.log(`listing the folders after the turn failed: ${String(err)}`);
     }
-    // A new turn began meanwhile: it watches, and its end settles both.
-    if (this.core.busy()) return;
+    if (later()) return;
     this.changes.settle(true);
     this.changes.unwatch();
     // The turn's checkpoint is complete: what its files hold now is kept with it.

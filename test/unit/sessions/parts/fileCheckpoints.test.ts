@@ -96,6 +96,35 @@ describe('sessions/parts: file checkpoints', () => {
     assert.deepEqual(slow.tracker, ['watch /ws', 'settle', 'sweep', 'watch /ws']);
   });
 
+  it('a turn that began and ended while the last one was still settling keeps its watch until its own end settles', async function () {
+    this.timeout(5_000); // two settles of a second each
+    let release: () => void = () => undefined;
+    let sweeps = 0;
+    let sweeping: () => void = () => undefined;
+    const firstSweep = new Promise<void>((r) => (sweeping = r));
+    const s = setup(() => {
+      if (++sweeps > 1) return Promise.resolve();
+      sweeping();
+      return new Promise<void>((r) => (release = r));
+    });
+    s.f.state.busy = true;
+    s.part.turnBegan();
+    s.f.state.busy = false;
+    s.part.turnEnded();
+    const first = s.part.turnSettled();
+    await firstSweep;
+    // A queued message's turn: it begins and ends while the first turn's listing still runs.
+    s.f.state.busy = true;
+    s.part.turnBegan();
+    s.f.state.busy = false;
+    s.part.turnEnded();
+    release();
+    await first;
+    assert.deepEqual(s.tracker, ['watch /ws', 'settle', 'sweep', 'watch /ws', 'settle'], "the first turn's end left the second turn's watch alone");
+    await s.part.turnSettled();
+    assert.deepEqual(s.tracker.slice(5), ['sweep', 'settle final', 'unwatch'], "the second turn's own end settles");
+  });
+
   it('keeps checkpoints per session id: each new checkpoint store is observed by the tracker, the same id is read once', async () => {
     const { part, observers, stores } = setup();
     assert.equal(observers.length, 1, 'checkpoints exist before the session has an id (kept nowhere)');
