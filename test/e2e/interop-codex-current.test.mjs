@@ -303,14 +303,21 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
     await runCommand(page, 'ACP: New Session');
     await pick(page, SIGN_IN_LABEL);
     await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'API Key' }).waitFor({ timeout: 90_000 });
-    // Escape closes the question. Twice in clean runs a question was up again after one Escape; sign-in
-    // now asks once per agent at a time (unit-tested in authApiKey.test.ts), and what asked again here is
-    // not known yet: each Escape closes one, and it must be gone after three.
+    // Escape closes the question, when the question has the keyboard. The panel opened by New Session can
+    // take the focus after the question is shown (its webview gets ready late on a loaded machine; the
+    // question stays, as it ignores focus out): three Escapes then all went to the composer, in three clean
+    // runs. A person clicks the question first; so does the test, and says when it had to.
+    const focusedIn = () => page.evaluate(() => (document.activeElement?.closest('.quick-input-widget') ? 'the question' : document.activeElement?.tagName ?? 'nothing'));
     for (let i = 0; i < 3 && (await quick.isVisible()); i++) {
+      const focus = await focusedIn();
+      if (focus !== 'the question') {
+        console.log(`      [sign-in] the keyboard was in ${focus}, not the question: clicking the question first`);
+        await quick.locator('.quick-input-box input').click({ timeout: 5_000 }).catch(() => {});
+      }
       await page.keyboard.press('Escape');
       await quick.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
     }
-    assert.equal(await quick.isVisible(), false, 'the sign-in question closed');
+    assert.equal(await quick.isVisible(), false, `the sign-in question closed (the keyboard is in ${await focusedIn()})`);
     await runCommand(page, 'View: Close All Editors');
     assert.equal(extensionLogs().includes(API_KEY), false, 'the key is in no log');
   });

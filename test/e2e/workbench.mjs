@@ -49,7 +49,8 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
       // machine): it takes no text then. Closed and opened again, as a person would.
       await input.fill(`>${title}`, { timeout: 5_000 });
       await row.waitFor({ timeout: 5_000 });
-      await row.click();
+      // A row that takes no click (once, a walkthrough page in front kept it 30 s) is tried again too.
+      await row.click({ timeout: 5_000 });
       return;
     } catch (err) {
       if (Date.now() > deadline) throw err;
