@@ -65,11 +65,16 @@ describe('Settings that change behaviour', function () {
     const onDisk = fs.readFileSync(greet, 'utf8');
     const asked: AccessQuestion[] = [];
     a.testing.setAccessAnswer(async (q) => (asked.push(q), q.reason === 'protected' ? 'once' : 'deny'));
+    // In the browser VS Code's own files.autoSave defaults to afterDelay: it saved the agent's writes a second
+    // later, before or while this test looked (three ways to fail, on a loaded machine and once alone). Off here,
+    // as on the desktop by default.
+    const files = () => vscode.workspace.getConfiguration('files');
+    await files().update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     await cfg().update('files.saveAfterWrite', false, vscode.ConfigurationTarget.Global);
     await cfg().update('files.protectedPaths', ['created/**'], vscode.ConfigurationTarget.Global);
     // The extension host hears of a changed setting after update() resolves: under load, the agent's writes
     // could still meet the old values (saved, not dirty). This test runs in that host: wait until it sees them.
-    await waitFor('the settings to reach the extension host', () => (cfg().get('files.saveAfterWrite') === false && JSON.stringify(cfg().get('files.protectedPaths')) === '["created/**"]') || undefined);
+    await waitFor('the settings to reach the extension host', () => (files().get('autoSave') === 'off' && cfg().get('files.saveAfterWrite') === false && JSON.stringify(cfg().get('files.protectedPaths')) === '["created/**"]') || undefined);
     // What happened to the two documents, for the failure message: who saved or reverted them, and when.
     const t0 = Date.now();
     const seen: string[] = [];
@@ -103,7 +108,7 @@ describe('Settings that change behaviour', function () {
       assert.equal(doc.getText(), "export const greet = () => 'rewritten by the agent';\n");
       assert.equal(fs.readFileSync(greet, 'utf8'), onDisk, 'the disk still has the old text');
       const newDoc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === created);
-      assert.equal(newDoc?.getText(), 'created by the agent\n');
+      assert.equal(newDoc?.getText(), 'created by the agent\n', `the new file’s text is in an editor: ${story()}`);
       assert.equal(newDoc?.isDirty, true, `the new file’s text is unsaved too: ${story()}`);
       assert.notEqual(fs.existsSync(created) ? fs.readFileSync(created, 'utf8') : '', 'created by the agent\n', `the new file is not on disk: ${story()}`);
     } finally {
@@ -111,6 +116,7 @@ describe('Settings that change behaviour', function () {
       await cfg().update('files.saveAfterWrite', undefined, vscode.ConfigurationTarget.Global);
       await cfg().update('files.protectedPaths', undefined, vscode.ConfigurationTarget.Global);
       await revertDirty();
+      await files().update('autoSave', undefined, vscode.ConfigurationTarget.Global);
       await closeAllEditors();
       fs.writeFileSync(greet, onDisk);
       fs.rmSync(path.join(folder(), 'created'), { recursive: true, force: true });
