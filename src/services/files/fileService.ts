@@ -199,10 +199,17 @@ export class FileService {
       }
     }
     onBefore?.(file, before);
-    if (!exists) {
-      // Overwrite, not ignoreIfExists: an agent that also writes the file itself (opencode 1.18.33 does, next to
-      // fs/write_text_file) can create it between the check above and this edit; inserting into that file doubled
-      // its content. The write sets the whole content either way.
+    const save = this.config.saveAfterWrite();
+    if (!exists && save) {
+      // The content comes with the creation, not as an insert after it: an agent that also writes the file itself
+      // (opencode 1.18.33 does, next to fs/write_text_file) can write it between the creation and the insert, whose
+      // document then loads the agent's text from disk and gets ours in front of it (seen once: the content doubled).
+      // Overwrite: created meanwhile, it still ends with exactly this content. Undo removes the file.
+      edit.createFile(uri, { overwrite: true, contents: Buffer.from(p.content, 'utf8') });
+    } else if (!exists) {
+      // Left unsaved (files.saveAfterWrite off): created empty, the text in the editor only (contents would put
+      // it on disk). Overwrite, not ignoreIfExists. The race above remains here: an agent writing the file
+      // between the two can still see its text doubled, in the editor, unsaved, for the user to review.
       edit.createFile(uri, { overwrite: true });
       edit.insert(uri, new vscode.Position(0, 0), p.content);
     } else {
@@ -212,7 +219,6 @@ export class FileService {
     this.recheckWrite(file, 'before the edit');
     const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: false });
     if (!ok) throw clientError.internal(`VS Code could not apply the edit to ${file}.`);
-    const save = this.config.saveAfterWrite();
     if (save) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
       if (doc?.isDirty) {
