@@ -39,6 +39,7 @@ const view = (file: string): EditorView => ({ file, languageId: 'typescript', di
 const port: EditorPort = {
   enabled: () => true,
   activeEditor: () => view(files[1]!),
+  lastFocused: () => [view(files[1]!)],
   visibleEditors: () => [view(files[1]!), view(files[2]!), view(files[3]!)],
   openEditors: () => files.slice(0, 60).map((file, i) => ({ file, dirty: i % 9 === 0, active: i === 1, group: 1 + (i % 2) })),
   diagnostics: (file) => (file ? diagnostics.filter(([f]) => f === file) : diagnostics),

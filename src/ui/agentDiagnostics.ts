@@ -153,6 +153,7 @@ const LIVE_STATE: Record<LiveServerStatus['state'], McpStatusReport['servers'][n
   exited: 'started',
   failed: 'never-started',
   notStarted: 'never-started',
+  unused: 'offered',
 };
 
 /**

@@ -9,7 +9,7 @@ import type { HeaderState, McpStatusView } from '../shared/transcriptTypes';
 import type { PanelAction } from '../shared/webviewProtocol';
 import { button, h, icon, type Post } from './items/dom';
 
-const ICONS: Record<string, string> = { listed: 'pass', started: 'loading', offered: 'circle-outline', skipped: 'circle-slash', failed: 'error', exited: 'debug-stop', notStarted: 'warning' };
+const ICONS: Record<string, string> = { listed: 'pass', started: 'loading', offered: 'circle-outline', skipped: 'circle-slash', failed: 'error', exited: 'debug-stop', notStarted: 'warning', unused: 'info' };
 
 export class McpSection {
   readonly el: HTMLDetailsElement;
@@ -39,7 +39,7 @@ export class McpSection {
     const trouble = count(['failed', 'notStarted']) + servers.filter((s) => s.state === 'exited' && s.action).length;
     this.summary.replaceChildren(
       icon(trouble ? 'warning' : 'server'),
-      document.createTextNode(` ${l10n.t('MCP servers: {0} started, {1} offered, {2} with a problem, {3} left out', count(['listed', 'started']), count(['offered']), trouble, count(['skipped']))}`),
+      document.createTextNode(` ${l10n.t('MCP servers: {0} started, {1} offered, {2} with a problem, {3} left out', count(['listed', 'started']), count(['offered', 'unused']), trouble, count(['skipped']))}`),
     );
     this.el.classList.toggle('has-trouble', trouble > 0);
     // The user opens it when something is wrong; it opens by itself the first time something is.

@@ -173,6 +173,43 @@ describe('Editor context: a real agent reads the editor through the extension’
     }
   });
 
+  it('the focus in the chat panel: get_selection answers the editor last focused, marked not active; its tab closed: no editor', async () => {
+    const a = await api();
+    const dir = path.join(folder(), 'editor-context-focus');
+    const file = path.join(dir, 'focused.ts');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, 'export const focusedWords = 7;\n');
+    let shim: ReturnType<typeof startShim> | undefined;
+    try {
+      const panel = a.openChat('fake-default');
+      await waitForStatus(panel, 'connected', connected);
+      const created = readRecord('default').filter((r) => r.dir === 'in' && r.msg?.method === 'session/new').at(-1)?.msg.params;
+      shim = startShim(created?.mcpServers.find((s: { name: string }) => s.name === 'vscode-editor'));
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
+      editor.selection = new vscode.Selection(0, 13, 0, 25);
+      const text = [{ startLine: 1, startColumn: 14, endLine: 1, endColumn: 26, text: 'focusedWords' }];
+      const focused = await shim.call('get_selection');
+      assert.deepEqual([focused.file, focused.active, focused.selections], [file, undefined, text], 'the active editor, as before');
+      // The user goes back to the chat to type: no text editor is active any more.
+      panel.panel.reveal(undefined, false);
+      await waitFor('the chat panel to take the focus', () => (panel.panel.active && vscode.window.activeTextEditor === undefined ? true : undefined));
+      const sel = await shim.call('get_selection');
+      assert.equal(sel.file, file, JSON.stringify(sel).slice(0, 500));
+      assert.equal(sel.active, false, 'marked as not the active editor');
+      assert.match(sel.note, /last focused/);
+      assert.deepEqual(sel.selections, text);
+      // Its tab closed: no editor, as before.
+      const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === file);
+      assert.ok(tab, 'the file has its tab');
+      await vscode.window.tabGroups.close(tab);
+      const none = await shim.call('get_selection');
+      assert.equal(none.file, null, JSON.stringify(none).slice(0, 500));
+    } finally {
+      shim?.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('acpAgents.editorContext: a folder’s value is ignored (and said so); the user’s false leaves the server out; the secret never shows in the trace', async () => {
     const a = await api();
     const cfg = vscode.workspace.getConfiguration('acpAgents');

@@ -77,6 +77,23 @@ describe('MCP status: what became of the servers handed to the agent', function 
     await waitFor('the tooltip to follow', async () => ((await tooltip('fake-mcp-late', panel.session.id!)).includes('probe: started by the agent, 1 tool') ? true : undefined));
   });
 
+  it('the extension’s own vscode-editor the agent does not start: "not used", no warning nor action; the user’s server keeps its warning', async () => {
+    const a = await api();
+    await cfg().update('mcpServers', { probe: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: [SERVER()] } }, vscode.ConfigurationTarget.Global);
+    const panel = a.openChat('fake-mcp-late');
+    await waitForStatus(panel, 'connected', connected);
+    assert.equal(await panel.session.prompt('first'), 'end_turn');
+    const views = Object.fromEntries((panel.session.transcript.header.mcp?.servers ?? []).map((s) => [s.name, s]));
+    assert.equal(views['vscode-editor']?.state, 'unused', JSON.stringify(views));
+    assert.match(views['vscode-editor']!.text, /^not used by the agent so far \(the extension’s own editor server/);
+    assert.equal(views['vscode-editor']!.action, undefined, 'nothing to do about it');
+    assert.equal(views.probe?.state, 'notStarted', 'the user’s own server still says it never started');
+    assert.equal(views.probe?.action, 'showLog');
+    const tip = await tooltip('fake-mcp-late', panel.session.id!);
+    assert.match(tip, /vscode-editor: not used by the agent/);
+    assert.doesNotMatch(tip, /vscode-editor: never started/);
+  });
+
   it('a server that crashes: "crashed (exit code 3)", and nothing hangs', async () => {
     const a = await api();
     await cfg().update('mcpServers', { probe: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: [SERVER()], env: { MCP_FIXTURE_EXIT_AFTER_LIST: '3' } } }, vscode.ConfigurationTarget.Global);

@@ -56,6 +56,11 @@ export interface EditorPort {
   /** Whether the user lets agents read the editor (acpAgents.editorContext). */
   enabled(): boolean;
   activeEditor(): EditorView | undefined;
+  /**
+   * The text editors the user last had focus in, most recent first (a few at most), whose
+   * documents are still open in a tab: what the user means while the focus is in the chat.
+   */
+  lastFocused(): readonly EditorView[];
   visibleEditors(): readonly EditorView[];
   openEditors(): readonly OpenEditor[];
   /** The problems of one file, or (no file) of every file that has some. */

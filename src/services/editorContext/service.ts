@@ -11,6 +11,7 @@ import { vscodeEditorPort } from './vscodeEditor';
 
 export class EditorContextService implements vscode.Disposable {
   private readonly server: EditorContextServer;
+  private readonly port: ReturnType<typeof vscodeEditorPort>;
 
   constructor(
     private readonly opts: {
@@ -23,7 +24,8 @@ export class EditorContextService implements vscode.Disposable {
       readonly log: (message: string) => void;
     },
   ) {
-    this.server = new EditorContextServer({ port: vscodeEditorPort(opts.enabled), shim: opts.shim, node: process.execPath, version: opts.version, log: opts.log });
+    this.port = vscodeEditorPort(opts.enabled);
+    this.server = new EditorContextServer({ port: this.port, shim: opts.shim, node: process.execPath, version: opts.version, log: opts.log });
   }
 
   /** Access for one session whose folders are `roots()`; undefined when the server cannot start (logged). */
@@ -40,5 +42,6 @@ export class EditorContextService implements vscode.Disposable {
 
   dispose(): void {
     this.server.dispose();
+    this.port.dispose();
   }
 }

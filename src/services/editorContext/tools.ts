@@ -41,7 +41,7 @@ const obj = (properties: Record<string, unknown> = {}) => ({ type: 'object', pro
 export const TOOLS: readonly ToolDefinition[] = [
   {
     name: 'get_selection',
-    description: `The text selected in the active editor: its file, each selection range (1-based lines and columns) and the selected text (at most ${MAX_SELECTION_CHARS} characters, and ${MAX_ANSWER_CHARS} for the whole answer; a cut text is marked truncated).`,
+    description: `The text selected in the active editor — or, when none is active (the focus is in the chat), in the editor last focused, marked "active": false: its file, each selection range (1-based lines and columns) and the selected text (at most ${MAX_SELECTION_CHARS} characters, and ${MAX_ANSWER_CHARS} for the whole answer; a cut text is marked truncated).`,
     inputSchema: obj(),
   },
   { name: 'get_open_editors', description: 'The active editor and the editors open in VS Code (files inside the session folders only), with unsaved changes marked.', inputSchema: obj() },
@@ -169,11 +169,14 @@ export class EditorTools {
    * `truncated` and its full length, and the answer says `truncated`.
    */
   private selection(scope: FileScope): ToolResult {
-    const e = this.active(scope);
+    const active = this.active(scope);
+    // No text editor active (the user types in the chat): the one last focused inside the folders, said so.
+    const e = active ?? (this.port.activeEditor() ? undefined : this.port.lastFocused().find((x) => scope.allows(x.file)));
     if (!e) return { data: { file: null, note: 'No editor inside the session folders is active.' } };
+    const last = active ? {} : { active: false, note: 'No editor is active (the focus is elsewhere, e.g. in the chat): this is the editor last focused.' };
     const ranges = e.selections.slice(0, MAX_SELECTIONS);
     const more = e.selections.length > MAX_SELECTIONS ? { moreSelections: e.selections.length - MAX_SELECTIONS } : {};
-    const answer = (selections: readonly object[], truncated: boolean) => ({ file: e.file, languageId: e.languageId, dirty: e.dirty, selections, ...more, ...(truncated ? { truncated } : {}) });
+    const answer = (selections: readonly object[], truncated: boolean) => ({ file: e.file, ...last, languageId: e.languageId, dirty: e.dirty, selections, ...more, ...(truncated ? { truncated } : {}) });
     // The answer with every text empty, yet marked cut at its longest: what is left is for the texts.
     const frame = answer(
       ranges.map((r) => ({ ...pos(r), text: '', truncated: true, length: Number.MAX_SAFE_INTEGER })),

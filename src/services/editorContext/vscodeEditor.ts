@@ -1,7 +1,7 @@
 /**
- * The editor-context tools' view of VS Code (`EditorPort`): the active, visible
- * and open editors, the problems, the workspace symbol providers and
- * `files.exclude`. `file:` documents only. Read-only.
+ * The editor-context tools' view of VS Code (`EditorPort`): the active, visible,
+ * last focused and open editors, the problems, the workspace symbol providers
+ * and `files.exclude`. `file:` documents only. Read-only.
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
@@ -36,20 +36,37 @@ function code(c: vscode.Diagnostic['code']): string | undefined {
 
 const diagnostic = (d: vscode.Diagnostic): Diagnostic => ({ range: range(d.range), severity: SEVERITY[d.severity], message: d.message, source: d.source, code: code(d.code) });
 
-export function vscodeEditorPort(enabled: () => boolean): EditorPort {
+/** How many last-focused editors are remembered (one per document): sessions on other folders skip the rest. */
+const MAX_FOCUSED = 8;
+
+const tabUri = (input: unknown): vscode.Uri | undefined => (input instanceof vscode.TabInputText ? input.uri : input instanceof vscode.TabInputTextDiff ? input.modified : undefined);
+
+export function vscodeEditorPort(enabled: () => boolean): EditorPort & vscode.Disposable {
+  // The text editors the user had focus in, most recent first: the chat panel (a webview) takes
+  // the focus whenever the user types to the agent, and then no text editor is active.
+  let focused: vscode.TextEditor[] = [];
+  const remember = (e: vscode.TextEditor | undefined) => {
+    if (e?.document.uri.scheme === 'file') focused = [e, ...focused.filter((x) => x.document !== e.document)].slice(0, MAX_FOCUSED);
+  };
+  remember(vscode.window.activeTextEditor);
+  const subs = [vscode.window.onDidChangeActiveTextEditor(remember), vscode.workspace.onDidCloseTextDocument((d) => (focused = focused.filter((x) => x.document !== d)))];
   return {
     enabled,
     activeEditor: () => {
       const e = vscode.window.activeTextEditor;
       return e ? view(e) : undefined;
     },
+    lastFocused: () => {
+      // Closed means no tab shows it any more (VS Code may keep the document itself a while).
+      const open = new Set(vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => tabUri(t.input)?.toString())));
+      return focused.flatMap((e) => (!e.document.isClosed && open.has(e.document.uri.toString()) ? (view(e) ?? []) : []));
+    },
     visibleEditors: () => vscode.window.visibleTextEditors.flatMap((e) => view(e) ?? []),
     openEditors: () => {
       const out: OpenEditor[] = [];
       for (const [i, group] of vscode.window.tabGroups.all.entries()) {
         for (const tab of group.tabs) {
-          const input = tab.input;
-          const uri = input instanceof vscode.TabInputText ? input.uri : input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
+          const uri = tabUri(tab.input);
           if (uri?.scheme === 'file') out.push({ file: uri.fsPath, dirty: tab.isDirty, active: tab.isActive && group.isActive, group: i + 1 });
         }
       }
@@ -70,5 +87,9 @@ export function vscodeEditorPort(enabled: () => boolean): EditorPort {
     },
     excludes: (folder) => vscode.workspace.getConfiguration('files', vscode.Uri.file(folder)).get<Record<string, boolean | { when: string }>>('exclude') ?? {},
     exists: (file) => fs.existsSync(file),
+    dispose: () => {
+      for (const d of subs) d.dispose();
+      focused = [];
+    },
   };
 }

@@ -45,6 +45,8 @@ export interface McpSelection {
   readonly skipped: { readonly name: string; readonly reason: string }[];
   /** The selected servers that a workspace defined (a subset of `servers`, by name). */
   readonly fromWorkspace: WorkspaceMcpServer[];
+  /** The extension's own server among `servers` (vscode-editor), by name. */
+  readonly own?: string;
 }
 
 /** A stable hash of a server definition: any change to what runs or where it connects needs trust again. */

@@ -23,7 +23,9 @@ export type McpServerState =
   /** It ended: `exitCode`/`signal` say how. */
   | 'exited'
   /** The agent did not start it during a whole turn (or is known not to). */
-  | 'notStarted';
+  | 'notStarted'
+  /** The extension's own server, not started during a whole turn: said neutrally, no problem. */
+  | 'unused';
 
 /** What the user can do about a server's state. */
 export type McpStatusAction = 'showLog' | 'trustSetting' | 'agentSettings';
@@ -45,6 +47,8 @@ export interface McpServerStatus {
   readonly action?: McpStatusAction;
   /** The relay connection it is known by (a restarted server replaces it). */
   readonly connection?: number;
+  /** The extension's own server (vscode-editor), not one of the user's. */
+  readonly own?: true;
 }
 
 /** Servers shown at most (a status is one line each). */
@@ -56,12 +60,14 @@ export function initialStatuses(
   servers: readonly acp.McpServer[],
   skipped: readonly { readonly name: string; readonly reason: string }[],
   observed: (name: string) => boolean,
+  own?: string,
 ): McpServerStatus[] {
   const out: McpServerStatus[] = servers.map((s) => ({
     name: clip(s.name),
     transport: 'url' in s ? (s.type === 'sse' ? 'sse' : 'http') : 'stdio',
     state: 'offered' as const,
     observed: !('url' in s) && observed(s.name),
+    ...(s.name === own ? { own: true as const } : {}),
   }));
   for (const s of skipped) out.push({ name: clip(s.name), transport: 'unknown', state: 'skipped', observed: false, reason: clip(s.reason, 500) });
   return out.slice(0, MAX_SERVERS);
@@ -71,7 +77,7 @@ export function initialStatuses(
 export function applyEvent(s: McpServerStatus, e: RelayEvent, connection: number): McpServerStatus {
   // A report of an older instance (the agent restarted the server) changes nothing.
   if (s.connection !== undefined && connection < s.connection) return s;
-  const base = { name: s.name, transport: s.transport, observed: s.observed, connection };
+  const base = { name: s.name, transport: s.transport, observed: s.observed, connection, ...(s.own ? { own: s.own } : {}) };
   switch (e.e) {
     case 'spawned':
       return { ...base, state: 'started' };
@@ -91,9 +97,13 @@ export function applyEvent(s: McpServerStatus, e: RelayEvent, connection: number
 
 const crashed = (e: { code: number | null; signal: string | null }): boolean => (e.code !== null && e.code !== 0) || (e.code === null && e.signal !== null);
 
-/** After a whole turn: a watched server the agent has not started is "never started". */
+/**
+ * After a whole turn: a watched server the agent has not started is "never started" — but the
+ * extension's own server is only "not used": an agent need not read the editor.
+ */
 export function afterTurn(s: McpServerStatus, known?: { reason: string; action?: McpStatusAction }): McpServerStatus {
   if (!s.observed || s.state !== 'offered') return s;
+  if (s.own) return { ...s, state: 'unused' };
   if (known) return { ...s, state: 'notStarted', reason: known.reason, ...(known.action ? { action: known.action } : {}) };
   return { ...s, state: 'notStarted', reason: l10n.t('The agent did not start it during a whole turn.'), action: 'showLog' };
 }
@@ -117,6 +127,8 @@ export function statusText(s: McpServerStatus): string {
       return s.signal ? l10n.t('crashed (signal {0})', s.signal) : l10n.t('crashed (exit code {0})', s.exitCode ?? '?');
     case 'notStarted':
       return l10n.t('never started: {0}', s.reason ?? '');
+    case 'unused':
+      return l10n.t('not used by the agent so far (the extension’s own editor server, offered to every agent; nothing to fix)');
   }
 }
 

@@ -96,7 +96,7 @@ export class McpStatus implements SessionPart {
     this.known = sel.servers.length ? mcpServersIgnored(info, env, allowed, rt.process.spec.trustWithheld === true) : undefined;
     this.note = [sel.servers.length ? trustPassedNote(info, env) : undefined, this.http?.note].filter(Boolean).join(' ') || undefined;
     if (this.note) core.log(`MCP: ${this.note}`);
-    this.list = initialStatuses(sel.servers, sel.skipped, () => relay !== undefined);
+    this.list = initialStatuses(sel.servers, sel.skipped, () => relay !== undefined, sel.own);
     // An agent known not to start them: said at once (a server it starts anyway still shows as started).
     if (this.known) {
       const k = this.known;

@@ -332,11 +332,11 @@ export class SessionFolders implements SessionPart {
     const { def, services } = core;
     const cwd = this.workingFolder;
     if (this.scratch !== undefined) this.scratchHolders.add(rt.process.exited);
-    const mcp = await services.mcpServers(rt, cwd, def.name);
+    let mcp = await services.mcpServers(rt, cwd, def.name);
     this.editorContext ??= await services.editorContext?.(() => this.roots());
     const editor = this.editorContext?.entry();
     // The user's own server of the same name wins.
-    if (editor && !mcp.servers.some((s) => s.name === editor.name)) mcp.servers.push(editor);
+    if (editor && !mcp.servers.some((s) => s.name === editor.name)) mcp = { ...mcp, servers: [...mcp.servers, editor], own: editor.name };
     if (mcp.skipped.length > 0 && !this.mcpNoticeShown) {
       this.mcpNoticeShown = true;
       core.emit(core.transcript().addLocalNotice('info', l10n.t('Some MCP servers were not handed to {0}', def.name), mcp.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n')));

@@ -25,6 +25,7 @@ function port(over: Partial<EditorPort> = {}): EditorPort {
   return {
     enabled: () => true,
     activeEditor: () => editor(path.join(WS, 'src', 'a.ts')),
+    lastFocused: () => [],
     visibleEditors: () => [editor(path.join(WS, 'src', 'a.ts')), editor(path.join(OTHER, 'secret.ts'))],
     openEditors: () => [
       { file: path.join(WS, 'src', 'a.ts'), dirty: false, active: true, group: 1 },
@@ -69,6 +70,23 @@ describe('editor context: the tools', () => {
     assert.equal(hidden.file, null, 'gen.js is hidden next to gen.ts (a files.exclude "when" clause)');
     const shown = await call(new EditorTools(() => [WS], port({ activeEditor: () => editor(path.join(WS, 'src', 'lone.js')) })), 'get_selection');
     assert.equal(shown.file, path.join(WS, 'src', 'lone.js'), 'no sibling .ts: not hidden');
+  });
+
+  it('no text editor active (the focus in the chat): the editor last focused inside the folders, marked not active', async () => {
+    const inside = editor(path.join(WS, 'src', 'b.ts'), 'hello world\n');
+    const recent = [editor(path.join(OTHER, 'x.ts')), inside];
+    const sel = await call(new EditorTools(() => [WS], port({ activeEditor: () => undefined, lastFocused: () => recent })), 'get_selection');
+    assert.equal(sel.file, inside.file, 'the most recent one inside the folders (the other folder’s is skipped)');
+    assert.equal(sel.active, false);
+    assert.match(sel.note, /last focused/);
+    assert.deepEqual(sel.selections, [{ startLine: 1, startColumn: 7, endLine: 1, endColumn: 12, text: 'world' }]);
+    // The active one answers as before, unmarked; none focused (or all closed): no editor.
+    const active = await call(new EditorTools(() => [WS], port({ lastFocused: () => recent })), 'get_selection');
+    assert.equal(active.file, path.join(WS, 'src', 'a.ts'));
+    assert.equal(active.active, undefined);
+    assert.equal((await call(new EditorTools(() => [WS], port({ activeEditor: () => undefined })), 'get_selection')).file, null);
+    // An active editor outside the folders is what the user looks at: not replaced by an older one.
+    assert.equal((await call(new EditorTools(() => [WS], port({ activeEditor: () => recent[0], lastFocused: () => recent })), 'get_selection')).file, null);
   });
 
   it('bounds the selected text and the number of selections', async () => {

@@ -58,6 +58,17 @@ describe('sessions: the MCP status model', () => {
     assert.match(statusText(noAction), /never started: pi-acp does not pass/);
     assert.equal(noAction.action, undefined, 'a known reason without an action offers none (not the log)');
     assert.equal(afterTurn(docs!), docs, 'an http server is not watched: nothing is claimed');
+    // The extension's own server (vscode-editor): an agent that does not use it has no problem.
+    const [mine, theirs] = initialStatuses([stdio('vscode-editor'), stdio('db')], [], () => true, 'vscode-editor');
+    assert.deepEqual([mine!.own, theirs!.own], [true, undefined]);
+    const unused = afterTurn(mine!);
+    assert.equal(unused.state, 'unused');
+    assert.equal(unused.action, undefined, 'nothing to do about it');
+    assert.match(statusText(unused), /^not used by the agent so far \(the extension’s own editor server/);
+    assert.doesNotMatch(statusText(unused), /never started/);
+    assert.equal(afterTurn(unused), unused, 'said once');
+    assert.equal(afterTurn(theirs!).state, 'notStarted', 'the user’s own server keeps the warning');
+    assert.equal(applyEvent(unused, { e: 'spawned' }, 1).own, true, 'started late: still the extension’s own');
     const started = applyEvent(fs!, { e: 'spawned' }, 1);
     assert.equal(afterTurn(started), started);
   });
@@ -144,6 +155,17 @@ describe('sessions/parts: MCP status', () => {
     // An unknown server name (from a relay) changes nothing.
     report('nope', { e: 'spawned' });
     assert.equal(part.statuses().length, 3);
+  });
+
+  it('the extension’s own server the agent does not use: said neutrally in the header, no action, no problem', async () => {
+    const { f, rt, part, sel } = setup();
+    await part.offer({ ...sel, servers: [...sel.servers, stdio('vscode-editor')], own: 'vscode-editor' }, rt, '/w');
+    part.turnEnded();
+    const views = Object.fromEntries(f.transcript.header.mcp!.servers.map((s) => [s.name, s]));
+    assert.equal(views['vscode-editor']!.state, 'unused');
+    assert.match(views['vscode-editor']!.text, /^not used by the agent so far/);
+    assert.equal(views['vscode-editor']!.action, undefined);
+    assert.equal(views.fs!.state, 'notStarted', 'the user’s server next to it keeps the warning');
   });
 
   it('a relay’s error text reaches the log as one bounded line: no forged log lines', async () => {

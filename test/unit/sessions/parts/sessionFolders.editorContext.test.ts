@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
+import type { McpSelection } from '../../../../src/sessions/mcp/mcpServers';
 import { SessionFolders } from '../../../../src/sessions/parts/sessionFolders';
 import { fakeCore } from './fakeCore';
 
@@ -24,15 +25,18 @@ function setup(userServers: string[], on: { value: boolean }) {
     initializeResult: { agentInfo: { name: 'fake', version: '1.0.0' } },
     process: { spec: { env: {} } },
   } as unknown as AgentRuntime;
-  return { folders: new SessionFolders(f.core, '/ws'), rt, asked, disposed: () => disposed };
+  const offered: McpSelection[] = [];
+  const folders = new SessionFolders(f.core, '/ws', async (sel) => (offered.push(sel), sel.servers));
+  return { folders, rt, asked, offered, disposed: () => disposed };
 }
 
 describe('sessions/parts: session folders hand the editor-context server', () => {
   it('next to the user’s servers, one grant per session whose roots are the session’s, let go on dispose', async () => {
     const on = { value: true };
-    const { folders, rt, asked, disposed } = setup(['db'], on);
+    const { folders, rt, asked, offered, disposed } = setup(['db'], on);
     const p = await folders.params(rt);
     assert.deepEqual(p.mcpServers.map((s) => s.name), ['db', 'vscode-editor']);
+    assert.equal(offered[0]?.own, 'vscode-editor', 'the MCP status is told which server is the extension’s own');
     assert.equal(asked.length, 1);
     assert.deepEqual(asked[0]!(), ['/ws', '/other'], 'the grant reads the roots sent');
     on.value = false;
@@ -44,8 +48,9 @@ describe('sessions/parts: session folders hand the editor-context server', () =>
   });
 
   it('a user server named vscode-editor wins', async () => {
-    const { folders, rt } = setup(['vscode-editor'], { value: true });
+    const { folders, rt, offered } = setup(['vscode-editor'], { value: true });
     const p = await folders.params(rt);
+    assert.equal(offered[0]?.own, undefined, 'the user’s server of that name is the user’s');
     assert.deepEqual(p.mcpServers, [{ name: 'vscode-editor', command: 'vscode-editor', args: [], env: [] }]);
   });
 });
