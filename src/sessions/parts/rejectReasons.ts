@@ -13,12 +13,12 @@ import type { ContentPart } from '../../shared/transcriptTypes';
 import type { SessionCore, SessionPart } from '../sessionCore';
 
 export const MAX_REASON_CHARS = 500;
-export const MAX_TITLE_CHARS = 120;
+const MAX_TITLE_CHARS = 120;
 /** Reasons kept until the next prompt (the oldest goes first). */
 const MAX_KEPT = 5;
 
 /** One line of at most `max` characters: control and format characters and runs of whitespace become one space. */
-export function oneLine(text: string, max: number): string {
+function oneLine(text: string, max: number): string {
   const chars = [...text.replace(/[\p{Cc}\p{Cf}\p{Z}\s]+/gu, ' ').trim()];
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
 }
