@@ -97,6 +97,7 @@ const HANDLERS: Handlers = {
     void p.session.runAction(msg.action).then(undefined, (err: unknown) => p.log.error(`panel action ${msg.action} failed: ${String(err)}`));
   },
   permission: (msg, p) => void p.session.permissions.answer(msg.id, msg.optionId),
+  permissionReason: (msg, p) => void p.session.rejectReasons.give(msg.id, msg.reason),
   openLocation: (msg, p) => void openLocation(p.session, msg.path, msg.line).then(undefined, (err: unknown) => p.log.warn(`open location failed: ${String(err)}`)),
   openDiff: (msg, p) => {
     const item = p.session.transcript.get(msg.id);

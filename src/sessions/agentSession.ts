@@ -26,6 +26,7 @@ import { FileCheckpoints } from './parts/fileCheckpoints';
 import { McpStatus } from './parts/mcpStatus';
 import { MessageQueue } from './parts/messageQueue';
 import { PastSessions, rootRefused } from './parts/pastSessions';
+import { RejectReasons } from './parts/rejectReasons';
 import { Permissions, permissionHost } from './parts/permissions';
 import { Pins } from './parts/pins';
 import { SessionFolders } from './parts/sessionFolders';
@@ -66,6 +67,7 @@ export class AgentSession implements Disposable, SessionSink {
   readonly settings: SessionSettings;
   readonly elicitations: Elicitations;
   readonly pins: Pins;
+  readonly rejectReasons: RejectReasons;
   /** The MCP servers handed to the agent and what became of them (`session.mcp.statuses()`). */
   readonly mcp: McpStatus;
   /** In this order they hear of updates, turns and withdrawals, and are offered archive lines. */
@@ -118,7 +120,7 @@ export class AgentSession implements Disposable, SessionSink {
     });
     this.checkpoints = new FileCheckpoints(core, () => this.requests.access);
     this.requests = new AgentRequests(core, manager, this.checkpoints.changes);
-    this.queue = new MessageQueue(core, this.turns, this.checkpoints);
+    this.queue = new MessageQueue(core, this.turns, this.checkpoints, (this.rejectReasons = new RejectReasons(core)));
     this.past = new PastSessions(core, {
       ensureRunning: () => manager.ensureRunning(def, cwd),
       rootAllowed: () => this.folders.rootAllowed(),
@@ -133,7 +135,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.subagents = new Subagents(core, this);
     this.settings = new SessionSettings(core);
     this.elicitations = new Elicitations(core);
-    this.parts = [this.permissions, this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp];
+    this.parts = [this.permissions, this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp, this.rejectReasons];
     this.opener = this.makeOpener();
     this.subscriptions = [
       this.turns.onDidBegin(() => this.parts.forEach((p) => p.turnBegan?.())),

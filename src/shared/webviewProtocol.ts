@@ -64,6 +64,8 @@ export type WebviewToHost =
   | { readonly type: 'mentionPicked'; readonly requestId: number; readonly uri: string }
   | { readonly type: 'action'; readonly action: PanelAction }
   | { readonly type: 'permission'; readonly id: string; readonly optionId: string }
+  /** Why the user rejected permission request `id` (after the reject answer went): sent with the next prompt. */
+  | { readonly type: 'permissionReason'; readonly id: string; readonly reason: string }
   | { readonly type: 'openLocation'; readonly path: string; readonly line?: number }
   | { readonly type: 'openDiff'; readonly id: string; readonly index: number }
   | { readonly type: 'openLink'; readonly href: string }
@@ -134,6 +136,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return str(m.action) && ACTIONS.includes(m.action);
     case 'permission':
       return str(m.id) && str(m.optionId);
+    case 'permissionReason':
+      return str(m.id) && str(m.reason) && m.reason.length <= 4000;
     case 'openLocation':
       return str(m.path) && (m.line === undefined || typeof m.line === 'number');
     case 'openDiff':

@@ -14,6 +14,7 @@ import type { ContentPart } from '../../shared/transcriptTypes';
 import { buildPrompt } from '../promptBuilder';
 import type { PromptTurns } from '../promptTurn';
 import type { SessionCore, SessionPart } from '../sessionCore';
+import type { ReasonNotes } from './rejectReasons';
 import { canSteer, sendNowMode, steer } from './steering';
 
 /** A message typed while a turn ran, waiting for its own turn. */
@@ -45,6 +46,8 @@ export class MessageQueue implements SessionPart {
     private readonly core: SessionCore,
     private readonly turns: Pick<PromptTurns, 'claim' | 'release' | 'send' | 'cancel'>,
     private readonly checkpoints: PromptCheckpoints,
+    /** What goes with the next prompt before the user's text (reasons for rejected permissions), taken once. */
+    private readonly notes?: { take(): ReasonNotes },
   ) {}
 
   /** Sends a prompt (shown at once); resolves with the stop reason when the turn ends. */
@@ -176,6 +179,9 @@ export class MessageQueue implements SessionPart {
     const { core } = this;
     const built = await this.build(rt, text, attachments);
     const { parts } = built;
+    const notes = this.notes?.take();
+    built.blocks.unshift(...(notes?.blocks ?? []));
+    parts.unshift(...(notes?.parts ?? []));
     // Blocks the client adds itself (a fork's transcript): sent, and shown as one labelled attachment each.
     built.blocks.push(...extra);
     for (const b of extra) parts.push({ type: 'resource', uri: b.type === 'resource' ? b.resource.uri : 'acp-transcript:', name: b.type === 'resource' ? l10n.t('Conversation so far (attached)') : l10n.t('Conversation so far (sent as text)') });

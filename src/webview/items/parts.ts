@@ -7,6 +7,12 @@ export function renderPart(part: ContentPart, post: Post): HTMLElement {
   switch (part.type) {
     case 'text':
       return h('div', 'part-text', part.text ?? '');
+    case 'note': {
+      // Something the client sent with the user's message (a reason for a rejected permission).
+      const d = h('div', 'part-note');
+      d.append(icon('comment'), document.createTextNode(` ${part.text ?? ''}`));
+      return d;
+    }
     case 'image': {
       const mime = part.mimeType ?? '';
       if (/^image\/(png|jpe?g|gif|webp)$/.test(mime) && part.data && /^[A-Za-z0-9+/=\s]+$/.test(part.data)) {

@@ -13,10 +13,55 @@ interface State {
   content: ContentEls;
   raw: HTMLDetailsElement | undefined;
   answered: boolean;
+  /** After a reject: the reason offered (an input, then what was kept). */
+  reason: HTMLElement | undefined;
 }
 const states = new ViewState<State>();
 
-function fillRow(s: State, p: PermissionItem): void {
+const isReject = (kind: string | undefined) => kind === 'reject_once' || kind === 'reject_always';
+
+/**
+ * After a reject (already answered): an optional one-line reason, in place. Enter sends it (it goes to
+ * the agent with the next prompt); Escape, or leaving it empty, sends none.
+ */
+function offerReason(el: HTMLElement, s: State, id: string, focus: boolean): void {
+  if (s.reason) return;
+  const wrap = (s.reason = h('div', 'permission-reason'));
+  const input = h('input', 'permission-reason-input');
+  input.type = 'text';
+  input.id = `reason-${id}`;
+  input.maxLength = 500;
+  input.placeholder = l10n.t('Enter sends it, Escape skips');
+  const label = h('label', undefined, l10n.t('Why not? (optional, sent with your next message)'));
+  label.htmlFor = input.id;
+  const done = (reason: string) => {
+    const had = document.activeElement === input;
+    if (reason === '') wrap.replaceChildren();
+    else {
+      s.post({ type: 'permissionReason', id, reason });
+      const kept = h('span', 'permission-verdict', l10n.t('Your reason goes to the agent with your next message: {0}', reason));
+      kept.tabIndex = -1;
+      wrap.replaceChildren(kept);
+      if (had) kept.focus();
+      return;
+    }
+    if (had) {
+      el.tabIndex = -1;
+      el.focus();
+    }
+  };
+  input.addEventListener('keydown', (e) => {
+    if ((e.key !== 'Enter' && e.key !== 'Escape') || e.isComposing) return;
+    e.preventDefault();
+    done(e.key === 'Enter' ? input.value.trim() : '');
+  });
+  input.addEventListener('blur', () => input.isConnected && input.value.trim() === '' && done(''));
+  wrap.append(label, input);
+  el.append(wrap);
+  if (focus) input.focus();
+}
+
+function fillRow(s: State, p: PermissionItem, el: HTMLElement): void {
   const row = s.row;
   row.replaceChildren();
   row.setAttribute('aria-label', l10n.t('Permission requested: {0}', p.title));
@@ -30,6 +75,7 @@ function fillRow(s: State, p: PermissionItem): void {
         s.answered = true;
         for (const other of row.querySelectorAll('button')) (other as HTMLButtonElement).disabled = true;
         s.post({ type: 'permission', id: p.id, optionId: o.optionId });
+        if (isReject(o.kind)) offerReason(el, s, p.id, true);
       });
       b.dataset.optionId = o.optionId;
       row.append(b);
@@ -61,9 +107,9 @@ export const permissionView: ItemView<PermissionItem> = {
     context.append(head);
     const row = h('div', 'permission-options');
     row.setAttribute('role', 'group');
-    const s = states.set(el, { post, context, title, row, content: [], raw: undefined, answered: false });
+    const s = states.set(el, { post, context, title, row, content: [], raw: undefined, answered: false, reason: undefined });
     patchContext(s, item);
-    fillRow(s, item);
+    fillRow(s, item, el);
     el.append(context, row);
     return el;
   },
@@ -72,6 +118,8 @@ export const permissionView: ItemView<PermissionItem> = {
     el.dataset.state = next.state;
     patchContext(s, next);
     if (next.state !== 'pending') s.answered = true;
-    if (prev.state !== next.state || prev.chosen !== next.chosen || prev.title !== next.title || prev.options !== next.options || (s.answered && s.row.querySelector('button'))) fillRow(s, next);
+    if (prev.state !== next.state || prev.chosen !== next.chosen || prev.title !== next.title || prev.options !== next.options || (s.answered && s.row.querySelector('button'))) fillRow(s, next, el);
+    // Rejected by a key (Alt+N) rather than on the card: the reason is offered too, without taking the focus.
+    if (prev.state === 'pending' && next.state === 'answered' && isReject(next.options.find((o) => o.optionId === next.chosen)?.kind)) offerReason(el, s, next.id, false);
   },
 };

@@ -68,6 +68,9 @@ describe('messages from the webview are checked before they are acted on', () =>
     assert.equal(isWebviewToHost({ type: 'elicitation', id: 'q1', action: 'approve' }), false, 'not an action');
     assert.equal(isWebviewToHost({ type: 'elicitation', id: 'q1', action: 'accept', values: { n: 3 } }), false, 'values are typed text');
     assert.equal(isWebviewToHost({ type: 'elicitation', id: 'q1', action: 'accept', values: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, 'x'])) }), false, 'bounded');
+    assert.equal(isWebviewToHost({ type: 'permissionReason', id: 'p1', reason: 'use dist/' }), true);
+    assert.equal(isWebviewToHost({ type: 'permissionReason', id: 'p1' }), false, 'a reason is text');
+    assert.equal(isWebviewToHost({ type: 'permissionReason', id: 'p1', reason: 'x'.repeat(4001) }), false, 'bounded');
   });
 
   it('accepts Changes actions and checkpoint actions in shape, and nothing else', () => {
