@@ -2,7 +2,10 @@
 // Node, code-server for each host, the pinned real agents and the current adapters — into the
 // test cache, in one process of its own. `npm test` starts it first (test-all.mjs) so that the
 // downloads, which wait mostly on the network, run while the type check, lint and unit tier keep
-// the cores busy; it waits for it before the first real-host tier. Each `ensure…` is a no-op once
+// the cores busy. What the integration tier needs (code-server for today's host, the pinned real
+// agents) comes first and is announced by the READY line below: the integration tier starts there,
+// and the rest (the current adapters, the oldest host) installs beside it; the oldest and e2e
+// tiers wait for the process to end. Each `ensure…` is a no-op once
 // its cache is complete, and the tiers call them again anyway: a failure here is printed, and
 // met again (with its error) where the tier needs the tool.
 // One install at a time: two code-servers installed at once took longer than one after the other on
@@ -25,9 +28,10 @@ const timed = (what, fn) => {
 const browser = process.env.ACP_CHROMIUM || fs.existsSync(CHROMIUM) ? [] : ['chromium'];
 if (process.platform === 'linux') timed('Debian packages', () => ensureDebianPackages([...browser, 'libkrb5-dev', ...(args.includes('--agents') ? ['bubblewrap'] : [])]));
 timed(`code-server ${HOSTS.current.codeServer}`, () => ensureCodeServer(HOSTS.current));
-if (args.includes('--agents')) {
-  timed('the pinned real agents', () => ensureRealAgents());
-  timed('the current adapters', () => ensureCurrentAgents());
-}
+if (args.includes('--agents')) timed('the pinned real agents', () => ensureRealAgents());
+// Read by test-all.mjs (PREPARE_READY_FOR_INTEGRATION): stdout to a pipe is written synchronously on
+// Linux, so the line is out before the installs below block this process.
+console.log(`[prepare] ready for the integration tier in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+if (args.includes('--agents')) timed('the current adapters', () => ensureCurrentAgents());
 if (args.includes('--oldest')) timed(`code-server ${HOSTS.oldest.codeServer}`, () => ensureCodeServer(HOSTS.oldest));
 console.log(`[prepare] ready in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
