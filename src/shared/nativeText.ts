@@ -72,3 +72,14 @@ export function forLabel(text: unknown, max = 200): string {
 export function plainText(text: unknown, max = 4000): string {
   return bound(plain(text).replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(CONTROLS, ''), max);
 }
+
+/**
+ * Untrusted text as one bounded line, for a log line or a sentence sent on
+ * (a reason, an error): every run of control, format (bidi included) and
+ * separator characters and whitespace becomes one space; at most `max`
+ * characters (code points), with `…` when cut. Link syntax is left alone:
+ * what goes to native UI still passes through `forLabel`.
+ */
+export function oneLine(text: unknown, max = 200): string {
+  return bound(plain(text).replace(/[\p{Cc}\p{Cf}\p{Z}\s]+/gu, ' ').trim(), max);
+}

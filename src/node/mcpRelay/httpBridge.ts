@@ -18,7 +18,7 @@ import { EventEmitter } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LineSplitter } from '../../shared/lineSplitter';
-import { oneLine } from './wire';
+import { oneLine } from '../../shared/nativeText';
 
 export interface HttpBridgeLimits {
   /** A POST body larger than this is refused (413). */

@@ -12,7 +12,8 @@
 import * as net from 'node:net';
 import { serverEnv, startServer } from './launch';
 import { McpPeek } from './peek';
-import { oneLine, parseConfig, RELAY_ENV, type RelayEvent } from './wire';
+import { oneLine } from '../../shared/nativeText';
+import { parseConfig, RELAY_ENV, type RelayEvent } from './wire';
 
 function main(): void {
   const sep = process.argv.indexOf('--', 2);

@@ -52,11 +52,6 @@ export function parseConfig(raw: string | undefined): RelayConfig | undefined {
   }
 }
 
-/** Untrusted text (a relay's, a server's) as one log line: no line breaks or other controls, at most `max` characters. */
-export function oneLine(text: string, max = MAX_TEXT): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
 
 /** One event line from a relay, checked; undefined when it is not one. */
 export function decodeEvent(v: unknown): RelayEvent | undefined {

@@ -9,6 +9,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import * as l10n from '@vscode/l10n';
+import { oneLine } from '../../shared/nativeText';
 import type { ContentPart } from '../../shared/transcriptTypes';
 import type { SessionCore, SessionPart } from '../sessionCore';
 
@@ -16,12 +17,6 @@ export const MAX_REASON_CHARS = 500;
 const MAX_TITLE_CHARS = 120;
 /** Reasons kept until the next prompt (the oldest goes first). */
 const MAX_KEPT = 5;
-
-/** One line of at most `max` characters: control and format characters and runs of whitespace become one space. */
-function oneLine(text: string, max: number): string {
-  const chars = [...text.replace(/[\p{Cc}\p{Cf}\p{Z}\s]+/gu, ' ').trim()];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
-}
 
 /** What goes with the next prompt: blocks for the agent, and the notes shown on the user's message. */
 export interface ReasonNotes {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { forLabel, forMessage } from '../../../src/shared/nativeText';
+import { forLabel, forMessage, oneLine } from '../../../src/shared/nativeText';
 
 // Facts about VS Code (read from its workbench bundle, code-server 4.139.1), stated here to test against:
 // - notifications turn text into links with `parseLinkedText` (src/vs/base/common/linkedText.ts), whose grammar is
@@ -89,5 +89,17 @@ describe('nativeText: untrusted text for native UI', () => {
     assert.equal(forMessage(undefined), '');
     assert.equal(forLabel(null), '');
     assert.equal(forLabel(42), '42');
+  });
+
+  it('oneLine: every run of controls, format characters (bidi too), separators and whitespace is one space; bounded by code points', () => {
+    assert.equal(oneLine('  a\r\n\tb\u0000\u0007c\u202e\u2066d\u200b\ufeff e\u2028f\u00a0g\u3000h  '), 'a b c d e f g h');
+    assert.equal(oneLine('x'.repeat(500)).length, 200);
+    assert.ok(oneLine('x'.repeat(500)).endsWith('…'));
+    const emoji = oneLine('😀'.repeat(300), 10);
+    assert.equal(Array.from(emoji).length, 10);
+    assert.doesNotMatch(emoji, /[\ud800-\udbff](?![\udc00-\udfff])/);
+    assert.equal(oneLine(undefined), '');
+    // Links are left to forLabel: the text reads as it was sent.
+    assert.equal(oneLine('[x](command:y)'), '[x](command:y)');
   });
 });
