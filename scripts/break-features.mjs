@@ -624,6 +624,15 @@ const MUTANTS = [
     grep: 'Keep All Changes in File and Undo All Changes in File',
   },
   {
+    name: 'reject-reason-not-sent',
+    breaks: "the reason the user gave for rejecting a permission never reaches the agent's next prompt",
+    file: 'src/sessions/parts/messageQueue.ts',
+    find: 'built.blocks.unshift(...(notes?.blocks ?? []));',
+    replace: '',
+    tier: 'unit',
+    grep: 'a reason goes once with the next prompt',
+  },
+  {
     name: 'settle-ends-a-later-turns-watch',
     breaks: "a turn's end, settling a second late, ends the watch of a turn that began and ended meanwhile (its late file events are lost)",
     file: 'src/sessions/parts/fileCheckpoints.ts',

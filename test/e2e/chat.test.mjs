@@ -399,6 +399,32 @@ describe('e2e: the chat panel', function () {
     await says(/: ready$/);
   });
 
+  it('a rejected permission offers a reason in place; Enter keeps it, and it goes to the agent with the next prompt, once', async function () {
+    const frame = await newSession('Fake: slow-permission');
+    const prompts = () => record(tmp, 'slow-permission').filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt');
+    const before = prompts().length;
+    await send(frame, 'Clean up');
+    const card = frame.locator('.tool', { hasText: 'Delete build/' }).last();
+    await card.locator('.permission-option', { hasText: 'Keep it' }).click();
+    // The reject went at once, before any reason.
+    await card.locator('.permission-verdict', { hasText: 'Keep it' }).waitFor({ timeout: 10_000 });
+    assert.deepEqual(lastPermissionAnswer(tmp, 'slow-permission'), { outcome: { outcome: 'selected', optionId: 'no' } });
+    const input = card.locator('.permission-reason input');
+    await input.waitFor({ timeout: 10_000 });
+    assert.equal(await input.evaluate((el) => el === document.activeElement), true, 'the reason box has the keyboard');
+    await page.keyboard.type('build/ holds my notes');
+    await page.keyboard.press('Enter');
+    await card.locator('.permission-reason', { hasText: 'Your reason goes to the agent with your next message: build/ holds my notes' }).waitFor({ timeout: 10_000 });
+    await frame.locator('#stop').click();
+    await frame.locator('.turn-end', { hasText: 'Stopped.' }).last().waitFor({ timeout: 15_000 });
+    await send(frame, 'Something else');
+    await frame.locator('.msg-user .part-note', { hasText: 'build/ holds my notes' }).waitFor({ timeout: 10_000 });
+    await frame.locator('#stop').click();
+    await frame.locator('.turn-end', { hasText: 'Stopped.' }).last().waitFor({ timeout: 15_000 });
+    const sent = prompts().slice(before).map((r) => r.msg.params.prompt.filter((/** @type {any} */ b) => b.type === 'text').map((/** @type {any} */ b) => b.text));
+    assert.deepEqual(sent, [['Clean up'], ['The user rejected "Delete build/" and said why: build/ holds my notes', 'Something else']]);
+  });
+
   it('the keyboard alone: type, answer the permission with Alt+Y, stop the turn with Escape', async function () {
     const frame = await newSession('Fake: slow-permission');
     await page.keyboard.type('Clean up');
