@@ -46,17 +46,21 @@ async function changed(answer: (s: ShownDialog) => Promise<string | undefined>) 
 
 describe('Undo the agent’s change with a reason', function () {
   this.timeout(90_000);
+  // The run's own user value (a harness may turn the question off for the real-UI tiers), put back after each test.
+  let userValue: unknown;
+  before(() => void (userValue = cfg().inspect('changes.askReasonOnUndo')?.globalValue));
 
   afterEach(async () => {
     const a = await api();
     a.testing.setUndoReasonAnswer(undefined);
-    await cfg().update('changes.askReasonOnUndo', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('changes.askReasonOnUndo', userValue, vscode.ConfigurationTarget.Global);
     await closeAllEditors();
     await a.testing.stopAllAgents();
     fs.rmSync(file(), { force: true });
   });
 
   it('undo a file with a reason (the command, then the Changes list’s Undo): the box names the file; the next session/prompt carries the reason before the user’s text, once', async () => {
+    await cfg().update('changes.askReasonOnUndo', true, vscode.ConfigurationTarget.Global);
     let typed: (reason: string) => void = () => undefined;
     const { a, panel, sessionId, shown, edit, kept } = await changed(() => new Promise((r) => (typed = r)));
     // The box is still open (unanswered) when the command returns: the Undo never waits on it.
@@ -88,6 +92,7 @@ describe('Undo the agent’s change with a reason', function () {
   });
 
   it('undo a hunk and answer Escape: asked, nothing sent; with acpAgents.changes.askReasonOnUndo off, an Undo asks nothing and sends nothing', async () => {
+    await cfg().update('changes.askReasonOnUndo', true, vscode.ConfigurationTarget.Global);
     const { sessionId, shown, edit } = await changed(async () => undefined);
     assert.equal(await vscode.commands.executeCommand('acpAgents.undoHunk', vscode.Uri.file(file()), 0), true);
     assert.equal(read(), 'one\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n', 'the first hunk undone');
