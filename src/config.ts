@@ -167,6 +167,11 @@ export class Config {
     return effectiveProtectedPaths(this.userValue('files.protectedPaths')).globs;
   }
 
+  /** Ask why, in an input box, when the user undoes an agent's change (default on). */
+  askReasonOnUndo(): boolean {
+    return this.cfg.get<unknown>('changes.askReasonOnUndo') !== false;
+  }
+
   saveAfterWrite(): boolean {
     return this.cfg.get<unknown>('files.saveAfterWrite') !== false;
   }

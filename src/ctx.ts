@@ -86,7 +86,10 @@ export class Ctx implements vscode.Disposable {
   readonly sync: SessionSync;
   readonly diffs = new DiffDocuments();
   /** Review by hunks (Keep/Undo) of the files open sessions changed. */
-  readonly review = new HunkReview(() => [...this.liveSessions].map((s) => s.checkpoints.changes));
+  readonly review = new HunkReview(
+    () => [...this.liveSessions].map((s) => s.checkpoints.changes),
+    (changes, file) => [...this.liveSessions].find((s) => s.checkpoints.changes === changes)?.rejectReasons.undone(file),
+  );
   readonly files: FileService;
   readonly terminals: TerminalService;
   readonly mcpTrust: McpTrust;
@@ -112,6 +115,8 @@ export class Ctx implements vscode.Disposable {
 
   /** Replaceable answers (the tests answer them). */
   confirm = confirmModal;
+  /** Why the user undid an agent's change (chat/sessionPorts.ts). */
+  undoReasonBox = (options: vscode.InputBoxOptions): Thenable<string | undefined> => vscode.window.showInputBox(options);
   folderPicker = pickWorkspaceFolder;
   /** Picks one of an agent's past sessions (the tests answer it). */
   sessionPicker: <T extends vscode.QuickPickItem>(items: T[], title: string) => Promise<T | undefined> = pickSession;

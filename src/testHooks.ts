@@ -125,10 +125,12 @@ export interface TestHooks {
   setMessageAnswer(answer: ((shown: ShownMessage) => Promise<string | undefined>) | undefined): void;
   /** Hands a panel a message as if its webview had posted it (checked like one). */
   postFromWebview(panel: ChatPanel, message: unknown): void;
+  /** Answers "why undo the agent's change?" (the text typed; undefined: Escape); undefined: the real input box again. */
+  setUndoReasonAnswer(answer: ((shown: ShownDialog) => Promise<string | undefined>) | undefined): void;
 }
 
 export function testHooks(ctx: Ctx): TestHooks {
-  const defaults = { openExternal: externalOpener.open, sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker, rootModal: ctx.sessionRoots.modal, trustPicker: ctx.trustPicker };
+  const defaults = { openExternal: externalOpener.open, sessionPicker: ctx.sessionPicker, prompter: ctx.auth.prompter, askAccess: ctx.files.askAccess, mcpUi: ctx.mcpTrust.ui, elicitationUi: ctx.elicitation.ui, confirm: ctx.confirm, folderPicker: ctx.folderPicker, rootModal: ctx.sessionRoots.modal, trustPicker: ctx.trustPicker, undoReasonBox: ctx.undoReasonBox };
   return {
     messages: () => ctx.messages.history(),
     setDiskFull: (full) => void (ctx.archive.io = ctx.index.io = ctx.fileTouches.io = full ? fullDiskIo() : diskIo),
@@ -154,6 +156,8 @@ export function testHooks(ctx: Ctx): TestHooks {
           }
         : defaults.trustPicker),
     setMessageAnswer: (answer) => void (ctx.messages.answer = answer),
+    setUndoReasonAnswer: (answer) =>
+      void (ctx.undoReasonBox = answer ? async (o) => await answer({ kind: 'input', message: o.prompt ?? '', items: [], ...(o.title !== undefined ? { title: o.title } : {}) }) : defaults.undoReasonBox),
     postFromWebview: (panel, message) => (panel as unknown as { onMessage(m: unknown): void }).onMessage(message),
     setBetweenCheckAndUse: (hook) => void (ctx.files.betweenCheckAndUse = hook),
     protectedGlob: (file, roots) => ctx.files.protectedGlob(file, roots),

@@ -140,7 +140,8 @@ const HANDLERS: Handlers = {
         case 'keep':
           return file !== undefined && c.keep(file);
         case 'revert':
-          return file !== undefined && (await c.revert(file));
+          // Done first; then the user may say why (never waited for).
+          return file !== undefined && (await c.revert(file)) && (p.session.rejectReasons.undone(file), true);
       }
     };
     void run().then(undefined, (err: unknown) => p.log.warn(`changes: ${String(err)}`));

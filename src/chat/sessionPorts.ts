@@ -11,6 +11,7 @@ import type { SessionIndex } from '../sessions/store/sessionIndex';
 import type { TranscriptArchive } from '../sessions/store/transcriptArchive';
 import type { SessionRootQuestion } from '../ui/sessionRootPrompt';
 import type { UserMessages } from '../ui/userMessages';
+import { forLabel } from '../shared/nativeText';
 import { readText } from './attachmentSources';
 import { ChangeTracker } from '../services/files/changeTracker';
 import type { EditorContextService } from '../services/editorContext/service';
@@ -24,7 +25,7 @@ import { workspaceFolderPaths } from '../services/workspaceFolders';
 
 /** The services a session's are made of (the composition root has them all). */
 export interface SessionServiceSources {
-  readonly config: SessionServices['settings'];
+  readonly config: SessionServices['settings'] & { askReasonOnUndo(): boolean };
   readonly index: SessionIndex;
   readonly archive: TranscriptArchive;
   readonly fileTouches: FileTouches;
@@ -39,6 +40,8 @@ export interface SessionServiceSources {
   readonly sessionRoots: SessionRootQuestion;
   readonly scratchDir: string;
   readonly log: vscode.LogOutputChannel;
+  /** VS Code's input box (the tests answer it). */
+  readonly undoReasonBox: (options: vscode.InputBoxOptions) => Thenable<string | undefined>;
 }
 
 export function sessionServices(s: SessionServiceSources): SessionServices {
@@ -71,5 +74,13 @@ export function sessionServices(s: SessionServiceSources): SessionServices {
     currentBytes,
     restoreFiles: (entries, label, access) => restoreFiles(entries, label, (file) => s.files.vetUserWrite(access, file)),
     showDiff: (file, left, right, title) => s.diffs.open(file, left, right, title),
+    askUndoReason: async (file) =>
+      s.config.askReasonOnUndo()
+        ? await s.undoReasonBox({
+            title: vscode.l10n.t("You undid the agent's change to {0}", forLabel(file)),
+            prompt: vscode.l10n.t("Why undo the agent's change? (optional; sent with your next message. Escape skips)"),
+            ignoreFocusOut: false,
+          })
+        : undefined,
   };
 }

@@ -175,4 +175,6 @@ export interface SessionServices {
   restoreFiles(entries: readonly { path: string; bytes: Buffer | null }[], label: string, access: AccessContext): Promise<RestoreOutcome>;
   /** VS Code's diff editor between two texts of a file. */
   showDiff(file: string, left: string | null, right: string, title: string): Promise<void>;
+  /** Asks why the user undid the agent's change to `file` (as shown to the agent); undefined: no reason (Escape, empty, or acpAgents.changes.askReasonOnUndo off). */
+  askUndoReason?(file: string): Promise<string | undefined>;
 }

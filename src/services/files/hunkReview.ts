@@ -21,7 +21,11 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
   private readonly disposables: vscode.Disposable[] = [];
   private readonly watched = new WeakSet<ChangeTracking>();
 
-  constructor(private readonly trackers: () => Iterable<ChangeTracking>) {
+  /** `undone`: the user undid (a hunk of) the agent's change to a file that `tracker` tracks; it is done already. */
+  constructor(
+    private readonly trackers: () => Iterable<ChangeTracking>,
+    private readonly undone: (tracker: ChangeTracking, file: string) => void = () => undefined,
+  ) {
     this.disposables.push(
       vscode.workspace.registerTextDocumentContentProvider(SCHEME, this),
       vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this),
@@ -131,6 +135,7 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
     if (t.doc.isDirty) await t.doc.save();
     t.tracker.recheck(t.doc.uri.fsPath);
     this.lensEmitter.fire();
+    this.undone(t.tracker, t.doc.uri.fsPath);
     return true;
   }
 
@@ -164,7 +169,9 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
   async undoFile(uri?: vscode.Uri): Promise<boolean> {
     const file = this.fileOf(uri);
     const t = file ? this.owner(file) : undefined;
-    return !!file && !!t && (await t.revert(file));
+    if (!file || !t || !(await t.revert(file))) return false;
+    this.undone(t, file);
+    return true;
   }
 
   dispose(): void {

@@ -1,6 +1,8 @@
 // Reasons for rejected permissions: kept for a request the user rejected, sent
 // once with the next prompt (a block of its own before the user's text),
 // bounded, the agent's title made one safe line; dropped when the session leaves.
+// Reasons for undoing the agent's change to a file: asked through the
+// session's services after the Undo, the path relative to the session folder.
 import type * as acp from '@agentclientprotocol/sdk';
 import * as assert from 'node:assert/strict';
 import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
@@ -15,8 +17,8 @@ const OPTIONS = [
   { optionId: 'never', name: 'Never', kind: 'reject_always' },
 ];
 
-function setup() {
-  const f = fakeCore();
+function setup(services: Record<string, unknown> = {}) {
+  const f = fakeCore(services);
   f.state.runtime = { capabilities: { supportsPrompt: () => false } } as unknown as AgentRuntime;
   const sent: acp.ContentBlock[][] = [];
   const turns = {
@@ -100,5 +102,49 @@ describe('sessions/parts: reasons for rejected permissions', () => {
     reasons.give(id, 'kept for a moment');
     reasons.detached();
     assert.deepEqual(reasons.take().blocks, []);
+  });
+
+  it('an undo: the answer goes once with the next prompt, the path relative to the session folder; Escape or empty sends nothing', async () => {
+    const asked: string[] = [];
+    const answers = ['the old name is used by the CLI', undefined, '   '];
+    const { reasons, queue, sent, texts, lastUser } = setup({ askUndoReason: async (file: string) => (asked.push(file), answers.shift()) });
+    reasons.undone('/ws/src/a.ts');
+    reasons.undone('/ws/b.ts');
+    reasons.undone('/elsewhere/c.ts');
+    await tick();
+    assert.deepEqual(asked, ['src/a.ts', 'b.ts', '/elsewhere/c.ts']);
+    await queue.prompt('go on');
+    await tick();
+    assert.deepEqual(texts(sent[0]), ['The user undid your change to src/a.ts and said why: the old name is used by the CLI', 'go on']);
+    assert.match(lastUser().parts[0]!.text!, /src\/a\.ts.*the old name is used by the CLI/);
+    await queue.prompt('again');
+    await tick();
+    assert.deepEqual(texts(sent[1]), ['again'], 'sent once');
+  });
+
+  it('an undo: each keeps its own reason (bounded, one line, the path too); an answer after the session left, or no question service, keeps nothing', async () => {
+    let answer: (r: string) => void = () => undefined;
+    const { reasons, f } = setup({ askUndoReason: () => new Promise<string>((r) => (answer = r)) });
+    const long = `/ws/${'d/'.repeat(100)}x\n.ts`;
+    assert.equal(reasons.give({ undone: '/ws/a.ts' }, 'one'), true);
+    assert.equal(reasons.give({ undone: '/ws/a.ts' }, `two\nlines ${'z'.repeat(900)}`), true);
+    assert.equal(reasons.give({ undone: long }, 'three'), true);
+    assert.equal(reasons.give({ undone: '/ws/a.ts' }, ' '), false);
+    const blocks = reasons.take().blocks.map((b) => (b.type === 'text' ? b.text : ''));
+    assert.equal(blocks.length, 3);
+    assert.equal(blocks[0], 'The user undid your change to a.ts and said why: one');
+    assert.ok(blocks[1]!.startsWith('The user undid your change to a.ts and said why: two lines zz') && blocks[1]!.endsWith('…'));
+    assert.ok(!blocks.some((b) => b.includes('\n')));
+    assert.ok(/^The user undid your change to (d\/)+.{0,3}… and said why: three$/.test(blocks[2]!), blocks[2]);
+    reasons.undone('/ws/a.ts');
+    reasons.detached();
+    answer('too late');
+    await tick();
+    assert.deepEqual(reasons.take().blocks, [], 'dropped: asked before the session left');
+    const bare = setup();
+    bare.reasons.undone('/ws/a.ts');
+    await tick();
+    assert.deepEqual(bare.reasons.take().blocks, []);
+    assert.ok(!f.logs.some((l) => l.includes('failed')));
   });
 });
