@@ -633,6 +633,15 @@ const MUTANTS = [
     grep: 'a reason goes once with the next prompt',
   },
   {
+    name: 'undo-file-asks-no-reason',
+    breaks: "Undo All Changes in File undoes, but never asks why (the reason cannot reach the agent)",
+    file: 'src/services/files/hunkReview.ts',
+    find: 'this.undone(t, file);',
+    replace: '',
+    tier: 'integration',
+    grep: 'undo a file with a reason',
+  },
+  {
     name: 'settle-ends-a-later-turns-watch',
     breaks: "a turn's end, settling a second late, ends the watch of a turn that began and ended meanwhile (its late file events are lost)",
     file: 'src/sessions/parts/fileCheckpoints.ts',

@@ -133,7 +133,7 @@ describe('e2e: the chat panel', function () {
   let tmp;
 
   before(async function () {
-    wb = await openWorkbench({ prefix: 'acp-chat', agents: AGENTS, viewport: { width: 1280, height: 900 } });
+    wb = await openWorkbench({ prefix: 'acp-chat', agents: AGENTS, viewport: { width: 1280, height: 900 }, settings: { 'acpAgents.changes.askReasonOnUndo': true } });
     ({ page, tmp } = wb);
   });
 
@@ -597,6 +597,8 @@ describe('e2e: the chat panel', function () {
     const original = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
     fs.writeFileSync(file, original);
     const frame = await newSession('Fake: hunks');
+    const prompts = () => record(tmp, 'hunks').filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt');
+    const before = prompts().length;
     await send(frame, 'Edit two places');
     const change = frame.locator('.change', { hasText: 'hunks.txt' });
     await change.waitFor({ timeout: 15_000 });
@@ -616,6 +618,14 @@ describe('e2e: the chat panel', function () {
     // The cursor is at the top: Undo takes back the first change only.
     await undo.click();
     await fileHas(file, 'one\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n');
+    // Then VS Code's input box asks why, optionally (acpAgents.changes.askReasonOnUndo, on by default):
+    // typed and Enter, the reason waits for the next message in this session.
+    const why = page.locator('.quick-input-widget', { hasText: "You undid the agent's change to hunks.txt" });
+    await why.waitFor({ timeout: 10_000 });
+    await screenshot(page, 'undo-reason');
+    await page.keyboard.type('lowercase two is our style');
+    await page.keyboard.press('Enter');
+    await why.waitFor({ state: 'hidden', timeout: 5000 });
 
     // Restore files to here: the confirmation lists the file, flagged as changed since the agent left it.
     await page.locator('.tabs-container .tab', { hasText: 'Fake: hunks' }).first().click();
@@ -647,6 +657,12 @@ describe('e2e: the chat panel', function () {
     await fileHas(file, 'one\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n');
     await card.locator('.restore-dismiss').click();
     await frame.locator('.restore-card').waitFor({ state: 'detached', timeout: 5000 });
+    // The next message takes the Undo's reason with it, once, and says so on the message.
+    await send(frame, 'Once more');
+    await frame.locator('.msg-user', { hasText: 'Once more' }).locator('.part-note', { hasText: 'you undid the change to hunks.txt: lowercase two is our style' }).waitFor({ timeout: 10_000 });
+    await frame.locator('#stop').waitFor({ state: 'hidden', timeout: 15_000 });
+    const sent = prompts().slice(before).map((r) => r.msg.params.prompt.filter((/** @type {any} */ b) => b.type === 'text').map((/** @type {any} */ b) => b.text));
+    assert.deepEqual(sent, [['Edit two places'], ['The user undid your change to hunks.txt and said why: lowercase two is our style', 'Once more']]);
   });
 
   it('Follow, clicked: the file each tool call works on opens beside the panel at its line; a path outside the folders does not', async function () {

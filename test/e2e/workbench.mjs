@@ -270,7 +270,9 @@ export async function openWorkbench({ prefix, agents, viewport = { width: 1280, 
   // Notification toasts would sit over the panel's buttons in the screenshots and clicks of other tests.
   const server = await startCodeServer({
     installVsix: [vsixPath()],
-    userSettings: { 'acpAgents.agents': agentSettings, 'acpAgents.notifications': false, ...settings },
+    // The question after an Undo (an input box at the top) is the hunk review's to test (chat.test.mjs);
+    // elsewhere an Undo is a step on the way, and the box would sit over the tabs the next step clicks.
+    userSettings: { 'acpAgents.agents': agentSettings, 'acpAgents.notifications': false, 'acpAgents.changes.askReasonOnUndo': false, ...settings },
     workspaceTrust,
     ...(locale ? pseudoLocale(tmp) : {}),
   });
