@@ -88,7 +88,7 @@ export class Ctx implements vscode.Disposable {
   /** Review by hunks (Keep/Undo) of the files open sessions changed. */
   readonly review = new HunkReview(
     () => [...this.liveSessions].map((s) => s.checkpoints.changes),
-    (changes, file) => [...this.liveSessions].find((s) => s.checkpoints.changes === changes)?.rejectReasons.undone(file),
+    (changes) => [...this.liveSessions].find((s) => s.checkpoints.changes === changes)?.rejectReasons,
   );
   readonly files: FileService;
   readonly terminals: TerminalService;

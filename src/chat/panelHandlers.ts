@@ -131,14 +131,19 @@ const HANDLERS: Handlers = {
       switch (msg.action) {
         case 'reviewAll':
           return await c.reviewAll();
-        case 'keepAll':
-          return c.keepAll();
+        case 'keepAll': {
+          const files = c.list().map((e) => e.path);
+          c.keepAll();
+          for (const f of files) p.session.rejectReasons.keptChange(f);
+          return true;
+        }
         case 'revertAll':
           return await c.revertAll();
         case 'open':
           return file !== undefined && (await c.open(file));
         case 'keep':
-          return file !== undefined && c.keep(file);
+          // Kept first; an edit the user made to the change goes with the next prompt.
+          return file !== undefined && (c.keep(file), p.session.rejectReasons.keptChange(file), true);
         case 'revert':
           // Done first; then the user may say why (never waited for).
           return file !== undefined && (await c.revert(file)) && (p.session.rejectReasons.undone(file), true);

@@ -120,7 +120,7 @@ export class AgentSession implements Disposable, SessionSink {
     });
     this.checkpoints = new FileCheckpoints(core, () => this.requests.access);
     this.requests = new AgentRequests(core, manager, this.checkpoints.changes);
-    this.queue = new MessageQueue(core, this.turns, this.checkpoints, (this.rejectReasons = new RejectReasons(core)));
+    this.queue = new MessageQueue(core, this.turns, this.checkpoints, (this.rejectReasons = new RejectReasons(core, (f) => this.checkpoints.agentLeft(f))));
     this.past = new PastSessions(core, {
       ensureRunning: () => manager.ensureRunning(def, cwd),
       rootAllowed: () => this.folders.rootAllowed(),

@@ -2,6 +2,7 @@
 // (fs/write_text_file): the Undo is done first; VS Code's input box (answered through the test
 // seam) names the file; the reason goes before the user's text in the next session/prompt, once.
 // With acpAgents.changes.askReasonOnUndo off, nothing is asked and nothing is sent.
+// A change the user edited before keeping it: a diff from what the agent left goes with the next prompt.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -109,6 +110,31 @@ describe('Undo the agent’s change with a reason', function () {
     assert.equal(read(), ORIGINAL);
     await edit('Once more');
     assert.equal(shown.length, 2, 'not asked with the setting off');
+    assert.deepEqual(prompts(sessionId)[2], [{ type: 'text', text: 'Once more' }]);
+  });
+
+  it('keep a change the user edited first (a hunk’s Keep): the next session/prompt carries a diff from what the agent left, once; a change kept as the agent left it, nothing', async () => {
+    const { panel, sessionId } = await changed(async () => undefined);
+    // What the agent left is known once its turn has settled (checkpoints).
+    await waitFor('the turn’s checkpoint', () => panel.session.checkpoints.agentLeft(file())?.toString() === AGENTS || undefined);
+    const doc = await vscode.workspace.openTextDocument(file());
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(1, 0, 1, 3), 'Two (mine)');
+    assert.equal(await vscode.workspace.applyEdit(edit), true);
+    // Unsaved: the editor's text is what counts.
+    assert.equal(await vscode.commands.executeCommand('acpAgents.keepHunk', doc.uri, 0), true);
+    assert.equal(await panel.session.prompt('Go on'), 'end_turn');
+    assert.deepEqual(prompts(sessionId)[1], [
+      { type: 'text', text: 'The user kept your change to hunks.txt after editing it. What the file holds now, as a diff from what you left in it (- yours, + theirs):\n```diff\n one\n-TWO\n+Two (mine)\n three\n ⋯\n```' },
+      { type: 'text', text: 'Go on' },
+    ]);
+    const user = panel.session.transcript.items.filter((i) => i.kind === 'user').at(-1);
+    assert.ok(user?.kind === 'user' && user.parts.some((p) => p.type === 'note' && /your edit of the change to hunks\.txt before keeping it/.test(p.text ?? '')), 'the message says what went with it');
+    // The agent's second turn wrote the file again; kept as it left it, nothing is said.
+    await waitFor('hunks.txt listed again', () => panel.session.checkpoints.changes.list().some((c) => c.path === file()) || undefined);
+    await waitFor('the second turn’s checkpoint', () => (panel.session.checkpoints.agentLeft(file()) && !doc.isDirty && read() === AGENTS) || undefined);
+    assert.equal(await vscode.commands.executeCommand('acpAgents.keepFile', doc.uri), true);
+    assert.equal(await panel.session.prompt('Once more'), 'end_turn');
     assert.deepEqual(prompts(sessionId)[2], [{ type: 'text', text: 'Once more' }]);
   });
 });

@@ -21,10 +21,13 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
   private readonly disposables: vscode.Disposable[] = [];
   private readonly watched = new WeakSet<ChangeTracking>();
 
-  /** `undone`: the user undid (a hunk of) the agent's change to a file that `tracker` tracks; it is done already. */
+  /**
+   * `told`: the session a tracker belongs to, to be told that the user undid (a hunk of) the agent's
+   * change to a file, or kept it (both done already): parts/rejectReasons.ts.
+   */
   constructor(
     private readonly trackers: () => Iterable<ChangeTracking>,
-    private readonly undone: (tracker: ChangeTracking, file: string) => void = () => undefined,
+    private readonly told: (tracker: ChangeTracking) => { undone(file: string): void; keptChange(file: string): void } | undefined = () => undefined,
   ) {
     this.disposables.push(
       vscode.workspace.registerTextDocumentContentProvider(SCHEME, this),
@@ -120,6 +123,7 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
     const t = await this.target(uri, index);
     if (!t) return false;
     t.tracker.accept(t.doc.uri.fsPath, keepHunk(t.base, t.hunk));
+    this.told(t.tracker)?.keptChange(t.doc.uri.fsPath);
     return true;
   }
 
@@ -135,7 +139,7 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
     if (t.doc.isDirty) await t.doc.save();
     t.tracker.recheck(t.doc.uri.fsPath);
     this.lensEmitter.fire();
-    this.undone(t.tracker, t.doc.uri.fsPath);
+    this.told(t.tracker)?.undone(t.doc.uri.fsPath);
     return true;
   }
 
@@ -163,6 +167,7 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
     const t = file ? this.owner(file) : undefined;
     if (!file || !t) return false;
     t.keep(file);
+    this.told(t)?.keptChange(file);
     return true;
   }
 
@@ -170,7 +175,7 @@ export class HunkReview implements vscode.CodeLensProvider, vscode.TextDocumentC
     const file = this.fileOf(uri);
     const t = file ? this.owner(file) : undefined;
     if (!file || !t || !(await t.revert(file))) return false;
-    this.undone(t, file);
+    this.told(t)?.undone(file);
     return true;
   }
 

@@ -96,6 +96,15 @@ export class Checkpoints {
     return this.blobs.get(r);
   }
 
+  /** What the agent's last recorded turn that touched `file` left in it (null: it deleted it); undefined when unknown. */
+  agentLeft(file: string): FileBytes {
+    for (let i = this.turns.length - 1; i >= 0; i--) {
+      const t = this.turns[i]!;
+      if (t.after.has(file)) return this.get(t.after.get(file));
+    }
+    return undefined;
+  }
+
   /** A turn begins; returns its checkpoint id. */
   begin(prompt: string, now = Date.now()): string {
     this.end();

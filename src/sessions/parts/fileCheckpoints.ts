@@ -92,6 +92,11 @@ export class FileCheckpoints implements SessionPart {
     return this.checkpoints.begin(prompt);
   }
 
+  /** What the agent's last turn that touched `file` left in it (null: deleted); undefined when unknown. */
+  agentLeft(file: string): Buffer | null | undefined {
+    return this.checkpoints.agentLeft(file);
+  }
+
   /** The user message that began a turn (by its checkpoint id), once history is shown. */
   messageOf(checkpoint: string): string | undefined {
     return this.restore.messageOf(checkpoint);

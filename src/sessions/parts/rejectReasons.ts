@@ -1,6 +1,8 @@
 /**
  * Why the user rejected a permission request, or undid the agent's change to
- * a file (a whole file or one hunk). The reject answer goes to the agent at
+ * a file (a whole file or one hunk); and how the user edited an agent's change
+ * before keeping it (keptChange: a bounded diff from what the agent left).
+ * The reject answer goes to the agent at
  * once (parts/permissions.ts), and an Undo is done at once; then the panel
  * (or, for an Undo, VS Code's input box: services.askUndoReason) offers a
  * one-line reason, which is kept here and goes to the agent with the user's
@@ -12,6 +14,7 @@
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import * as l10n from '@vscode/l10n';
+import { lineDiff, withContext } from '../../shared/lineDiff';
 import { oneLine } from '../../shared/nativeText';
 import type { ContentPart } from '../../shared/transcriptTypes';
 import type { SessionCore, SessionPart } from '../sessionCore';
@@ -20,6 +23,9 @@ export const MAX_REASON_CHARS = 500;
 const MAX_TITLE_CHARS = 120;
 /** Reasons kept until the next prompt (the oldest goes first). */
 const MAX_KEPT = 5;
+/** The user's edit of a kept change, as sent: at most this many diff lines, each at most this long. */
+const MAX_EDIT_LINES = 40;
+const MAX_EDIT_LINE_CHARS = 300;
 
 /** What goes with the next prompt: blocks for the agent, and the notes shown on the user's message. */
 export interface ReasonNotes {
@@ -34,7 +40,11 @@ export class RejectReasons implements SessionPart {
   private undos = 0;
   private epoch = 0;
 
-  constructor(private readonly core: SessionCore) {}
+  /** `agentLeft`: what the agent's last turn that touched a file left in it (null: deleted; undefined: unknown). */
+  constructor(
+    private readonly core: SessionCore,
+    private readonly agentLeft: (file: string) => Buffer | null | undefined = () => undefined,
+  ) {}
 
   /**
    * The user's reason for rejecting permission item `itemId` — kept only for a request the user answered
@@ -73,6 +83,40 @@ export class RejectReasons implements SessionPart {
       (reason) => void (reason && epoch === this.epoch && this.give({ undone: file }, reason)),
       (err: unknown) => this.core.log(`asking why a change was undone failed: ${String(err)}`),
     );
+  }
+
+  /**
+   * The user kept the agent's change to `file` (the whole file, or one hunk of it). When the file no
+   * longer holds what the agent's last turn left in it, the user edited the change before keeping it:
+   * a diff from what the agent left to what the file holds now (unsaved text included) goes with the
+   * next prompt, once — the latest for each file. Nothing while a turn runs (the agent may still be
+   * writing it), for a file either side does not have as text, or when what the agent left is unknown.
+   */
+  keptChange(file: string): void {
+    if (this.core.busy()) return;
+    const key = `kept ${file}`;
+    const left = this.agentLeft(file);
+    const now = this.core.services.currentBytes(file);
+    if (!left || !now || left.includes(0) || now.includes(0)) return;
+    if (left.equals(now)) {
+      // Kept as the agent left it (an earlier Keep's edit was taken back): nothing to say.
+      this.kept.delete(key);
+      return;
+    }
+    const diff = withContext(lineDiff(left.toString('utf8'), now.toString('utf8')), 1);
+    const changed = diff.filter((l) => l.op !== ' ').length;
+    const shown = diff.slice(0, MAX_EDIT_LINES).map((l) => `${l.op}${[...l.text].length > MAX_EDIT_LINE_CHARS ? `${[...l.text].slice(0, MAX_EDIT_LINE_CHARS - 1).join('')}…` : l.text}`);
+    if (diff.length > MAX_EDIT_LINES) shown.push(`… (${diff.length - MAX_EDIT_LINES} more lines)`);
+    const body = shown.join('\n');
+    // A fence longer than any run of backticks in the file's text, so that the text cannot end it.
+    const fence = '`'.repeat(Math.max(3, ...[...body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    const name = this.shown(file);
+    this.keep(
+      key,
+      `The user kept your change to ${name} after editing it. What the file holds now, as a diff from what you left in it (- yours, + theirs):\n${fence}diff\n${body}\n${fence}`,
+      l10n.t('Sent with this message: your edit of the change to {0} before keeping it ({1} lines)', name, changed),
+    );
+    this.core.log(`the user kept a change to a file after editing it (${changed} lines differ from what the agent left); the diff goes with the next prompt`);
   }
 
   /** A file as the agent knows it: relative to the session folder holding it, one bounded line. */

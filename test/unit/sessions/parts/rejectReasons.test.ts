@@ -3,6 +3,7 @@
 // bounded, the agent's title made one safe line; dropped when the session leaves.
 // Reasons for undoing the agent's change to a file: asked through the
 // session's services after the Undo, the path relative to the session folder.
+// A change kept after the user edited it: a bounded diff from what the agent left.
 import type * as acp from '@agentclientprotocol/sdk';
 import * as assert from 'node:assert/strict';
 import type { AgentRuntime } from '../../../../src/agents/agentRuntime';
@@ -17,7 +18,7 @@ const OPTIONS = [
   { optionId: 'never', name: 'Never', kind: 'reject_always' },
 ];
 
-function setup(services: Record<string, unknown> = {}) {
+function setup(services: Record<string, unknown> = {}, agentLeft: (file: string) => Buffer | null | undefined = () => undefined) {
   const f = fakeCore(services);
   f.state.runtime = { capabilities: { supportsPrompt: () => false } } as unknown as AgentRuntime;
   const sent: acp.ContentBlock[][] = [];
@@ -31,7 +32,7 @@ function setup(services: Record<string, unknown> = {}) {
     },
     cancel: async () => undefined,
   };
-  const reasons = new RejectReasons(f.core);
+  const reasons = new RejectReasons(f.core, agentLeft);
   const queue = new MessageQueue(f.core, turns, { begin: () => 'cp', link: () => undefined }, reasons);
   /** A permission request shown, then answered with `optionId` (none: still pending). */
   const asked = (title: string, optionId?: string) => {
@@ -146,5 +147,58 @@ describe('sessions/parts: reasons for rejected permissions', () => {
     await tick();
     assert.deepEqual(bare.reasons.take().blocks, []);
     assert.ok(!f.logs.some((l) => l.includes('failed')));
+  });
+
+  it('a change kept after the user edited it: a diff from what the agent left goes once with the next prompt; kept as left, nothing', async () => {
+    const left = new Map<string, Buffer | null>([
+      ['/ws/src/a.ts', Buffer.from('one\nTWO\nthree\nfour\n')],
+      ['/ws/same.ts', Buffer.from('as left\n')],
+      ['/ws/gone.ts', null],
+      ['/ws/bin.dat', Buffer.from([1, 0, 2])],
+    ]);
+    const now = new Map<string, Buffer | null | undefined>([
+      ['/ws/src/a.ts', Buffer.from('one\nTwo, edited\nthree\nfour\n')],
+      ['/ws/same.ts', Buffer.from('as left\n')],
+      ['/ws/gone.ts', Buffer.from('back\n')],
+      ['/ws/bin.dat', Buffer.from([1, 0, 3])],
+      ['/ws/unknown.ts', Buffer.from('x\n')],
+    ]);
+    const { reasons, queue, sent, texts, lastUser, f } = setup({ currentBytes: (file: string) => now.get(file) }, (file) => left.get(file));
+    for (const file of ['/ws/src/a.ts', '/ws/same.ts', '/ws/gone.ts', '/ws/bin.dat', '/ws/unknown.ts']) reasons.keptChange(file);
+    await queue.prompt('go on');
+    await tick();
+    assert.deepEqual(texts(sent[0]), [
+      'The user kept your change to src/a.ts after editing it. What the file holds now, as a diff from what you left in it (- yours, + theirs):\n```diff\n one\n-TWO\n+Two, edited\n three\n ⋯\n```',
+      'go on',
+    ]);
+    assert.match(lastUser().parts[0]!.text!, /your edit of the change to src\/a\.ts before keeping it \(2 lines\)/);
+    await queue.prompt('again');
+    await tick();
+    assert.deepEqual(texts(sent[1]), ['again'], 'sent once');
+    // While a turn runs the agent may still be writing the file: nothing is said.
+    f.state.busy = true;
+    reasons.keptChange('/ws/src/a.ts');
+    f.state.busy = false;
+    assert.deepEqual(reasons.take().blocks, []);
+  });
+
+  it('a kept change: the latest Keep of a file counts (edited back to what the agent left, nothing); the diff is bounded and its fence cannot be closed by the text', () => {
+    const agent = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    let current = agent.replace('line 5\n', '```\nline 5 ````\n');
+    const { reasons } = setup({ currentBytes: () => Buffer.from(current) }, () => Buffer.from(agent));
+    reasons.keptChange('/ws/f.txt');
+    current = agent;
+    reasons.keptChange('/ws/f.txt');
+    assert.deepEqual(reasons.take().blocks, [], 'kept as the agent left it in the end');
+    current = agent.replace(/line (\d+)\n/g, (m, n) => (Number(n) % 2 ? `LINE ${n} ${'w'.repeat(400)}\n` : m)).replace('line 0\n', '`````\n');
+    reasons.keptChange('/ws/f.txt');
+    const [block] = reasons.take().blocks.map((b) => (b.type === 'text' ? b.text : ''));
+    const m = /\n(`{3,})diff\n([\s\S]*)\n\1$/.exec(block!);
+    assert.ok(m, block);
+    assert.ok(m[1]!.length >= 6, 'the fence is longer than the text\'s own run of five backticks');
+    const lines = m[2]!.split('\n');
+    assert.equal(lines.length, 41, '40 diff lines and one that says how many more');
+    assert.match(lines[40]!, /^… \(\d+ more lines\)$/);
+    assert.ok(lines.every((l) => [...l].length <= 301), 'each line bounded');
   });
 });
