@@ -30,6 +30,7 @@ const USER_ONLY_SETTINGS = [
   'instructions',
   'trace',
   'editorContext',
+  'editorTools',
 ] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
@@ -186,6 +187,11 @@ export class Config {
   /** Whether agents get the editor-context MCP server (user settings only; on unless turned off). */
   editorContext(): boolean {
     return this.userValue('editorContext') !== false;
+  }
+
+  /** Whether the editor's server also offers read_file, write_file and run_command (user settings only; off unless turned on). */
+  editorTools(): boolean {
+    return this.userValue('editorTools') === true;
   }
 
   mcpServers(): Record<string, unknown> {

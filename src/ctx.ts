@@ -184,6 +184,7 @@ export class Ctx implements vscode.Disposable {
       shim: vscode.Uri.joinPath(extension.extensionUri, 'dist', 'editorContextShim.js').fsPath,
       version: this.version,
       enabled: () => this.config.editorContext(),
+      clientTools: () => this.config.editorTools(),
       secret: (v) => this.secrets.add(v),
       log: (m) => this.log.info(m),
     });

@@ -41,6 +41,9 @@ interface TerminalCall {
 /** Every agent → client request about a session's files and terminals. */
 export type ClientRequest = ReadTextFile | WriteTextFile | CreateTerminal | TerminalCall;
 export type ClientRequestMethod = ClientRequest['method'];
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+/** A session's own handler of these requests, its session id filled in (the editor's tools call it: services/editorContext/tools.ts). */
+export type ClientRequestHandler = (req: DistributiveOmit<ClientRequest, 'sessionId'>) => Promise<unknown>;
 
 const OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
 

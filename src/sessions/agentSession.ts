@@ -104,7 +104,7 @@ export class AgentSession implements Disposable, SessionSink {
       log: (m) => this.log(m),
     };
     this.mcp = new McpStatus(core);
-    this.folders = new SessionFolders(core, cwd, (sel, rt, at) => this.mcp.offer(sel, rt, at));
+    this.folders = new SessionFolders(core, cwd, (sel, rt, at) => this.mcp.offer(sel, rt, at), (req) => this.requests.handle({ ...req, sessionId: core.sessionId() ?? '' }));
     // A diff in a request: the file it names is snapshotted before the agent, once allowed, writes it.
     this.permissions = new Permissions(permissionHost(core, (u, child) => child === undefined && this.checkpoints.update(u)));
     this.turns = new PromptTurns({

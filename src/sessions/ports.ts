@@ -4,7 +4,7 @@
  * Nothing here imports `vscode`.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import type { CreateTerminal, ReadTextFile, WriteTextFile } from '../acp/clientRequests';
+import type { ClientRequestHandler, CreateTerminal, ReadTextFile, WriteTextFile } from '../acp/clientRequests';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { Disposable, Event } from '../shared/events';
@@ -148,7 +148,7 @@ export interface SessionServices {
   /** Stdio MCP servers go through the relay when this is there (sessions/parts/mcpStatus.ts). */
   readonly mcpRelay?: McpRelayService;
   /** The editor's own MCP server for a session whose folders are `roots()` (acpAgents.editorContext); undefined: not available. */
-  editorContext?(roots: () => readonly string[]): Promise<EditorContextAccess | undefined>;
+  editorContext?(roots: () => readonly string[], client?: ClientRequestHandler): Promise<EditorContextAccess | undefined>;
   /** An empty folder in global storage: the root of a session when no folder is open. */
   scratchRoot(): string;
   /**

@@ -210,6 +210,87 @@ describe('Editor context: a real agent reads the editor through the extension’
     }
   });
 
+  it('acpAgents.editorTools on: read_file answers unsaved text, write_file is a change in Changes that Undo takes back (a protected path asks), run_command runs in a VS Code terminal; off: not offered', async () => {
+    const a = await api();
+    const cfg = vscode.workspace.getConfiguration('acpAgents');
+    const pkg = vscode.extensions.all.find((e) => e.packageJSON?.name === 'acp-agents')?.packageJSON;
+    assert.equal(pkg?.contributes.configuration.properties['acpAgents.editorTools']?.scope, 'application');
+    assert.equal(pkg?.contributes.configuration.properties['acpAgents.editorTools']?.default, false);
+    const prior = cfg.inspect('editorTools')?.globalValue;
+    const dir = path.join(folder(), 'editor-tools');
+    const draft = path.join(dir, 'draft.txt');
+    const made = path.join(dir, 'made.txt');
+    const guarded = path.join(folder(), '.vscode', 'editor-tools-probe.json');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(draft, 'on disk\n');
+    const asked: { path: string; reason?: string }[] = [];
+    a.testing.setAccessAnswer(async (q) => (asked.push(q), 'deny'));
+    const shims: ReturnType<typeof startShim>[] = [];
+    let doc: vscode.TextDocument | undefined;
+    const handed = () => readRecord('default').filter((r) => r.dir === 'in' && r.msg?.method === 'session/new').at(-1)?.msg.params.mcpServers.find((x: { name: string }) => x.name === 'vscode-editor');
+    try {
+      await cfg.update('editorTools', true, vscode.ConfigurationTarget.Global);
+      const panel = a.openChat('fake-default');
+      await waitForStatus(panel, 'connected', connected);
+      const shim = startShim(handed());
+      shims.push(shim);
+      const names = await shim.list();
+      for (const t of ['read_file', 'write_file', 'run_command']) assert.ok(names.includes(t), `offered: ${names.join(', ')}`);
+
+      // read_file: the editor's unsaved text, not the disk's.
+      doc = await vscode.workspace.openTextDocument(draft);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), 'unsaved text\n');
+      assert.equal(await vscode.workspace.applyEdit(edit), true);
+      assert.equal(await shim.callText('read_file', { path: 'editor-tools/draft.txt' }), 'unsaved text\n');
+
+      // write_file: written, listed in the session's Changes as added, and Undo removes it.
+      assert.equal(await shim.callText('write_file', { path: made, content: 'made by the tool\n' }), `Wrote ${made} (17 bytes).`);
+      assert.equal(fs.readFileSync(made, 'utf8'), 'made by the tool\n');
+      const listed = await waitFor('made.txt in Changes', () => panel.session.checkpoints.changes.list().find((c) => c.path === made));
+      assert.equal(listed.added, true);
+      assert.equal(await panel.session.checkpoints.changes.revert(made), true);
+      assert.equal(fs.existsSync(made), false, 'Undo removed the file the tool made');
+
+      // A protected path asks the user; the no is the tool's error, and nothing is written.
+      const refused = await shim.callText('write_file', { path: guarded, content: '{}' }, true);
+      assert.ok(asked.some((q) => q.path === guarded), `asked about ${guarded}: ${JSON.stringify(asked)}`);
+      assert.ok(refused.length > 0 && !fs.existsSync(guarded), refused);
+
+      // run_command: a program in a VS Code terminal, its output and exit code answered.
+      const opened = new Promise<vscode.Terminal>((resolve) => {
+        const sub = vscode.window.onDidOpenTerminal((t) => (sub.dispose(), resolve(t)));
+      });
+      const ran = await shim.call('run_command', { command: process.execPath, args: ['-e', 'console.log("ran " + (6 * 7)); process.exit(4)'], cwd: 'editor-tools', timeoutSeconds: 60 });
+      assert.equal(ran.exitCode, 4, JSON.stringify(ran));
+      assert.match(ran.output, /ran 42/);
+      assert.ok((await opened).name.length > 0, 'shown as a VS Code terminal');
+      panel.panel.dispose();
+      await a.testing.stopAllAgents();
+
+      // Off (the default): the same server offers only the editor's views.
+      await cfg.update('editorTools', prior, vscode.ConfigurationTarget.Global);
+      const off = a.openChat('fake-default');
+      await waitForStatus(off, 'connected', connected);
+      const plain = startShim(handed());
+      shims.push(plain);
+      const offered = await plain.list();
+      assert.ok(offered.includes('get_selection') && !offered.some((t: string) => ['read_file', 'write_file', 'run_command'].includes(t)), offered.join(', '));
+      assert.match(await plain.callText('read_file', { path: draft }, true), /acpAgents\.editorTools/);
+      off.panel.dispose();
+    } finally {
+      for (const sh of shims) sh.close();
+      a.testing.setAccessAnswer(undefined);
+      await cfg.update('editorTools', prior, vscode.ConfigurationTarget.Global);
+      if (doc?.isDirty) {
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(guarded, { force: true });
+    }
+  });
+
   it('acpAgents.editorContext: a folder’s value is ignored (and said so); the user’s false leaves the server out; the secret never shows in the trace', async () => {
     const a = await api();
     const cfg = vscode.workspace.getConfiguration('acpAgents');
@@ -294,13 +375,23 @@ function startShim(entry: { command: string; args: string[]; env: { name: string
     return waitFor(`the answer to ${method} #${mine}`, () => answers.get(mine));
   };
   const ready = send('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '0' } });
+  const callText = async (name: string, args: Record<string, unknown> = {}, error = false): Promise<string> => {
+    await ready;
+    const msg = await send('tools/call', { name, arguments: args });
+    const text = msg.result?.content?.[0]?.text;
+    assert.equal(msg.result?.isError === true, error, `${name}: ${JSON.stringify(msg).slice(0, 500)}`);
+    return text;
+  };
   return {
     async call(name: string, args: Record<string, unknown> = {}, error = false): Promise<any> {
-      await ready;
-      const msg = await send('tools/call', { name, arguments: args });
-      const text = msg.result?.content?.[0]?.text;
-      assert.equal(msg.result?.isError === true, error, `${name}: ${JSON.stringify(msg).slice(0, 500)}`);
+      const text = await callText(name, args, error);
       return error ? text : JSON.parse(text);
+    },
+    /** The tool's answer as text (read_file and write_file answer text, not JSON). */
+    callText,
+    async list(): Promise<string[]> {
+      await ready;
+      return (await send('tools/list', {})).result.tools.map((t: { name: string }) => t.name);
     },
     close: () => child.kill(),
   };

@@ -8,7 +8,7 @@
  * zod into the .vsix for five methods. No `vscode` import.
  */
 import { LineSplitter } from '../../shared/lineSplitter';
-import { InvalidArguments, TOOLS, type EditorTools } from './tools';
+import { InvalidArguments, type EditorTools } from './tools';
 
 export const MAX_LINE_BYTES = 64 * 1024;
 export const MAX_IN_FLIGHT = 16;
@@ -19,7 +19,7 @@ const ErrorCode = { parse: -32700, invalidRequest: -32600, methodNotFound: -3260
 type Id = string | number | null;
 
 export interface DispatcherOptions {
-  readonly tools: Pick<EditorTools, 'call'>;
+  readonly tools: Pick<EditorTools, 'call' | 'definitions'>;
   readonly version: string;
   /** Writes one line (without its newline) to the client. */
   readonly write: (line: string) => void;
@@ -86,13 +86,15 @@ export class McpDispatcher {
           protocolVersion,
           capabilities: { tools: { listChanged: false } },
           serverInfo: { name: 'vscode-editor', title: 'VS Code editor context', version: this.opts.version },
-          instructions: 'Read-only views of the user’s VS Code: the selection, open editors, problems, workspace symbols and visible ranges, for files inside the session folders.',
+          instructions:
+            'Views of the user’s VS Code: the selection, open editors, problems, workspace symbols and visible ranges, for files inside the session folders.' +
+            (this.opts.tools.definitions().some((t) => t.name === 'read_file') ? ' Also read_file (unsaved text included), write_file (reviewed by the user, undoable) and run_command (in a VS Code terminal).' : ''),
         });
       }
       case 'ping':
         return this.result(id, {});
       case 'tools/list':
-        return this.result(id, { tools: TOOLS });
+        return this.result(id, { tools: this.opts.tools.definitions() });
       case 'tools/call':
         return await this.call(id, params ?? {});
       default:
@@ -106,7 +108,7 @@ export class McpDispatcher {
     this.inFlight++;
     try {
       const r = await this.opts.tools.call(params.name, params.arguments);
-      this.result(id, 'error' in r ? { content: [{ type: 'text', text: r.error }], isError: true } : { content: [{ type: 'text', text: JSON.stringify(r.data) }] });
+      this.result(id, 'error' in r ? { content: [{ type: 'text', text: r.error }], isError: true } : { content: [{ type: 'text', text: 'text' in r ? r.text : JSON.stringify(r.data) }] });
     } catch (err) {
       if (err instanceof InvalidArguments) this.error(id, ErrorCode.invalidParams, `Invalid params: ${err.message}`);
       else {

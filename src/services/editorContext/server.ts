@@ -13,6 +13,7 @@
 import { LocalSocketServer, type LineHandler, type LocalConnection } from '../../node/localSocketServer';
 import type { EditorPort } from './editorPort';
 import { MAX_LINE_BYTES, McpDispatcher } from './mcpDispatcher';
+import type { ClientRequestHandler } from '../../acp/clientRequests';
 import { EditorTools } from './tools';
 
 const AUTH_TIMEOUT_MS = 5_000;
@@ -59,14 +60,14 @@ export class EditorContextServer {
     this.server = new LocalSocketServer({ name: 'acp-ec', label: 'editor context', log: opts.log, loginMs: AUTH_TIMEOUT_MS, maxLoginBytes: MAX_LOGIN_BYTES, maxConnections: MAX_CONNECTIONS, perSession: MAX_PER_GRANT, parseLogin });
   }
 
-  /** A new grant for a session whose folders are `roots()` (read at every call). */
-  async grant(roots: () => readonly string[]): Promise<EditorContextGrant> {
+  /** A new grant for a session whose folders are `roots()` (read at every call); `client`: its file and terminal services, while on. */
+  async grant(roots: () => readonly string[], client: () => ClientRequestHandler | undefined = () => undefined): Promise<EditorContextGrant> {
     this.listening ??= this.server.listen().then((address) => {
       this.opts.log(`editor context: listening on ${address}`);
       return address;
     });
     await this.listening;
-    const session = await this.server.open((conn) => this.serve(conn, roots));
+    const session = await this.server.open((conn) => this.serve(conn, roots, client));
     return {
       token: session.secret,
       entry: {
@@ -84,9 +85,9 @@ export class EditorContextServer {
   }
 
   /** One shim's MCP conversation, bounded by its session's folders. */
-  private serve({ socket }: LocalConnection, roots: () => readonly string[]): LineHandler {
+  private serve({ socket }: LocalConnection, roots: () => readonly string[], client: () => ClientRequestHandler | undefined): LineHandler {
     const dispatcher = new McpDispatcher({
-      tools: new EditorTools(roots, this.opts.port),
+      tools: new EditorTools(roots, this.opts.port, client),
       version: this.opts.version,
       log: this.opts.log,
       write: (line) => {

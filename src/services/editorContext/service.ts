@@ -5,6 +5,7 @@
  * `acpAgents.editorContext` is on.
  */
 import type * as vscode from 'vscode';
+import type { ClientRequestHandler } from '../../acp/clientRequests';
 import type { EditorContextAccess } from '../../sessions/ports';
 import { EditorContextServer } from './server';
 import { vscodeEditorPort } from './vscodeEditor';
@@ -19,6 +20,8 @@ export class EditorContextService implements vscode.Disposable {
       readonly shim: string;
       readonly version: string;
       readonly enabled: () => boolean;
+      /** acpAgents.editorTools: the file and terminal tools are offered (user settings only). */
+      readonly clientTools: () => boolean;
       /** Notes the session's secret so that no log shows it. */
       readonly secret: (value: string) => void;
       readonly log: (message: string) => void;
@@ -28,10 +31,13 @@ export class EditorContextService implements vscode.Disposable {
     this.server = new EditorContextServer({ port: this.port, shim: opts.shim, node: process.execPath, version: opts.version, log: opts.log });
   }
 
-  /** Access for one session whose folders are `roots()`; undefined when the server cannot start (logged). */
-  async forSession(roots: () => readonly string[]): Promise<EditorContextAccess | undefined> {
+  /**
+   * Access for one session whose folders are `roots()`, its file and terminal services `client` (served
+   * as tools while acpAgents.editorTools is on); undefined when the server cannot start (logged).
+   */
+  async forSession(roots: () => readonly string[], client?: ClientRequestHandler): Promise<EditorContextAccess | undefined> {
     try {
-      const grant = await this.server.grant(roots);
+      const grant = await this.server.grant(roots, () => (client && this.opts.clientTools() ? client : undefined));
       this.opts.secret(grant.token);
       return { entry: () => (this.opts.enabled() ? grant.entry : undefined), dispose: () => grant.dispose() };
     } catch (err) {

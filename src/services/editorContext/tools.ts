@@ -3,9 +3,16 @@
  * editors, the problems, workspace symbols and the visible ranges. Each answer
  * names only files the session's `FileScope` allows and is at most
  * `MAX_ANSWER_CHARS` of JSON; lists stop early and say `truncated`.
- * Lines and columns are 1-based. No `vscode` import.
+ * Lines and columns are 1-based.
+ *
+ * With the user's `acpAgents.editorTools`, also the client services ACP v2
+ * moves out of the protocol (`CLIENT_TOOLS`): `read_file`, `write_file` and
+ * `run_command`, served by the session's own `fs/*` and `terminal/*` handlers
+ * (the same roots, protected paths, questions, Changes and Undo).
+ * No `vscode` import.
  */
 import * as path from 'node:path';
+import type { ClientRequestHandler } from '../../acp/clientRequests';
 import type { Diagnostic, EditorPort, EditorView, Range, Severity } from './editorPort';
 import { FileScope } from './scope';
 
@@ -29,8 +36,18 @@ export interface ToolDefinition {
   readonly inputSchema: Record<string, unknown>;
 }
 
-/** A tool's answer: JSON data, or a message saying why not (`isError`). */
-export type ToolResult = { readonly data: unknown } | { readonly error: string };
+/** A tool's answer: JSON data, plain text, or a message saying why not (`isError`). */
+export type ToolResult = { readonly data: unknown } | { readonly text: string } | { readonly error: string };
+
+/** The most text `read_file` answers with (a longer file is cut, and says how to read on). */
+export const MAX_READ_CHARS = 200_000;
+/** The most text `write_file` takes. */
+export const MAX_WRITE_CHARS = 4 * 1024 * 1024;
+/** The most output `run_command` keeps (the newest), and how long it waits by default and at most. */
+export const MAX_COMMAND_OUTPUT_BYTES = 64 * 1024;
+const DEFAULT_COMMAND_SECONDS = 120;
+const MAX_COMMAND_SECONDS = 600;
+const MAX_ARGS = 200;
 
 /** Arguments a tool cannot take: the caller answers JSON-RPC's invalid params. */
 export class InvalidArguments extends Error {}
@@ -66,6 +83,45 @@ export const TOOLS: readonly ToolDefinition[] = [
     },
   },
   { name: 'get_visible_ranges', description: 'The line ranges visible in each editor on screen (1-based, inclusive).', inputSchema: obj() },
+];
+
+const pathProp = { type: 'string', maxLength: 4096, description: 'An absolute path, or a path relative to the first session folder.' };
+
+/** The client services as tools (acpAgents.editorTools): offered only while the user has them on. */
+export const CLIENT_TOOLS: readonly ToolDefinition[] = [
+  {
+    name: 'read_file',
+    description: `Reads a text file as VS Code sees it: an open editor's unsaved text, else the file on disk. Files outside the session folders are read only if the user allows it. At most ${MAX_READ_CHARS} characters per answer: use line and limit to read a long file in parts.`,
+    inputSchema: {
+      ...obj({
+        path: pathProp,
+        line: { type: 'integer', minimum: 1, description: 'The first line to read (1-based).' },
+        limit: { type: 'integer', minimum: 1, description: 'At most this many lines.' },
+      }),
+      required: ['path'],
+    },
+  },
+  {
+    name: 'write_file',
+    description: 'Writes a whole text file through VS Code: an undoable edit the user reviews as a diff (Keep or Undo) in the Changes list, saved. Protected paths (.vscode, .git, .env…) and paths outside the session folders need the user\'s yes.',
+    inputSchema: {
+      ...obj({ path: pathProp, content: { type: 'string', maxLength: MAX_WRITE_CHARS, description: 'The whole new content of the file.' } }),
+      required: ['path', 'content'],
+    },
+  },
+  {
+    name: 'run_command',
+    description: `Runs a program in a VS Code terminal the user can watch, in a session folder, and answers with its exit code and output (the last ${MAX_COMMAND_OUTPUT_BYTES / 1024} KB). Not a shell: give the program and its arguments (for a shell line, run e.g. "bash" with ["-c", "…"]). Killed after timeoutSeconds (default ${DEFAULT_COMMAND_SECONDS}).`,
+    inputSchema: {
+      ...obj({
+        command: { type: 'string', maxLength: 4096, description: 'The program.' },
+        args: { type: 'array', items: { type: 'string', maxLength: 32_768 }, maxItems: MAX_ARGS, description: 'Its arguments.' },
+        cwd: { ...pathProp, description: 'The folder to run in (default: the first session folder).' },
+        timeoutSeconds: { type: 'integer', minimum: 1, maximum: MAX_COMMAND_SECONDS, description: `Seconds to wait before it is killed (default ${DEFAULT_COMMAND_SECONDS}).` },
+      }),
+      required: ['command'],
+    },
+  },
 ];
 
 const pos = (r: Range) => ({ startLine: r.start.line + 1, startColumn: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 });
@@ -114,14 +170,26 @@ function intArg(a: Record<string, unknown>, key: string, dflt: number, max: numb
 export class EditorTools {
   private lastScope: { key: string; at: number; scope: FileScope } | undefined;
 
+  /** `client`: the session's request handler while the user has acpAgents.editorTools on; undefined otherwise. */
   constructor(
     private readonly roots: () => readonly string[],
     private readonly port: EditorPort,
+    private readonly client: () => ClientRequestHandler | undefined = () => undefined,
   ) {}
+
+  /** The tools offered now. */
+  definitions(): readonly ToolDefinition[] {
+    return this.client() ? [...TOOLS, ...CLIENT_TOOLS] : TOOLS;
+  }
 
   async call(name: string, rawArgs: unknown): Promise<ToolResult> {
     const a = args(rawArgs);
     if (!this.port.enabled()) return { error: 'Editor context is turned off in VS Code (the acpAgents.editorContext setting).' };
+    if (CLIENT_TOOLS.some((t) => t.name === name)) {
+      const client = this.client();
+      if (!client) return { error: 'The file and terminal tools are turned off in VS Code (the acpAgents.editorTools setting).' };
+      return await this.clientTool(client, name, a);
+    }
     const scope = this.scope();
     switch (name) {
       case 'get_selection':
@@ -136,6 +204,70 @@ export class EditorTools {
         return this.visibleRanges(scope);
       default:
         throw new InvalidArguments(`unknown tool "${clip(name, 100)}"`);
+    }
+  }
+
+  /** read_file, write_file, run_command: the session's own fs/* and terminal/* handlers; their refusals are the answer. */
+  private async clientTool(client: ClientRequestHandler, name: string, a: Record<string, unknown>): Promise<ToolResult> {
+    const file = (key: string, optional = false): string | undefined => {
+      const v = a[key];
+      if (v === undefined && optional) return undefined;
+      if (typeof v !== 'string' || v === '' || v.length > 4096 || v.includes('\0')) throw new InvalidArguments(`"${key}" must be a path`);
+      const first = this.roots()[0];
+      if (path.isAbsolute(v)) return path.normalize(v);
+      if (!first) throw new InvalidArguments(`"${key}" must be an absolute path: the session has no folder`);
+      return path.join(first, v);
+    };
+    try {
+      switch (name) {
+        case 'read_file': {
+          const line = a.line === undefined ? undefined : intArg(a, 'line', 1, Number.MAX_SAFE_INTEGER);
+          const limit = a.limit === undefined ? undefined : intArg(a, 'limit', 1, Number.MAX_SAFE_INTEGER);
+          const r = (await client({ method: 'fs/read_text_file', path: file('path')!, ...(line ? { line } : {}), ...(limit ? { limit } : {}) })) as { content?: unknown };
+          const text = typeof r?.content === 'string' ? r.content : '';
+          if (text.length <= MAX_READ_CHARS) return { text };
+          const cut = text.slice(0, MAX_READ_CHARS);
+          const lines = cut.split('\n').length - 1;
+          return { text: `${cut}\n… (cut at ${MAX_READ_CHARS} characters: read on with line ${(line ?? 1) + lines})` };
+        }
+        case 'write_file': {
+          if (typeof a.content !== 'string' || a.content.length > MAX_WRITE_CHARS) throw new InvalidArguments(`"content" must be a string of at most ${MAX_WRITE_CHARS} characters`);
+          const target = file('path')!;
+          await client({ method: 'fs/write_text_file', path: target, content: a.content });
+          return { text: `Wrote ${target} (${Buffer.byteLength(a.content)} bytes).` };
+        }
+        case 'run_command':
+          return await this.runCommand(client, a, file('cwd', true));
+        default:
+          throw new InvalidArguments(`unknown tool "${clip(name, 100)}"`);
+      }
+    } catch (err) {
+      if (err instanceof InvalidArguments) throw err;
+      // A refusal (outside the folders, a protected path, the user's no, a missing file…): the agent is told why.
+      return { error: clip(err instanceof Error ? err.message : String((err as { message?: unknown })?.message ?? err), 2_000) };
+    }
+  }
+
+  /** A program in a VS Code terminal: waited for (at most timeoutSeconds, then killed), its output and exit, then released. */
+  private async runCommand(client: ClientRequestHandler, a: Record<string, unknown>, cwd: string | undefined): Promise<ToolResult> {
+    if (typeof a.command !== 'string' || a.command === '' || a.command.length > 4096) throw new InvalidArguments('"command" must be a program');
+    const argv = a.args ?? [];
+    if (!Array.isArray(argv) || argv.length > MAX_ARGS || !argv.every((x): x is string => typeof x === 'string' && x.length <= 32_768)) throw new InvalidArguments(`"args" must be at most ${MAX_ARGS} strings`);
+    const seconds = intArg(a, 'timeoutSeconds', DEFAULT_COMMAND_SECONDS, MAX_COMMAND_SECONDS);
+    const { terminalId } = (await client({ method: 'terminal/create', command: a.command, args: argv, env: {}, ...(cwd ? { cwd } : {}), outputByteLimit: MAX_COMMAND_OUTPUT_BYTES })) as { terminalId: string };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), seconds * 1000)));
+      const ended = await Promise.race([client({ method: 'terminal/wait_for_exit', terminalId }), timedOut]);
+      if (ended === 'timeout') {
+        await client({ method: 'terminal/kill', terminalId });
+        await Promise.race([client({ method: 'terminal/wait_for_exit', terminalId }), new Promise((r) => setTimeout(r, 5_000))]);
+      }
+      const out = (await client({ method: 'terminal/output', terminalId })) as { output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } };
+      return { data: { exitCode: out.exitStatus?.exitCode ?? null, signal: out.exitStatus?.signal ?? null, ...(ended === 'timeout' ? { timedOut: true } : {}), output: out.output, truncated: out.truncated } };
+    } finally {
+      clearTimeout(timer);
+      await client({ method: 'terminal/release', terminalId }).catch(() => undefined);
     }
   }
 

@@ -34,6 +34,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
+import type { ClientRequestHandler } from '../../acp/clientRequests';
 import type { AgentRuntime } from '../../agents/agentRuntime';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { McpSelection } from '../mcp/mcpServers';
@@ -147,6 +148,8 @@ export class SessionFolders implements SessionPart {
     private readonly cwd: string | undefined,
     /** What the servers become when handed over (the MCP status part wraps stdio ones in its relay). */
     private readonly offer: (sel: McpSelection, rt: AgentRuntime, cwd: string) => Promise<acp.McpServer[]> = async (sel) => sel.servers,
+    /** The session's own fs/* and terminal/* handler, lent to the editor's server as tools (acpAgents.editorTools). */
+    private readonly client?: ClientRequestHandler,
   ) {}
 
   /** The user's answer to "may this folder be the session's root?" (asked once per session). */
@@ -333,7 +336,7 @@ export class SessionFolders implements SessionPart {
     const cwd = this.workingFolder;
     if (this.scratch !== undefined) this.scratchHolders.add(rt.process.exited);
     let mcp = await services.mcpServers(rt, cwd, def.name);
-    this.editorContext ??= await services.editorContext?.(() => this.roots());
+    this.editorContext ??= await services.editorContext?.(() => this.roots(), this.client);
     const editor = this.editorContext?.entry();
     // The user's own server of the same name wins.
     if (editor && !mcp.servers.some((s) => s.name === editor.name)) mcp = { ...mcp, servers: [...mcp.servers, editor], own: editor.name };

@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import type { Diagnostic, EditorPort, EditorView, WorkspaceSymbol } from '../../../src/services/editorContext/editorPort';
 import { MAX_IN_FLIGHT, MAX_LINE_BYTES, McpDispatcher } from '../../../src/services/editorContext/mcpDispatcher';
 import { EditorContextServer, MAX_PER_GRANT, SERVER_NAME } from '../../../src/services/editorContext/server';
-import { EditorTools, MAX_ANSWER_CHARS, MAX_SELECTION_CHARS, TOOLS } from '../../../src/services/editorContext/tools';
+import type { ClientRequestHandler } from '../../../src/acp/clientRequests';
+import { CLIENT_TOOLS, EditorTools, MAX_ANSWER_CHARS, MAX_COMMAND_OUTPUT_BYTES, MAX_READ_CHARS, MAX_SELECTION_CHARS, TOOLS } from '../../../src/services/editorContext/tools';
 import { closedWith } from '../../support/sockets';
 
 const WS = path.resolve(os.tmpdir(), 'ec-ws');
@@ -43,7 +44,7 @@ function port(over: Partial<EditorPort> = {}): EditorPort {
 const call = async (tools: EditorTools, name: string, args?: unknown) => {
   const res = await tools.call(name, args);
   if ('error' in res) throw new Error(res.error);
-  return res.data as any;
+  return ('data' in res ? res.data : res.text) as any;
 };
 
 describe('editor context: the tools', () => {
@@ -215,6 +216,95 @@ describe('editor context: the tools', () => {
   it('turned off: every tool says so', async () => {
     const res = await new EditorTools(() => [WS], port({ enabled: () => false })).call('get_selection', {});
     assert.ok('error' in res && /turned off/.test(res.error));
+  });
+});
+
+describe('editor context: the file and terminal tools (acpAgents.editorTools)', () => {
+  /** A session's request handler that records what it was asked and answers from `answers`. */
+  function client(answers: Partial<Record<string, (req: any) => unknown>> = {}) {
+    const asked: any[] = [];
+    const handler: ClientRequestHandler = async (req) => {
+      asked.push(req);
+      const answer = answers[req.method];
+      return answer ? await answer(req) : {};
+    };
+    return { asked, handler };
+  }
+
+  it('offered only while the session lends its handler (the setting on); asked for anyway, they say they are off', async () => {
+    let on = false;
+    const c = client();
+    const tools = new EditorTools(() => [WS], port(), () => (on ? c.handler : undefined));
+    assert.deepEqual(tools.definitions().map((t) => t.name), TOOLS.map((t) => t.name));
+    const off = await tools.call('read_file', { path: 'a.ts' });
+    assert.ok('error' in off && /acpAgents\.editorTools/.test(off.error));
+    assert.deepEqual(c.asked, []);
+    on = true;
+    assert.deepEqual(tools.definitions().map((t) => t.name), [...TOOLS, ...CLIENT_TOOLS].map((t) => t.name));
+    assert.deepEqual(CLIENT_TOOLS.map((t) => t.name), ['read_file', 'write_file', 'run_command']);
+  });
+
+  it('read_file and write_file are the session’s fs requests: a relative path from the first folder, line and limit passed, long text cut with where to read on', async () => {
+    const c = client({ 'fs/read_text_file': (req) => ({ content: req.path.endsWith('big.txt') ? `${'x'.repeat(10)}\n`.repeat(MAX_READ_CHARS / 5) : 'hello\n' }) });
+    const tools = new EditorTools(() => [WS, OTHER], port(), () => c.handler);
+    assert.equal(await call(tools, 'read_file', { path: 'src/a.ts' }), 'hello\n');
+    await call(tools, 'read_file', { path: path.join(OTHER, 'b.ts'), line: 3, limit: 2 });
+    const big = await call(tools, 'read_file', { path: 'big.txt' });
+    assert.ok(big.length < MAX_READ_CHARS + 200 && /… \(cut at 200000 characters: read on with line \d+\)$/.test(big), big.slice(-100));
+    assert.equal(await call(tools, 'write_file', { path: 'new/c.ts', content: 'export {};\n' }), `Wrote ${path.join(WS, 'new', 'c.ts')} (11 bytes).`);
+    assert.deepEqual(c.asked, [
+      { method: 'fs/read_text_file', path: path.join(WS, 'src', 'a.ts') },
+      { method: 'fs/read_text_file', path: path.join(OTHER, 'b.ts'), line: 3, limit: 2 },
+      { method: 'fs/read_text_file', path: path.join(WS, 'big.txt') },
+      { method: 'fs/write_text_file', path: path.join(WS, 'new', 'c.ts'), content: 'export {};\n' },
+    ]);
+    for (const bad of [{}, { path: '' }, { path: 7 }, { path: 'a\0b' }, { path: 'a', line: 0 }, { path: 'a', limit: 1.5 }]) {
+      await assert.rejects(tools.call('read_file', bad), /must be/);
+    }
+    await assert.rejects(tools.call('write_file', { path: 'a' }), /"content" must be a string/);
+    assert.equal(c.asked.length, 4, 'bad arguments reach no handler');
+  });
+
+  it('a refusal of the handler (outside the folders, the user’s no) is the tool’s error, said as it was', async () => {
+    const c = client({
+      'fs/write_text_file': () => {
+        throw Object.assign(new Error('The user declined the write to .vscode/settings.json'), { code: -32000 });
+      },
+    });
+    const res = await new EditorTools(() => [WS], port(), () => c.handler).call('write_file', { path: '.vscode/settings.json', content: '{}' });
+    assert.deepEqual(res, { error: 'The user declined the write to .vscode/settings.json' });
+  });
+
+  it('run_command: a terminal created with bounded output, waited for, its output and exit answered, then released', async () => {
+    const c = client({
+      'terminal/create': () => ({ terminalId: 't1' }),
+      'terminal/wait_for_exit': () => ({ exitCode: 3, signal: null }),
+      'terminal/output': () => ({ output: 'built\n', truncated: false, exitStatus: { exitCode: 3, signal: null } }),
+    });
+    const tools = new EditorTools(() => [WS], port(), () => c.handler);
+    assert.deepEqual(await call(tools, 'run_command', { command: 'npm', args: ['run', 'build'], cwd: 'pkg' }), { exitCode: 3, signal: null, output: 'built\n', truncated: false });
+    assert.deepEqual(c.asked.map((r) => r.method), ['terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
+    assert.deepEqual(c.asked[0], { method: 'terminal/create', command: 'npm', args: ['run', 'build'], env: {}, cwd: path.join(WS, 'pkg'), outputByteLimit: MAX_COMMAND_OUTPUT_BYTES });
+    for (const bad of [{}, { command: '' }, { command: 'x', args: 'y' }, { command: 'x', args: [1] }, { command: 'x', timeoutSeconds: 0 }, { command: 'x', timeoutSeconds: 601 }]) {
+      await assert.rejects(tools.call('run_command', bad), /must be/);
+    }
+    assert.equal(c.asked.length, 4);
+  });
+
+  it('run_command past its timeout: killed, answered as timed out with what it printed, released', async () => {
+    let exited: (v: unknown) => void = () => undefined;
+    const exit = new Promise((r) => (exited = r));
+    const c = client({
+      'terminal/create': () => ({ terminalId: 't2' }),
+      'terminal/wait_for_exit': () => exit,
+      'terminal/kill': () => (exited({ exitCode: null, signal: 'SIGTERM' }), {}),
+      'terminal/output': () => ({ output: 'still going', truncated: true, exitStatus: { exitCode: null, signal: 'SIGTERM' } }),
+    });
+    const tools = new EditorTools(() => [WS], port(), () => c.handler);
+    const started = Date.now();
+    assert.deepEqual(await call(tools, 'run_command', { command: 'sleep', args: ['100'], timeoutSeconds: 1 }), { exitCode: null, signal: 'SIGTERM', timedOut: true, output: 'still going', truncated: true });
+    assert.ok(Date.now() - started < 5_000);
+    assert.deepEqual(c.asked.map((r) => r.method), ['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
   });
 });
 
