@@ -226,7 +226,8 @@ export class EditorTools {
           const r = (await client({ method: 'fs/read_text_file', path: file('path')!, ...(line ? { line } : {}), ...(limit ? { limit } : {}) })) as { content?: unknown };
           const text = typeof r?.content === 'string' ? r.content : '';
           if (text.length <= MAX_READ_CHARS) return { text };
-          const cut = text.slice(0, MAX_READ_CHARS);
+          // Never half a surrogate pair.
+          const cut = text.slice(0, /[\ud800-\udbff]/.test(text[MAX_READ_CHARS - 1] ?? '') ? MAX_READ_CHARS - 1 : MAX_READ_CHARS);
           const lines = cut.split('\n').length - 1;
           return { text: `${cut}\n… (cut at ${MAX_READ_CHARS} characters: read on with line ${(line ?? 1) + lines})` };
         }
@@ -256,17 +257,23 @@ export class EditorTools {
     const seconds = intArg(a, 'timeoutSeconds', DEFAULT_COMMAND_SECONDS, MAX_COMMAND_SECONDS);
     const { terminalId } = (await client({ method: 'terminal/create', command: a.command, args: argv, env: {}, ...(cwd ? { cwd } : {}), outputByteLimit: MAX_COMMAND_OUTPUT_BYTES })) as { terminalId: string };
     let timer: NodeJS.Timeout | undefined;
+    const within = async <T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> => {
+      try {
+        return await Promise.race([p, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), ms)))]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
     try {
-      const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), seconds * 1000)));
-      const ended = await Promise.race([client({ method: 'terminal/wait_for_exit', terminalId }), timedOut]);
+      const ended = await within(client({ method: 'terminal/wait_for_exit', terminalId }), seconds * 1000);
       if (ended === 'timeout') {
         await client({ method: 'terminal/kill', terminalId });
-        await Promise.race([client({ method: 'terminal/wait_for_exit', terminalId }), new Promise((r) => setTimeout(r, 5_000))]);
+        // Its exit status, when it comes soon: the output is answered either way.
+        await within(client({ method: 'terminal/wait_for_exit', terminalId }), 5_000);
       }
       const out = (await client({ method: 'terminal/output', terminalId })) as { output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } };
       return { data: { exitCode: out.exitStatus?.exitCode ?? null, signal: out.exitStatus?.signal ?? null, ...(ended === 'timeout' ? { timedOut: true } : {}), output: out.output, truncated: out.truncated } };
     } finally {
-      clearTimeout(timer);
       await client({ method: 'terminal/release', terminalId }).catch(() => undefined);
     }
   }
