@@ -143,7 +143,10 @@ const HANDLERS: Handlers = {
           return file !== undefined && (await c.open(file));
         case 'keep':
           // Kept first; an edit the user made to the change goes with the next prompt.
-          return file !== undefined && (c.keep(file), p.session.rejectReasons.keptChange(file), true);
+          if (file === undefined || !c.has(file)) return false;
+          c.keep(file);
+          p.session.rejectReasons.keptChange(file);
+          return true;
         case 'revert':
           // Done first; then the user may say why (never waited for).
           return file !== undefined && (await c.revert(file)) && (p.session.rejectReasons.undone(file), true);

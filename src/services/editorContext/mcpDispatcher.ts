@@ -12,6 +12,8 @@ import { InvalidArguments, type EditorTools } from './tools';
 
 export const MAX_LINE_BYTES = 64 * 1024;
 export const MAX_IN_FLIGHT = 16;
+/** A connection whose tools include write_file takes lines this long (its content, as JSON escapes it). */
+export const MAX_TOOLS_LINE_BYTES = 8 * 1024 * 1024;
 const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
 const ErrorCode = { parse: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603, busy: -32000 } as const;
@@ -24,6 +26,8 @@ export interface DispatcherOptions {
   /** Writes one line (without its newline) to the client. */
   readonly write: (line: string) => void;
   readonly log: (message: string) => void;
+  /** The longest line taken (default MAX_LINE_BYTES). */
+  readonly maxLineBytes?: number;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,13 +43,17 @@ export class McpDispatcher {
 
   /** Bytes from the client, as one stream cut in lines here. */
   receive(chunk: Buffer): void {
-    this.lines ??= new LineSplitter(MAX_LINE_BYTES, (line) => this.line(line), undefined, { onTooLong: () => this.tooLong() });
+    this.lines ??= new LineSplitter(this.maxLineBytes, (line) => this.line(line), undefined, { onTooLong: () => this.tooLong() });
     this.lines.push(chunk);
   }
 
-  /** A line from the client that grew over `MAX_LINE_BYTES` (dropped). */
+  get maxLineBytes(): number {
+    return this.opts.maxLineBytes ?? MAX_LINE_BYTES;
+  }
+
+  /** A line from the client that grew over `maxLineBytes` (dropped). */
   tooLong(): void {
-    this.error(null, ErrorCode.invalidRequest, `Request too large: a message may be at most ${MAX_LINE_BYTES} bytes.`);
+    this.error(null, ErrorCode.invalidRequest, `Request too large: a message may be at most ${this.maxLineBytes} bytes.`);
   }
 
   close(): void {

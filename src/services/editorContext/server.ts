@@ -12,7 +12,7 @@
  */
 import { LocalSocketServer, type LineHandler, type LocalConnection } from '../../node/localSocketServer';
 import type { EditorPort } from './editorPort';
-import { MAX_LINE_BYTES, McpDispatcher } from './mcpDispatcher';
+import { MAX_LINE_BYTES, MAX_TOOLS_LINE_BYTES, McpDispatcher } from './mcpDispatcher';
 import type { ClientRequestHandler } from '../../acp/clientRequests';
 import { EditorTools } from './tools';
 
@@ -86,8 +86,12 @@ export class EditorContextServer {
 
   /** One shim's MCP conversation, bounded by its session's folders. */
   private serve({ socket }: LocalConnection, roots: () => readonly string[], client: () => ClientRequestHandler | undefined): LineHandler {
+    // With the file tools on at connection time, write_file's content fits in one line.
+    const maxLineBytes = client() ? MAX_TOOLS_LINE_BYTES : MAX_LINE_BYTES;
+    const tools = new EditorTools(roots, this.opts.port, client);
     const dispatcher = new McpDispatcher({
-      tools: new EditorTools(roots, this.opts.port, client),
+      maxLineBytes,
+      tools,
       version: this.opts.version,
       log: this.opts.log,
       write: (line) => {
@@ -100,8 +104,11 @@ export class EditorContextServer {
         }
       },
     });
-    socket.on('close', () => dispatcher.close());
-    return { maxLineBytes: MAX_LINE_BYTES, line: (line) => dispatcher.line(line), tooLong: () => dispatcher.tooLong() };
+    socket.on('close', () => {
+      dispatcher.close();
+      tools.close();
+    });
+    return { maxLineBytes, line: (line) => dispatcher.line(line), tooLong: () => dispatcher.tooLong() };
   }
 
   dispose(): void {

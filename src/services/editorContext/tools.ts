@@ -41,8 +41,8 @@ export type ToolResult = { readonly data: unknown } | { readonly text: string } 
 
 /** The most text `read_file` answers with (a longer file is cut, and says how to read on). */
 export const MAX_READ_CHARS = 200_000;
-/** The most text `write_file` takes. */
-export const MAX_WRITE_CHARS = 4 * 1024 * 1024;
+/** The most text `write_file` takes (as JSON, at most 6 bytes a character: within MAX_TOOLS_LINE_BYTES). */
+export const MAX_WRITE_CHARS = 1_000_000;
 /** The most output `run_command` keeps (the newest), and how long it waits by default and at most. */
 export const MAX_COMMAND_OUTPUT_BYTES = 64 * 1024;
 const DEFAULT_COMMAND_SECONDS = 120;
@@ -169,6 +169,8 @@ function intArg(a: Record<string, unknown>, key: string, dflt: number, max: numb
 /** The tools for one session: its folders (read on every call) and the editor. */
 export class EditorTools {
   private lastScope: { key: string; at: number; scope: FileScope } | undefined;
+  /** run_command's terminals still running, with the handler that made them: ended when the connection closes. */
+  private readonly running = new Map<string, ClientRequestHandler>();
 
   /** `client`: the session's request handler while the user has acpAgents.editorTools on; undefined otherwise. */
   constructor(
@@ -229,7 +231,13 @@ export class EditorTools {
           // Never half a surrogate pair.
           const cut = text.slice(0, /[\ud800-\udbff]/.test(text[MAX_READ_CHARS - 1] ?? '') ? MAX_READ_CHARS - 1 : MAX_READ_CHARS);
           const lines = cut.split('\n').length - 1;
-          return { text: `${cut}\n… (cut at ${MAX_READ_CHARS} characters: read on with line ${(line ?? 1) + lines})` };
+          const first = line ?? 1;
+          return {
+            text:
+              lines === 0
+                ? `${cut}\n… (cut at ${MAX_READ_CHARS} characters: line ${first} alone is longer than that, and is not read whole)`
+                : `${cut}\n… (cut at ${MAX_READ_CHARS} characters: read on with line ${first + lines})`,
+          };
         }
         case 'write_file': {
           if (typeof a.content !== 'string' || a.content.length > MAX_WRITE_CHARS) throw new InvalidArguments(`"content" must be a string of at most ${MAX_WRITE_CHARS} characters`);
@@ -256,6 +264,7 @@ export class EditorTools {
     if (!Array.isArray(argv) || argv.length > MAX_ARGS || !argv.every((x): x is string => typeof x === 'string' && x.length <= 32_768)) throw new InvalidArguments(`"args" must be at most ${MAX_ARGS} strings`);
     const seconds = intArg(a, 'timeoutSeconds', DEFAULT_COMMAND_SECONDS, MAX_COMMAND_SECONDS);
     const { terminalId } = (await client({ method: 'terminal/create', command: a.command, args: argv, env: {}, ...(cwd ? { cwd } : {}), outputByteLimit: MAX_COMMAND_OUTPUT_BYTES })) as { terminalId: string };
+    this.running.set(terminalId, client);
     let timer: NodeJS.Timeout | undefined;
     const within = async <T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> => {
       try {
@@ -274,8 +283,14 @@ export class EditorTools {
       const out = (await client({ method: 'terminal/output', terminalId })) as { output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } };
       return { data: { exitCode: out.exitStatus?.exitCode ?? null, signal: out.exitStatus?.signal ?? null, ...(ended === 'timeout' ? { timedOut: true } : {}), output: out.output, truncated: out.truncated } };
     } finally {
+      this.running.delete(terminalId);
       await client({ method: 'terminal/release', terminalId }).catch(() => undefined);
     }
+  }
+
+  /** The agent's connection closed: no one waits for a running command any more, so it is killed. */
+  close(): void {
+    for (const [terminalId, client] of this.running) void client({ method: 'terminal/kill', terminalId }).catch(() => undefined);
   }
 
   /**

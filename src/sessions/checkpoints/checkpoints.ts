@@ -96,8 +96,12 @@ export class Checkpoints {
     return this.blobs.get(r);
   }
 
-  /** What the agent's last recorded turn that touched `file` left in it (null: it deleted it); undefined when unknown. */
+  /**
+   * What the agent's last recorded turn that touched `file` left in it (null: it deleted it); undefined
+   * when unknown — also while a turn that touched it has not ended (its end is recorded a second late).
+   */
   agentLeft(file: string): FileBytes {
+    if (this.current?.before.has(file)) return undefined;
     for (let i = this.turns.length - 1; i >= 0; i--) {
       const t = this.turns[i]!;
       if (t.after.has(file)) return this.get(t.after.get(file));

@@ -103,6 +103,13 @@ export class RejectReasons implements SessionPart {
       this.kept.delete(key);
       return;
     }
+    const name = this.shown(file);
+    if (this.secret(file)) {
+      // A protected file (.env…) or one outside the folders: the agent reads it only after a yes, so its text is not sent.
+      this.keep(key, `The user kept your change to ${name} after editing it (the file is protected or outside the session folders: its text is not sent).`, l10n.t('Sent with this message: you edited the change to {0} before keeping it (its text not sent: the file is protected)', name));
+      this.core.log('the user kept a change to a protected file after editing it; said without its text');
+      return;
+    }
     const diff = withContext(lineDiff(left.toString('utf8'), now.toString('utf8')), 1);
     const changed = diff.filter((l) => l.op !== ' ').length;
     const shown = diff.slice(0, MAX_EDIT_LINES).map((l) => `${l.op}${[...l.text].length > MAX_EDIT_LINE_CHARS ? `${[...l.text].slice(0, MAX_EDIT_LINE_CHARS - 1).join('')}…` : l.text}`);
@@ -110,7 +117,6 @@ export class RejectReasons implements SessionPart {
     const body = shown.join('\n');
     // A fence longer than any run of backticks in the file's text, so that the text cannot end it.
     const fence = '`'.repeat(Math.max(3, ...[...body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    const name = this.shown(file);
     this.keep(
       key,
       `The user kept your change to ${name} after editing it. What the file holds now, as a diff from what you left in it (- yours, + theirs):\n${fence}diff\n${body}\n${fence}`,
@@ -125,9 +131,25 @@ export class RejectReasons implements SessionPart {
     return oneLine(inside ?? file, MAX_TITLE_CHARS);
   }
 
+  /** Whether `file` is one the agent may read only after the user's yes: protected, or outside the session folders. */
+  private secret(file: string): boolean {
+    const roots = this.core.roots();
+    const inside = roots.some((r) => {
+      const rel = path.relative(r, file);
+      return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+    });
+    return !inside || this.core.services.files.protectedGlob(file, roots) !== undefined;
+  }
+
+  /**
+   * Keeps one note for the next prompt under `key` (a new one replaces it). At most MAX_KEPT of each
+   * kind: kept edits (a Keep All of many files) never push out reasons the user typed, nor the reverse.
+   */
   private keep(key: string, block: string, note: string): void {
     this.kept.delete(key);
-    if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
+    const kind = (k: string) => k.startsWith('kept ');
+    const same = [...this.kept.keys()].filter((k) => kind(k) === kind(key));
+    if (same.length >= MAX_KEPT) this.kept.delete(same[0]!);
     this.kept.set(key, { block, note });
   }
 

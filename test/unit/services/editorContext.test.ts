@@ -8,7 +8,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Diagnostic, EditorPort, EditorView, WorkspaceSymbol } from '../../../src/services/editorContext/editorPort';
-import { MAX_IN_FLIGHT, MAX_LINE_BYTES, McpDispatcher } from '../../../src/services/editorContext/mcpDispatcher';
+import { MAX_IN_FLIGHT, MAX_LINE_BYTES, MAX_TOOLS_LINE_BYTES, McpDispatcher } from '../../../src/services/editorContext/mcpDispatcher';
 import { EditorContextServer, MAX_PER_GRANT, SERVER_NAME } from '../../../src/services/editorContext/server';
 import type { ClientRequestHandler } from '../../../src/acp/clientRequests';
 import { CLIENT_TOOLS, EditorTools, MAX_ANSWER_CHARS, MAX_COMMAND_OUTPUT_BYTES, MAX_READ_CHARS, MAX_SELECTION_CHARS, TOOLS } from '../../../src/services/editorContext/tools';
@@ -219,6 +219,11 @@ describe('editor context: the tools', () => {
   });
 });
 
+/** Polls `ok` until it holds (at most 2 s). */
+async function waitUntil(ok: () => boolean): Promise<void> {
+  for (const end = Date.now() + 2_000; !ok(); await new Promise((r) => setTimeout(r, 5))) if (Date.now() > end) throw new Error('timed out');
+}
+
 describe('editor context: the file and terminal tools (acpAgents.editorTools)', () => {
   /** A session's request handler that records what it was asked and answers from `answers`. */
   function client(answers: Partial<Record<string, (req: any) => unknown>> = {}) {
@@ -250,7 +255,8 @@ describe('editor context: the file and terminal tools (acpAgents.editorTools)', 
     assert.equal(await call(tools, 'read_file', { path: 'src/a.ts' }), 'hello\n');
     await call(tools, 'read_file', { path: path.join(OTHER, 'b.ts'), line: 3, limit: 2 });
     const big = await call(tools, 'read_file', { path: 'big.txt' });
-    assert.ok(big.length < MAX_READ_CHARS + 200 && /… \(cut at 200000 characters: read on with line \d+\)$/.test(big), big.slice(-100));
+    // 200,000 characters of 11-character lines: 18,181 whole lines, so the next read starts at line 18,182.
+    assert.ok(big.length < MAX_READ_CHARS + 200 && big.endsWith('… (cut at 200000 characters: read on with line 18182)'), big.slice(-100));
     assert.equal(await call(tools, 'write_file', { path: 'new/c.ts', content: 'export {};\n' }), `Wrote ${path.join(WS, 'new', 'c.ts')} (11 bytes).`);
     assert.deepEqual(c.asked, [
       { method: 'fs/read_text_file', path: path.join(WS, 'src', 'a.ts') },
@@ -263,6 +269,34 @@ describe('editor context: the file and terminal tools (acpAgents.editorTools)', 
     }
     await assert.rejects(tools.call('write_file', { path: 'a' }), /"content" must be a string/);
     assert.equal(c.asked.length, 4, 'bad arguments reach no handler');
+  });
+
+  it('read_file cut: never half a surrogate pair; one line longer than the limit is said so, not offered again', async () => {
+    const texts: Record<string, string> = { '/ws/emoji.txt': `${'a'.repeat(MAX_READ_CHARS - 1)}😀tail`, '/ws/long.txt': 'y'.repeat(MAX_READ_CHARS + 10) };
+    const c = client({ 'fs/read_text_file': (req) => ({ content: texts[req.path] ?? '' }) });
+    const tools = new EditorTools(() => ['/ws'], port(), () => c.handler);
+    const emoji = await call(tools, 'read_file', { path: '/ws/emoji.txt' });
+    assert.equal(emoji.split('\n')[0], 'a'.repeat(MAX_READ_CHARS - 1), 'the pair is left out whole');
+    const long = await call(tools, 'read_file', { path: '/ws/long.txt', line: 7 });
+    assert.ok(long.endsWith('… (cut at 200000 characters: line 7 alone is longer than that, and is not read whole)'), long.slice(-120));
+  });
+
+  it('write_file over 64 KB reaches the handler when the tools are on (a connection takes longer lines then); a run_command still running when the connection closes is killed', async () => {
+    const c = client({ 'terminal/create': () => ({ terminalId: 't9' }), 'terminal/wait_for_exit': () => new Promise(() => undefined) });
+    const tools = new EditorTools(() => [WS], port(), () => c.handler);
+    const out: any[] = [];
+    const d = new McpDispatcher({ tools, version: '1', write: (l) => out.push(JSON.parse(l)), log: () => undefined, maxLineBytes: MAX_TOOLS_LINE_BYTES });
+    const content = 'ü'.repeat(200_000);
+    d.receive(Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write_file', arguments: { path: 'big.txt', content } } })}\n`));
+    await waitUntil(() => out.length === 1);
+    assert.equal(out[0].result.content[0].text, `Wrote ${path.join(WS, 'big.txt')} (400000 bytes).`);
+    assert.equal(c.asked[0].content, content);
+    // A command that never ends, and its caller gone.
+    void tools.call('run_command', { command: 'sleep', args: ['1000'] });
+    await waitUntil(() => c.asked.some((r) => r.method === 'terminal/wait_for_exit'));
+    tools.close();
+    await waitUntil(() => c.asked.some((r) => r.method === 'terminal/kill'));
+    assert.deepEqual(c.asked.find((r) => r.method === 'terminal/kill'), { method: 'terminal/kill', terminalId: 't9' });
   });
 
   it('a refusal of the handler (outside the folders, the user’s no) is the tool’s error, said as it was', async () => {

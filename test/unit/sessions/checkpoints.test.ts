@@ -49,6 +49,26 @@ describe('Checkpoints', () => {
     assert.equal(cps.plan('cp999'), undefined);
   });
 
+  it('agentLeft: what the last turn that touched a file left in it; unknown while a turn that touched it has not ended', () => {
+    const w = world({ '/a': 'a0', '/b': 'b0' });
+    const cps = new Checkpoints(() => undefined, w.read);
+    assert.equal(cps.agentLeft('/a'), undefined, 'no turn yet');
+    cps.begin('one');
+    cps.touch('/a', w.read('/a'));
+    w.set('/a', 'a1');
+    cps.end();
+    cps.begin('two');
+    cps.touch('/b', w.read('/b'));
+    w.set('/b', null);
+    // Turn two runs (its end is recorded a second after it ends): /b unknown, /a as turn one left it.
+    assert.equal(cps.agentLeft('/b'), undefined);
+    assert.equal(cps.agentLeft('/a')?.toString(), 'a1');
+    w.set('/a', 'user');
+    cps.end();
+    assert.equal(cps.agentLeft('/b'), null, 'deleted by the agent');
+    assert.equal(cps.agentLeft('/a')?.toString(), 'a1', 'the user’s edit is not the agent’s');
+  });
+
   it('a user edit after the agent’s last turn is flagged with what the agent left; unknown old bytes are listed as such, never guessed', () => {
     const w = world({ '/a': 'a0', '/u': 'u0' });
     const cps = new Checkpoints(() => undefined, w.read);

@@ -201,4 +201,26 @@ describe('sessions/parts: reasons for rejected permissions', () => {
     assert.match(lines[40]!, /^… \(\d+ more lines\)$/);
     assert.ok(lines.every((l) => [...l].length <= 301), 'each line bounded');
   });
+
+  it('a kept change to a protected file, or one outside the folders: said without its text; kept edits and reasons each keep their own five', async () => {
+    const agent = Buffer.from('KEY=agent\n');
+    const { reasons, f, asked } = setup({ currentBytes: () => Buffer.from('KEY=mine\n'), files: { protectedGlob: (file: string) => (file.endsWith('.env') ? '.env*' : undefined) } }, () => agent);
+    reasons.keptChange('/ws/.env');
+    reasons.keptChange('/elsewhere/notes.txt');
+    const blocks = reasons.take().blocks.map((b) => (b.type === 'text' ? b.text : ''));
+    assert.deepEqual(blocks, [
+      'The user kept your change to .env after editing it (the file is protected or outside the session folders: its text is not sent).',
+      'The user kept your change to /elsewhere/notes.txt after editing it (the file is protected or outside the session folders: its text is not sent).',
+    ]);
+    assert.ok(!blocks.join('').includes('KEY=mine'));
+    // Two reasons typed, then a Keep All of seven edited files: both reasons stay, the last five edits are kept.
+    reasons.give(asked('Delete a', 'no'), 'first reason');
+    reasons.give({ undone: '/ws/b.ts' }, 'second reason');
+    for (let i = 1; i <= 7; i++) reasons.keptChange(`/ws/f${i}.txt`);
+    const after = reasons.take().blocks.map((b) => (b.type === 'text' ? b.text : ''));
+    assert.equal(after.length, 7);
+    assert.ok(after.some((b) => b.includes('first reason')) && after.some((b) => b.includes('second reason')));
+    assert.deepEqual(after.filter((b) => b.startsWith('The user kept')).map((b) => /f(\d)\.txt/.exec(b)?.[1]), ['3', '4', '5', '6', '7']);
+    assert.ok(f.logs.some((l) => l.includes('protected file')));
+  });
 });
