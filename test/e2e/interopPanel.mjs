@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../harness/testEnv.mjs';
-import { runCommand, waitForWorkbench, webviewFrame } from './workbench.mjs';
+import { runCommand, waitForExtension, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 /**
  * A model stub as `node esbuild.mjs --tests` compiled it into out/ (CommonJS); type it at the import
@@ -71,7 +71,9 @@ export async function answerUntil(page, done, onAsk) {
 export async function reloadToSessions(page) {
   await page.reload();
   await waitForWorkbench(page);
+  // Closed before the extension activates: a restored chat panel never loads its session (the click must).
   await runCommand(page, 'View: Close All Editors');
+  await waitForExtension(page);
   await runCommand(page, 'ACP Agents: Focus on Sessions View');
 }
 

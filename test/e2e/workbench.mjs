@@ -25,20 +25,29 @@ export function vsixPath() {
 const OUR_ACTIVITY = '.activitybar .action-label[class*="activity-workbench-view-extension-acpAgents-"]';
 
 /**
- * Waits until the workbench has restored its parts and, unless `extension` is false (Restricted
- * Mode, where the extension is disabled), until it has registered this extension: its view
- * container is in the activity bar. Before that (4–7 s after the status bar, on 2 cores) the
- * command palette lists none of its commands, and one opened then never will.
+ * Waits until the workbench has restored its parts; with `extension`, also until it has registered
+ * this extension (waitForExtension). A fresh workbench (openWorkbench) waits for both. After a reload
+ * the default is not to wait: a test that closes the restored editors does it at once, before the
+ * extension activates and a restored chat panel loads its session again (which a resume cell counts).
  * @param {Page} page
  * @param {{ extension?: boolean }} [options]
  */
-export async function waitForWorkbench(page, { extension = true } = {}) {
+export async function waitForWorkbench(page, { extension = false } = {}) {
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   // The status bar appears once the workbench has restored its parts.
   await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
-  if (!extension) return;
+  if (extension) await waitForExtension(page);
+}
+
+/**
+ * Waits until the workbench has registered this extension: its view container is in the activity bar.
+ * Before that (4–7 s after the status bar, on 2 cores) the command palette lists none of its commands,
+ * and one opened then never will (runCommand would time out and try again). Not fatal: a test that
+ * hides the activity bar still runs, and runCommand tries again as before.
+ * @param {Page} page
+ */
+export async function waitForExtension(page) {
   const t0 = Date.now();
-  // Not fatal: a test that hides the activity bar still runs; runCommand then tries again as before.
   await page.locator(OUR_ACTIVITY).first().waitFor({ state: 'attached', timeout: 30_000 }).catch(() => {
     console.log(`      [workbench] the extension's activity bar entry did not appear within ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   });
