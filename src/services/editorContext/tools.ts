@@ -42,7 +42,7 @@ export type ToolResult = { readonly data: unknown } | { readonly text: string } 
 /** The most text `read_file` answers with (a longer file is cut, and says how to read on). */
 export const MAX_READ_CHARS = 200_000;
 /** The most text `write_file` takes (as JSON, at most 6 bytes a character: within MAX_TOOLS_LINE_BYTES). */
-export const MAX_WRITE_CHARS = 1_000_000;
+const MAX_WRITE_CHARS = 1_000_000;
 /** The most output `run_command` keeps (the newest), and how long it waits by default and at most. */
 export const MAX_COMMAND_OUTPUT_BYTES = 64 * 1024;
 const DEFAULT_COMMAND_SECONDS = 120;
