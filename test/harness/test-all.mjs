@@ -112,7 +112,7 @@ function listFiles(dir, suffix) {
  * commit that removes its tests, saying why.
  * @type {Record<string, number>}
  */
-const TIER_FLOORS = { unit: 618, integration: 186, oldest: 70, e2e: 110 };
+const TIER_FLOORS = { unit: 632, integration: 190, oldest: 70, e2e: 110 };
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
