@@ -76,6 +76,20 @@ const common = {
   define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'), __ACP_TEST_HOOKS__: String(testHooks) },
 };
 
+/**
+ * The registry's archive code (tar, yauzl: about 90 KB) is not in extension.js: the installer's
+ * `import('./archive')` loads dist/registryArchive.js when an agent is installed, not at activation.
+ * @type {import('esbuild').Plugin}
+ */
+const lazyArchive = {
+  name: 'lazy-archive',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/archive\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' && /[\\/]registry[\\/]installer\.ts$/.test(args.importer) ? { path: './registryArchive.js', external: true } : undefined,
+    );
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const bundles = [
   {
@@ -86,6 +100,19 @@ const bundles = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    mainFields: ['module', 'main'],
+    plugins: [...common.plugins, lazyArchive],
+    // import() as require(): the extension host's CommonJS loader, as for the rest of the bundle.
+    supported: { 'dynamic-import': false },
+  },
+  {
+    // The registry's archive unpacking (see lazyArchive), loaded by the installer on an install.
+    ...common,
+    entryPoints: ['src/agents/registry/archive.ts'],
+    outfile: 'dist/registryArchive.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
     mainFields: ['module', 'main'],
   },
   {

@@ -9,6 +9,7 @@ import type { AgentDefinition } from './agents/agentDefinition';
 import type { AgentStatus } from './agents/agentManager';
 import type { ChatPanel } from './chat/chatPanel';
 import { registerCommands } from './commands/index';
+import { keepTranslations } from './shared/translations';
 import { Ctx } from './ctx';
 import { testHooks, type TestHooks } from './testHooks';
 
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   const activationStart = performance.now();
   // Modules without a vscode import (the transcript model, the protocol decoder) translate through @vscode/l10n.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
+  keepTranslations(vscode.l10n.bundle);
   const ctx = new Ctx(context);
   current = ctx;
   context.subscriptions.push(ctx, ...registerCommands(ctx));

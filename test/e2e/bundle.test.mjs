@@ -78,6 +78,9 @@ describe('e2e: the packaged .vsix', function () {
     const snapshot = JSON.parse(await readEntry(vsix, 'extension/media/registry-snapshot.json'));
     assert.ok(snapshot.agents.length >= 10, 'the snapshot is a registry');
     assert.match(await readEntry(vsix, 'extension/dist/bz2Worker.js'), /bzip2|unbzip2|bz2/i);
+    // The archive code an install loads (not extension.js: it is not needed at activation).
+    assert.match(await readEntry(vsix, 'extension/dist/registryArchive.js'), /extractArchive/);
+    assert.doesNotMatch(await readEntry(vsix, 'extension/dist/extension.js'), /TAR_BAD_ARCHIVE/, 'node-tar is not in extension.js');
     // The MCP relay agents run in place of stdio MCP servers (a program of its own).
     assert.match(await readEntry(vsix, 'extension/dist/mcpRelay.js'), /ACP_MCP_RELAY/);
     // The walkthrough's images are in it (package.json names them).

@@ -17,6 +17,14 @@ import { extract as tarExtract } from 'tar/extract';
 import type { ReadEntry } from 'tar/read-entry';
 import * as yauzl from 'yauzl';
 
+/**
+ * The extension's translations, for this module's messages: in the .vsix it is a bundle of its own
+ * (dist/registryArchive.js, loaded only when an agent is installed), with its own copy of @vscode/l10n.
+ */
+export function useTranslations(contents: Record<string, string> | undefined): void {
+  if (contents) l10n.config({ contents });
+}
+
 export type ArchiveKind = 'zip' | 'tar.gz' | 'tar.bz2' | 'raw' | 'unsupported';
 
 export interface ExtractLimits {

@@ -12,8 +12,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentDefinition } from '../agentDefinition';
 import type { CancelToken } from '../sessionRouter';
-import { archiveKind, entryPath, extractArchive } from './archive';
 import { byline, type Distribution, type RegistryAgent } from './format';
+import { translations } from '../../shared/translations';
 import { download, HttpError } from './http';
 
 export interface InstalledAgent {
@@ -173,6 +173,9 @@ export class AgentInstaller {
         );
       }
       if (!target.sha256) this.log(`${agent.name} ${agent.version}: the registry gives no checksum; the archive's SHA-256 is ${got.sha256}.`);
+      // Loaded now, not at activation (a bundle of its own in the .vsix: tar, yauzl, ~90 KB).
+      const { archiveKind, entryPath, extractArchive, useTranslations } = await import('./archive.js');
+      useTranslations(translations());
       await extractArchive(file, archiveKind(target.archive), staging, path.posix.basename(target.cmd.replace(/\\/g, '/')));
       const cmdInStaging = entryPath(staging, target.cmd);
       if (!fs.statSync(cmdInStaging, { throwIfNoEntry: false })?.isFile()) throw new Error(l10n.t('{0} {1}: the archive has no "{2}" to run.', agent.name, agent.version, target.cmd));
