@@ -210,7 +210,7 @@ describe('Editor context: a real agent reads the editor through the extension’
     }
   });
 
-  it('acpAgents.editorTools on: read_file answers unsaved text, write_file is a change in Changes that Undo takes back (a protected path asks), run_command runs in a VS Code terminal; off: not offered', async () => {
+  it('acpAgents.editorTools on: read_file answers unsaved text, write_file is a change in Changes that Undo takes back (a protected path asks), run_command runs in a VS Code terminal; off, even with a folder’s true: not offered', async () => {
     const a = await api();
     const cfg = vscode.workspace.getConfiguration('acpAgents');
     const pkg = vscode.extensions.all.find((e) => e.packageJSON?.name === 'acp-agents')?.packageJSON;
@@ -227,6 +227,9 @@ describe('Editor context: a real agent reads the editor through the extension’
     a.testing.setAccessAnswer(async (q) => (asked.push(q), 'deny'));
     const shims: ReturnType<typeof startShim>[] = [];
     let doc: vscode.TextDocument | undefined;
+    const folderSettings = path.join(folder(), '.vscode', 'settings.json');
+    const hadVscodeDir = fs.existsSync(path.dirname(folderSettings));
+    const priorSettings = fs.existsSync(folderSettings) ? fs.readFileSync(folderSettings, 'utf8') : undefined;
     const handed = () => readRecord('default').filter((r) => r.dir === 'in' && r.msg?.method === 'session/new').at(-1)?.msg.params.mcpServers.find((x: { name: string }) => x.name === 'vscode-editor');
     try {
       await cfg.update('editorTools', true, vscode.ConfigurationTarget.Global);
@@ -255,7 +258,8 @@ describe('Editor context: a real agent reads the editor through the extension’
       // A protected path asks the user; the no is the tool's error, and nothing is written.
       const refused = await shim.callText('write_file', { path: guarded, content: '{}' }, true);
       assert.ok(asked.some((q) => q.path === guarded), `asked about ${guarded}: ${JSON.stringify(asked)}`);
-      assert.ok(refused.length > 0 && !fs.existsSync(guarded), refused);
+      assert.ok(!fs.existsSync(guarded), 'nothing written');
+      assert.match(refused, /editor-tools-probe\.json|denied|declined|not allowed|refused/i, refused);
 
       // run_command: a program in a VS Code terminal, its output and exit code answered.
       const opened = new Promise<vscode.Terminal>((resolve) => {
@@ -264,12 +268,17 @@ describe('Editor context: a real agent reads the editor through the extension’
       const ran = await shim.call('run_command', { command: process.execPath, args: ['-e', 'console.log("ran " + (6 * 7)); process.exit(4)'], cwd: 'editor-tools', timeoutSeconds: 60 });
       assert.equal(ran.exitCode, 4, JSON.stringify(ran));
       assert.match(ran.output, /ran 42/);
-      assert.ok((await opened).name.length > 0, 'shown as a VS Code terminal');
+      const terminal = await opened;
+      assert.ok(terminal.name.startsWith('Fake: default: '), `shown as the agent's VS Code terminal: ${terminal.name}`);
       panel.panel.dispose();
       await a.testing.stopAllAgents();
 
-      // Off (the default): the same server offers only the editor's views.
+      // Off (the default), and a folder that sets it true: ignored (and said so); the same server offers only the editor's views.
       await cfg.update('editorTools', prior, vscode.ConfigurationTarget.Global);
+      fs.mkdirSync(path.dirname(folderSettings), { recursive: true });
+      fs.writeFileSync(folderSettings, JSON.stringify({ ...(priorSettings ? JSON.parse(priorSettings) : {}), 'acpAgents.editorTools': true }, null, 2));
+      await vscode.commands.executeCommand('acpAgents.refreshSessions');
+      await waitFor('the log to say the folder’s value is ignored', () => a.testing.logLines().some((l) => /sets acpAgents\.editorTools; it is ignored/.test(l)) || undefined);
       const off = a.openChat('fake-default');
       await waitForStatus(off, 'connected', connected);
       const plain = startShim(handed());
@@ -288,6 +297,9 @@ describe('Editor context: a real agent reads the editor through the extension’
       }
       fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(guarded, { force: true });
+      if (priorSettings !== undefined) fs.writeFileSync(folderSettings, priorSettings);
+      else fs.rmSync(folderSettings, { force: true });
+      if (!hadVscodeDir) fs.rmSync(path.dirname(folderSettings), { recursive: true, force: true });
     }
   });
 
