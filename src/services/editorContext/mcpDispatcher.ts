@@ -37,6 +37,8 @@ export class McpDispatcher {
   /** For `receive` only: the server frames its connections itself and calls `line`/`tooLong`. */
   private lines: LineSplitter | undefined;
   private inFlight = 0;
+  /** Calls not answered yet, by their request id: what notifications/cancelled stops. */
+  private readonly calls = new Map<string, AbortController>();
   private closed = false;
 
   constructor(private readonly opts: DispatcherOptions) {}
@@ -80,7 +82,11 @@ export class McpDispatcher {
       if (!hasId || !('result' in msg || 'error' in msg)) this.error(hasId ? (id as Id) : null, ErrorCode.invalidRequest, 'Invalid request: no "method".');
       return;
     }
-    if (!hasId) return; // notifications/initialized, cancelled, …: nothing to answer.
+    if (!hasId) {
+      // notifications/initialized, …: nothing to answer. A cancelled call is told to stop (run_command's program is killed).
+      if (msg.method === 'notifications/cancelled' && isObj(msg.params)) this.calls.get(String(msg.params.requestId))?.abort();
+      return;
+    }
     void this.request(id as Id, msg.method, msg.params);
   }
 
@@ -115,7 +121,9 @@ export class McpDispatcher {
     if (this.inFlight >= MAX_IN_FLIGHT) return this.error(id, ErrorCode.busy, `Too many calls at once: at most ${MAX_IN_FLIGHT} may be unanswered.`);
     this.inFlight++;
     try {
-      const r = await this.opts.tools.call(params.name, params.arguments);
+      const stop = new AbortController();
+      this.calls.set(String(id), stop);
+      const r = await this.opts.tools.call(params.name, params.arguments, stop.signal).finally(() => this.calls.delete(String(id)));
       this.result(id, 'error' in r ? { content: [{ type: 'text', text: r.error }], isError: true } : { content: [{ type: 'text', text: 'text' in r ? r.text : JSON.stringify(r.data) }] });
     } catch (err) {
       if (err instanceof InvalidArguments) this.error(id, ErrorCode.invalidParams, `Invalid params: ${err.message}`);

@@ -111,7 +111,7 @@ export const CLIENT_TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: 'run_command',
-    description: `Runs a program in a VS Code terminal the user can watch, in a session folder, and answers with its exit code and output (the last ${MAX_COMMAND_OUTPUT_BYTES / 1024} KB). Not a shell: give the program and its arguments (for a shell line, run e.g. "bash" with ["-c", "…"]). Killed after timeoutSeconds (default ${DEFAULT_COMMAND_SECONDS}).`,
+    description: `Runs a program in a VS Code terminal the user can watch, in a session folder, and answers with its exit code and output (the last ${MAX_COMMAND_OUTPUT_BYTES / 1024} KB). Not a shell: give the program and its arguments (for a shell line, run e.g. "bash" with ["-c", "…"]). Killed after timeoutSeconds (default ${DEFAULT_COMMAND_SECONDS}), or when the call is cancelled.`,
     inputSchema: {
       ...obj({
         command: { type: 'string', maxLength: 4096, description: 'The program.' },
@@ -184,13 +184,14 @@ export class EditorTools {
     return this.client() ? [...TOOLS, ...CLIENT_TOOLS] : TOOLS;
   }
 
-  async call(name: string, rawArgs: unknown): Promise<ToolResult> {
+  /** `cancelled`: the client gave up on this call (MCP notifications/cancelled). */
+  async call(name: string, rawArgs: unknown, cancelled?: AbortSignal): Promise<ToolResult> {
     const a = args(rawArgs);
     if (!this.port.enabled()) return { error: 'Editor context is turned off in VS Code (the acpAgents.editorContext setting).' };
     if (CLIENT_TOOLS.some((t) => t.name === name)) {
       const client = this.client();
       if (!client) return { error: 'The file and terminal tools are turned off in VS Code (the acpAgents.editorTools setting).' };
-      return await this.clientTool(client, name, a);
+      return await this.clientTool(client, name, a, cancelled);
     }
     const scope = this.scope();
     switch (name) {
@@ -210,7 +211,7 @@ export class EditorTools {
   }
 
   /** read_file, write_file, run_command: the session's own fs/* and terminal/* handlers; their refusals are the answer. */
-  private async clientTool(client: ClientRequestHandler, name: string, a: Record<string, unknown>): Promise<ToolResult> {
+  private async clientTool(client: ClientRequestHandler, name: string, a: Record<string, unknown>, cancelled?: AbortSignal): Promise<ToolResult> {
     const file = (key: string, optional = false): string | undefined => {
       const v = a[key];
       if (v === undefined && optional) return undefined;
@@ -246,7 +247,7 @@ export class EditorTools {
           return { text: `Wrote ${target} (${Buffer.byteLength(a.content)} bytes).` };
         }
         case 'run_command':
-          return await this.runCommand(client, a, file('cwd', true));
+          return await this.runCommand(client, a, file('cwd', true), cancelled);
         default:
           throw new InvalidArguments(`unknown tool "${clip(name, 100)}"`);
       }
@@ -258,7 +259,7 @@ export class EditorTools {
   }
 
   /** A program in a VS Code terminal: waited for (at most timeoutSeconds, then killed), its output and exit, then released. */
-  private async runCommand(client: ClientRequestHandler, a: Record<string, unknown>, cwd: string | undefined): Promise<ToolResult> {
+  private async runCommand(client: ClientRequestHandler, a: Record<string, unknown>, cwd: string | undefined, cancelled?: AbortSignal): Promise<ToolResult> {
     if (typeof a.command !== 'string' || a.command === '' || a.command.length > 4096) throw new InvalidArguments('"command" must be a program');
     const argv = a.args ?? [];
     if (!Array.isArray(argv) || argv.length > MAX_ARGS || !argv.every((x): x is string => typeof x === 'string' && x.length <= 32_768)) throw new InvalidArguments(`"args" must be at most ${MAX_ARGS} strings`);
@@ -266,11 +267,23 @@ export class EditorTools {
     const { terminalId } = (await client({ method: 'terminal/create', command: a.command, args: argv, env: {}, ...(cwd ? { cwd } : {}), outputByteLimit: MAX_COMMAND_OUTPUT_BYTES })) as { terminalId: string };
     this.running.set(terminalId, client);
     let timer: NodeJS.Timeout | undefined;
-    const within = async <T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> => {
+    let onCancel: (() => void) | undefined;
+    // Its time is up, or (stopOnCancel) the client cancelled the call: 'timeout' either way (the program is killed).
+    const within = async <T>(p: Promise<T>, ms: number, stopOnCancel = true): Promise<T | 'timeout'> => {
       try {
-        return await Promise.race([p, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), ms)))]);
+        return await Promise.race([
+          p,
+          new Promise<'timeout'>((r) => {
+            timer = setTimeout(() => r('timeout'), ms);
+            if (!stopOnCancel) return;
+            onCancel = () => r('timeout');
+            if (cancelled?.aborted) r('timeout');
+            else cancelled?.addEventListener('abort', onCancel, { once: true });
+          }),
+        ]);
       } finally {
         clearTimeout(timer);
+        if (onCancel) cancelled?.removeEventListener('abort', onCancel);
       }
     };
     try {
@@ -278,10 +291,11 @@ export class EditorTools {
       if (ended === 'timeout') {
         await client({ method: 'terminal/kill', terminalId });
         // Its exit status, when it comes soon: the output is answered either way.
-        await within(client({ method: 'terminal/wait_for_exit', terminalId }), 5_000);
+        await within(client({ method: 'terminal/wait_for_exit', terminalId }), 5_000, false);
       }
       const out = (await client({ method: 'terminal/output', terminalId })) as { output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } };
-      return { data: { exitCode: out.exitStatus?.exitCode ?? null, signal: out.exitStatus?.signal ?? null, ...(ended === 'timeout' ? { timedOut: true } : {}), output: out.output, truncated: out.truncated } };
+      const stopped = ended !== 'timeout' ? {} : cancelled?.aborted ? { cancelled: true } : { timedOut: true };
+      return { data: { exitCode: out.exitStatus?.exitCode ?? null, signal: out.exitStatus?.signal ?? null, ...stopped, output: out.output, truncated: out.truncated } };
     } finally {
       this.running.delete(terminalId);
       await client({ method: 'terminal/release', terminalId }).catch(() => undefined);

@@ -282,7 +282,9 @@ describe('editor context: the file and terminal tools (acpAgents.editorTools)', 
   });
 
   it('write_file over 64 KB reaches the handler when the tools are on (a connection takes longer lines then); a run_command still running when the connection closes is killed', async () => {
-    const c = client({ 'terminal/create': () => ({ terminalId: 't9' }), 'terminal/wait_for_exit': () => new Promise(() => undefined) });
+    let exited: (v: unknown) => void = () => undefined;
+    const exit = new Promise((r) => (exited = r));
+    const c = client({ 'terminal/create': () => ({ terminalId: 't9' }), 'terminal/wait_for_exit': () => exit, 'terminal/kill': () => (exited({ exitCode: null, signal: 'SIGTERM' }), {}) });
     const tools = new EditorTools(() => [WS], port(), () => c.handler);
     const out: any[] = [];
     const d = new McpDispatcher({ tools, version: '1', write: (l) => out.push(JSON.parse(l)), log: () => undefined, maxLineBytes: MAX_TOOLS_LINE_BYTES });
@@ -297,6 +299,32 @@ describe('editor context: the file and terminal tools (acpAgents.editorTools)', 
     tools.close();
     await waitUntil(() => c.asked.some((r) => r.method === 'terminal/kill'));
     assert.deepEqual(c.asked.find((r) => r.method === 'terminal/kill'), { method: 'terminal/kill', terminalId: 't9' });
+    await waitUntil(() => c.asked.some((r) => r.method === 'terminal/release'));
+  });
+
+  it('run_command cancelled by the client (notifications/cancelled): killed at once, answered as cancelled, released; other calls go on', async () => {
+    let exited: (v: unknown) => void = () => undefined;
+    const exit = new Promise((r) => (exited = r));
+    const c = client({
+      'terminal/create': () => ({ terminalId: 't3' }),
+      'terminal/wait_for_exit': () => exit,
+      'terminal/kill': () => (exited({ exitCode: null, signal: 'SIGTERM' }), {}),
+      'terminal/output': () => ({ output: 'partial', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } }),
+    });
+    const out: any[] = [];
+    const d = new McpDispatcher({ tools: new EditorTools(() => [WS], port(), () => c.handler), version: '1', write: (l) => out.push(JSON.parse(l)), log: () => undefined });
+    const started = Date.now();
+    d.receive(Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'run_command', arguments: { command: 'sleep', args: ['1000'], timeoutSeconds: 600 } } })}\n`));
+    await waitUntil(() => c.asked.some((r) => r.method === 'terminal/wait_for_exit'));
+    // A cancel for another id changes nothing.
+    d.receive(Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'other' } })}\n`));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.ok(!c.asked.some((r) => r.method === 'terminal/kill'));
+    d.receive(Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long', reason: 'the user stopped the turn' } })}\n`));
+    await waitUntil(() => out.length === 1);
+    assert.ok(Date.now() - started < 2_000, 'not at the 600 s timeout');
+    assert.deepEqual(JSON.parse(out[0].result.content[0].text), { exitCode: null, signal: 'SIGTERM', cancelled: true, output: 'partial', truncated: false });
+    assert.deepEqual(c.asked.map((r) => r.method), ['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
   });
 
   it('a refusal of the handler (outside the folders, the user’s no) is the tool’s error, said as it was', async () => {
