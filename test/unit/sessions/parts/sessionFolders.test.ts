@@ -195,8 +195,9 @@ describe('sessions/parts: context folders (added by the user)', () => {
     const other = fakeCoreFor(true, [path.join(dir, 'extra', 'ws2')]);
     fs.mkdirSync(path.join(dir, 'extra', 'ws2'));
     assert.match((await other.folders.add(path.join(dir, 'extra'))) ?? 'added', /holds .*ws2, a folder of this session or workspace/);
-    // Beside them: added.
+    // Beside them: added (and saved before the folder is removed after the test).
     assert.equal(await folders.add(path.join(dir, 'extra')), undefined);
+    await folders.flushed();
   });
 
   it('a refusal names the folder escaped: a folder named like a command link is no link in the notification', async () => {
@@ -292,6 +293,7 @@ describe('sessions/parts: context folders (added by the user)', () => {
     assert.equal(folders.remove(extra), true);
     assert.equal(await folders.add(extra), undefined);
     assert.ok(folders.roots().includes(extra));
+    await folders.flushed();
   });
 
   it('a fork keeps the source\'s added folders: sent with the fork, saved under the new id', async () => {
