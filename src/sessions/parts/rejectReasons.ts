@@ -14,6 +14,7 @@
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import * as l10n from '@vscode/l10n';
+import { isInside } from '../../node/pathPolicy';
 import { lineDiff, withContext } from '../../shared/lineDiff';
 import { oneLine } from '../../shared/nativeText';
 import type { ContentPart } from '../../shared/transcriptTypes';
@@ -134,11 +135,7 @@ export class RejectReasons implements SessionPart {
   /** Whether `file` is one the agent may read only after the user's yes: protected, or outside the session folders. */
   private secret(file: string): boolean {
     const roots = this.core.roots();
-    const inside = roots.some((r) => {
-      const rel = path.relative(r, file);
-      return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-    });
-    return !inside || this.core.services.files.protectedGlob(file, roots) !== undefined;
+    return !roots.some((r) => isInside(file, r)) || this.core.services.files.protectedGlob(file, roots) !== undefined;
   }
 
   /**
