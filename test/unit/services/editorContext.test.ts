@@ -236,6 +236,18 @@ describe('editor context: the file and terminal tools (acpAgents.editorTools)', 
     return { asked, handler };
   }
 
+  /** The answers of a terminal whose program runs until it is killed (then exits with SIGTERM, having printed `output`). */
+  function untilKilled(terminalId: string, output: { output: string; truncated: boolean }) {
+    let exited: (v: unknown) => void = () => undefined;
+    const exit = new Promise((r) => (exited = r));
+    return {
+      'terminal/create': () => ({ terminalId }),
+      'terminal/wait_for_exit': () => exit,
+      'terminal/kill': () => (exited({ exitCode: null, signal: 'SIGTERM' }), {}),
+      'terminal/output': () => ({ ...output, exitStatus: { exitCode: null, signal: 'SIGTERM' } }),
+    };
+  }
+
   it('offered only while the session lends its handler (the setting on); asked for anyway, they say they are off', async () => {
     let on = false;
     const c = client();
@@ -282,9 +294,7 @@ describe('editor context: the file and terminal tools (acpAgents.editorTools)', 
   });
 
   it('write_file over 64 KB reaches the handler when the tools are on (a connection takes longer lines then); a run_command still running when the connection closes is killed', async () => {
-    let exited: (v: unknown) => void = () => undefined;
-    const exit = new Promise((r) => (exited = r));
-    const c = client({ 'terminal/create': () => ({ terminalId: 't9' }), 'terminal/wait_for_exit': () => exit, 'terminal/kill': () => (exited({ exitCode: null, signal: 'SIGTERM' }), {}) });
+    const c = client(untilKilled('t9', { output: '', truncated: false }));
     const tools = new EditorTools(() => [WS], port(), () => c.handler);
     const out: any[] = [];
     const d = new McpDispatcher({ tools, version: '1', write: (l) => out.push(JSON.parse(l)), log: () => undefined, maxLineBytes: MAX_TOOLS_LINE_BYTES });
@@ -303,14 +313,7 @@ describe('editor context: the file and terminal tools (acpAgents.editorTools)', 
   });
 
   it('run_command cancelled by the client (notifications/cancelled): killed at once, answered as cancelled, released; other calls go on', async () => {
-    let exited: (v: unknown) => void = () => undefined;
-    const exit = new Promise((r) => (exited = r));
-    const c = client({
-      'terminal/create': () => ({ terminalId: 't3' }),
-      'terminal/wait_for_exit': () => exit,
-      'terminal/kill': () => (exited({ exitCode: null, signal: 'SIGTERM' }), {}),
-      'terminal/output': () => ({ output: 'partial', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } }),
-    });
+    const c = client(untilKilled('t3', { output: 'partial', truncated: false }));
     const out: any[] = [];
     const d = new McpDispatcher({ tools: new EditorTools(() => [WS], port(), () => c.handler), version: '1', write: (l) => out.push(JSON.parse(l)), log: () => undefined });
     const started = Date.now();
@@ -354,14 +357,7 @@ describe('editor context: the file and terminal tools (acpAgents.editorTools)', 
   });
 
   it('run_command past its timeout: killed, answered as timed out with what it printed, released', async () => {
-    let exited: (v: unknown) => void = () => undefined;
-    const exit = new Promise((r) => (exited = r));
-    const c = client({
-      'terminal/create': () => ({ terminalId: 't2' }),
-      'terminal/wait_for_exit': () => exit,
-      'terminal/kill': () => (exited({ exitCode: null, signal: 'SIGTERM' }), {}),
-      'terminal/output': () => ({ output: 'still going', truncated: true, exitStatus: { exitCode: null, signal: 'SIGTERM' } }),
-    });
+    const c = client(untilKilled('t2', { output: 'still going', truncated: true }));
     const tools = new EditorTools(() => [WS], port(), () => c.handler);
     const started = Date.now();
     assert.deepEqual(await call(tools, 'run_command', { command: 'sleep', args: ['100'], timeoutSeconds: 1 }), { exitCode: null, signal: 'SIGTERM', timedOut: true, output: 'still going', truncated: true });
