@@ -642,6 +642,15 @@ const MUTANTS = [
     grep: 'undo a file with a reason',
   },
   {
+    name: 'abandoned-load-races-the-next',
+    breaks: 'a session opened again while its withdrawn load is still running sends a second session/load at once (copilot: "already loaded", the archive shown)',
+    file: 'src/sessions/openSession.ts',
+    find: "mode.kind === 'load' || mode.kind === 'resume' ? await oneAtATime(rt, mode.sessionId, call) : await call()",
+    replace: 'await call()',
+    tier: 'unit',
+    grep: 'a load withdrawn but carried out',
+  },
+  {
     name: 'kept-edit-not-sent',
     breaks: "a change the user edited before keeping it is taken as kept as the agent left it: the agent never hears of the edit",
     file: 'src/sessions/parts/rejectReasons.ts',

@@ -101,6 +101,37 @@ export interface OpenHost {
 
 export type OpenResult = 'opened' | 'not-found' | 'failed';
 
+/** An open given up on (its panel closed): no phase is shown, nothing is kept. */
+class Abandoned extends Error {}
+
+/** Per agent process: the open (load or resume) of each session id in flight. */
+const opening = new WeakMap<AgentRuntime, Map<string, Promise<void>>>();
+
+/**
+ * Runs an open of `sessionId` once an earlier open of it on the same agent process has settled (a
+ * panel closed during a load, and the session opened again at once: the new load must not overtake
+ * the old one, nor the close that follows it).
+ */
+async function oneAtATime<T>(rt: AgentRuntime, sessionId: string, fn: () => Promise<T>): Promise<T> {
+  let byId = opening.get(rt);
+  if (!byId) opening.set(rt, (byId = new Map()));
+  const before = byId.get(sessionId);
+  const run = (async () => {
+    await before;
+    return await fn();
+  })();
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  byId.set(sessionId, settled);
+  try {
+    return await run;
+  } finally {
+    if (byId.get(sessionId) === settled) byId.delete(sessionId);
+  }
+}
+
 /** Opens a session in `mode`; the session's phase tells the user how it went. */
 export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenResult> {
   const s = spec(mode, host.abandon);
@@ -112,7 +143,21 @@ export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenR
       if (!s.supported(rt.capabilities)) throw new Error(s.missing(host.agentName));
       if (mode.kind === 'load') host.resetTranscript();
       if (s.attachFirst && (mode.kind === 'load' || mode.kind === 'resume')) host.attach(rt, mode.sessionId);
-      const r = await s.call(rt, await host.sessionParams(rt));
+      const call = async () => {
+        const params = await host.sessionParams(rt);
+        // The panel closed while the parameters were made: nothing is sent (a request sent with its
+        // cancellation right behind it is one the agent may carry out anyway).
+        if (host.abandon?.isCancellationRequested) throw new Abandoned();
+        const r = await s.call(rt, params);
+        // Carried out though withdrawn: the agent has the session loaded, and is told to let it go
+        // before the next open of it (copilot 1.0.102 refuses a session/load of a loaded session).
+        if (host.abandon?.isCancellationRequested) {
+          if (mode.kind !== 'new' && rt.capabilities.canClose() && !rt.connection.isClosed) await rt.connection.closeSession(r.sessionId).then(undefined, () => undefined);
+          throw new Abandoned();
+        }
+        return r;
+      };
+      const r = mode.kind === 'load' || mode.kind === 'resume' ? await oneAtATime(rt, mode.sessionId, call) : await call();
       return { rt, r };
     });
     if (!s.attachFirst) host.attach(rt, r.sessionId);
@@ -121,6 +166,8 @@ export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenR
     return 'opened';
   } catch (err) {
     if (s.attachFirst) host.detach();
+    // Nobody is looking: the session was disposed with its panel.
+    if (err instanceof Abandoned) return 'failed';
     if ((mode.kind === 'load' || mode.kind === 'resume') && err instanceof AgentError && err.isNotFound) {
       host.setPhase(mode.kind === 'load' ? { kind: 'notFound' } : { kind: 'readOnly', text: l10n.t('This session no longer exists on the agent. The archive above is read-only.'), error: true });
       return 'not-found';

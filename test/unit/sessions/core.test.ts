@@ -167,6 +167,59 @@ describe('opening a session: one sequence for new, load and resume', () => {
     assert.ok(e('Internal error', { details: 'x'.repeat(50_000) }).length <= 4000);
   });
 
+  it('a panel closed while the load is being prepared sends no session/load, and shows nothing', async () => {
+    const sent: string[] = [];
+    const r = stubRuntime({ loadSession: true }, { loadSession: async (p: { sessionId: string }) => void sent.push(`load ${p.sessionId}`), drainSession: async () => undefined });
+    const { host, events, phases } = openHost(r);
+    const abandon = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+    Object.assign(host, { abandon, sessionParams: async () => ((abandon.isCancellationRequested = true), { cwd: '/ws', mcpServers: [] }) });
+    assert.equal(await openSession(host, { kind: 'load', sessionId: 's1' }), 'failed');
+    assert.deepEqual(sent, [], 'nothing was sent');
+    assert.deepEqual(events, ['reset', 'attach s1', 'detach']);
+    assert.deepEqual(
+      phases.map((p) => p.kind),
+      ['loading'],
+      'no failure shown for a panel that is gone',
+    );
+  });
+
+  it('a load withdrawn but carried out is closed on the agent before the next open of that session, which waits for it', async () => {
+    const sent: string[] = [];
+    let release!: () => void;
+    const firstLoad = new Promise<void>((r) => (release = r));
+    let loads = 0;
+    const r = stubRuntime(
+      { loadSession: true, sessionCapabilities: { close: {} } },
+      {
+        loadSession: async (p: { sessionId: string }) => {
+          sent.push(`load ${p.sessionId}`);
+          if (++loads === 1) await firstLoad;
+          else if (!sent.includes(`close ${p.sessionId}`)) throw new AgentError('session/load', ErrorCodes.InvalidParams, `Session ${p.sessionId} is already loaded`);
+          return null;
+        },
+        drainSession: async () => undefined,
+        closeSession: async (id: string) => void sent.push(`close ${id}`),
+      },
+    );
+    const first = openHost(r);
+    const abandon = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+    Object.assign(first.host, { abandon });
+    const firstOpen = openSession(first.host, { kind: 'load', sessionId: 's1' });
+    await new Promise((res) => setImmediate(res));
+    assert.deepEqual(sent, ['load s1']);
+    // The panel closes while the agent replays; a new panel opens the same session at once.
+    abandon.isCancellationRequested = true;
+    const second = openHost(r);
+    const secondOpen = openSession(second.host, { kind: 'load', sessionId: 's1' });
+    await new Promise((res) => setImmediate(res));
+    assert.deepEqual(sent, ['load s1'], 'the second load waits for the first');
+    release();
+    assert.equal(await firstOpen, 'failed');
+    assert.equal(await secondOpen, 'opened', JSON.stringify(second.phases));
+    assert.deepEqual(sent, ['load s1', 'close s1', 'load s1']);
+    assert.deepEqual(second.phases.at(-1), { kind: 'ready', text: 'Connected to Stub Agent 9.9.' });
+  });
+
   it('a past session is loaded, else resumed, else shown from the archive', () => {
     assert.equal(pastSessionMode(new AgentCapabilityView({ loadSession: true, sessionCapabilities: { resume: {} } } as any)), 'load');
     assert.equal(pastSessionMode(new AgentCapabilityView({ sessionCapabilities: { resume: {} } } as any)), 'resume');
