@@ -573,7 +573,7 @@ describe('e2e: the chat panel', function () {
     await input.press('Enter');
     assert.equal(await frame.locator('.chip').count(), 0);
     const queued = frame.locator('#queue .queued');
-    await queued.nth(1).waitFor({ timeout: 5000 });
+    await queued.nth(1).waitFor({ timeout: 10_000 });
     assert.deepEqual(await frame.locator('#queue .queued-text').allInnerTexts(), ['second question', 'third question (+1 attached)']);
     await screenshot(page, 'message-queue');
     // Edit takes the last one back into the composer (and out of the queue), with its attachment.

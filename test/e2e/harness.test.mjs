@@ -11,6 +11,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
+import { runE2eShards, shardFiles } from '../harness/e2eShards.mjs';
 import { runIntegration } from '../harness/integration.mjs';
 import { ROOT } from '../harness/testEnv.mjs';
 import { tierProblems } from '../harness/verdict.mjs';
@@ -259,5 +261,41 @@ describe('e2e: a tier fails below its floor, and with a skipped test on Linux', 
     assert.match(tierProblems('unit', counts, { floors, platform: 'linux' }).join('\n'), /unit: 2 test\(s\) skipped on Linux/, output);
     // Elsewhere a guarded skip is what the guard is for.
     assert.deepEqual(tierProblems('unit', counts, { floors, platform: 'win32' }), []);
+  });
+});
+
+describe('e2e: the tier in two processes at once', function () {
+  this.timeout(120_000);
+
+  it('each file runs in exactly one shard, the files that rebuild or load dist/ in the first, the rest balanced', function () {
+    const files = fs.readdirSync(path.join(ROOT, 'test', 'e2e')).filter((f) => f.endsWith('.test.mjs'));
+    const shards = shardFiles(files, 2);
+    assert.equal(shards.length, 2);
+    assert.deepEqual(shards.flat().sort(), [...files].sort());
+    for (const f of ['start.test.mjs', 'harness.test.mjs', 'bundle.test.mjs']) assert.ok(shards[0].includes(f), `${f} in ${shards[0]}`);
+    // Balanced: neither shard holds two thirds of the files.
+    for (const s of shards) assert.ok(s.length < (files.length * 2) / 3, JSON.stringify(shards));
+    assert.deepEqual(shardFiles(['a.test.mjs'], 2), [['a.test.mjs']]);
+  });
+
+  it('counts add up across shards, and a shard that dies before its counts is a failure, not a silence', async function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-shards-'));
+    const dies = path.join(dir, 'dies.test.mjs');
+    fs.writeFileSync(dies, "process.exit(3);\n");
+    /** @type {string[]} */
+    const lines = [];
+    const log = console.log;
+    console.log = (/** @type {unknown[]} */ ...a) => void lines.push(a.join(' '));
+    try {
+      const counts = await runE2eShards([path.join(ROOT, 'out', 'test', 'fixtures', 'skipSuite', 'skip.test.js'), dies], { jobs: 2, timeout: 30_000 });
+      const skip = process.platform === 'linux' ? { passed: 1, skipped: 2 } : { passed: 2, skipped: 0 };
+      assert.deepEqual(counts, { passed: skip.passed, failed: 1, skipped: skip.skipped }, lines.join('\n'));
+      assert.ok(lines.some((l) => /^\[e2e \d\] FAILED: the shard ended \(exit 3\) without its counts$/.test(l)), lines.join('\n'));
+      // What a shard's tests print reaches the tier's output, tagged with its shard.
+      assert.ok(lines.some((l) => /^\[e2e \d\] .*passing/.test(l)), lines.join('\n'));
+    } finally {
+      console.log = log;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

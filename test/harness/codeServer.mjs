@@ -105,7 +105,8 @@ async function installVsix({ vsix, host, nodeBin, entry, env, logFile, extension
     const text = fs.readFileSync(path.join(stagingExt, manifest), 'utf8');
     if (encodeURI(stagingExt) !== stagingExt) throw new Error(`the test cache's path needs no URI escaping: ${stagingExt}`);
     fs.writeFileSync(path.join(stagingExt, manifest), text.replaceAll(stagingExt, '@@EXTENSIONS_DIR@@'));
-    for (const old of fs.readdirSync(root)) if (!old.startsWith('.')) fs.rmSync(path.join(root, old), { recursive: true, force: true });
+    // Not this one: another process of the run (an e2e shard) may have installed it meanwhile and be copying it.
+    for (const old of fs.readdirSync(root)) if (!old.startsWith('.') && path.join(root, old) !== template) fs.rmSync(path.join(root, old), { recursive: true, force: true });
     try {
       fs.renameSync(stagingExt, template);
     } catch (err) {

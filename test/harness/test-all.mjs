@@ -114,6 +114,9 @@ function listFiles(dir, suffix) {
  */
 const TIER_FLOORS = { unit: 632, integration: 190, oldest: 70, e2e: 110 };
 
+/** The e2e tier's processes at once (ACP_E2E_JOBS overrides): its tests wait about a fifth of the time. */
+const E2E_JOBS = 2;
+
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
 /** @type {(Counts & { tier: string })[]} */
@@ -287,7 +290,13 @@ try {
     // The interop cells append to this file; the README's tested-agents table must be what this run gives
     // (cell by cell for what ran; with no --grep, every row must have been tested: scripts/tested-agents.mjs).
     fs.rmSync(path.join(ROOT, 'out', 'interop', 'results.jsonl'), { force: true });
-    add('e2e', await runMocha(listFiles(path.join(ROOT, 'test', 'e2e'), '.test.mjs'), { timeout: 120_000, grep }));
+    // Two mocha processes at once (test/harness/e2eShards.mjs); ACP_E2E_JOBS=1 runs the files here, one by one.
+    const e2eFiles = listFiles(path.join(ROOT, 'test', 'e2e'), '.test.mjs');
+    const jobs = Number(process.env.ACP_E2E_JOBS ?? E2E_JOBS);
+    if (jobs > 1) {
+      const { runE2eShards } = await import('./e2eShards.mjs');
+      add('e2e', await runE2eShards(e2eFiles, { jobs, timeout: 120_000, grep }));
+    } else add('e2e', await runMocha(e2eFiles, { timeout: 120_000, grep }));
     const { testedAgents } = await import('../../scripts/tested-agents.mjs');
     const problems = testedAgents({ check: true, strict: !grep });
     for (const p of problems) console.log(`\ntested agents: ${p}\n— counted as a failure`);
