@@ -12,10 +12,19 @@ import fs from 'node:fs';
  * gone quadratic or a bundle that doubled, not noise.
  */
 export const BUDGETS = {
-  // Click to visible includes the agent's start and VS Code's webview start-up (its script runs ~0.9 s
-  // after the click on a loaded 2-core machine, whatever the replay): 1.1-1.3 s measured, 0.5 s the aim.
-  'replay-10k.visibleMs': { budget: 1500, unit: 'ms', what: 'a 10,000-update session clicked in the Sessions view (agent not running) → last message visible, input ready', bench: 'webview' },
-  'replay-10k.pipeDrainMs': { budget: 800, unit: 'ms', what: "10,000-update replay: the agent's session/load received → all of it written into the pipe", bench: 'webview' },
+  // Click to visible includes the agent's start and VS Code's webview start-up, whatever the replay:
+  // on this 2-core machine shared with other work, a 10-update session took a median of 884-916 ms
+  // (841-1,173) at load average 4-7, 1,405 ms (1,173-1,712) at 9-12, and the 10,000-update one
+  // 1,041-1,133 ms (985-1,213), resp. 1,334 ms (1,288-1,568); the webview's document starts
+  // 350-660 ms after the click, its script ~0.85 s after. Meanwhile the browser spends 0.9-1.7 s of
+  // CPU, the extension host 0.06-0.09 s (10 updates) and 0.12-0.29 s (10,000). The 0.5 s aim is
+  // below that floor; these budgets are medians of 3 runs (BENCH_REPLAY_RUNS).
+  'replay-10k.visibleMs': { budget: 1500, unit: 'ms', what: 'a 10,000-update session clicked in the Sessions view (agent not running) → last message visible, input ready (median)', bench: 'webview' },
+  'replay-small.visibleMs': { budget: 1500, unit: 'ms', what: 'a 10-update session clicked in the Sessions view (agent not running) → last message visible, input ready (median): the floor of any past session', bench: 'webview' },
+  // The drain is the fake agent's own writing (10,000 writes: 90-290 ms into a reader that does
+  // nothing, bench/replayHost.ts) plus the host's reading, on cores the webview's start-up is using:
+  // medians of 275 and 292 ms (205-407) at load average 4-7, 458 ms (294-594) at 9-12; 0.3 s the aim.
+  'replay-10k.pipeDrainMs': { budget: 700, unit: 'ms', what: "10,000-update replay: the agent's session/load received → all of it written into the pipe (median)", bench: 'webview' },
   'replay-100k.visibleMs': { budget: 3500, unit: 'ms', what: 'a 100,000-update session clicked in the Sessions view → last message visible, input ready', bench: 'webview' },
   'replay-10k.heapMB': { budget: 150, unit: 'MB', what: 'webview JS heap after the 10k replay', bench: 'webview' },
   'replay-100k.heapMB': { budget: 200, unit: 'MB', what: 'webview JS heap after the 100k replay', bench: 'webview' },

@@ -4,7 +4,11 @@
 // the transcript, the archive — from `session/load` sent to its answer, then the panel's snapshot
 // (what ChatPanel posts when the load ends). Prints wall and CPU time per run (min / median);
 // `node --cpu-prof out/bench/replayHost.js` profiles it. The agent runs in its own process,
-// so the wall time includes how fast it writes; the host's CPU time does not.
+// so the wall time includes how fast it writes; the host's CPU time does not. The pipe drain (the
+// agent's session/load received → its replay all written into the pipe, from its record) is
+// printed beside the same agent writing into a reader that does nothing: what is left of the
+// drain is the agent's own writing and the machine, not the host.
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -34,11 +38,37 @@ function stub<T>(given: Partial<Record<keyof T, unknown>>): T {
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-async function once(tmp: string, run: number): Promise<{ wallMs: number; cpuMs: number; snapshotMs: number; items: number }> {
+/** From the agent's record: its session/load received → its replay all written into the pipe (ms). */
+function drainOf(record: string): number {
+  const rec = fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: number; dir?: string; msg?: { method?: string } });
+  const load = rec.find((r) => r.msg?.method === 'session/load')?.t;
+  const written = rec.find((r) => r.dir === 'mark')?.t;
+  return load !== undefined && written !== undefined ? written - load : NaN;
+}
+
+/** The same agent and replay, read by a reader that does nothing with it: the drain without the host. */
+async function agentAlone(tmp: string, run: number): Promise<number> {
+  const record = path.join(tmp, `alone-${run}.jsonl`);
+  const child = spawn(process.execPath, [FAKE, SCENARIO], { cwd: tmp, env: { ...process.env, ACP_FAKE_RECORD: record }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const answered = Buffer.from('"id":2,');
+  await new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.includes(answered)) resolve();
+    });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/load', params: { sessionId: 'long-1', cwd: tmp, mcpServers: [] } })}\n`);
+  });
+  child.kill();
+  return drainOf(record);
+}
+
+async function once(tmp: string, run: number): Promise<{ wallMs: number; cpuMs: number; snapshotMs: number; drainMs: number; items: number }> {
   const def = { id: 'fake', name: 'Fake', command: process.execPath, args: [FAKE, SCENARIO] } as unknown as AgentDefinition;
+  const record = path.join(tmp, `host-${run}.jsonl`);
   const rt = new AgentRuntime({
     name: 'bench',
-    spec: { command: process.execPath, args: [FAKE, SCENARIO], cwd: tmp, env: process.env },
+    spec: { command: process.execPath, args: [FAKE, SCENARIO], cwd: tmp, env: { ...process.env, ACP_FAKE_RECORD: record } },
     clientInfo: { name: 'bench', version: '0' },
     logger: quiet,
     initializeTimeoutMs: 10_000,
@@ -91,7 +121,7 @@ async function once(tmp: string, run: number): Promise<{ wallMs: number; cpuMs: 
   rt.process.killNow();
   await rt.process.exited;
   never.dispose();
-  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, snapshotMs, items: items.length };
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, snapshotMs, drainMs: drainOf(record), items: items.length };
 }
 
 async function main(): Promise<void> {
@@ -99,13 +129,21 @@ async function main(): Promise<void> {
   try {
     console.log(`\nThe extension host opening ${SCENARIO} (session/load sent → answered; agent, pipe, decode, session, parts, transcript, archive), ${RUNS} runs after a warm-up`);
     await once(tmp, -1);
+    await agentAlone(tmp, -1);
     const runs: Awaited<ReturnType<typeof once>>[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await once(tmp, i));
+    const alone: number[] = [];
+    // Interleaved, so that both see the machine as it is.
+    for (let i = 0; i < RUNS; i++) {
+      runs.push(await once(tmp, i));
+      alone.push(await agentAlone(tmp, i));
+    }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
     const row = (name: string, xs: number[]) => console.log(`  ${name.padEnd(44)} min ${fmt(Math.min(...xs)).padStart(5)} ms  median ${fmt(med(xs)).padStart(5)} ms  max ${fmt(Math.max(...xs)).padStart(5)} ms`);
     row('session/load sent → answered (wall)', runs.map((r) => r.wallMs));
     row('  the host process\'s CPU time meanwhile', runs.map((r) => r.cpuMs));
     row('the panel\'s snapshot serialized', runs.map((r) => r.snapshotMs));
+    row('the agent\'s pipe drained, read by the host', runs.map((r) => r.drainMs));
+    row('  the same agent, read by a reader doing nothing', alone);
     console.log(`  (${fmt(runs[0]!.items)} transcript items)`);
     figure('replay-10k.hostLoadMs', med(runs.map((r) => r.wallMs)));
   } finally {

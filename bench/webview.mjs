@@ -197,39 +197,62 @@ async function waitDone(frame, timeoutMs = 120_000) {
 }
 
 /**
+ * One seeded past session to click: its agent (a clone of the scenario's, so that each click starts
+ * an agent of its own, as after a new window), its title in the Sessions view, its record file.
+ * @typedef {{ key: string, agentId: string, title: string, record: string, count: number }} Replay
+ */
+
+/**
  * A long past session clicked in the Sessions view, as a user opens one: its agent is not running
  * yet (the session is in the local index from an earlier window), so the clock runs from the click
  * through the agent's start, `initialize`, `session/load` and its replay, until the last message is
  * visible and the input is ready.
  * @param {import('playwright-core').Page} page
- * @param {string} tmp
- * @param {string} scenario
- * @param {number} count
- * @param {HostProfiler} [profiler]
+ * @param {Replay} replay
+ * @param {{ serverPid: number | undefined, profiler?: HostProfiler, detail: boolean }} opts
+ * @returns {Promise<{ visibleMs: number, drainMs: number, heap: number, scriptAt: number, cpu: Record<string, number> }>}
  */
-async function measureReplay(page, tmp, scenario, count, profiler) {
+async function measureReplay(page, replay, opts) {
+  const { count, key } = replay;
+  const { profiler } = opts;
   await runCommand(page, 'View: Close All Editors');
   await runCommand(page, 'ACP Agents: Focus on Sessions View');
-  const row = page.locator('#workbench\\.parts\\.sidebar .monaco-list-row', { hasText: SEEDED_TITLE[scenario] }).first();
+  const row = page.locator('#workbench\\.parts\\.sidebar .monaco-list-row', { hasText: replay.title }).first();
   await row.waitFor({ timeout: 30_000 });
   // The webview's frame shares its JS heap with the workbench (one renderer process): the heap before it opens.
-  const heapBefore = await retainedHeap(page);
+  const heapBefore = opts.detail ? await retainedHeap(page) : 0;
   await profiler?.start();
+  const cpu0 = cpuSnapshot();
   const t0 = Date.now();
   await row.click();
   const frame = await chatFrame(page);
   const frameAt = Date.now() - t0;
   await instrument(frame, 'REPLAY-END-MARKER');
   const scriptAt = (await frame.evaluate(() => performance.timeOrigin)) - t0;
-  const replay = await waitDone(frame, count > 50_000 ? 600_000 : 120_000);
-  const replayMs = replay.doneAt - t0;
-  const profile = await profiler?.stop(scenario);
+  const done = await waitDone(frame, count > 50_000 ? 600_000 : 120_000);
+  const replayMs = done.doneAt - t0;
+  const cpu = cpuSplit(cpu0, cpuSnapshot(), opts.serverPid);
+  const profile = await profiler?.stop(key);
   /** @type {{ name: string, at: number, detail: unknown, from?: number }[]} */
   const marks = await frame.evaluate(() => [
     ...(/** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource'))).map((r) => ({ name: `fetched ${(r.name.split('/').pop() ?? '').split('?')[0]}`, at: performance.timeOrigin + r.responseEnd, detail: null, from: performance.timeOrigin + r.startTime })),
     ...(/** @type {PerformanceMark[]} */ (performance.getEntriesByType('mark'))).filter((m) => m.name.startsWith('acp:')).map((m) => ({ name: m.name, at: performance.timeOrigin + m.startTime, detail: m.detail })),
   ].sort((a, b) => a.at - b.at));
-  const heap = await retainedHeap(frame);
+  // The agent's side, from its record: when it started, got session/load, finished writing.
+  const rec = fs.readFileSync(replay.record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.t >= t0 - 50);
+  const at = (/** @type {(r: any) => boolean} */ pred) => rec.find(pred)?.t;
+  // The pipe drain: from the agent's session/load to its replay all written into the pipe (the agent
+  // writes as fast as the extension host reads, so this is the host's reading, decoding and handling).
+  const loadAt = at((r) => r.msg?.method === 'session/load');
+  const writtenAt = at((r) => r.dir === 'mark' || r.mark === 'replayWritten');
+  const drainMs = loadAt && writtenAt ? writtenAt - loadAt : NaN;
+  const heap = opts.detail ? await retainedHeap(frame) : 0;
+  const cpuLine = Object.entries(cpu).map(([k, v]) => `${k} ${fmt(v)}`).join(', ');
+  if (!opts.detail) {
+    console.log(`  ${replay.title.padEnd(36)} click → visible ${fmt(replayMs).padStart(6)} ms; webview document at ${fmt(scriptAt)} ms; agent started at ${fmt((at((r) => r.dir === 'start') ?? NaN) - t0)} ms; pipe drained in ${fmt(drainMs)} ms`);
+    console.log(`      CPU ms meanwhile: ${cpuLine}`);
+    return { visibleMs: replayMs, drainMs, heap, scriptAt, cpu };
+  }
   // The panel then fetches older history in the background, a batch at a time: the heap once all of it is there.
   const tAll = Date.now();
   await frame.waitForFunction(() => document.getElementById('transcript')?.dataset.older === '0', null, { timeout: 120_000, polling: 100 });
@@ -246,50 +269,131 @@ async function measureReplay(page, tmp, scenario, count, profiler) {
   console.log(`\nReplay: a past session of ${fmt(count)} mixed updates (messages, thoughts, tool calls with diffs, plans) clicked in the Sessions view, its agent not running`);
   console.log(`  click → the last message visible and the input ready      ${fmt(replayMs).padStart(7)} ms   (budget ${fmt(BUDGETS[count > 50_000 ? 'replay-100k.visibleMs' : 'replay-10k.visibleMs'].budget)})`);
   console.log(`    of which: the webview document started after              ${fmt(scriptAt).padStart(7)} ms (found by the harness at ${fmt(frameAt)} ms)`);
-  // The agent's side, from its record: when it started, got session/load, finished writing.
-  const rec = fs.readFileSync(path.join(tmp, `${scenario}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.t >= t0 - 50);
-  const at = (/** @type {(r: any) => boolean} */ pred) => rec.find(pred)?.t;
   for (const [name, t] of [
     ['agent process started', at((r) => r.dir === 'start')],
     ['agent got initialize', at((r) => r.msg?.method === 'initialize')],
-    ['agent got session/load', at((r) => r.msg?.method === 'session/load')],
-    ['agent wrote the replay', at((r) => r.dir === 'mark' || r.mark === 'replayWritten')],
+    ['agent got session/load', loadAt],
+    ['agent wrote the replay', writtenAt],
   ]) if (t) marks.push({ name, at: t, detail: null });
   marks.sort((a, b) => a.at - b.at);
   for (const m of marks) console.log(`      ${m.name.padEnd(22)} at ${fmt(m.at - t0).padStart(7)} ms${m.from ? ` (requested at ${fmt(m.from - t0)} ms)` : ''}${m.detail != null ? ` (${fmt(Number(m.detail))} items)` : ''}`);
-  // The pipe drain: from the agent's session/load to its replay all written into the pipe (the agent
-  // writes as fast as the extension host reads, so this is the host's reading, decoding and handling).
-  const loadAt = at((r) => r.msg?.method === 'session/load');
-  const writtenAt = at((r) => r.dir === 'mark' || r.mark === 'replayWritten');
-  const drainMs = loadAt && writtenAt ? writtenAt - loadAt : NaN;
   console.log(`  the agent's pipe drained (session/load received → the replay written)  ${fmt(drainMs).padStart(7)} ms${count > 50_000 ? '' : `   (budget ${fmt(BUDGETS['replay-10k.pipeDrainMs'].budget)})`}`);
+  console.log(`  CPU time from the click to visible, by process (ms; the machine has ${os.cpus().length} cores): ${cpuLine}`);
   if (profile) console.log(`  extension host CPU profile of this replay: ${profile}`);
-  console.log(`  longest task in the webview (only tasks over 50 ms count; 0: none) ${fmt(replay.longest).padStart(7)} ms`);
+  console.log(`  longest task in the webview (only tasks over 50 ms count; 0: none) ${fmt(done.longest).padStart(7)} ms`);
   console.log(`  webview JS heap after the replay                          ${fmt(heap / 1e6, 1).padStart(7)} MB   (target ≤ ${count > 50_000 ? 200 : 150})`);
   console.log(`    (the renderer's heap, which the workbench and its webviews share: ${fmt(heapBefore / 1e6, 1)} MB before the panel opened, so the panel's share is about ${fmt((heap - heapBefore) / 1e6, 1)} MB)`);
   console.log(`  the whole history in the panel (fetched in the background) ${fmt(allMs).padStart(7)} ms, heap then ${fmt(heapAll / 1e6, 1)} MB`);
   console.log(`  DOM: ${fmt(dom.rendered)} of ${fmt(dom.items)} items rendered, the rest behind ${fmt(dom.spacers)} spacers; ${fmt(dom.nodes)} elements`);
   console.log(`  typing 12 characters into the composer afterwards          ${fmt(typeMs).padStart(7)} ms`);
-  const key = count > 50_000 ? 'replay-100k' : 'replay-10k';
-  figure(`${key}.visibleMs`, replayMs);
-  if (key === 'replay-10k') figure('replay-10k.pipeDrainMs', drainMs);
-  figure(`${key}.heapMB`, heap / 1e6);
+  return { visibleMs: replayMs, drainMs, heap, scriptAt, cpu };
 }
 
-/** The Sessions view's title of each long session (seeded into the index before the window opens). */
-const SEEDED_TITLE = /** @type {Record<string, string>} */ ({ 'replay-10k': 'Long session (10,000 updates)', 'replay-100k': 'Long session (100,000 updates)' });
+/**
+ * CPU time (user + system, clock ticks) of every process, and of the whole machine.
+ * @returns {{ procs: Map<number, { ticks: number, ppid: number, cmd: string }>, machine: number }}
+ */
+function cpuSnapshot() {
+  const procs = new Map();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = fs.readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      procs.set(Number(d), { ticks: Number(f[11]) + Number(f[12]), ppid: Number(f[1]), cmd: '' });
+    } catch {
+      // gone
+    }
+  }
+  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]?.split(/\s+/).slice(1).map(Number) ?? [];
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  const machine = cpu.slice(0, 8).reduce((a, b, i) => (i === 3 || i === 4 ? a : a + b), 0);
+  return { procs, machine };
+}
 
 /**
- * The long sessions in the extension's index, as an earlier window left them: the Sessions view
+ * The CPU time spent between two snapshots (ms), by who: the extension host, the agent (its
+ * children), the rest of code-server (its server, its other processes), the browser (the bench's
+ * children: Chromium's processes, the renderer of the workbench and the webview among them), the
+ * bench's own process (playwright polling the frame), and everything else on the machine (other
+ * work on a shared machine).
+ * @param {ReturnType<typeof cpuSnapshot>} a
+ * @param {ReturnType<typeof cpuSnapshot>} b
+ * @param {number | undefined} serverPid
+ * @returns {Record<string, number>}
+ */
+function cpuSplit(a, b, serverPid) {
+  const tick = 10; // ms: USER_HZ is 100 on Linux
+  const host = findExtensionHost(serverPid);
+  const under = (/** @type {number} */ pid, /** @type {number | undefined} */ ancestor) => {
+    for (let p = pid, i = 0; p > 1 && i < 30; i++) {
+      if (p === ancestor) return true;
+      p = b.procs.get(p)?.ppid ?? a.procs.get(p)?.ppid ?? 0;
+    }
+    return false;
+  };
+  /** @type {Record<string, number>} */
+  const out = { 'extension host': 0, agent: 0, 'code-server (rest)': 0, browser: 0, 'the bench (playwright)': 0, 'rest of the machine': 0 };
+  let ours = 0;
+  for (const [pid, p] of b.procs) {
+    const d = (p.ticks - (a.procs.get(pid)?.ticks ?? 0)) * tick;
+    if (d <= 0) continue;
+    const who = pid === host ? 'extension host' : host !== undefined && under(pid, host) ? 'agent' : under(pid, serverPid) ? 'code-server (rest)' : pid === process.pid ? 'the bench (playwright)' : under(pid, process.pid) ? 'browser' : undefined;
+    if (!who) continue;
+    out[who] = (out[who] ?? 0) + d;
+    ours += d;
+  }
+  out['rest of the machine'] = Math.max(0, (b.machine - a.machine) * tick - ours);
+  return out;
+}
+
+/** How many times the 10k replay and the tiny one are clicked (each its own agent; the figures are medians). */
+const REPLAY_RUNS = Number(process.env.BENCH_REPLAY_RUNS || 3);
+
+/**
+ * The past sessions the bench clicks: the 10k replay REPLAY_RUNS times, the 100k one once, and a
+ * tiny one (10 updates) REPLAY_RUNS times: what opening any past session costs whatever its length
+ * (the agent's start, VS Code's webview start-up).
+ * @param {string} tmp
+ * @param {string} nodeBin
+ * @returns {{ replays: { small: Replay[], r10k: Replay[], r100k: Replay }, agents: any[] }}
+ */
+function replaySessions(tmp, nodeBin) {
+  const fakeAgent = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
+  const tiny = path.join(tmp, 'replay-tiny.json');
+  const scenario = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'agents', 'scenarios', 'replay-10k.json'), 'utf8'));
+  scenario.on['session/load'][0].count = 9;
+  fs.writeFileSync(tiny, JSON.stringify(scenario));
+  /** @type {any[]} */
+  const agents = [];
+  const make = (/** @type {string} */ key, /** @type {string} */ scenarioArg, /** @type {number} */ i, /** @type {string} */ title, /** @type {number} */ count) => {
+    const id = `bench-${key}-${i}`;
+    const record = path.join(tmp, `${id}.jsonl`);
+    agents.push({ id, name: `Bench: ${key} #${i}`, command: nodeBin, args: [fakeAgent, scenarioArg], env: { ACP_FAKE_RECORD: record } });
+    return { key, agentId: id, title, record, count };
+  };
+  const runs = Array.from({ length: REPLAY_RUNS }, (_, i) => i + 1);
+  return {
+    agents,
+    replays: {
+      small: runs.map((i) => make('replay-tiny', tiny, i, `Short session ${i} (10 updates)`, 10)),
+      r10k: runs.map((i) => make('replay-10k', 'replay-10k', i, `Long session ${i} (10,000 updates)`, 10_000)),
+      r100k: make('replay-100k', 'replay-100k', 1, 'Long session (100,000 updates)', 100_000),
+    },
+  };
+}
+
+/**
+ * The past sessions in the extension's index, as an earlier window left them: the Sessions view
  * lists them at start-up, and their agents are started only when one is clicked.
  * @param {string} userDataDir
  * @param {string} cwd
+ * @param {Replay[]} replays
  */
-function seedIndex(userDataDir, cwd) {
+function seedIndex(userDataDir, cwd, replays) {
   const dir = path.join(userDataDir, 'User', 'globalStorage', 'acp-agents.acp-agents');
   fs.mkdirSync(dir, { recursive: true });
   const now = Date.now();
-  const entries = Object.entries(SEEDED_TITLE).map(([scenario, title], i) => ({ agentId: `fake-${scenario}`, sessionId: 'long-1', title, cwd, createdAt: now - 3_600_000, updatedAt: now - 60_000 * (i + 1), source: 'local' }));
+  const entries = replays.map((r, i) => ({ agentId: r.agentId, sessionId: 'long-1', title: r.title, cwd, createdAt: now - 3_600_000, updatedAt: now - 60_000 * (i + 1), source: 'local' }));
   fs.writeFileSync(path.join(dir, 'sessions.json'), JSON.stringify(entries));
 }
 
@@ -310,16 +414,11 @@ function isDescendant(pid, ancestor) {
 }
 
 /**
- * `BENCH_PROFILE_HOST=DIR`: a CPU profile of the extension host over the 10k replay (from the click
- * to the last message visible), written to DIR as a .cpuprofile (open it in Chrome DevTools or VS
- * Code). The extension host's inspector is opened the way Node allows for a running process
- * (SIGUSR1, port 9229): code-server takes no `--inspect-extensions`.
- * @typedef {{ start(): Promise<void>, stop(name: string): Promise<string> }} HostProfiler
+ * The extension host of the code-server started by the bench.
  * @param {number | undefined} serverPid
- * @param {string} dir
- * @returns {Promise<HostProfiler>}
+ * @returns {number | undefined}
  */
-async function hostProfiler(serverPid, dir) {
+function findExtensionHost(serverPid) {
   const hosts = fs
     .readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
@@ -330,7 +429,21 @@ async function hostProfiler(serverPid, dir) {
         return false;
       }
     });
-  const pid = hosts.map(Number).find((p) => isDescendant(p, serverPid));
+  return hosts.map(Number).find((p) => isDescendant(p, serverPid));
+}
+
+/**
+ * `BENCH_PROFILE_HOST=DIR`: a CPU profile of the extension host over the 10k replay (from the click
+ * to the last message visible), written to DIR as a .cpuprofile (open it in Chrome DevTools or VS
+ * Code). The extension host's inspector is opened the way Node allows for a running process
+ * (SIGUSR1, port 9229): code-server takes no `--inspect-extensions`.
+ * @typedef {{ start(): Promise<void>, stop(name: string): Promise<string> }} HostProfiler
+ * @param {number | undefined} serverPid
+ * @param {string} dir
+ * @returns {Promise<HostProfiler>}
+ */
+async function hostProfiler(serverPid, dir) {
+  const pid = findExtensionHost(serverPid);
   if (!pid) {
     const mine = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d) && isDescendant(Number(d), serverPid)).map((d) => { try { return `${d}: ${fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 200)}`; } catch { return d; } });
     throw new Error(`no extension host process found among ${serverPid}'s: ${mine.join('\n')}`);
@@ -380,12 +493,14 @@ async function hostProfiler(serverPid, dir) {
 async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-bench-'));
   const workspace = prepareWorkspace(tmp);
-  const agents = testAgents(ensureNode(), tmp).filter((a) => ['fake-replay-10k', 'fake-replay-100k', 'fake-stream-20k'].includes(a.id));
+  const nodeBin = ensureNode();
+  const { replays, agents: replayAgents } = replaySessions(tmp, nodeBin);
+  const agents = [...testAgents(nodeBin, tmp).filter((a) => a.id === 'fake-stream-20k'), ...replayAgents];
   const profileDir = process.env.BENCH_PROFILE_HOST;
   const server = await startCodeServer({
     installVsix: [vsixPath()],
     userSettings: { 'acpAgents.agents': agents },
-    beforeStart: ({ userDataDir }) => seedIndex(userDataDir, workspace),
+    beforeStart: ({ userDataDir }) => seedIndex(userDataDir, workspace, [...replays.small, ...replays.r10k, replays.r100k]),
   });
   const browser = await launchBrowser(['--enable-precise-memory-info', '--js-flags=--expose-gc']);
   try {
@@ -410,8 +525,29 @@ async function main() {
     // ---------------------------------------------------------------- replay: today's size, and ten times it
     // (After the warm-up: the extension host is running.)
     const profiler = profileDir ? await hostProfiler(server.pid, path.resolve(profileDir)) : undefined;
-    await measureReplay(page, tmp, 'replay-10k', 10_000, profiler);
-    if (!process.argv.includes('--quick')) await measureReplay(page, tmp, 'replay-100k', 100_000);
+    const serverPid = server.pid;
+    const med = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
+    const spread = (/** @type {number[]} */ xs) => `median ${fmt(med(xs)).padStart(6)} ms  (min ${fmt(Math.min(...xs))}, max ${fmt(Math.max(...xs))}; runs ${xs.map((x) => fmt(x)).join(', ')})`;
+    console.log(`\nA past session of 10 updates clicked in the Sessions view, ${REPLAY_RUNS} times (each its own agent, not running): what opening any past session costs`);
+    const small = [];
+    for (const r of replays.small) small.push(await measureReplay(page, r, { serverPid, detail: false }));
+    const big = [await measureReplay(page, replays.r10k[0], { serverPid, profiler, detail: true })];
+    if (replays.r10k.length > 1) console.log(`\nThe 10,000-update session again (another agent each time, not running)`);
+    for (const r of replays.r10k.slice(1)) big.push(await measureReplay(page, r, { serverPid, detail: false }));
+    console.log(`\nClick → visible, ${REPLAY_RUNS} runs each (load average ${os.loadavg().map((l) => l.toFixed(2)).join(', ')})`);
+    console.log(`  10 updates:      ${spread(small.map((x) => x.visibleMs))}`);
+    console.log(`  10,000 updates:  ${spread(big.map((x) => x.visibleMs))}   (budget ${fmt(BUDGETS['replay-10k.visibleMs'].budget)})`);
+    console.log(`    its pipe drain ${spread(big.map((x) => x.drainMs))}   (budget ${fmt(BUDGETS['replay-10k.pipeDrainMs'].budget)})`);
+    console.log(`    the webview document started at ${spread(big.map((x) => x.scriptAt))}`);
+    figure('replay-small.visibleMs', med(small.map((x) => x.visibleMs)));
+    figure('replay-10k.visibleMs', med(big.map((x) => x.visibleMs)));
+    figure('replay-10k.pipeDrainMs', med(big.map((x) => x.drainMs)));
+    figure('replay-10k.heapMB', big[0]?.heap ?? NaN);
+    if (!process.argv.includes('--quick')) {
+      const r = await measureReplay(page, replays.r100k, { serverPid, detail: true });
+      figure('replay-100k.visibleMs', r.visibleMs);
+      figure('replay-100k.heapMB', r.heap / 1e6);
+    }
 
     // ---------------------------------------------------------------- streaming
     // A few runs, each in a new session of the same agent: one run on 2 busy cores says little.
@@ -460,28 +596,29 @@ async function main() {
         typed: (await sframe.locator('#input').inputValue()).length,
       });
     }
-    const med = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
     const row = (/** @type {string} */ name, /** @type {(s: typeof streams[number]) => number} */ f, /** @type {string} */ note, d = 0) => {
       const xs = streams.map(f);
       console.log(`  ${name.padEnd(56)} ${fmt(med(xs), d).padStart(7)} ms  worst ${fmt(Math.max(...xs), d).padStart(6)}   ${note}`);
       console.log(`      runs: ${xs.map((x) => fmt(x, d)).join(', ')}`);
     };
-    console.log(`\nStreaming: 20,000 agent_message_chunk updates written as fast as the agent can (${runs} runs, median)`);
-    row('Enter → the whole answer painted', (x) => x.total, '(target ≤ 3,000)');
-    console.log(`      the agent got the prompt after ${streams.map((x) => fmt(x.gotPrompt)).join(', ')} ms; queued its last chunk at ${streams.map((x) => fmt(x.queuedAt)).join(', ')} ms; that chunk was in the pipe at ${streams.map((x) => fmt(x.pipeAt)).join(', ')} ms`);
-    row('last chunk queued by the agent → painted', (x) => x.queued, '(target ≤ 100; 0.1.0: about 206)');
-    row('last chunk written (in the pipe) → painted', (x) => x.inPipe, '');
-    row('  of which: in the pipe → its message in the webview', (x) => x.toWebview, '(the extension host, then VS Code to the webview)');
-    row('  of which: its message in the webview → painted', (x) => x.inWebview, '');
-    row('longest task in the webview (over 50 ms count; 0: none)', (x) => x.longest, '(target ≤ 50)');
-    row('worst delay of a keystroke while streaming', (x) => x.inputDelay, '(target ≤ 50)', 1);
-    row('worst timer lag while streaming', (x) => x.lag, '', 1);
-    console.log(`  characters typed during the stream that arrived            ${streams.map((x) => `${x.typed}/30`).join(', ')}`);
-    console.log(`  (JS heap of a freshly opened, empty panel: ${fmt(emptyHeap / 1e6, 1)} MB)`);
-    figure('stream-20k.enterToPaintedMs', med(streams.map((x) => x.total)));
-    figure('stream-20k.pipeToPaintMs', med(streams.map((x) => x.queued)));
-    figure('stream-20k.longestTaskMs', med(streams.map((x) => x.longest)));
-    figure('stream-20k.keystrokeDelayMs', med(streams.map((x) => x.inputDelay)));
+    if (runs > 0) {
+      console.log(`\nStreaming: 20,000 agent_message_chunk updates written as fast as the agent can (${runs} runs, median)`);
+      row('Enter → the whole answer painted', (x) => x.total, '(target ≤ 3,000)');
+      console.log(`      the agent got the prompt after ${streams.map((x) => fmt(x.gotPrompt)).join(', ')} ms; queued its last chunk at ${streams.map((x) => fmt(x.queuedAt)).join(', ')} ms; that chunk was in the pipe at ${streams.map((x) => fmt(x.pipeAt)).join(', ')} ms`);
+      row('last chunk queued by the agent → painted', (x) => x.queued, '(target ≤ 100; 0.1.0: about 206)');
+      row('last chunk written (in the pipe) → painted', (x) => x.inPipe, '');
+      row('  of which: in the pipe → its message in the webview', (x) => x.toWebview, '(the extension host, then VS Code to the webview)');
+      row('  of which: its message in the webview → painted', (x) => x.inWebview, '');
+      row('longest task in the webview (over 50 ms count; 0: none)', (x) => x.longest, '(target ≤ 50)');
+      row('worst delay of a keystroke while streaming', (x) => x.inputDelay, '(target ≤ 50)', 1);
+      row('worst timer lag while streaming', (x) => x.lag, '', 1);
+      console.log(`  characters typed during the stream that arrived            ${streams.map((x) => `${x.typed}/30`).join(', ')}`);
+      console.log(`  (JS heap of a freshly opened, empty panel: ${fmt(emptyHeap / 1e6, 1)} MB)`);
+      figure('stream-20k.enterToPaintedMs', med(streams.map((x) => x.total)));
+      figure('stream-20k.pipeToPaintMs', med(streams.map((x) => x.queued)));
+      figure('stream-20k.longestTaskMs', med(streams.map((x) => x.longest)));
+      figure('stream-20k.keystrokeDelayMs', med(streams.map((x) => x.inputDelay)));
+    }
 
     // ---------------------------------------------------------------- activation and sizes
     /** @type {string[]} */

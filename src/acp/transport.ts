@@ -41,7 +41,8 @@ export interface ByteSink {
 
 /** Parses one line into a JSON-RPC message, or explains why it is not one. */
 export function parseMessageLine(line: string): { message: Message } | { problem: string } | { blank: true } {
-  if (line.trim() === '') return { blank: true };
+  // Nearly every line starts with "{": only another one may be blank (trimmed only then).
+  if (line.charCodeAt(0) !== 0x7b && line.trim() === '') return { blank: true };
   let value: unknown;
   try {
     value = JSON.parse(line);

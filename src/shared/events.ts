@@ -9,12 +9,13 @@ export interface Disposable {
 export type Event<T> = (listener: (e: T) => unknown) => Disposable;
 
 export class Emitter<T> implements Disposable {
-  private listeners: ((e: T) => unknown)[] = [];
+  /** Never changed in place (a new array on each subscribe and dispose): `fire` iterates it without a copy. */
+  private listeners: readonly ((e: T) => unknown)[] = [];
   private disposed = false;
 
   readonly event: Event<T> = (listener) => {
     if (this.disposed) return { dispose: () => undefined };
-    this.listeners.push(listener);
+    this.listeners = [...this.listeners, listener];
     return {
       dispose: () => {
         this.listeners = this.listeners.filter((l) => l !== listener);
@@ -24,7 +25,8 @@ export class Emitter<T> implements Disposable {
 
   /** Calls every listener; one that throws does not stop the others. */
   fire(e: T): void {
-    for (const l of [...this.listeners]) {
+    // A listener added or removed meanwhile replaces the array: this loop sees the ones of when it began.
+    for (const l of this.listeners) {
       try {
         l(e);
       } catch (err) {

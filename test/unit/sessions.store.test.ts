@@ -73,6 +73,22 @@ describe('TranscriptArchive', () => {
     assert.equal((lines[1]!.u as any).sessionUpdate, 'plan');
   });
 
+  it('appendLater: kept in memory, no write of its own, until a flush (a load\'s end) or a read; counted by has()', async () => {
+    const ar = new TranscriptArchive(tmp(), () => 1_000_000);
+    for (let i = 0; i < 10; i++) ar.appendLater('a', 's', { sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: 'x' });
+    assert.equal(ar.has('a', 's'), true, 'a replay kept back is the archive already');
+    // Longer than append's timer: still nothing on disk.
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(fs.existsSync(ar.fileOf('a', 's')), false, 'no timer of its own');
+    await ar.flush();
+    assert.deepEqual((await ar.read('a', 's')).map((l) => (l.u as any).toolCallId), Array.from({ length: 10 }, (_, i) => `t${i}`));
+    // Kept back, then a live update: its timer writes both, in order.
+    ar.appendLater('a', 's2', { sessionUpdate: 'plan', entries: [] });
+    ar.append('a', 's2', { sessionUpdate: 'tool_call', toolCallId: 'live', title: 'x' });
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(fs.readFileSync(ar.fileOf('a', 's2'), 'utf8').split('\n').filter(Boolean).length, 2);
+  });
+
   it('stops at the size limit with a marker', async () => {
     const ar = new TranscriptArchive(tmp(), () => 500);
     for (let i = 0; i < 50; i++) ar.append('a', 's', { sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: 'x'.repeat(20) });

@@ -61,11 +61,16 @@ export class PastSessions implements SessionPart {
     this.replayArchived = this.core.phase().kind === 'loading' && this.core.services.archive.has(this.core.def.id, sessionId);
   }
 
-  /** Every update is archived (a subagent's marked with its id); a new title is remembered. */
+  /**
+   * Every update is archived (a subagent's marked with its id); a new title is remembered. A load's
+   * replay is written when the load ends (openPast), not while the agent's pipe is being read.
+   */
   update(u: DecodedUpdate, child: string | undefined, live: boolean): void {
     const { def, services } = this.core;
     const sid = this.core.sessionId() ?? child!;
-    if (!(this.replayArchived && !live)) services.archive.append(def.id, sid, child ? { sessionUpdate: '_child', sessionId: child, update: u } : u);
+    const line = child ? { sessionUpdate: '_child', sessionId: child, update: u } : u;
+    if (live) services.archive.append(def.id, sid, line);
+    else if (!this.replayArchived) services.archive.appendLater(def.id, sid, line);
     if (!child && u.sessionUpdate === 'session_info_update' && u.title !== undefined) services.index.setTitle(def.id, sid, u.title ?? undefined, true);
   }
 
@@ -119,7 +124,9 @@ export class PastSessions implements SessionPart {
         if (result === 'not-found') await this.showArchive(sessionId, l10n.t('This session no longer exists on the agent. This is the local archive of it.'), true);
         else if (result === 'failed' && (await this.archiveInstead(sessionId, 'load'))) return false;
         else {
+          // The replay kept back while it came (update()) is written now: markCutTurn reads the archive, which flushes it.
           if (result === 'opened') await this.markCutTurn(sessionId);
+          else await this.core.services.archive.flush();
           await this.host.relink(sessionId);
         }
         return result === 'opened';

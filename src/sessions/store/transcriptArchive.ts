@@ -56,12 +56,26 @@ export class TranscriptArchive implements SidecarHome {
 
   /** Cheap: remembers the update; the write happens later, in the background. */
   append(agentId: string, sessionId: string, update: unknown, now = Date.now()): void {
+    if (this.remember(agentId, sessionId, update, now)) this.timer ??= setTimeout(() => void this.flush(), 250);
+  }
+
+  /**
+   * Remembers the update and arms no timer: it is written by the next flush (an explicit one,
+   * another append's, a read of the archive). For a load's replay, which comes as fast as the
+   * agent writes: serializing it meanwhile would slow the reading of the agent's pipe; the
+   * load's end flushes it (`lastTurnOpen`, `lines`), and so does closing the session.
+   */
+  appendLater(agentId: string, sessionId: string, update: unknown): void {
+    this.remember(agentId, sessionId, update, Date.now());
+  }
+
+  private remember(agentId: string, sessionId: string, update: unknown, now: number): boolean {
     const file = this.fileOf(agentId, sessionId);
-    if (this.full.has(file)) return;
+    if (this.full.has(file)) return false;
     let list = this.pending.get(file);
     if (!list) this.pending.set(file, (list = []));
     list.push({ t: now, u: update });
-    this.timer ??= setTimeout(() => void this.flush(), 250);
+    return true;
   }
 
   /** Writes what is pending (serializing in slices, so the extension host stays responsive). */

@@ -38,6 +38,7 @@ export function fakeCore(services: Record<string, unknown> = {}): FakeCore {
   const stub = {
     archive: {
       append: (_agent: string, sid: string, line: unknown) => void f.archived.push([sid, line]),
+      appendLater: (_agent: string, sid: string, line: unknown) => void f.archived.push([sid, line]),
       has: () => false,
       sidecarFile: (_agent: string, sid: string, kind: string) => `/store/${sid}.${kind}.json`,
       io: diskIo,

@@ -19,6 +19,9 @@ function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean; fails?
   const f = fakeCore({
     archive: {
       append: (_a: string, sid: string, line: unknown) => void f.archived.push([sid, line]),
+      // A load's replay: kept back (marked here), written at the load's end (a flush).
+      appendLater: (_a: string, sid: string, line: unknown) => void f.archived.push([sid, { later: line }]),
+      flush: async () => void events.push('archive flushed'),
       has: () => opts.has ?? false,
       read: async () => lines,
       lines: async function* () {
@@ -66,6 +69,21 @@ describe('sessions/parts: past sessions', () => {
     past.attached({} as AgentRuntime, 's1');
     past.update(decodeSessionUpdate(chunk('replayed'), []), undefined, false);
     assert.equal(f.archived.length, 3, 'the replay of what the archive holds is not appended');
+  });
+
+  it('archives the load of a session the archive does not hold, kept back while it replays; its end writes it', async () => {
+    const { f, past, events } = setup({ caps: { loadSession: true }, fails: 'store locked.' });
+    f.state.phase = { kind: 'loading' };
+    past.attached({} as AgentRuntime, 's1');
+    past.update(decodeSessionUpdate(chunk('replayed'), []), undefined, false);
+    past.update(decodeSessionUpdate(chunk('sub'), []), 'c1', false);
+    assert.deepEqual(f.archived.map(([sid, l]) => [sid, ((l as { later?: { sessionUpdate: string } }).later)?.sessionUpdate]), [['s1', 'agent_message_chunk'], ['s1', '_child']]);
+    f.state.phase = { kind: 'ready', text: '' };
+    past.update(decodeSessionUpdate(chunk('live'), []), undefined, true);
+    assert.deepEqual(f.archived[2], ['s1', decodeSessionUpdate(chunk('live'), [])], 'a live update is appended at once');
+    // A load that fails with no archive to show instead: what it replayed is written all the same.
+    await past.openPast('s1');
+    assert.ok(events.includes('archive flushed'), events.join(', '));
   });
 
   it('marks in the archive where a turn began and how it ended: its stop reason, or cut short (a failed turn)', () => {
