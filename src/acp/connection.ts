@@ -111,6 +111,8 @@ export class AcpConnection {
   private stateHandler: ((sessionId: string, state: V2State) => void) | undefined;
   /** v2 turns waiting for their idle `state_update`, by session. */
   private readonly turns = new Map<string, V2Turn>();
+  /** v2 `session/prompt` requests not answered yet: request id → its session and turn. */
+  private readonly promptIds = new Map<string | number, { sessionId: string; turn: V2Turn }>();
   private readonly closeListeners: (() => void)[] = [];
   private closed = false;
   private disposed = false;
@@ -155,11 +157,17 @@ export class AcpConnection {
         }
         // Anything else comes after the text read before it.
         this.flushText();
+        if (this.promptIds.size > 0 && typeof method !== 'string') this.acknowledged(m);
         cb(m);
       });
     const write = writer.write.bind(writer);
     writer.write = (m) => {
       trace?.('send', m);
+      const sent = m as { method?: unknown; id?: unknown; params?: { sessionId?: unknown } };
+      if (sent.method === P.PromptRequest.method && this.protocolVersion === PROTOCOL_V2 && (typeof sent.id === 'string' || typeof sent.id === 'number') && typeof sent.params?.sessionId === 'string') {
+        const turn = this.turns.get(sent.params.sessionId);
+        if (turn) this.promptIds.set(sent.id, { sessionId: sent.params.sessionId, turn });
+      }
       countSent(stats, m);
       return write(m);
     };
@@ -216,6 +224,19 @@ export class AcpConnection {
     this.pendingText = undefined;
     const update = { sessionUpdate: open.kind, ...(open.messageId !== undefined ? { messageId: open.messageId } : {}), content: { type: 'text', text: open.parts.join('') } };
     this.onUpdateNotification({ sessionId: open.sessionId, update });
+  }
+
+  /** A v2 prompt's acknowledgement, marked as it is read: before any update read after it. */
+  private acknowledged(m: Message): void {
+    const { id, result } = m as { id?: unknown; result?: unknown };
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const sent = this.promptIds.get(id);
+    if (sent === undefined) return;
+    this.promptIds.delete(id);
+    const { sessionId, turn } = sent;
+    if (result === undefined) return;
+    turn.acked = true;
+    if (!isObj(result) || str(result.messageId) === undefined) this.options.logger.warn(`session/prompt (${sessionId}): the v2 acknowledgement has no messageId`);
   }
 
   /** The ACP version spoken on this connection. */
@@ -437,11 +458,9 @@ export class AcpConnection {
         earlier.end('cancelled');
       }
       this.turns.set(sessionId, turn);
+      // The acknowledgement is marked as it is read (acknowledged()), in order with the updates.
       this.call(P.PromptRequest.type, params, token).then(
-        (raw) => {
-          turn.acked = true;
-          if (!isObj(raw as unknown) || str((raw as { messageId?: unknown }).messageId) === undefined) logger.warn(`session/prompt (${sessionId}): the v2 acknowledgement has no messageId`);
-        },
+        () => undefined,
         (err: unknown) => {
           if (this.turns.get(sessionId) === turn) this.turns.delete(sessionId);
           reject(err instanceof Error ? err : new Error(String(err)));
@@ -475,6 +494,7 @@ export class AcpConnection {
     this.pendingCalls.clear();
     for (const t of this.turns.values()) t.fail(new ConnectionClosedError(P.PromptRequest.method));
     this.turns.clear();
+    this.promptIds.clear();
     for (const l of this.closeListeners.splice(0)) {
       try {
         l();
