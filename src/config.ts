@@ -5,7 +5,7 @@ import { parseJsonc } from './shared/jsonc';
 import type { AutoApprove } from './sessions/policy/permissionPolicy';
 import { effectiveProtectedPaths } from './node/protectedPaths';
 import { DEFAULT_REGISTRY_URL } from './agents/registry/registrySource';
-import { parseAgentSettings, type AgentDefinition, type AgentSettingsProblem } from './agents/agentDefinition';
+import { parseAgentSettings, PROTOCOL_CHOICES, type AgentDefinition, type AgentSettingsProblem, type ProtocolChoice } from './agents/agentDefinition';
 
 export const SECTION = 'acpAgents';
 export type TraceLevel = 'off' | 'messages' | 'verbose';
@@ -31,6 +31,7 @@ const USER_ONLY_SETTINGS = [
   'trace',
   'editorContext',
   'editorTools',
+  'protocolVersion',
 ] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
@@ -99,6 +100,12 @@ export class Config {
   initializeTimeoutMs(): number {
     const v = this.userValue('initializeTimeout');
     return typeof v === 'number' && v >= 1 ? Math.round(v * 1000) : 60_000;
+  }
+
+  /** The ACP version offered to agents whose acpAgents.agents entry names none: "1" (default while v2 is a Preview), "2" or "auto". User settings only. */
+  protocolVersion(): ProtocolChoice {
+    const v = this.userValue('protocolVersion');
+    return (PROTOCOL_CHOICES as readonly unknown[]).includes(v) ? (v as ProtocolChoice) : '1';
   }
 
   /**

@@ -198,6 +198,7 @@ export class Ctx implements vscode.Disposable {
     this.tree = new SessionTreeProvider(() => this.agents.definitions(), (id) => this.agents.status(id), this.index, {
       mcp: (agentId, sessionId) => this.panels.find(agentId, sessionId)?.session.mcp,
       waiting: (agentId, sessionId) => this.waiting.has(agentId, sessionId),
+      protocol: (agentId) => this.agents.runtime(agentId)?.protocolVersion,
     });
     this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
     this.disposables.push(this.waiting, this.waiting.showAsBadge(this.treeView, () => this.tree.refresh()));

@@ -17,7 +17,9 @@ import {
 } from 'vscode-jsonrpc/node';
 import { baseClientCapabilities } from './capabilities';
 import { decodeInitializeResponse, decodeSessionNotification, decodeStopReason, type DecodedInitialize, type DecodedNotification } from './decode';
+import { decodeV2InitializeResponse, decodeV2Notification, PROTOCOL_V2, v2ClientCapabilities, type V2State } from './decodeV2';
 import { decodeSteerOutcome, type SteerOutcome } from './steering';
+import { isObj, str } from './tolerant';
 import { MethodStats } from './methodStats';
 import { OrderedQueue } from './orderedQueue';
 import * as P from './protocol';
@@ -44,13 +46,26 @@ export interface AcpConnectionOptions {
   readonly trace?: (direction: TraceDirection, message: Message) => void;
   /** The client capabilities to advertise (defaults to `baseClientCapabilities()`). */
   readonly capabilities?: acp.ClientCapabilities;
+  /** The ACP version offered in `initialize` and spoken on this connection (default 1; 2 is the Preview). */
+  readonly protocolVersion?: 1 | 2;
+}
+
+/** A v2 turn: `session/prompt` only acknowledges it; an idle `state_update` ends it. */
+interface V2Turn {
+  acked: boolean;
+  running: boolean;
+  end(stopReason: string): void;
+  fail(err: Error): void;
 }
 
 /** The agent answered `initialize` with a protocol version this client does not speak. */
 export class ProtocolVersionError extends Error {
-  constructor(readonly agentVersion: unknown) {
+  constructor(
+    readonly agentVersion: unknown,
+    readonly offered: number = P.PROTOCOL_VERSION,
+  ) {
     super(
-      l10n.t('The agent speaks ACP protocol version {0}, but this extension speaks version {1}. Update the agent or the extension.', String(JSON.stringify(agentVersion)), P.PROTOCOL_VERSION),
+      l10n.t('The agent speaks ACP protocol version {0}, but this extension speaks version {1}. Update the agent or the extension.', String(JSON.stringify(agentVersion)), offered),
     );
     this.name = 'ProtocolVersionError';
   }
@@ -93,6 +108,11 @@ export class AcpConnection {
   private readonly cancellation = new AcpCancellation();
   private readonly updates: OrderedQueue;
   private updateHandler: ((n: DecodedNotification) => void | Promise<void>) | undefined;
+  private stateHandler: ((sessionId: string, state: V2State) => void) | undefined;
+  /** v2 turns waiting for their idle `state_update`, by session. */
+  private readonly turns = new Map<string, V2Turn>();
+  /** v2 `session/prompt` requests not answered yet: request id → its session and turn. */
+  private readonly promptIds = new Map<string | number, { sessionId: string; turn: V2Turn }>();
   private readonly closeListeners: (() => void)[] = [];
   private closed = false;
   private disposed = false;
@@ -137,11 +157,17 @@ export class AcpConnection {
         }
         // Anything else comes after the text read before it.
         this.flushText();
+        if (this.promptIds.size > 0 && typeof method !== 'string') this.acknowledged(m);
         cb(m);
       });
     const write = writer.write.bind(writer);
     writer.write = (m) => {
       trace?.('send', m);
+      const sent = m as { method?: unknown; id?: unknown; params?: { sessionId?: unknown } };
+      if (sent.method === P.PromptRequest.method && this.protocolVersion === PROTOCOL_V2 && (typeof sent.id === 'string' || typeof sent.id === 'number') && typeof sent.params?.sessionId === 'string') {
+        const turn = this.turns.get(sent.params.sessionId);
+        if (turn) this.promptIds.set(sent.id, { sessionId: sent.params.sessionId, turn });
+      }
       countSent(stats, m);
       return write(m);
     };
@@ -200,9 +226,70 @@ export class AcpConnection {
     this.onUpdateNotification({ sessionId: open.sessionId, update });
   }
 
+  /** A v2 prompt's acknowledgement, marked as it is read: before any update read after it. */
+  private acknowledged(m: Message): void {
+    const { id, result } = m as { id?: unknown; result?: unknown };
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const sent = this.promptIds.get(id);
+    if (sent === undefined) return;
+    this.promptIds.delete(id);
+    const { sessionId, turn } = sent;
+    if (result === undefined) return;
+    turn.acked = true;
+    if (!isObj(result) || str(result.messageId) === undefined) this.options.logger.warn(`session/prompt (${sessionId}): the v2 acknowledgement has no messageId`);
+  }
+
+  /** The ACP version spoken on this connection. */
+  get protocolVersion(): 1 | 2 {
+    return this.options.protocolVersion ?? 1;
+  }
+
   private onUpdateNotification(params: unknown): void {
+    if (this.protocolVersion === PROTOCOL_V2) {
+      this.onV2Notification(params);
+      return;
+    }
+    this.dispatchUpdate(decodeSessionNotification(params), params);
+  }
+
+  private onV2Notification(params: unknown): void {
     const { logger } = this.options;
-    const decoded = decodeSessionNotification(params);
+    const n = decodeV2Notification(params);
+    if (n?.kind === 'update' || !n) {
+      this.dispatchUpdate(n, params);
+      return;
+    }
+    for (const p of n.problems) logger.warn(`session/update (${n.sessionId}): ${p}`);
+    // After every update received before it (a turn's last text first).
+    if (n.kind === 'state') void this.updates.enqueue(n.sessionId, () => this.onState(n.sessionId, n.state));
+    else logger.info(`session/update (${n.sessionId}): replay_complete`);
+  }
+
+  private onState(sessionId: string, state: V2State): void {
+    const { logger } = this.options;
+    this.stateHandler?.(sessionId, state);
+    const turn = this.turns.get(sessionId);
+    if (!turn) return;
+    if (state.state !== 'idle') {
+      turn.running = true;
+      return;
+    }
+    // An idle snapshot sent before the agent took the prompt up is not this turn's end.
+    if (!turn.acked && !turn.running && state.stopReason === undefined) return;
+    this.turns.delete(sessionId);
+    if (!turn.acked) logger.warn(`session/prompt (${sessionId}): the turn ended (state_update idle) before the agent acknowledged the prompt`);
+    if (state.stopReason === 'error') {
+      turn.fail(new AgentError(P.PromptRequest.method, 0, state.error ?? 'the agent ended the turn with an error'));
+      return;
+    }
+    const problems: string[] = [];
+    const stopReason = decodeStopReason(state.stopReason === undefined ? {} : { stopReason: state.stopReason }, problems);
+    for (const p of problems) logger.warn(`state_update (${sessionId}): ${p.replace(/^session\/prompt: the response/, 'the idle state')}`);
+    turn.end(stopReason);
+  }
+
+  private dispatchUpdate(decoded: DecodedNotification | undefined, params: unknown): void {
+    const { logger } = this.options;
     if (!decoded) {
       logger.warn(`Ignored a session/update without a sessionId: ${preview(JSON.stringify(params))}`);
       return;
@@ -229,6 +316,11 @@ export class AcpConnection {
     this.updateHandler = handler;
   }
 
+  /** ACP v2: each `state_update`, after the updates received before it (the runtime logs one for a session not open here). */
+  onSessionState(handler: (sessionId: string, state: V2State) => void): void {
+    this.stateHandler = handler;
+  }
+
   /** Resolves once every update received so far for the session has been handled. */
   drainSession(sessionId: string): Promise<void> {
     return this.updates.drain(sessionId);
@@ -241,7 +333,7 @@ export class AcpConnection {
   onClientRequest(method: string, handler: ClientRequestHandler): void {
     this.rpc.onRequest(method, async (params: unknown, token: CancellationToken) => {
       try {
-        return await handler(params, token);
+        return await handler(this.protocolVersion === PROTOCOL_V2 ? fromV2Request(method, params) : params, token);
       } finally {
         this.cancellation.release(token);
       }
@@ -275,23 +367,24 @@ export class AcpConnection {
     }
   }
 
-  /** `initialize` with protocol version 1; a different version back is an error and closes the connection. */
+  /**
+   * `initialize` with this connection's protocol version (v1's shapes, or v2's: one `capabilities` object and
+   * the required `info`); a different version back is an error and closes the connection.
+   */
   async initialize(token?: CancellationToken): Promise<DecodedInitialize> {
-    const raw = await this.call(
-      P.InitializeRequest.type,
-      {
-        protocolVersion: P.PROTOCOL_VERSION,
-        clientCapabilities: this.options.capabilities ?? baseClientCapabilities(),
-        clientInfo: this.options.clientInfo,
-      },
-      token,
-    );
+    const version = this.protocolVersion;
+    const capabilities = this.options.capabilities ?? baseClientCapabilities();
+    const params =
+      version === PROTOCOL_V2
+        ? { protocolVersion: PROTOCOL_V2, info: this.options.clientInfo, capabilities: v2ClientCapabilities(capabilities) }
+        : { protocolVersion: P.PROTOCOL_VERSION, clientCapabilities: capabilities, clientInfo: this.options.clientInfo };
+    const raw = await this.call(P.InitializeRequest.type, params as acp.InitializeRequest, token);
     const problems: string[] = [];
-    const decoded = decodeInitializeResponse(raw, problems);
+    const decoded = version === PROTOCOL_V2 ? decodeV2InitializeResponse(raw, problems) : decodeInitializeResponse(raw, problems);
     for (const p of problems) this.options.logger.warn(p);
-    if (decoded.protocolVersion !== P.PROTOCOL_VERSION) {
+    if (decoded.protocolVersion !== version) {
       this.dispose();
-      throw new ProtocolVersionError((raw as { protocolVersion?: unknown } | null)?.protocolVersion);
+      throw new ProtocolVersionError((raw as { protocolVersion?: unknown } | null)?.protocolVersion, version);
     }
     this.initializeResult = decoded;
     return decoded;
@@ -305,13 +398,18 @@ export class AcpConnection {
     return this.call(P.LogoutRequest.type, {}, token);
   }
   newSession(params: acp.NewSessionRequest, token?: CancellationToken) {
-    return this.call(P.NewSessionRequest.type, params, token);
+    return this.call(P.NewSessionRequest.type, this.v2Servers(params), token);
+  }
+  /** v2 names every MCP server's transport (`type: "stdio"`, which v1 left implicit). */
+  private v2Servers<T extends { mcpServers?: acp.McpServer[] }>(params: T): T {
+    if (this.protocolVersion !== PROTOCOL_V2 || !params.mcpServers) return params;
+    return { ...params, mcpServers: params.mcpServers.map((m) => ('type' in m ? m : { type: 'stdio', ...m })) };
   }
   loadSession(params: acp.LoadSessionRequest, token?: CancellationToken) {
     return this.call(P.LoadSessionRequest.type, params, token);
   }
   resumeSession(params: acp.ResumeSessionRequest, token?: CancellationToken) {
-    return this.call(P.ResumeSessionRequest.type, params, token);
+    return this.call(P.ResumeSessionRequest.type, this.v2Servers(params), token);
   }
   closeSession(sessionId: string, token?: CancellationToken) {
     return this.call(P.CloseSessionRequest.type, { sessionId }, token);
@@ -336,6 +434,7 @@ export class AcpConnection {
     return this.call(P.SetSessionConfigOptionRequest.type, params, token);
   }
   async prompt(params: acp.PromptRequest, token?: CancellationToken): Promise<{ stopReason: string }> {
+    if (this.protocolVersion === PROTOCOL_V2) return { stopReason: await this.promptV2(params, token) };
     const raw = await this.call(P.PromptRequest.type, params, token);
     const problems: string[] = [];
     const stopReason = decodeStopReason(raw, problems);
@@ -344,6 +443,33 @@ export class AcpConnection {
     await this.drainSession(params.sessionId);
     return { stopReason };
   }
+  /**
+   * ACP v2: the answer to `session/prompt` only acknowledges it (`{messageId}`); the turn ends with an idle
+   * `state_update` (connection.onState). A refused prompt fails the turn; a turn that ends unacknowledged is logged.
+   */
+  private promptV2(params: acp.PromptRequest, token?: CancellationToken): Promise<string> {
+    const { logger } = this.options;
+    const sessionId = params.sessionId;
+    const ended = new Promise<string>((resolve, reject) => {
+      const turn: V2Turn = { acked: false, running: false, end: resolve, fail: reject };
+      const earlier = this.turns.get(sessionId);
+      if (earlier) {
+        logger.warn(`session/prompt (${sessionId}): a new prompt while the last turn had not ended; that turn is taken as cancelled`);
+        earlier.end('cancelled');
+      }
+      this.turns.set(sessionId, turn);
+      // The acknowledgement is marked as it is read (acknowledged()), in order with the updates.
+      this.call(P.PromptRequest.type, params, token).then(
+        () => undefined,
+        (err: unknown) => {
+          if (this.turns.get(sessionId) === turn) this.turns.delete(sessionId);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
+    return ended;
+  }
+
   /**
    * `_session/steering` with the `promptRequired` opt-in (only to an agent whose initialize advertised it).
    * Throws an AgentError when refused, and one of code 0 when the answer is no known outcome.
@@ -366,6 +492,9 @@ export class AcpConnection {
     this.closed = true;
     for (const p of this.pendingCalls) p.reject(new ConnectionClosedError(p.method));
     this.pendingCalls.clear();
+    for (const t of this.turns.values()) t.fail(new ConnectionClosedError(P.PromptRequest.method));
+    this.turns.clear();
+    this.promptIds.clear();
     for (const l of this.closeListeners.splice(0)) {
       try {
         l();
@@ -400,4 +529,12 @@ function countSent(stats: MethodStats, m: Message): void {
 
 function preview(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+}
+
+/** ACP v2's agent → client requests in the shapes the v1 decoders read: a permission's tool call is its `subject`. */
+function fromV2Request(method: string, params: unknown): unknown {
+  if (method !== P.RequestPermissionRequest.method || !isObj(params) || params.toolCall !== undefined) return params;
+  const subject = isObj(params.subject) ? params.subject : undefined;
+  const toolCall = subject?.type === 'tool_call' && isObj(subject.toolCall) ? subject.toolCall : { toolCallId: `permission-${String(params.title ?? '')}`.slice(0, 200), title: params.title };
+  return { ...params, toolCall };
 }

@@ -10,7 +10,7 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { decodeAuthMethod, type AuthMethodInfo } from './authMethods';
-import { decodeContentBlock, decodeLocation, decodeToolCallContent } from './decodeContent';
+import { decodeContentBlock, decodeLocation, decodeToolCallContent, type DecodedToolCallContent } from './decodeContent';
 import { decodeSteeringSupport } from './steering';
 import { arrayOf, bool, enumWithDefault, isObj, nullable, num, oneOf, optional, str, type Obj, type Problems } from './tolerant';
 
@@ -158,7 +158,42 @@ export interface PlanRemoved {
   readonly planId: string;
 }
 
-export type DecodedUpdate = acp.SessionUpdate | SubagentUpdate | SessionMessageUpdate | SessionMessageChunkUpdate | PlanUpdate | PlanRemoved | UnsupportedUpdate;
+/** `_message`: a whole message upserted by id (ACP v2; content omitted = unchanged, null = cleared, a value = replaced). */
+export interface MessageUpsert {
+  readonly sessionUpdate: '_message';
+  readonly role: 'user' | 'agent' | 'thought';
+  readonly messageId: string;
+  readonly content?: acp.ContentBlock[] | null;
+}
+
+/** `_tool_content_chunk`: content appended to a tool call (ACP v2 `tool_call_content_chunk`). */
+export interface ToolContentChunk {
+  readonly sessionUpdate: '_tool_content_chunk';
+  readonly toolCallId: string;
+  readonly content: DecodedToolCallContent;
+}
+
+/** A whole message by id (`role` is the v2 kind's, or the archived `_message`'s). */
+export function decodeMessageUpsert(u: Obj, role: MessageUpsert['role'], problems: Problems, where: string): MessageUpsert | undefined {
+  const messageId = str(u.messageId);
+  if (!messageId) return undefined;
+  const out: { -readonly [K in keyof MessageUpsert]: MessageUpsert[K] } = { sessionUpdate: '_message', role, messageId };
+  if (u.content === null) out.content = null;
+  else if (u.content !== undefined) out.content = arrayOf(u.content, decodeContentBlock, problems, `${where}.content`) ?? [];
+  return out;
+}
+
+/** `_message` and `_tool_content_chunk` are what ACP v2's upserts add to the model (decodeV2.ts). */
+export type DecodedUpdate =
+  | acp.SessionUpdate
+  | SubagentUpdate
+  | SessionMessageUpdate
+  | SessionMessageChunkUpdate
+  | PlanUpdate
+  | PlanRemoved
+  | MessageUpsert
+  | ToolContentChunk
+  | UnsupportedUpdate;
 
 export interface DecodedNotification {
   readonly sessionId: string;
@@ -326,6 +361,17 @@ export function decodeSessionUpdate(u: unknown, problems: Problems): DecodedUpda
     case 'plan_removed': {
       const planId = str(u.planId);
       return planId ? { sessionUpdate: 'plan_removed', planId } : unsupported(kind, 'it has no planId', u);
+    }
+    // What ACP v2 adds to the model (decodeV2.ts), as the session archive keeps it.
+    case '_message': {
+      const role = oneOf(['user', 'agent', 'thought'] as const)(u.role);
+      const m = role && decodeMessageUpsert(u, role, problems, where);
+      return m || unsupported(kind, 'it has no role or messageId', u);
+    }
+    case '_tool_content_chunk': {
+      const toolCallId = str(u.toolCallId);
+      const content = decodeToolCallContent(u.content, problems, `${where}.content`);
+      return toolCallId && content ? { sessionUpdate: '_tool_content_chunk', toolCallId, content } : unsupported(kind, 'it has no toolCallId or content', u);
     }
     default:
       return unsupported(kind, `this client does not know the "${kind}" update`, u);

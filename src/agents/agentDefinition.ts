@@ -14,7 +14,13 @@ export interface AgentDefinition {
   readonly version?: string;
   /** A short description for pickers. */
   readonly description?: string;
+  /** The ACP version to offer this agent (`protocolVersion` of its acpAgents.agents entry); absent: acpAgents.protocolVersion. */
+  readonly protocolVersion?: ProtocolChoice;
 }
+
+/** Which ACP version to offer: 1, 2 (the v2 Preview), or auto (offer 2, accept 1 on a fresh start). */
+export type ProtocolChoice = '1' | '2' | 'auto';
+export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = ['1', '2', 'auto'];
 
 export interface AgentSettingsProblem {
   readonly index: number;
@@ -78,8 +84,17 @@ export function parseAgentSettings(raw: unknown): { agents: AgentDefinition[]; p
         env[k] = v;
       }
     }
+    let protocolVersion: ProtocolChoice | undefined;
+    if (e.protocolVersion !== undefined) {
+      const v = typeof e.protocolVersion === 'number' ? String(e.protocolVersion) : e.protocolVersion;
+      if (!(PROTOCOL_CHOICES as readonly unknown[]).includes(v)) {
+        problem('"protocolVersion" must be "1", "2" or "auto".');
+        return;
+      }
+      protocolVersion = v as ProtocolChoice;
+    }
     seen.add(e.id);
-    agents.push({ id: e.id, name, command: e.command, args, env, source: 'settings' });
+    agents.push({ id: e.id, name, command: e.command, args, env, source: 'settings', ...(protocolVersion ? { protocolVersion } : {}) });
   });
   return { agents, problems };
 }

@@ -224,7 +224,8 @@ export class AgentManager implements Disposable {
     }
     log.info(`Starting: ${[spec.command, ...spec.args].join(' ')} (cwd ${spec.cwd})`);
     const traceLevel = this.deps.config.trace();
-    const runtime = new AgentRuntime({
+    const choice = def.protocolVersion ?? this.deps.config.protocolVersion?.() ?? '1';
+    const runtimeFor = (protocolVersion: 1 | 2) => new AgentRuntime({
       name: def.name,
       spec,
       clientInfo: { name: 'acp-agents-vscode', title: 'ACP Agents for VS Code', version: this.deps.extensionVersion },
@@ -234,18 +235,30 @@ export class AgentManager implements Disposable {
       onStderr: (line) => log.info(`[stderr] ${line}`),
       trace: traceLevel === 'off' ? undefined : (dir, msg) => this.traceMessage(def, dir, msg),
       initializeTimeoutMs: this.deps.config.initializeTimeoutMs(),
+      protocolVersion,
     });
+    let runtime = runtimeFor(choice === '1' ? 1 : 2);
     e.runtime = runtime;
     e.last = runtime;
     let init;
     try {
-      init = await runtime.start(token);
+      try {
+        init = await runtime.start(token);
+      } catch (err) {
+        // "auto": an agent that refuses the v2 handshake (an error, another version, an exit) gets v1 on a fresh process.
+        if (choice !== 'auto' || !(err instanceof AgentStartError) || !['protocol-version', 'error', 'exited'].includes(err.reason) || e.runtime !== runtime) throw err;
+        log.warn(`ACP v2 initialize refused (${errorText(err)}); starting again with ACP v1 (acpAgents.protocolVersion "auto")`);
+        runtime = runtimeFor(1);
+        e.runtime = runtime;
+        e.last = runtime;
+        init = await runtime.start(token);
+      }
     } catch (err) {
       if (e.runtime === runtime) e.runtime = undefined;
       return this.failed(e, err);
     }
     log.info(
-      `Initialized: ${init.agentInfo ? `${init.agentInfo.title ?? init.agentInfo.name} ${init.agentInfo.version}` : 'no agentInfo'}; capabilities ${JSON.stringify(init.agentCapabilities)}; auth methods ${init.authMethods.map((m) => `${m.id} (${m.type})`).join(', ') || 'none'}`,
+      `Initialized: ${init.agentInfo ? `${init.agentInfo.title ?? init.agentInfo.name} ${init.agentInfo.version}` : 'no agentInfo'}; capabilities ${JSON.stringify(init.agentCapabilities)}; auth methods ${init.authMethods.map((m) => `${m.id} (${m.type})`).join(', ') || 'none'}${runtime.protocolVersion === 2 ? '; ACP v2' : ''}`,
     );
     log.info(quirksLine(init.agentInfo));
     runtime.process.onExit((info) => this.onRuntimeExit(e, runtime, info));

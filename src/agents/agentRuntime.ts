@@ -36,6 +36,8 @@ export interface RuntimeOptions {
   readonly initializeTimeoutMs: number;
   readonly shutdown?: ShutdownTimings;
   readonly maxLineBytes?: number;
+  /** The ACP version offered in `initialize` (default 1; 2: the v2 Preview). */
+  readonly protocolVersion?: 1 | 2;
 }
 
 /** Why an agent could not be started; `message` is for the user. */
@@ -79,6 +81,7 @@ export class AgentRuntime {
       logger: options.logger,
       trace: options.trace,
       maxLineBytes: options.maxLineBytes,
+      protocolVersion: options.protocolVersion,
     });
     // Whether a session was open (or being loaded or resumed) on it is read when the connection
     // goes, before the failed calls let go of their sessions: that decides a restart (AgentManager).
@@ -89,6 +92,9 @@ export class AgentRuntime {
       this.connection.dispose();
     });
     this.connection.onSessionUpdate((n) => this.sessions.update(n));
+    this.connection.onSessionState((sessionId, state) => {
+      if (!this.sessions.has(sessionId)) options.logger.warn(`state_update (${state.state}) for session ${sessionId}, which is not open here: ignored`);
+    });
     // Every agent → client method, decoded once and routed to the session it is about (agents/clientMethods.ts).
     const logged = new Set<string>();
     const call: UnroutedCall = {
@@ -133,6 +139,11 @@ export class AgentRuntime {
 
   get capabilities(): AgentCapabilityView {
     return new AgentCapabilityView(this.init?.agentCapabilities);
+  }
+
+  /** The ACP version spoken with the agent (what its `initialize` answer settled). */
+  get protocolVersion(): 1 | 2 {
+    return this.connection.protocolVersion;
   }
 
   get pid(): number | undefined {

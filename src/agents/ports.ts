@@ -3,7 +3,7 @@
  * (extension.ts / ctx.ts) passes VS Code's implementations in, unit tests pass
  * plain objects. Nothing here imports `vscode`.
  */
-import type { AgentDefinition, AgentSettingsProblem } from './agentDefinition';
+import type { AgentDefinition, AgentSettingsProblem, ProtocolChoice } from './agentDefinition';
 import type { CancelToken } from './sessionRouter';
 
 /** An output channel (VS Code's LogOutputChannel fits). */
@@ -31,6 +31,8 @@ export interface AgentSettings {
   agents(): { agents: AgentDefinition[]; problems: AgentSettingsProblem[] };
   trace(): 'off' | 'messages' | 'verbose';
   initializeTimeoutMs(): number;
+  /** acpAgents.protocolVersion (user settings only): the ACP version offered to agents whose entry names none. Absent: "1". */
+  protocolVersion?(): ProtocolChoice;
   /** Whether the user lets this agent be told that a trusted workspace is trusted (acpAgents.passWorkspaceTrust; user scope only). Absent: yes. */
   passWorkspaceTrust?(agentId: string): boolean;
 }

@@ -63,7 +63,7 @@ export function sessionServices(s: SessionServiceSources): SessionServices {
       ),
     mcpServers: (rt, cwd, agentName) => s.mcp.forSession(rt, cwd, agentName),
     mcpRelay: s.mcpRelays,
-    editorContext: (roots, client) => s.editorContext.forSession(roots, client),
+    editorContext: (roots, client, v2) => s.editorContext.forSession(roots, client, v2),
     scratchRoot: () => makeScratch(s.scratchDir),
     releaseScratch: (dir, holders) => void removeScratchAfter(s.scratchDir, dir, holders, (m) => s.log.warn(`scratch folder: ${m}`)),
     confirmRoot: (agentName, folder) => s.sessionRoots.confirm(agentName, folder),

@@ -147,8 +147,11 @@ export interface SessionServices {
   mcpServers(rt: AgentRuntime, cwd: string, agentName: string): Promise<McpSelection>;
   /** Stdio MCP servers go through the relay when this is there (sessions/parts/mcpStatus.ts). */
   readonly mcpRelay?: McpRelayService;
-  /** The editor's own MCP server for a session whose folders are `roots()` (acpAgents.editorContext); undefined: not available. */
-  editorContext?(roots: () => readonly string[], client?: ClientRequestHandler): Promise<EditorContextAccess | undefined>;
+  /**
+   * The editor's own MCP server for a session whose folders are `roots()` (acpAgents.editorContext); undefined: not available.
+   * `v2()`: the session's agent speaks ACP v2, which has no client fs/terminal methods: `client` is served as tools whatever acpAgents.editorTools says.
+   */
+  editorContext?(roots: () => readonly string[], client?: ClientRequestHandler, v2?: () => boolean): Promise<EditorContextAccess | undefined>;
   /** An empty folder in global storage: the root of a session when no folder is open. */
   scratchRoot(): string;
   /**

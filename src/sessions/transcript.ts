@@ -63,6 +63,13 @@ export class Transcript {
       case 'tool_call_update':
         merge.toolCallUpdate(t, update, scope, out, this.terminals.views);
         break;
+      case '_message':
+        merge.messageUpsert(t, update, scope, out);
+        if (update.role === 'user') scope.plan = undefined;
+        break;
+      case '_tool_content_chunk':
+        merge.toolContentChunk(t, update, scope, out, this.terminals.views);
+        break;
       case 'plan':
         merge.legacyPlan(t, update, scope, out);
         break;

@@ -84,6 +84,8 @@ export interface OpenSessionState {
   readonly mcp?: (agentId: string, sessionId: string) => { statuses(): readonly McpServerStatus[]; trustNote(): string | undefined } | undefined;
   /** Whether an open session waits for the user (a permission request or a question). */
   readonly waiting?: (agentId: string, sessionId: string) => boolean;
+  /** The ACP version a running agent speaks (what its handshake settled); undefined while it is not running. */
+  readonly protocol?: (agentId: string) => number | undefined;
 }
 
 /**
@@ -115,7 +117,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
       const version = node.agent.source === 'registry' && node.agent.version ? `${forLabel(node.agent.version, 50)} ` : '';
       const words = statusText(status) || vscode.l10n.t('not started');
       item.description = `${version}${statusText(status)}`.trim();
-      item.tooltip = textTooltip(['**', node.agent.name], [`** — ${words}\n\n`, [node.agent.command, ...node.agent.args].join(' ')]);
+      item.tooltip = textTooltip(['**', node.agent.name], [`** — ${words}\n\n`, [node.agent.command, ...node.agent.args].join(' ')], [this.protocolLine(node.agent.id)]);
       item.iconPath = new vscode.ThemeIcon(STATUS_ICON[status]);
       item.contextValue = node.agent.source === 'registry' ? 'acpRegistryAgent' : 'acpAgent';
       item.accessibilityInformation = { label: vscode.l10n.t('Agent {0}, {1}, {2} sessions', name, words, sessions) };
@@ -136,6 +138,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
       [` · ${new Date(e.updatedAt).toLocaleString()}\n\n`, e.cwd],
       [e.source === 'agent' ? `\n\n${vscode.l10n.t('(listed by the agent)')}` : ''],
       [waiting ? `\n\n${vscode.l10n.t('Waiting for your answer to a permission request or a question.')}` : ''],
+      [this.protocolLine(e.agentId)],
       ...mcpTooltip(this.open.mcp?.(e.agentId, e.sessionId)),
     );
     item.iconPath = waiting ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('notificationsWarningIcon.foreground')) : new vscode.ThemeIcon(e.source === 'agent' ? 'cloud' : 'comment-discussion');
@@ -143,6 +146,12 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
     item.command = { command: 'acpAgents.openSession', title: vscode.l10n.t('Open'), arguments: [node] };
     item.accessibilityInformation = { label: waiting ? vscode.l10n.t('Session {0}, {1}, waiting for you', title, relativeTime(e.updatedAt)) : vscode.l10n.t('Session {0}, {1}', title, relativeTime(e.updatedAt)) };
     return item;
+  }
+
+  /** "ACP v2" on its own line while the agent runs (the version its handshake settled). */
+  private protocolLine(agentId: string): string {
+    const v = this.open.protocol?.(agentId);
+    return v === undefined ? '' : `\n\n${vscode.l10n.t('Protocol: ACP v{0}', v)}`;
   }
 
   getChildren(node?: SessionTreeNode): SessionTreeNode[] {

@@ -33,11 +33,12 @@ export class EditorContextService implements vscode.Disposable {
 
   /**
    * Access for one session whose folders are `roots()`, its file and terminal services `client` (served
-   * as tools while acpAgents.editorTools is on); undefined when the server cannot start (logged).
+   * as tools while acpAgents.editorTools is on, or while `v2()`: the agent speaks ACP v2); undefined when the server cannot start (logged).
    */
-  async forSession(roots: () => readonly string[], client?: ClientRequestHandler): Promise<EditorContextAccess | undefined> {
+  async forSession(roots: () => readonly string[], client?: ClientRequestHandler, v2?: () => boolean): Promise<EditorContextAccess | undefined> {
     try {
-      const grant = await this.server.grant(roots, () => (client && this.opts.clientTools() ? client : undefined));
+      // ACP v2 has no client fs/terminal methods: its agents get them as tools whatever acpAgents.editorTools says.
+      const grant = await this.server.grant(roots, () => (client && (this.opts.clientTools() || v2?.() === true) ? client : undefined));
       this.opts.secret(grant.token);
       return { entry: () => (this.opts.enabled() ? grant.entry : undefined), dispose: () => grant.dispose() };
     } catch (err) {

@@ -336,7 +336,7 @@ export class SessionFolders implements SessionPart {
     const cwd = this.workingFolder;
     if (this.scratch !== undefined) this.scratchHolders.add(rt.process.exited);
     let mcp = await services.mcpServers(rt, cwd, def.name);
-    this.editorContext ??= await services.editorContext?.(() => this.roots(), this.client);
+    this.editorContext ??= await services.editorContext?.(() => this.roots(), this.client, () => core.runtime()?.protocolVersion === 2);
     const editor = this.editorContext?.entry();
     // The user's own server of the same name wins.
     if (editor && !mcp.servers.some((s) => s.name === editor.name)) mcp = { ...mcp, servers: [...mcp.servers, editor], own: editor.name };

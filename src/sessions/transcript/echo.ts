@@ -30,6 +30,14 @@ export class PromptEcho {
       return true;
     }
     if (update.sessionUpdate === 'user_message_chunk' && update.content.type !== 'text') return true; // an echoed attachment
+    // ACP v2: the prompt echoed whole (user_message), its text spelling what is left of it.
+    if (update.sessionUpdate === '_message' && update.role === 'user' && update.content) {
+      const text = update.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      if (text !== '' && this.pending.startsWith(text)) {
+        this.pending = undefined;
+        return true;
+      }
+    }
     this.pending = undefined;
     return false;
   }

@@ -47,6 +47,39 @@ export function chunk(t: Entries, kind: MessageItem['kind'], block: acp.ContentB
   }
 }
 
+/**
+ * A whole message upserted by id (ACP v2 `user_message`, `agent_message`, `agent_thought`): content
+ * omitted keeps it, null clears it, a value replaces it. A new id is a new message (chunks then append to it).
+ */
+export function messageUpsert(t: Entries, update: Update<'_message'>, scope: Scope, out: Change[]): void {
+  const key = `${update.role}:${update.messageId}`;
+  let target = scope.messages.get(key);
+  if (update.content === undefined && target) return;
+  const blocks = update.content ?? [];
+  const text = blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  const parts = blocks.filter((b) => b.type !== 'text').map(toPart);
+  if (!target) {
+    target = { kind: update.role, id: t.nextId('m'), text, parts, messageId: update.messageId };
+    scope.messages.set(key, target);
+    t.add(target, out, scope);
+    return;
+  }
+  target.text = text;
+  target.parts = parts;
+  out.push({ c: 'put', item: target });
+}
+
+/** ACP v2 `tool_call_content_chunk`: content appended to its tool call (a call not seen yet is made for it). */
+export function toolContentChunk(t: Entries, update: Update<'_tool_content_chunk'>, scope: Scope, out: Change[], terminals: ReadonlyMap<string, TerminalView>): void {
+  const item = scope.tools.get(update.toolCallId);
+  if (!item) {
+    toolCallUpdate(t, { sessionUpdate: 'tool_call_update', toolCallId: update.toolCallId, content: [update.content as acp.ToolCallContent] }, scope, out, terminals);
+    return;
+  }
+  item.content = [...item.content, toToolContent(update.content, terminals)];
+  out.push({ c: 'put', item });
+}
+
 /** tool_call: the call whole (a second one for the same id replaces it). */
 export function toolCall(t: Entries, update: Update<'tool_call'>, scope: Scope, out: Change[], terminals: ReadonlyMap<string, TerminalView>): void {
   const existing = scope.tools.get(update.toolCallId);

@@ -17,6 +17,16 @@ describe('parseAgentSettings', () => {
     assert.deepEqual(agents[0], { id: 'x', name: 'x', command: 'agent', args: [], env: {}, source: 'settings' });
   });
 
+  it('protocolVersion per agent: "1", "2" or "auto" (a number is read as its string); anything else skips the entry', () => {
+    const { agents, problems } = parseAgentSettings([
+      { id: 'a', command: 'x', protocolVersion: 'auto' },
+      { id: 'b', command: 'x', protocolVersion: 2 },
+      { id: 'c', command: 'x', protocolVersion: '3' },
+    ]);
+    assert.deepEqual(agents.map((d) => [d.id, d.protocolVersion]), [['a', 'auto'], ['b', '2']]);
+    assert.match(problems[0]?.message ?? '', /acpAgents.agents\[2\]: "protocolVersion" must be "1", "2" or "auto"/);
+  });
+
   it('skips invalid entries with a problem each, keeping the valid ones', () => {
     const { agents, problems } = parseAgentSettings([
       null,

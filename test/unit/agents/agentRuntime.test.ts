@@ -12,7 +12,7 @@ const FAKE = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 
 const started: AgentRuntime[] = [];
 
-function runtime(scenario: string, opts: { timeoutMs?: number; command?: string; shutdown?: { termAfterMs: number; killAfterMs: number } } = {}) {
+function runtime(scenario: string, opts: { timeoutMs?: number; command?: string; shutdown?: { termAfterMs: number; killAfterMs: number }; protocolVersion?: 1 | 2 } = {}) {
   const logs: string[] = [];
   const rt = new AgentRuntime({
     name: `fake ${scenario}`,
@@ -21,6 +21,7 @@ function runtime(scenario: string, opts: { timeoutMs?: number; command?: string;
     logger: { info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) },
     initializeTimeoutMs: opts.timeoutMs ?? 5000,
     shutdown: opts.shutdown ?? { termAfterMs: 300, killAfterMs: 500 },
+    protocolVersion: opts.protocolVersion,
   });
   started.push(rt);
   return { rt, logs };
@@ -41,6 +42,18 @@ describe('AgentRuntime (real processes)', function () {
     const exit = await rt.stop();
     assert.equal(exit.requested, true);
     assert.equal(isAlive(pid), false);
+  });
+
+  it('ACP v2: an agent that speaks it settles v2; a state_update for a session not open here is logged; a v1-only agent is a protocol-version error', async () => {
+    const { rt, logs } = runtime('v2-turn', { protocolVersion: 2 });
+    const init = await rt.start();
+    assert.equal(init.protocolVersion, 2);
+    assert.equal(rt.protocolVersion, 2);
+    assert.deepEqual(init.agentInfo, { name: 'fake-v2', title: 'Fake v2 Agent', version: '2.0.0' });
+    assert.deepEqual(await rt.connection.prompt({ sessionId: 'not-open', prompt: [{ type: 'text', text: 'hi' }] }), { stopReason: 'end_turn' });
+    assert.ok(logs.some((l) => /state_update \(running\) for session not-open, which is not open here/.test(l)), logs.join('\n'));
+    const { rt: old } = runtime('default', { protocolVersion: 2 });
+    await assert.rejects(old.start(), (e: unknown) => e instanceof AgentStartError && e.reason === 'protocol-version');
   });
 
   it('crash during initialize: says so in words, with the exit code and the last stderr lines', async () => {

@@ -1,0 +1,292 @@
+// ACP v2 (Preview) on the wire: the decoder that maps it onto the one internal model, the transcript's
+// upserts, and the connection's v2 turn (acknowledged prompt, idle state_update) — bad input included.
+import * as assert from 'node:assert/strict';
+import { ProtocolVersionError } from '../../../src/acp/connection';
+import { AgentCapabilityView } from '../../../src/acp/capabilities';
+import { decodeSessionUpdate, type DecodedNotification, type DecodedUpdate } from '../../../src/acp/decode';
+import { decodeV2InitializeResponse, decodeV2Notification, type V2Notification } from '../../../src/acp/decodeV2';
+import { AgentError, ConnectionClosedError } from '../../../src/acp/errors';
+import { Transcript } from '../../../src/sessions/transcript';
+import type { MessageItem, ToolItem } from '../../../src/shared/transcriptTypes';
+import { connectPeer } from './peer';
+
+const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+
+function v2(update: unknown, sessionId = 's1'): V2Notification {
+  const n = decodeV2Notification({ sessionId, update });
+  assert.ok(n);
+  return n;
+}
+function upd(update: unknown): { update: DecodedUpdate; problems: string[] } {
+  const n = v2(update);
+  assert.equal(n.kind, 'update');
+  return { update: (n as { update: DecodedUpdate }).update, problems: [...n.problems] };
+}
+const text = (t: string) => ({ type: 'text', text: t });
+
+describe('ACP v2: decoding', () => {
+  it('initialize: one capabilities object and info, mapped so the capability view serves both versions', () => {
+    const problems: string[] = [];
+    const d = decodeV2InitializeResponse(
+      {
+        protocolVersion: 2,
+        info: { name: 'codex-acp', title: 'Codex', version: '2.6.0' },
+        capabilities: { session: { prompt: { image: {}, audio: null }, mcp: { stdio: {}, http: {} }, delete: {}, fork: {} }, auth: {} },
+        authMethods: [{ id: 'chatgpt', name: 'ChatGPT' }],
+        _meta: { steering: { supported: true } },
+      },
+      problems,
+    );
+    assert.deepEqual(problems, []);
+    assert.equal(d.protocolVersion, 2);
+    assert.deepEqual(d.agentInfo, { name: 'codex-acp', title: 'Codex', version: '2.6.0' });
+    assert.equal(d.steering, true);
+    const caps = new AgentCapabilityView(d.agentCapabilities);
+    // The v2 baseline: list, resume and close come with `session: {}`; no session/load in v2.
+    assert.deepEqual([caps.canList(), caps.canResume(), caps.canClose(), caps.canLoad()], [true, true, true, false]);
+    assert.deepEqual([caps.canDelete(), caps.canFork(), caps.supportsAdditionalDirectories()], [true, true, false]);
+    assert.deepEqual([caps.supportsPrompt('image'), caps.supportsPrompt('audio')], [true, false]);
+    assert.deepEqual([caps.supportsMcp('http'), caps.supportsMcp('stdio'), caps.declinesMcpStdio()], [true, true, false]);
+  });
+
+  it('initialize: v1 fields, no info, no session group and MCP without stdio are named', () => {
+    const problems: string[] = [];
+    const d = decodeV2InitializeResponse({ protocolVersion: 2, agentCapabilities: { loadSession: true }, agentInfo: { name: 'old' } }, problems);
+    assert.equal(d.agentInfo, undefined);
+    assert.equal(new AgentCapabilityView(d.agentCapabilities).canLoad(), false, 'a v1 field is not read on a v2 answer');
+    assert.equal(problems.length, 3, problems.join('\n'));
+    const noStdio = decodeV2InitializeResponse({ protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: { session: { mcp: { http: {} } } } }, []);
+    assert.equal(new AgentCapabilityView(noStdio.agentCapabilities).declinesMcpStdio(), true);
+  });
+
+  it('messages: whole messages are upserts by id; chunks append and need a messageId', () => {
+    assert.deepEqual(upd({ sessionUpdate: 'agent_message', messageId: 'a', content: [text('hi')] }).update, { sessionUpdate: '_message', role: 'agent', messageId: 'a', content: [text('hi')] });
+    assert.deepEqual(upd({ sessionUpdate: 'user_message', messageId: 'u', content: null }).update, { sessionUpdate: '_message', role: 'user', messageId: 'u', content: null });
+    assert.deepEqual(upd({ sessionUpdate: 'agent_thought', messageId: 't' }).update, { sessionUpdate: '_message', role: 'thought', messageId: 't' }, 'omitted content: unchanged');
+    assert.equal(upd({ sessionUpdate: 'agent_message', content: [text('x')] }).update.sessionUpdate, '_unsupported', 'no messageId');
+    assert.deepEqual(upd({ sessionUpdate: 'agent_message_chunk', messageId: 'a', content: text('more') }).update, { sessionUpdate: 'agent_message_chunk', messageId: 'a', content: text('more') });
+    const noId = upd({ sessionUpdate: 'agent_thought_chunk', content: text('x') });
+    assert.equal(noId.update.sessionUpdate, 'agent_thought_chunk', 'never lost');
+    assert.match(noId.problems.join(), /no messageId/);
+  });
+
+  it('tool calls: tool_call_update is the upsert (omitted kept, null cleared), content chunks append, v2 diffs show their patch', () => {
+    const u = upd({ sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'Edit', status: null, locations: null }).update as Record<string, unknown>;
+    assert.deepEqual(u, { sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'Edit', status: null, locations: null });
+    assert.deepEqual(upd({ sessionUpdate: 'tool_call_content_chunk', toolCallId: 't1', content: { type: 'content', content: text('out') } }).update, {
+      sessionUpdate: '_tool_content_chunk',
+      toolCallId: 't1',
+      content: { type: 'content', content: text('out') },
+    });
+    assert.equal(upd({ sessionUpdate: 'tool_call_content_chunk', content: { type: 'content', content: text('x') } }).update.sessionUpdate, '_unsupported');
+    const diff = upd({ sessionUpdate: 'tool_call_update', toolCallId: 't2', content: [{ type: 'diff', changes: [{ operation: 'modify', path: '/w/a.ts' }], patch: { format: 'unified', text: '-a\n+b' } }] }).update as { content: unknown[] };
+    assert.deepEqual(diff.content, [{ type: 'content', content: text('```diff\n-a\n+b\n```') }]);
+  });
+
+  it('plans, config options (configId), notices and the rest go through the shared decoder', () => {
+    const plan = upd({ sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'p', entries: [{ content: 'x', priority: 'high', status: 'pending' }] } }).update;
+    assert.equal(plan.sessionUpdate, 'plan_update');
+    assert.deepEqual(upd({ sessionUpdate: 'plan_removed', planId: 'p' }).update, { sessionUpdate: 'plan_removed', planId: 'p' });
+    const opts = upd({ sessionUpdate: 'config_option_update', configOptions: [{ configId: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }] }).update as { configOptions: { id: string }[] };
+    assert.deepEqual(opts.configOptions.map((o) => o.id), ['model']);
+    assert.equal(upd({ sessionUpdate: 'notice', severity: 'warning', title: 'Hm' }).update.sessionUpdate, 'notice');
+    const term = upd({ sessionUpdate: 'terminal_output_chunk', terminalId: 'x', data: 'ls' });
+    assert.equal(term.update.sessionUpdate, '_unsupported', 'agent-owned terminals: logged, not shown yet');
+  });
+
+  it('state_update and replay_complete are the connection’s, not updates', () => {
+    assert.deepEqual(v2({ sessionUpdate: 'state_update', state: 'running', background: [] }), { kind: 'state', sessionId: 's1', state: { state: 'running' }, problems: [] });
+    assert.deepEqual(v2({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'max_tokens' }), { kind: 'state', sessionId: 's1', state: { state: 'idle', stopReason: 'max_tokens' }, problems: [] });
+    const failed = v2({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'error', error: { code: -32603, message: 'model down' } });
+    assert.deepEqual(failed.kind === 'state' && failed.state, { state: 'idle', stopReason: 'error', error: 'model down' });
+    const bad = v2({ sessionUpdate: 'state_update', state: 'idle', stopReason: 7 });
+    assert.deepEqual(bad.kind === 'state' && bad.state, { state: 'idle' }, 'a malformed stopReason is not reported');
+    assert.match(bad.problems.join(), /stopReason/);
+    const none = v2({ sessionUpdate: 'state_update' });
+    assert.notEqual(none.kind === 'state' && none.state.state, 'idle', 'no state is never idle');
+    assert.deepEqual(v2({ sessionUpdate: 'replay_complete' }), { kind: 'replay_complete', sessionId: 's1', problems: [] });
+    assert.equal(decodeV2Notification({ update: { sessionUpdate: 'state_update', state: 'idle' } }), undefined, 'no sessionId');
+  });
+
+  it('v1 shapes on a v2 connection are decoded all the same and named', () => {
+    for (const u of [
+      { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Old', kind: 'read' },
+      { sessionUpdate: 'plan', entries: [] },
+      { sessionUpdate: 'current_mode_update', currentModeId: 'ask' },
+    ]) {
+      const r = upd(u);
+      assert.equal(r.update.sessionUpdate, u.sessionUpdate);
+      assert.match(r.problems.join(), /a v1 update on a v2 connection/);
+    }
+  });
+
+  it('the archive reads the v2 kinds back', () => {
+    for (const u of [
+      { sessionUpdate: '_message', role: 'agent', messageId: 'a', content: [text('x')] },
+      { sessionUpdate: '_tool_content_chunk', toolCallId: 't', content: { type: 'content', content: text('y') } },
+    ]) assert.deepEqual(decodeSessionUpdate(JSON.parse(JSON.stringify(u)), []), u);
+    assert.equal(decodeSessionUpdate({ sessionUpdate: '_message', role: 'robot', messageId: 'a' }, []).sessionUpdate, '_unsupported');
+  });
+});
+
+describe('ACP v2: upserts in the transcript', () => {
+  const apply = (t: Transcript, u: unknown) => t.apply(upd(u).update);
+
+  it('a message: created, replaced, cleared, kept when content is omitted; chunks append to it', () => {
+    const t = new Transcript();
+    apply(t, { sessionUpdate: 'agent_message', messageId: 'a', content: [text('Draft')] });
+    const msg = t.items[0] as MessageItem;
+    assert.equal(msg.text, 'Draft');
+    const put = apply(t, { sessionUpdate: 'agent_message', messageId: 'a', content: [text('Final ')] });
+    assert.deepEqual(put.map((c) => c.c), ['put']);
+    apply(t, { sessionUpdate: 'agent_message_chunk', messageId: 'a', content: text('answer') });
+    assert.equal(msg.text, 'Final answer');
+    assert.deepEqual(apply(t, { sessionUpdate: 'agent_message', messageId: 'a' }), [], 'omitted: unchanged');
+    assert.equal(msg.text, 'Final answer');
+    apply(t, { sessionUpdate: 'agent_message', messageId: 'a', content: null });
+    assert.equal(msg.text, '');
+    assert.equal(t.items.length, 1, 'one message throughout');
+    apply(t, { sessionUpdate: 'agent_thought', messageId: 'a', content: [text('thinking')] });
+    assert.equal(t.items.length, 2, 'ids are per kind');
+  });
+
+  it('a tool call: created by its first update, fields kept or cleared, content chunks append; a chunk for an unknown id makes the call', () => {
+    const t = new Transcript();
+    apply(t, { sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'Run tests', kind: 'execute', status: 'in_progress', locations: [{ path: '/w/a' }] });
+    apply(t, { sessionUpdate: 'tool_call_content_chunk', toolCallId: 't1', content: { type: 'content', content: text('ok 1') } });
+    apply(t, { sessionUpdate: 'tool_call_content_chunk', toolCallId: 't1', content: { type: 'content', content: text('ok 2') } });
+    apply(t, { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', locations: null });
+    const tool = t.tool('t1') as ToolItem;
+    assert.deepEqual([tool.title, tool.toolKind, tool.status, tool.locations.length], ['Run tests', 'execute', 'completed', 0]);
+    assert.equal(tool.content.length, 2);
+    apply(t, { sessionUpdate: 'tool_call_content_chunk', toolCallId: 'ghost', content: { type: 'content', content: text('late') } });
+    assert.equal(t.tool('ghost')?.content.length, 1, 'not lost');
+  });
+
+  it('the prompt echoed whole (user_message) is not shown twice', () => {
+    const t = new Transcript();
+    t.addUserPrompt('Hello there');
+    const u = upd({ sessionUpdate: 'user_message', messageId: 'm1', content: [text('Hello there')] }).update;
+    assert.equal(t.consumeEcho(u), true);
+  });
+});
+
+describe('ACP v2: the connection', () => {
+  async function v2Peer() {
+    const p = connectPeer({ protocolVersion: 2 });
+    const pending = p.conn.initialize();
+    const req = await p.next((m) => m.method === 'initialize');
+    p.send({ id: req.id, result: { protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: { session: {} } } });
+    await pending;
+    return { p, init: req };
+  }
+
+  it('initialize offers 2 with info and one capabilities object, no fs or terminal', async () => {
+    const { p, init } = await v2Peer();
+    assert.equal(init.params.protocolVersion, 2);
+    assert.deepEqual(init.params.info, { name: 'test', version: '0.0.0' });
+    assert.equal(init.params.clientInfo, undefined);
+    assert.equal(init.params.clientCapabilities, undefined);
+    assert.deepEqual(init.params.capabilities.auth, { terminal: {} });
+    assert.equal(init.params.capabilities.fs, undefined);
+    assert.equal(init.params.capabilities.terminal, undefined);
+    assert.equal(p.conn.protocolVersion, 2);
+  });
+
+  it('an agent answering v1 to the v2 offer is a ProtocolVersionError (the manager then starts it again with v1)', async () => {
+    const p = connectPeer({ protocolVersion: 2 });
+    const pending = p.conn.initialize();
+    const req = await p.next((m) => m.method === 'initialize');
+    p.send({ id: req.id, result: { protocolVersion: 1, agentCapabilities: {} } });
+    await assert.rejects(pending, (e: unknown) => e instanceof ProtocolVersionError && e.offered === 2);
+    assert.equal(p.conn.isClosed, true);
+  });
+
+  it('a turn: the acknowledgement does not end it; the idle state_update does, after every update before it', async () => {
+    const { p } = await v2Peer();
+    const seen: string[] = [];
+    p.conn.onSessionUpdate(async (n: DecodedNotification) => {
+      await tick(2);
+      seen.push(n.update.sessionUpdate);
+    });
+    let ended = false;
+    const turn = p.conn.prompt({ sessionId: 's1', prompt: [{ type: 'text', text: 'hi' }] }).then((r) => ((ended = true), r));
+    const req = await p.next((m) => m.method === 'session/prompt');
+    p.send({ id: req.id, result: { messageId: 'u1' } });
+    p.send({ method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'state_update', state: 'running' } } });
+    p.send({ method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a', content: text('x') } } });
+    await tick(20);
+    assert.equal(ended, false, 'acknowledged, still running');
+    p.send({ method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call_update', toolCallId: 't', title: 'T' } } });
+    p.send({ method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' } } });
+    assert.deepEqual(await turn, { stopReason: 'end_turn' });
+    assert.deepEqual(seen, ['agent_message_chunk', 'tool_call_update']);
+    assert.equal(p.logs.filter((l) => l.startsWith('warn')).length, 0, p.logs.join('\n'));
+  });
+
+  it('an idle snapshot before the agent took the prompt up does not end it; a cancelled turn ends cancelled', async () => {
+    const { p } = await v2Peer();
+    let ended = false;
+    const turn = p.conn.prompt({ sessionId: 's1', prompt: [{ type: 'text', text: 'hi' }] }).then((r) => ((ended = true), r));
+    const req = await p.next((m) => m.method === 'session/prompt');
+    p.send({ method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'state_update', state: 'idle' } } });
+    await tick(20);
+    assert.equal(ended, false);
+    p.send({ id: req.id, result: { messageId: 'u1' } });
+    await p.conn.cancel('s1');
+    p.send({ method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' } } });
+    assert.deepEqual(await turn, { stopReason: 'cancelled' });
+  });
+
+  it('a prompt never acknowledged: the turn still ends with its state_update, and that is logged', async () => {
+    const { p } = await v2Peer();
+    const turn = p.conn.prompt({ sessionId: 's1', prompt: [{ type: 'text', text: 'hi' }] });
+    await p.next((m) => m.method === 'session/prompt');
+    p.send({ method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' } } });
+    assert.deepEqual(await turn, { stopReason: 'end_turn' });
+    assert.ok(p.logs.some((l) => /before the agent acknowledged the prompt/.test(l)), p.logs.join('\n'));
+  });
+
+  it('never a hang: a refused prompt, an error stop, a closed connection and an acknowledgement without messageId', async () => {
+    const { p } = await v2Peer();
+    const refused = p.conn.prompt({ sessionId: 's1', prompt: [{ type: 'text', text: 'a' }] });
+    const r1 = await p.next((m) => m.method === 'session/prompt');
+    p.send({ id: r1.id, error: { code: -32602, message: 'empty prompt' } });
+    await assert.rejects(refused, (e: unknown) => e instanceof AgentError && e.code === -32602);
+
+    const failed = p.conn.prompt({ sessionId: 's2', prompt: [{ type: 'text', text: 'b' }] });
+    const r2 = await p.next((m) => m.method === 'session/prompt' && m.params.sessionId === 's2');
+    p.send({ id: r2.id, result: {} });
+    p.send({ method: 'session/update', params: { sessionId: 's2', update: { sessionUpdate: 'state_update', state: 'idle', stopReason: 'error', error: { code: 1, message: 'model down' } } } });
+    await assert.rejects(failed, (e: unknown) => e instanceof AgentError && /model down/.test(e.message));
+    assert.ok(p.logs.some((l) => /acknowledgement has no messageId/.test(l)));
+
+    const lost = p.conn.prompt({ sessionId: 's3', prompt: [{ type: 'text', text: 'c' }] });
+    const r3 = await p.next((m) => m.method === 'session/prompt' && m.params.sessionId === 's3');
+    p.send({ id: r3.id, result: { messageId: 'u3' } });
+    await tick(10);
+    p.end();
+    await assert.rejects(lost, (e: unknown) => e instanceof ConnectionClosedError);
+  });
+
+  it('state_update for a session with no turn reaches the state handler (the runtime logs one not open there)', async () => {
+    const { p } = await v2Peer();
+    const states: string[] = [];
+    p.conn.onSessionState((sessionId, s) => states.push(`${sessionId}:${s.state}:${s.stopReason ?? ''}`));
+    p.send({ method: 'session/update', params: { sessionId: 'elsewhere', update: { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' } } });
+    await tick(20);
+    assert.deepEqual(states, ['elsewhere:idle:end_turn']);
+  });
+
+  it('v2 MCP servers name their transport; a permission’s subject.toolCall is read as its toolCall', async () => {
+    const { p } = await v2Peer();
+    void p.conn.newSession({ cwd: '/w', mcpServers: [{ name: 'vscode-editor', command: 'node', args: [], env: [] }] });
+    const req = await p.next((m) => m.method === 'session/new');
+    assert.equal(req.params.mcpServers[0].type, 'stdio');
+    let got: any;
+    p.conn.onClientRequest('session/request_permission', (params) => ((got = params), { outcome: { outcome: 'cancelled' } }));
+    p.send({ id: 99, method: 'session/request_permission', params: { sessionId: 's1', title: 'Edit a.ts', subject: { type: 'tool_call', toolCall: { toolCallId: 't9', title: 'Edit a.ts' } }, options: [] } });
+    await p.next((m) => m.id === 99 && m.result !== undefined);
+    assert.equal(got.toolCall.toolCallId, 't9');
+  });
+});
