@@ -90,22 +90,22 @@ describe('Edit and Retry an earlier message', function () {
   it('Retry: the same text again; a file the user changed since is named on the card and left as it is', async () => {
     const a = await api();
     const { panel: first, cp2 } = await twoTurns('fake-rewind');
-    fs.writeFileSync(f('a.txt'), 'two, and mine\n');
+    fs.writeFileSync(f('b.txt'), 'b two, and mine\n');
     const m2 = users(first)[1]!;
     a.testing.postFromWebview(first, { type: 'rewind', action: 'retry', id: m2.id });
     const card = await waitFor('the restore card', () => {
       const r = first.session.transcript.header.restore;
       return r?.state === 'confirm' ? r : undefined;
     });
-    assert.deepEqual(card.files.map((x) => `${x.name}:${x.action}${x.userEdited ? ':edited' : ''}`), ['a.txt:restore:edited', 'b.txt:delete']);
+    assert.deepEqual(card.files.map((x) => `${x.name}:${x.action}${x.userEdited ? ':edited' : ''}`), ['a.txt:restore', 'b.txt:delete:edited']);
     assert.match(card.note ?? '', /1 file was changed after the agent left it: it is left as it is, unless you choose to restore it too\./);
     a.testing.postFromWebview(first, { type: 'checkpoint', action: 'restoreKeep', id: cp2 });
     const fork = await waitFor('the fork’s panel', () => a.panels().find((p) => p !== first));
     const sent = await waitFor('the text sent to the fork', () => readRecord('rewind').find((r) => r.dir === 'in' && r.msg?.method === 'session/prompt' && r.msg.params.sessionId === fork.session.id)?.msg.params.prompt);
     assert.equal(sent[0].text, 'second', 'Retry sends the same text');
-    assert.equal(read(f('a.txt')), 'two, and mine\n', 'the user’s change is left alone');
-    assert.equal(read(f('b.txt')), null);
-    assert.match(first.session.transcript.header.restore?.note ?? '', /Left as you changed them: a\.txt\./);
+    assert.equal(read(f('a.txt')), 'one\n', 'restored');
+    assert.equal(read(f('b.txt')), 'b two, and mine\n', 'the user’s change is left alone (not removed)');
+    assert.match(first.session.transcript.header.restore?.note ?? '', /Restored 1 file\. Left as you changed them: b\.txt\./);
   });
 
   it('a fork the agent refuses part-way: the restored files are put back, the original session is as it was, and both panels say why', async () => {
