@@ -77,6 +77,16 @@ export class AgentCapabilityView {
   canFork(): boolean {
     return this.session('fork');
   }
+  /**
+   * `session/fork` at an earlier message: claude-agent-acp's unstable `_meta.claudeCode.rewindTo` (the
+   * agent's message id to fork after), advertised as `agentCapabilities._meta.claudeCode.rewind: true`
+   * (agentclientprotocol/claude-agent-acp#872). Only with `canFork()`.
+   */
+  canForkAtMessage(): boolean {
+    const meta = isObj(this.caps) ? (this.caps as { _meta?: unknown })._meta : undefined;
+    const claude = isObj(meta) ? (meta as Record<string, unknown>).claudeCode : undefined;
+    return this.canFork() && isObj(claude) && (claude as Record<string, unknown>).rewind === true;
+  }
   /** A client-provided system prompt (`systemPrompt`, mode append) on new/load/resume (stable since 1.30). */
   supportsSystemPrompt(): boolean {
     return this.session('systemPrompt');

@@ -58,6 +58,8 @@ export interface ForkSessionParams {
   readonly mcpServers?: acp.McpServer[];
   readonly additionalDirectories?: string[];
   readonly systemPrompt?: unknown;
+  /** An agent's own extension, e.g. claude-agent-acp's `claudeCode.rewindTo` (fork at a message). */
+  readonly _meta?: Record<string, unknown>;
 }
 export namespace ForkSessionRequest {
   export const method = 'session/fork';

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { AgentSession } from '../sessions/agentSession';
+import { attachmentsOf, userOrdinal } from '../sessions/parts/rewind';
 import type { Attachment, Mention } from '../shared/attachments';
 import { forMessage } from '../shared/nativeText';
 import type { HostToWebview, WebviewToHost } from '../shared/webviewProtocol';
@@ -51,6 +52,17 @@ function insideSession(p: PanelHost, uri: string): string | undefined {
   }
 }
 
+/** Edit (the composer's text) or Retry of an earlier message: restore, fork before it, send there; the webview hears how it ended. */
+function rewind(p: PanelHost, messageId: string, text: string, attachments: readonly Attachment[]): void {
+  void p.session.rewind.start(messageId, text, attachments).then(
+    (o) => p.post({ type: 'rewound', ok: o.ok, ...(o.note !== undefined ? { note: o.note } : {}) }),
+    (err: unknown) => {
+      p.log.warn(`rewind: ${String(err)}`);
+      p.post({ type: 'rewound', ok: false, note: vscode.l10n.t('Not rewound: something went wrong (see the log). Nothing was changed.') });
+    },
+  );
+}
+
 const HANDLERS: Handlers = {
   ready: (_msg, p) => p.connected(),
   older: (msg, p) => p.sendOlder(msg.before, msg.pending),
@@ -60,7 +72,23 @@ const HANDLERS: Handlers = {
       p.log.warn(`send: left out ${refused.length} attachment(s) this panel was never given and that are outside the session's folders`);
       p.post({ type: 'composerNote', text: vscode.l10n.t('{0} was not sent: it was not attached here, and it is outside the session\'s folders. Use Attach… to pick it.', forMessage(refused.join(', '), 200)) });
     }
-    void p.session.prompt(msg.text, ok);
+    if (msg.rewind !== undefined) rewind(p, msg.rewind, msg.text, ok);
+    else void p.session.prompt(msg.text, ok);
+  },
+  rewind: (msg, p) => {
+    const item = p.session.transcript.get(msg.id);
+    if (item?.kind !== 'user') return p.post({ type: 'rewound', ok: false, note: vscode.l10n.t('That message cannot be edited or retried here.') });
+    // The message's own files and images (sent from this panel): back in the composer for Edit, sent again for Retry.
+    const { attachments, leftOut } = attachmentsOf(item);
+    if (msg.action === 'retry') {
+      p.offered.note(attachments);
+      return rewind(p, msg.id, item.text, attachments);
+    }
+    const n = userOrdinal(p.session.transcript.items, msg.id);
+    if (n === undefined) return p.post({ type: 'rewound', ok: false, note: vscode.l10n.t('That message cannot be edited or retried here.') });
+    p.post({ type: 'editing', id: msg.id, message: n, text: item.text });
+    if (attachments.length) offer(p, attachments);
+    if (leftOut.length) p.post({ type: 'composerNote', text: vscode.l10n.t('Not put back (only their names were kept): {0}. Attach them again if they are needed.', forMessage(leftOut.join(', '), 200)) });
   },
   attach: (_msg, p) => void p.attachments.pick().then((add) => add.length && offer(p, add)),
   dropUris: (msg, p) => {
@@ -162,6 +190,8 @@ const HANDLERS: Handlers = {
           return r.preview(msg.id);
         case 'restore':
           return await r.restore(msg.id);
+        case 'restoreKeep':
+          return await r.restore(msg.id, true);
         case 'undo':
           return await r.undoRestore();
         case 'dismiss':

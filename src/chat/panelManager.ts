@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentSession } from '../sessions/agentSession';
+import type { RewindRequest } from '../sessions/parts/rewind';
 import type { PersistedPanelState } from '../shared/webviewProtocol';
 import type { AttachmentSources } from './attachmentSources';
 import type { AttentionDeps } from './attention';
@@ -62,6 +63,11 @@ export class ChatPanelManager implements vscode.Disposable, vscode.WebviewPanelS
     const p = this.create(agent, cwd);
     void p.session.past.forkFrom(source);
     return p;
+  }
+
+  /** Opens a panel for a fork taken before an earlier message (Edit, Retry), which then sends the new text: whether the fork was made. */
+  async openRewind(agent: AgentDefinition, source: { sessionId: string; title: string }, rewind: RewindRequest, cwd?: string): Promise<boolean> {
+    return await this.create(agent, cwd).session.past.forkFrom(source, rewind);
   }
 
   /** Opens a panel for a new session of `agent` in `cwd` and starts it. */

@@ -69,7 +69,7 @@ export function sessionServices(s: SessionServiceSources): SessionServices {
     confirmRoot: (agentName, folder) => s.sessionRoots.confirm(agentName, folder),
     additionalDirectories: (cwd) => workspaceFolderPaths().filter((f) => f !== cwd),
     newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
-    forkSession: (def, sessionId) => void vscode.commands.executeCommand('acpAgents.forkSession', { agentId: def.id, sessionId }),
+    forkSession: async (def, sessionId, rewind) => (await vscode.commands.executeCommand<unknown>('acpAgents.forkSession', { agentId: def.id, sessionId, ...(rewind ? { rewind } : {}) })) === true,
     readText,
     currentBytes,
     restoreFiles: (entries, label, access) => restoreFiles(entries, label, (file) => s.files.vetUserWrite(access, file)),

@@ -4,6 +4,8 @@ import { forLabel, forMessage } from '../shared/nativeText';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import { addContextFolder } from '../chat/contextFolders';
 import { transcriptMarkdown } from '../sessions/transcript/forkTranscript';
+import type { RewindRequest } from '../sessions/parts/rewind';
+import { isAttachment, type Attachment } from '../shared/attachments';
 import type { PermissionItem } from '../shared/transcriptTypes';
 import type { SessionTreeNode } from '../ui/sessionTree';
 import { agentFromArg, pickFolder, showError } from './helpers';
@@ -52,8 +54,22 @@ const forkSession: CommandFactory = (ctx) => async (arg?: unknown) => {
     return;
   }
   const entry = ctx.index.get(agent.id, sessionId);
-  ctx.panels.openFork(agent, { sessionId, title: entry?.title || agent.name }, entry?.cwd ?? ctx.activePanel()?.session.cwd);
+  const source = { sessionId, title: entry?.title || agent.name };
+  const cwd = entry?.cwd ?? ctx.activePanel()?.session.cwd;
+  // An Edit or Retry of an earlier message (a panel's rewind): taken before that message; says whether it was made.
+  const rewind = asRewind((arg as { rewind?: unknown } | undefined)?.rewind);
+  if (rewind) return await ctx.panels.openRewind(agent, source, rewind, cwd);
+  ctx.panels.openFork(agent, source, cwd);
+  return undefined;
 };
+
+/** A rewind in a command's argument, checked (a command may be run by anyone). */
+function asRewind(v: unknown): RewindRequest | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const r = v as Record<string, unknown>;
+  const ok = typeof r.message === 'number' && Number.isSafeInteger(r.message) && r.message >= 1 && typeof r.quote === 'string' && typeof r.text === 'string' && Array.isArray(r.attachments) && r.attachments.length <= 100 && r.attachments.every(isAttachment);
+  return ok ? { message: r.message as number, quote: (r.quote as string).slice(0, 400), text: r.text as string, attachments: r.attachments as Attachment[] } : undefined;
+}
 
 /** The keyboard into the current session's composer (a new session when none is open). */
 const focusComposer: CommandFactory = (ctx) => () => {

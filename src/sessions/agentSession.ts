@@ -27,6 +27,7 @@ import { McpStatus } from './parts/mcpStatus';
 import { MessageQueue } from './parts/messageQueue';
 import { PastSessions, rootRefused } from './parts/pastSessions';
 import { RejectReasons } from './parts/rejectReasons';
+import { Rewind } from './parts/rewind';
 import { Permissions, permissionHost } from './parts/permissions';
 import { Pins } from './parts/pins';
 import { SessionFolders } from './parts/sessionFolders';
@@ -68,6 +69,7 @@ export class AgentSession implements Disposable, SessionSink {
   readonly elicitations: Elicitations;
   readonly pins: Pins;
   readonly rejectReasons: RejectReasons;
+  readonly rewind: Rewind;
   /** The MCP servers handed to the agent and what became of them (`session.mcp.statuses()`). */
   readonly mcp: McpStatus;
   /** In this order they hear of updates, turns and withdrawals, and are offered archive lines. */
@@ -135,7 +137,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.subagents = new Subagents(core, this);
     this.settings = new SessionSettings(core);
     this.elicitations = new Elicitations(core);
-    this.parts = [this.permissions, this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp, this.rejectReasons];
+    this.parts = [this.permissions, this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp, this.rejectReasons, (this.rewind = new Rewind(core, this.checkpoints.restore))];
     this.opener = this.makeOpener();
     this.subscriptions = [
       this.turns.onDidBegin(() => this.parts.forEach((p) => p.turnBegan?.())),
@@ -354,7 +356,7 @@ export class AgentSession implements Disposable, SessionSink {
         this.services.newSession(this.def);
         return;
       case 'fork':
-        if (this.sessionId) this.services.forkSession(this.def, this.sessionId);
+        if (this.sessionId) void this.services.forkSession(this.def, this.sessionId);
         return;
       case 'export':
       case 'trustSetting':

@@ -18,7 +18,7 @@ export type OpenMode =
   | { readonly kind: 'load'; readonly sessionId: string }
   | { readonly kind: 'resume'; readonly sessionId: string }
   /** `session/fork` of another session: a new id, the agent keeps the history. */
-  | { readonly kind: 'fork'; readonly fromSessionId: string };
+  | { readonly kind: 'fork'; readonly fromSessionId: string; readonly meta?: Record<string, unknown> };
 
 export type SessionParams = {
   cwd: string;
@@ -63,7 +63,7 @@ function spec(mode: OpenMode, token: CancellationToken | undefined): ModeSpec {
         supported: (c) => c.canFork(),
         missing: (name) => l10n.t('{0} cannot fork sessions (it does not advertise sessionCapabilities.fork).', name),
         call: async (rt, p) => {
-          const r = await rt.connection.forkSession({ sessionId: mode.fromSessionId, ...p }, token);
+          const r = await rt.connection.forkSession({ sessionId: mode.fromSessionId, ...p, ...(mode.meta ? { _meta: mode.meta } : {}) }, token);
           if (typeof r?.sessionId !== 'string' || r.sessionId === '') throw new Error(l10n.t('The agent answered session/fork without a session id.'));
           return r;
         },

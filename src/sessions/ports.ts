@@ -13,6 +13,7 @@ import type { RelayListener, RelayRegistration } from '../node/mcpRelay/hub';
 import type { McpSelection } from './mcp/mcpServers';
 import type { ReadAttachment } from './promptBuilder';
 import type { RestoreOutcome } from './checkpoints/restore';
+import type { RewindRequest } from './parts/rewind';
 import type { AutoApprove } from './policy/permissionPolicy';
 import type { FileTouches } from './checkpoints/fileTouches';
 import type { SessionIndex } from './store/sessionIndex';
@@ -168,8 +169,11 @@ export interface SessionServices {
   additionalDirectories(cwd: string): string[];
   /** Opens a new session of the same agent (from an archive-only panel). */
   newSession(def: AgentDefinition): void;
-  /** Forks a session of the agent into a new panel (ACP: Fork Session). */
-  forkSession(def: AgentDefinition, sessionId: string): void;
+  /**
+   * Forks a session of the agent into a new panel (ACP: Fork Session); with `rewind`, taken just before
+   * that earlier message, whose new text is then sent there (Edit, Retry). Resolves with whether the fork was made.
+   */
+  forkSession(def: AgentDefinition, sessionId: string, rewind?: RewindRequest): Promise<boolean>;
   /** A file attachment's text at send time: an open editor's (unsaved changes included), else the disk's through a verified open; refused when it no longer leads to `real`. */
   readText: ReadAttachment;
   /** A file's bytes now: an editor's unsaved text, else the disk's (null: missing; undefined: unreadable or too large). */

@@ -265,6 +265,8 @@ export interface RestoreView {
   /** The user message the checkpoint belongs to. */
   readonly messageId: string;
   readonly state: 'confirm' | 'restoring' | 'done' | 'undone' | 'failed';
+  /** The restore goes before an Edit or Retry of this message (its ordinal): the card offers to leave the files the user changed, then continues. */
+  readonly rewind?: number;
   readonly files: readonly { path: string; name: string; action: 'restore' | 'recreate' | 'delete' | 'unknown'; userEdited: boolean }[];
   readonly note?: string;
 }

@@ -49,6 +49,10 @@ export type HostToWebview =
   | { readonly type: 'attachments'; readonly add: readonly Attachment[] }
   /** Why something dropped on the composer was not attached, shown under its chips. */
   | { readonly type: 'composerNote'; readonly text: string }
+  /** Edit of an earlier message: its text in the composer, "editing message N" (its attachments follow as `attachments`). */
+  | { readonly type: 'editing'; readonly id: string; readonly message: number; readonly text: string }
+  /** How an Edit or Retry ended: made (the fork's panel goes on), or not, with why (the composer keeps the edit). */
+  | { readonly type: 'rewound'; readonly ok: boolean; readonly note?: string }
   /** What an @-mention may attach (answering `findFiles`). */
   | { readonly type: 'mentions'; readonly requestId: number; readonly items: readonly Mention[] };
 
@@ -56,7 +60,10 @@ export type WebviewToHost =
   | { readonly type: 'ready' }
   /** The items before `before` (the oldest the webview has; `pending`: how many it still expects). */
   | { readonly type: 'older'; readonly before: string; readonly pending: number }
-  | { readonly type: 'send'; readonly text: string; readonly attachments?: readonly Attachment[] }
+  /** `rewind`: the earlier user message this text replaces (Edit): restore, fork before it, send there. */
+  | { readonly type: 'send'; readonly text: string; readonly attachments?: readonly Attachment[]; readonly rewind?: string }
+  /** On an earlier user message: Edit (into the composer) or Retry (the same text, at once). */
+  | { readonly type: 'rewind'; readonly action: 'edit' | 'retry'; readonly id: string }
   | { readonly type: 'attach' }
   | { readonly type: 'findFiles'; readonly query: string; readonly requestId: number }
   | { readonly type: 'dropUris'; readonly uris: readonly string[] }
@@ -91,9 +98,10 @@ export type WebviewToHost =
   | { readonly type: 'folder'; readonly action: 'add' | 'remove'; readonly path?: string };
 
 export type ChangeAction = 'open' | 'revert' | 'keep' | 'reviewAll' | 'keepAll' | 'revertAll';
-export type CheckpointAction = 'preview' | 'restore' | 'undo' | 'dismiss' | 'diff';
+/** `restoreKeep`: restore, leaving the files the user changed since (an Edit's or Retry's card). */
+export type CheckpointAction = 'preview' | 'restore' | 'restoreKeep' | 'undo' | 'dismiss' | 'diff';
 const CHANGE_ACTIONS: readonly string[] = ['open', 'revert', 'keep', 'reviewAll', 'keepAll', 'revertAll'] satisfies ChangeAction[];
-const CHECKPOINT_ACTIONS: readonly string[] = ['preview', 'restore', 'undo', 'dismiss', 'diff'] satisfies CheckpointAction[];
+const CHECKPOINT_ACTIONS: readonly string[] = ['preview', 'restore', 'restoreKeep', 'undo', 'dismiss', 'diff'] satisfies CheckpointAction[];
 
 /** The state a panel persists across a window reload (through `WebviewPanelSerializer`). */
 export interface PersistedPanelState {
@@ -123,7 +131,9 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
     case 'older':
       return str(m.before) && typeof m.pending === 'number' && Number.isSafeInteger(m.pending) && m.pending >= 0;
     case 'send':
-      return str(m.text) && (m.attachments === undefined || (Array.isArray(m.attachments) && m.attachments.length <= 100 && m.attachments.every(isAttachment)));
+      return str(m.text) && (m.attachments === undefined || (Array.isArray(m.attachments) && m.attachments.length <= 100 && m.attachments.every(isAttachment))) && (m.rewind === undefined || (str(m.rewind) && m.rewind.length <= 200));
+    case 'rewind':
+      return (m.action === 'edit' || m.action === 'retry') && str(m.id) && m.id.length <= 200;
     case 'attach':
       return true;
     case 'findFiles':

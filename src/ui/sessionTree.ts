@@ -131,12 +131,17 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
     const elsewhere = folders.length > 0 && !folders.includes(e.cwd);
     const waiting = this.open.waiting?.(e.agentId, e.sessionId) ?? false;
     const when = `${relativeTime(e.updatedAt)}${elsewhere ? ` · ${forLabel(path.basename(e.cwd), 100)}` : ''}`;
-    item.description = waiting ? vscode.l10n.t('waiting for you · {0}', when) : when;
+    // A fork made by an Edit or Retry names the session it came from (which stays in the list).
+    const from = e.forkOf ? forLabel(e.forkOf.title ?? this.index.get(e.agentId, e.forkOf.sessionId)?.title ?? e.forkOf.sessionId, 60) : undefined;
+    const rewound = e.forkOf && from !== undefined ? (e.forkOf.message !== undefined ? vscode.l10n.t('rewound from "{0}" before message {1}', from, e.forkOf.message) : vscode.l10n.t('forked from "{0}"', from)) : undefined;
+    const described = rewound ? `${rewound} · ${when}` : when;
+    item.description = waiting ? vscode.l10n.t('waiting for you · {0}', described) : described;
     item.tooltip = textTooltip(
       ['**', title],
       ['**\n\n', node.agent.name],
       [` · ${new Date(e.updatedAt).toLocaleString()}\n\n`, e.cwd],
       [e.source === 'agent' ? `\n\n${vscode.l10n.t('(listed by the agent)')}` : ''],
+      ...(rewound ? [['\n\n', rewound] as [string, string]] : []),
       [waiting ? `\n\n${vscode.l10n.t('Waiting for your answer to a permission request or a question.')}` : ''],
       [this.protocolLine(e.agentId)],
       ...mcpTooltip(this.open.mcp?.(e.agentId, e.sessionId)),

@@ -3,6 +3,8 @@
  * prompts sent before (from an empty composer; a draft is never replaced), "/"
  * completes the agent's slash commands, "@" attaches, pasted or dropped images
  * and files dropped from the Explorer become chips, Stop (or Escape) while a turn runs.
+ * Edit of an earlier message puts its text and attachments here, "editing message N" (Escape
+ * cancels and brings back what was here before); Send then rewinds to it (restore, fork, send).
  */
 import * as l10n from '@vscode/l10n';
 import type { Attachment, Mention } from '../shared/attachments';
@@ -46,6 +48,10 @@ export class Composer {
   /** The request whose @-mention list is shown (a pick names it: the host offers only what that list showed). */
   private shownRequest = 0;
   private mention: { start: number; query: string } | undefined;
+  /** An earlier message being edited: its id, what the composer held before, and whether its Send is under way. */
+  private editing: { id: string; before: { text: string; attachments: Attachment[] }; pending: boolean } | undefined;
+  private readonly banner: HTMLElement;
+  private readonly bannerText: HTMLElement;
 
   constructor(
     private readonly input: HTMLTextAreaElement,
@@ -64,6 +70,16 @@ export class Composer {
     this.note.setAttribute('role', 'status');
     this.note.hidden = true;
     chips.after(this.note);
+    this.banner = h('div', 'editing-banner');
+    this.banner.setAttribute('role', 'status');
+    this.banner.hidden = true;
+    this.bannerText = h('span', 'editing-text');
+    const cancel = h('button', 'link-button editing-cancel', l10n.t('Cancel'));
+    cancel.type = 'button';
+    cancel.title = l10n.t('Stop editing (Escape)');
+    cancel.addEventListener('click', () => this.cancelEdit());
+    this.banner.append(icon('edit'), this.bannerText, cancel);
+    (input.closest('.composer') ?? input).prepend(this.banner);
     attach.addEventListener('click', () => this.post({ type: 'attach' }));
     input.addEventListener('paste', (e) => this.onPaste(e));
     const zone = input.closest('.composer') ?? input;
@@ -92,6 +108,50 @@ export class Composer {
     });
   }
 
+  /** Edit of an earlier message (message `n` of the session): its text here; the host sends its attachments. */
+  edit(id: string, n: number, text: string): void {
+    this.editing = { id, before: this.editing?.before ?? { text: this.input.value, attachments: this.attachments }, pending: false };
+    this.attachments = [];
+    this.renderChips();
+    this.setNote(undefined);
+    this.input.value = text;
+    this.onDraft(text);
+    this.bannerText.textContent = ` ${l10n.t('Editing message {0}: Send restores the files to before it and continues in a fork. Escape cancels.', n)} `;
+    this.banner.hidden = false;
+    this.input.focus();
+    this.input.setSelectionRange(text.length, text.length);
+  }
+
+  /** Editing ends: what the composer held before comes back. */
+  private cancelEdit(): void {
+    const e = this.editing;
+    if (!e) return;
+    this.editing = undefined;
+    this.banner.hidden = true;
+    this.input.value = e.before.text;
+    this.attachments = e.before.attachments;
+    this.renderChips();
+    this.setNote(undefined);
+    this.onDraft(this.input.value);
+    this.send.disabled = !this.enabled;
+  }
+
+  /** How an Edit or Retry ended: made (the composer is emptied), or not (the edit stays, with why). */
+  rewound(ok: boolean, note: string | undefined): void {
+    const e = this.editing;
+    if (ok && e?.pending) {
+      this.editing = undefined;
+      this.banner.hidden = true;
+      this.input.value = e.before.text;
+      this.attachments = e.before.attachments;
+      this.renderChips();
+      this.onDraft(this.input.value);
+    }
+    if (e && !ok) e.pending = false;
+    this.send.disabled = !this.enabled;
+    this.setNote(note);
+  }
+
   /** A queued message taken back to edit: its text goes into the composer (after what is typed there); the host sends its attachments back. */
   takeBack(text: string): void {
     this.input.value = this.input.value.trim() === '' ? text : `${this.input.value}\n${text}`;
@@ -106,7 +166,7 @@ export class Composer {
 
   setState(enabled: boolean, busy: boolean): void {
     this.enabled = enabled;
-    this.send.disabled = !enabled;
+    this.send.disabled = !enabled || this.editing?.pending === true;
     // While a turn runs, what is sent waits in the queue for its own turn.
     this.send.textContent = busy ? l10n.t('Queue') : l10n.t('Send');
     this.send.title = busy ? l10n.t('Queue: sent when the running turn ends (Enter)') : l10n.t('Send (Enter)');
@@ -206,6 +266,18 @@ export class Composer {
   private submit(): void {
     const text = this.input.value;
     if ((text.trim() === '' && this.attachments.length === 0) || !this.enabled) return;
+    if (this.editing) {
+      // The edit stays here until the host says the fork was made (or why not).
+      if (this.editing.pending) return;
+      this.editing.pending = true;
+      this.send.disabled = true;
+      this.setNote(undefined);
+      this.post({ type: 'send', text, ...(this.attachments.length ? { attachments: this.attachments } : {}), rewind: this.editing.id });
+      this.history.add(text);
+      this.saveHistory();
+      this.hideSuggestions();
+      return;
+    }
     this.post({ type: 'send', text, ...(this.attachments.length ? { attachments: this.attachments } : {}) });
     this.attachments = [];
     this.renderChips();
@@ -240,6 +312,11 @@ export class Composer {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       this.submit();
+      return;
+    }
+    if (e.key === 'Escape' && this.editing && !e.isComposing) {
+      e.preventDefault();
+      this.cancelEdit();
       return;
     }
     // Up on the first line walks back, Down on the last line forward — over an empty composer or an entry

@@ -265,6 +265,13 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'composerNote':
       composer.setNote(msg.text);
       return;
+    case 'editing':
+      composer.edit(msg.id, msg.message, msg.text);
+      return;
+    case 'rewound':
+      composer.rewound(msg.ok, msg.note);
+      if (msg.note) announce(msg.note);
+      return;
     case 'deltas': {
       transcript.apply(msg.deltas, streaming);
       // A permission request is announced with the keys that answer it.

@@ -20,9 +20,10 @@ function actionText(action: RestoreView['files'][number]['action']): string {
   }
 }
 
-function headingOf(state: RestoreView['state'], n: number): string {
+function headingOf(state: RestoreView['state'], n: number, rewind: number | undefined): string {
   switch (state) {
     case 'confirm':
+      if (rewind !== undefined) return n === 1 ? l10n.t('Restore 1 file, then continue from before message {0} in a fork?', rewind) : l10n.t('Restore {0} files, then continue from before message {1} in a fork?', n, rewind);
       return n === 1 ? l10n.t('Restore 1 file to before this message?') : l10n.t('Restore {0} files to before this message?', n);
     case 'restoring':
       return l10n.t('Restoring…');
@@ -45,7 +46,7 @@ export function renderRestore(transcript: HTMLElement, fallback: HTMLElement, vi
   const title = h('div', 'restore-title');
   title.append(icon('history'), document.createTextNode(' '));
   const n = view.files.filter((f) => f.action !== 'unknown').length;
-  title.append(h('strong', undefined, headingOf(view.state, n)));
+  title.append(h('strong', undefined, headingOf(view.state, n, view.rewind)));
   card.append(title);
   if (view.files.length && view.state !== 'failed') {
     const ul = h('ul', 'restore-files');
@@ -70,13 +71,21 @@ export function renderRestore(transcript: HTMLElement, fallback: HTMLElement, vi
   }
   if (view.note) card.append(h('p', 'restore-note', view.note));
   const buttons = h('div', 'restore-buttons');
-  const button = (cls: string, text: string, action: 'restore' | 'undo' | 'dismiss', primary = false) => {
+  const button = (cls: string, text: string, action: 'restore' | 'restoreKeep' | 'undo' | 'dismiss', primary = false) => {
     const b = h('button', `${primary ? 'primary' : 'secondary'} ${cls}`, text);
     b.type = 'button';
     b.addEventListener('click', () => post({ type: 'checkpoint', action, id: view.checkpoint }));
     return b;
   };
-  if (view.state === 'confirm' && n > 0) buttons.append(button('restore-confirm', n === 1 ? l10n.t('Restore 1 File') : l10n.t('Restore {0} Files', n), 'restore', true));
+  const edited = view.files.filter((f) => f.userEdited && f.action !== 'unknown').length;
+  if (view.state === 'confirm' && view.rewind !== undefined) {
+    // Before an Edit or Retry: the files the user changed since stay as they are unless the user says otherwise.
+    const others = n - edited;
+    if (edited > 0) {
+      buttons.append(button('restore-keep', others === 1 ? l10n.t('Restore 1 File, Keep Your Changes, Continue') : l10n.t('Restore {0} Files, Keep Your Changes, Continue', others), 'restoreKeep', true));
+      buttons.append(button('restore-confirm', l10n.t('Restore All {0}, Discarding Your Changes, Continue', n), 'restore'));
+    } else buttons.append(button('restore-confirm', n === 1 ? l10n.t('Restore 1 File and Continue') : l10n.t('Restore {0} Files and Continue', n), 'restore', true));
+  } else if (view.state === 'confirm' && n > 0) buttons.append(button('restore-confirm', n === 1 ? l10n.t('Restore 1 File') : l10n.t('Restore {0} Files', n), 'restore', true));
   if (view.state === 'done') buttons.append(button('restore-undo', l10n.t('Undo Restore'), 'undo'));
   if (view.state !== 'restoring') buttons.append(button('restore-dismiss', view.state === 'confirm' ? l10n.t('Cancel') : l10n.t('Close'), 'dismiss'));
   card.append(buttons);

@@ -42,6 +42,10 @@ export class CheckpointRestore {
   /** What a restore replaced, for Undo. */
   private undo: { checkpoint: string; files: { path: string; bytes: Buffer | null }[] } | undefined;
   private plan: RestoreEntry[] = [];
+  /** The message (its ordinal) an Edit or Retry rewinds to, while its card is shown. */
+  private rewind: number | undefined;
+  /** Hears how a previewed restore ended (a rewind waits for it). */
+  settled: ((checkpoint: string, outcome: 'restored' | 'dismissed' | 'failed') => void) | undefined;
 
   constructor(private readonly host: RestoreHost) {}
 
@@ -50,6 +54,12 @@ export class CheckpointRestore {
     this.items.clear();
     this.undo = undefined;
     this.plan = [];
+    this.rewind = undefined;
+  }
+
+  /** Whether restoring to `checkpoint` would change (or name) any file: a rewind asks first only then. */
+  needed(checkpoint: string): boolean {
+    return (this.host.checkpoints().plan(checkpoint)?.length ?? 0) > 0;
   }
 
   /** The message just sent began this checkpoint. */
@@ -103,43 +113,62 @@ export class CheckpointRestore {
       checkpoint,
       messageId: this.items.get(checkpoint) ?? '',
       state,
+      ...(this.rewind !== undefined ? { rewind: this.rewind } : {}),
       files: this.plan.map((e) => ({ path: e.path, name: path.basename(e.path), action: e.action, userEdited: e.userEdited !== undefined })),
       ...(note !== undefined ? { note } : {}),
     };
   }
 
-  /** Restore files to here, first step: what would change. */
-  preview(checkpoint: string): void {
+  /** Restore files to here, first step: what would change. `rewind`: the message an Edit or Retry goes back to (the card says so). */
+  preview(checkpoint: string, rewind?: number): void {
     const plan = this.host.checkpoints().plan(checkpoint);
     if (!plan) return;
+    // Another message's confirmation that was still open is given up (a rewind waiting on it ends).
+    const shown = this.host.transcript().header.restore;
+    if (shown?.state === 'confirm' && shown.checkpoint !== checkpoint) this.settled?.(shown.checkpoint, 'dismissed');
     this.plan = plan;
+    this.rewind = rewind;
     if (this.host.busy()) return this.show(this.view(checkpoint, 'failed', l10n.t('The agent is working: stop the turn first, then restore.')));
     if (plan.length === 0) return this.show(this.view(checkpoint, 'failed', l10n.t('Nothing to restore: the files are as they were before this message.')));
     const edited = plan.filter((e) => e.userEdited).length;
     const unknown = plan.filter((e) => e.action === 'unknown').length;
     const notes = [
-      edited === 1 ? l10n.t('1 file was changed after the agent left it: restoring discards those changes too.') : edited ? l10n.t('{0} files were changed after the agent left them: restoring discards those changes too.', edited) : '',
+      rewind !== undefined && edited
+        ? edited === 1
+          ? l10n.t('1 file was changed after the agent left it: it is left as it is, unless you choose to restore it too.')
+          : l10n.t('{0} files were changed after the agent left them: they are left as they are, unless you choose to restore them too.', edited)
+        : edited === 1
+          ? l10n.t('1 file was changed after the agent left it: restoring discards those changes too.')
+          : edited
+            ? l10n.t('{0} files were changed after the agent left them: restoring discards those changes too.', edited)
+            : '',
       unknown === 1 ? l10n.t('1 file cannot be restored (its content before the turn is not known).') : unknown ? l10n.t('{0} files cannot be restored (their content before the turn is not known).', unknown) : '',
     ].filter(Boolean);
     this.show(this.view(checkpoint, 'confirm', notes.join(' ') || undefined));
   }
 
-  /** Restore files to here: every file at once, in one edit — only once its preview was shown (the panel's Restore button). */
-  async restore(checkpoint: string): Promise<boolean> {
+  /**
+   * Restore files to here: every file at once, in one edit — only once its preview was shown (the panel's Restore button).
+   * `keepEdited`: the files the user changed since the agent left them are left as they are.
+   */
+  async restore(checkpoint: string, keepEdited = false): Promise<boolean> {
     const shown = this.host.transcript().header.restore;
     if (shown?.checkpoint !== checkpoint || shown.state !== 'confirm') {
       this.host.log(`restore: checkpoint ${checkpoint} was not previewed; nothing restored`);
       return false;
     }
     const plan = this.host.checkpoints().plan(checkpoint);
-    if (!plan || this.host.busy()) return false;
+    if (!plan || this.host.busy()) {
+      this.settled?.(checkpoint, 'failed');
+      return false;
+    }
     this.plan = plan;
-    const todo = plan.filter((e): e is RestoreEntry & { target: Buffer | null } => e.target !== undefined);
+    const todo = plan.filter((e): e is RestoreEntry & { target: Buffer | null } => e.target !== undefined && !(keepEdited && e.userEdited));
     const before = todo.map((e) => ({ path: e.path, bytes: this.host.currentBytes(e.path) }));
     this.show(this.view(checkpoint, 'restoring'));
     let outcome: RestoreOutcome = { ok: false, refused: [] };
     try {
-      outcome = await this.host.restoreFiles(
+      outcome = todo.length === 0 ? { ok: true, refused: [] } : await this.host.restoreFiles(
         todo.map((e) => ({ path: e.path, bytes: e.target })),
         l10n.t('Restore files to a checkpoint'),
       );
@@ -148,6 +177,7 @@ export class CheckpointRestore {
     }
     if (!outcome.ok) {
       this.show(this.view(checkpoint, 'failed', l10n.t('The files could not be restored; nothing was changed.')));
+      this.settled?.(checkpoint, 'failed');
       return false;
     }
     const left = new Set(outcome.refused.map((r) => r.path));
@@ -158,7 +188,10 @@ export class CheckpointRestore {
     this.host.log(`restore: ${done} file(s) restored to checkpoint ${checkpoint}`);
     this.host.restored();
     const note = done === 1 ? l10n.t('Restored 1 file.') : l10n.t('Restored {0} files.', done);
-    this.show(this.view(checkpoint, 'done', [note, ...outcome.refused.map((r) => r.reason)].join(' ')));
+    const kept = keepEdited ? plan.filter((e) => e.userEdited).map((e) => path.basename(e.path)) : [];
+    const keptNote = kept.length ? l10n.t('Left as you changed them: {0}.', kept.join(', ')) : '';
+    this.show(this.view(checkpoint, 'done', [note, keptNote, ...outcome.refused.map((r) => r.reason)].filter(Boolean).join(' ')));
+    this.settled?.(checkpoint, 'restored');
     return true;
   }
 
@@ -182,7 +215,9 @@ export class CheckpointRestore {
   }
 
   dismiss(): void {
+    const shown = this.host.transcript().header.restore;
     this.show(undefined);
+    if (shown?.state === 'confirm') this.settled?.(shown.checkpoint, 'dismissed');
   }
 
   /** For a file the user edited since: what the agent left, next to what it holds now. */

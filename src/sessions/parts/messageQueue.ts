@@ -13,6 +13,7 @@ import type { Attachment } from '../../shared/attachments';
 import type { ContentPart } from '../../shared/transcriptTypes';
 import { buildPrompt } from '../promptBuilder';
 import type { PromptTurns } from '../promptTurn';
+import { REWIND_NOTE_HEADER } from './rewind';
 import type { SessionCore, SessionPart } from '../sessionCore';
 import type { ReasonNotes } from './rejectReasons';
 import { canSteer, sendNowMode, steer } from './steering';
@@ -182,9 +183,12 @@ export class MessageQueue implements SessionPart {
     const notes = this.notes?.take();
     built.blocks.unshift(...(notes?.blocks ?? []));
     parts.unshift(...(notes?.parts ?? []));
-    // Blocks the client adds itself (a fork's transcript): sent, and shown as one labelled attachment each.
+    // Blocks the client adds itself (a fork's transcript, a rewind's note): sent, and shown as one labelled attachment each.
     built.blocks.push(...extra);
-    for (const b of extra) parts.push({ type: 'resource', uri: b.type === 'resource' ? b.resource.uri : 'acp-transcript:', name: b.type === 'resource' ? l10n.t('Conversation so far (attached)') : l10n.t('Conversation so far (sent as text)') });
+    for (const b of extra) {
+      const note = b.type === 'text' && b.text.startsWith(REWIND_NOTE_HEADER);
+      parts.push({ type: 'resource', uri: b.type === 'resource' ? b.resource.uri : 'acp-transcript:', name: b.type === 'resource' ? l10n.t('Conversation so far (attached)') : note ? l10n.t('Where the conversation was rewound to (sent as text)') : l10n.t('Conversation so far (sent as text)') });
+    }
     // A checkpoint: what the files the turn touches held before it (Restore files to here).
     const checkpoint = this.checkpoints.begin(text);
     const shown = core.transcript().addUserPrompt(text, parts);

@@ -15,6 +15,7 @@ import type { AgentRuntime } from '../../agents/agentRuntime';
 import type { Attachment } from '../../shared/attachments';
 import { transcriptMarkdown } from '../transcript/forkTranscript';
 import { pastSessionMode, type OpenMode, type OpenResult } from '../openSession';
+import { linesBefore, REWOUND_LINE, rewindNote, type RewindRequest } from './rewind';
 import type { ArchivedLine, SessionCore, SessionPart } from '../sessionCore';
 
 /** What past sessions need from their session besides the core. */
@@ -224,11 +225,20 @@ export class PastSessions implements SessionPart {
    * (`session/fork`) keep the history themselves; the panel shows the archived
    * one, which is copied to the new session. Agents that cannot get a new session
    * whose first prompt carries the conversation so far, labelled as such.
+   *
+   * With `rewind` (Edit, Retry of an earlier message): the history up to just
+   * before that message; `session/fork` at that message where the agent offers
+   * it, else the whole session with a note to the agent saying where it now
+   * goes on from, else a new session carrying the history up to there; then
+   * the new text is sent. Before the first message: a new session. A marker
+   * says where the conversation was rewound and from what.
    */
-  async forkFrom(source: { sessionId: string; title: string }): Promise<boolean> {
+  async forkFrom(source: { sessionId: string; title: string }, rewind?: RewindRequest): Promise<boolean> {
     const { core, host } = this;
     const { def, services } = core;
-    const lines = await services.archive.read(def.id, source.sessionId);
+    const all = await services.archive.read(def.id, source.sessionId);
+    const cut = rewind ? linesBefore(all, rewind.message) : undefined;
+    const lines = cut ? cut.lines : all;
     host.newTranscript();
     this.replay(lines);
     const history = core.transcript().items.slice();
@@ -245,37 +255,67 @@ export class PastSessions implements SessionPart {
       core.setPhase({ kind: 'failed', text: l10n.t('{0} could not be started ({1}).', def.name, errorText(err)) });
       return false;
     }
-    const forkTitle = l10n.t('{0} (fork)', source.title);
-    const native = rt.capabilities.canFork();
+    const forkTitle = rewind ? l10n.t('{0} (from message {1})', source.title, rewind.message) : l10n.t('{0} (fork)', source.title);
+    // Before the first message there is nothing to fork: a new session.
+    const fresh = rewind !== undefined && rewind.message === 1;
+    const native = rt.capabilities.canFork() && !fresh;
+    const atMessage = native && rewind !== undefined && cut?.anchor !== undefined && rt.capabilities.canForkAtMessage();
     // Without session/fork the transcript goes in the first prompt: embedded where the agent takes it, else as text.
     const embedded = rt.capabilities.supportsPrompt('embeddedContext');
+    const marker = rewind ? this.rewoundMarker(source.title, rewind, fresh ? 'fresh' : atMessage ? 'atMessage' : native ? 'whole' : embedded ? 'attached' : 'text') : undefined;
     core.emit(
-      core.transcript().addLocalNotice(
-        'info',
-        l10n.t('Forked from "{0}"', source.title),
-        native
-          ? l10n.t('{0} continues from here in a new session; the history above stays as it was.', def.name)
-          : embedded
-            ? l10n.t('{0} cannot fork sessions: a new session starts, and its first prompt carries the conversation above as an attachment.', def.name)
-            : l10n.t('{0} cannot fork sessions: a new session starts, and its first prompt carries the conversation above as text.', def.name),
-      ),
+      marker
+        ? core.transcript().addLocalNotice('info', marker.title, marker.detail)
+        : core.transcript().addLocalNotice(
+            'info',
+            l10n.t('Forked from "{0}"', source.title),
+            native
+              ? l10n.t('{0} continues from here in a new session; the history above stays as it was.', def.name)
+              : embedded
+                ? l10n.t('{0} cannot fork sessions: a new session starts, and its first prompt carries the conversation above as an attachment.', def.name)
+                : l10n.t('{0} cannot fork sessions: a new session starts, and its first prompt carries the conversation above as text.', def.name),
+          ),
     );
     host.shown();
     await host.inheritFolders(source.sessionId);
-    const ok = (await host.open(native ? { kind: 'fork', fromSessionId: source.sessionId } : { kind: 'new' })) === 'opened';
+    const mode: OpenMode = native ? { kind: 'fork', fromSessionId: source.sessionId, ...(atMessage ? { meta: { claudeCode: { rewindTo: cut!.anchor } } } : {}) } : { kind: 'new' };
+    const ok = (await host.open(mode)) === 'opened';
     const sid = core.sessionId();
     if (!ok || !sid) return false;
-    if (native) for (const line of lines) services.archive.append(def.id, sid, line.u);
+    if (native || fresh) for (const line of lines) services.archive.append(def.id, sid, line.u);
+    if (marker) services.archive.append(def.id, sid, { sessionUpdate: REWOUND_LINE, title: marker.title, detail: marker.detail });
     services.index.setTitle(def.id, sid, forkTitle, true);
-    core.log(`forked from ${source.sessionId} (${native ? 'session/fork' : 'new session with the transcript'})`);
+    if (rewind) services.index.setForkOf(def.id, sid, { sessionId: source.sessionId, title: source.title, message: rewind.message });
+    core.log(`forked from ${source.sessionId}${rewind ? ` before message ${rewind.message}` : ''} (${fresh ? 'new session' : atMessage ? 'session/fork at a message' : native ? 'session/fork' : 'new session with the transcript'})`);
+    if (rewind) {
+      // The new text goes at once; its turn is the fork's own (the panel that asked is told the fork was made).
+      const extra: acp.ContentBlock[] = fresh || atMessage ? [] : native ? [{ type: 'text', text: rewindNote(rewind.message, rewind.quote) }] : [this.transcriptBlock(history, source, embedded)];
+      void host.prompt(rewind.text, rewind.attachments, extra);
+      return true;
+    }
     if (native) return true;
+    await host.prompt(`This session is a fork of "${source.title}". The conversation so far is ${embedded ? 'attached' : 'below'}; continue from where it left off.`, [], [this.transcriptBlock(history, source, embedded)]);
+    return true;
+  }
+
+  /** The conversation so far, for an agent that cannot fork: an embedded Markdown resource, else text. */
+  private transcriptBlock(history: Parameters<typeof transcriptMarkdown>[0], source: { sessionId: string; title: string }, embedded: boolean): acp.ContentBlock {
     const markdown = transcriptMarkdown(history, source.title);
     const uri = `acp-transcript:/${encodeURIComponent(source.sessionId)}.md`;
-    const block: acp.ContentBlock = embedded
-      ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text: markdown } }
-      : { type: 'text', text: `--- Transcript of the earlier conversation (forked) ---\n\n${markdown}` };
-    await host.prompt(`This session is a fork of "${source.title}". The conversation so far is ${embedded ? 'attached' : 'below'}; continue from where it left off.`, [], [block]);
-    return true;
+    return embedded ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text: markdown } } : { type: 'text', text: `--- Transcript of the earlier conversation (forked) ---\n\n${markdown}` };
+  }
+
+  /** The marker of a rewind in the fork's transcript: where, from what, and how the fork was made. */
+  private rewoundMarker(title: string, r: RewindRequest, how: 'fresh' | 'atMessage' | 'whole' | 'attached' | 'text'): { title: string; detail: string } {
+    const name = this.core.def.name;
+    const detail = {
+      fresh: l10n.t('Your message {0} ("{1}") was the first: {2} starts a new session, and "{3}" stays as it was.', r.message, r.quote, name, title),
+      atMessage: l10n.t('{0} forked "{1}" just before your message {2} ("{3}"); the original session stays as it was.', name, title, r.message, r.quote),
+      whole: l10n.t('{0} cannot fork at a message: it forked the whole of "{1}", and the new message tells it that the conversation was rewound to before your message {2} ("{3}"). The original session stays as it was.', name, title, r.message, r.quote),
+      attached: l10n.t('{0} cannot fork sessions: a new session starts, and its first prompt carries the conversation up to before your message {1} ("{2}") as an attachment. "{3}" stays as it was.', name, r.message, r.quote, title),
+      text: l10n.t('{0} cannot fork sessions: a new session starts, and its first prompt carries the conversation up to before your message {1} ("{2}") as text. "{3}" stays as it was.', name, r.message, r.quote, title),
+    }[how];
+    return { title: l10n.t('Rewound from "{0}" / message {1}', title, r.message), detail };
   }
 
   dispose(): void {}

@@ -31,6 +31,8 @@ export interface SessionEntry {
    * agent lists it again; `agentPending` until the agent was asked to delete it.
    */
   deleted?: { at: number; agentPending: boolean };
+  /** A fork made by an Edit or Retry of an earlier message: the session it came from, and the message it was taken before. */
+  forkOf?: { readonly sessionId: string; readonly title?: string; readonly message?: number };
 }
 
 /** Tombstones kept (the oldest go first). */
@@ -167,6 +169,14 @@ export class SessionIndex {
     if (e.title === clean && (!fromAgent || e.titleFromAgent)) return;
     e.title = clean || undefined;
     if (fromAgent) e.titleFromAgent = true;
+    this.changed();
+  }
+
+  /** The session is a fork of another taken before one of its messages (the Sessions view links them). */
+  setForkOf(agentId: string, sessionId: string, from: { sessionId: string; title?: string; message?: number }): void {
+    const e = this.entries.get(key(agentId, sessionId));
+    if (!e) return;
+    e.forkOf = { sessionId: from.sessionId, ...(from.title !== undefined ? { title: from.title.slice(0, 120) } : {}), ...(from.message !== undefined ? { message: from.message } : {}) };
     this.changed();
   }
 

@@ -188,4 +188,11 @@ describe('capability predicates', () => {
     assert.equal(some.canLogout(), true);
     assert.equal(some.supportsMcp('stdio'), true, 'stdio needs no capability');
   });
+
+  it('fork at a message: claude-agent-acp\'s _meta.claudeCode.rewind, only with session/fork', () => {
+    assert.equal(new AgentCapabilityView({ sessionCapabilities: { fork: {} }, _meta: { claudeCode: { rewind: true } } } as any).canForkAtMessage(), true);
+    assert.equal(new AgentCapabilityView({ sessionCapabilities: { fork: {} }, _meta: { claudeCode: { rewind: 'yes' } } } as any).canForkAtMessage(), false);
+    assert.equal(new AgentCapabilityView({ sessionCapabilities: { fork: {} } } as any).canForkAtMessage(), false);
+    assert.equal(new AgentCapabilityView({ _meta: { claudeCode: { rewind: true } } } as any).canForkAtMessage(), false, 'no session/fork: no fork at all');
+  });
 });

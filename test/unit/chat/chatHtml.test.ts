@@ -77,10 +77,20 @@ describe('messages from the webview are checked before they are acted on', () =>
     for (const action of ['open', 'revert', 'keep', 'reviewAll', 'keepAll', 'revertAll']) assert.equal(isWebviewToHost({ type: 'change', action, path: '/w/a.ts' }), true, action);
     assert.equal(isWebviewToHost({ type: 'change', action: 'delete', path: '/w/a.ts' }), false);
     assert.equal(isWebviewToHost({ type: 'change', action: 'keep', path: 7 }), false);
-    for (const action of ['preview', 'restore', 'undo', 'dismiss', 'diff']) assert.equal(isWebviewToHost({ type: 'checkpoint', action, id: 'cp1' }), true, action);
+    for (const action of ['preview', 'restore', 'restoreKeep', 'undo', 'dismiss', 'diff']) assert.equal(isWebviewToHost({ type: 'checkpoint', action, id: 'cp1' }), true, action);
     assert.equal(isWebviewToHost({ type: 'checkpoint', action: 'restore' }), false, 'an id is needed');
     assert.equal(isWebviewToHost({ type: 'checkpoint', action: 'wipe', id: 'cp1' }), false);
     assert.equal(isWebviewToHost({ type: 'checkpoint', action: 'diff', id: 'cp1', path: ['/etc/passwd'] }), false);
+  });
+
+  it('accepts Edit and Retry of a message, and a send that replaces one, in shape', () => {
+    assert.equal(isWebviewToHost({ type: 'rewind', action: 'edit', id: 'm3' }), true);
+    assert.equal(isWebviewToHost({ type: 'rewind', action: 'retry', id: 'm3' }), true);
+    assert.equal(isWebviewToHost({ type: 'rewind', action: 'delete', id: 'm3' }), false);
+    assert.equal(isWebviewToHost({ type: 'rewind', action: 'edit' }), false, 'an id is needed');
+    assert.equal(isWebviewToHost({ type: 'send', text: 'x', rewind: 'm3' }), true);
+    assert.equal(isWebviewToHost({ type: 'send', text: 'x', rewind: 3 }), false);
+    assert.equal(isWebviewToHost({ type: 'send', text: 'x', rewind: 'm'.repeat(201) }), false, 'bounded');
   });
 
   it('accepts context-folder messages in shape: add names no path (the host asks), remove names one', () => {

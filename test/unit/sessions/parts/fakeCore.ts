@@ -48,6 +48,7 @@ export function fakeCore(services: Record<string, unknown> = {}): FakeCore {
     index: {
       setTitle: (_agent: string, sid: string, title: string | undefined) => void f.titles.push([sid, title]),
       touch: (_agent: string, sid: string, cwd: string) => void f.calls.push(`touch ${sid} ${cwd}`),
+      setForkOf: (_agent: string, sid: string, from: { sessionId: string; message?: number }) => void f.calls.push(`forkOf ${sid} ${from.sessionId} ${from.message}`),
     },
     terminals: { onDidChange: f.terminalEvents.event, killAll: (owner: string) => void f.calls.push(`killAll ${owner}`), nameAfterToolCall: (id: string, title: string) => void f.calls.push(`name ${id} ${title}`) },
     files: { protectedGlob: () => undefined, protectedGlobs: () => [], askAccess: async () => undefined },

@@ -30,12 +30,13 @@ function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean; fails?
     },
   });
   const events: string[] = [];
+  const prompts: { text: string; extra: readonly acp.ContentBlock[] }[] = [];
   const rt = { capabilities: new AgentCapabilityView((opts.caps ?? {}) as any) } as unknown as AgentRuntime;
   const host: PastHost = {
     ensureRunning: async () => (events.push('started'), rt),
     rootAllowed: async () => (events.push('root asked'), opts.root ?? true),
     open: async (mode: OpenMode) => {
-      events.push(`open ${mode.kind}`);
+      events.push(`open ${mode.kind}${mode.kind === 'fork' && mode.meta ? ` ${JSON.stringify(mode.meta)}` : ''}`);
       if (opts.fails !== undefined) {
         f.state.phase = { kind: 'failed', text: opts.fails };
         return 'failed';
@@ -43,7 +44,10 @@ function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean; fails?
       f.state.sessionId = mode.kind === 'load' || mode.kind === 'resume' ? mode.sessionId : 'new-1';
       return 'opened';
     },
-    prompt: async (text: string, _a: unknown, extra: readonly acp.ContentBlock[]) => void events.push(`prompt ${text.slice(0, 30)}… +${extra.map((b) => b.type).join()}`),
+    prompt: async (text: string, _a: unknown, extra: readonly acp.ContentBlock[]) => {
+      prompts.push({ text, extra });
+      events.push(`prompt ${text.slice(0, 30)}… +${extra.map((b) => b.type).join()}`);
+    },
     relink: async (sid: string) => void events.push(`relink ${sid}`),
     newTranscript: () => void (f.transcript = new Transcript()),
     shown: () => void events.push('shown'),
@@ -54,7 +58,7 @@ function setup(opts: { caps?: object; archive?: unknown[]; has?: boolean; fails?
   // The core reads the transcript through the fake: replacing it is seen there too.
   (f.core as { transcript: () => Transcript }).transcript = () => f.transcript;
   const past = new PastSessions(f.core, host);
-  return { f, past, events };
+  return { f, past, events, prompts };
 }
 
 describe('sessions/parts: past sessions', () => {
@@ -161,5 +165,70 @@ describe('sessions/parts: past sessions', () => {
     assert.deepEqual(events, ['root asked', 'started', 'shown', 'folders of old', 'open new', 'prompt This session is a fork of "Pla… +text']);
     assert.deepEqual(f.titles, [['new-1', 'Plan (fork)']]);
     assert.equal(f.archived.length, 0, 'the history is not copied: the prompt carries it');
+  });
+
+  describe('a fork before an earlier message (Edit, Retry)', () => {
+    const u = (text: string) => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+    const a = (text: string, messageId: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, messageId });
+    const archive = [u('one'), { sessionUpdate: '_turn_begin' }, a('reply one', 'am-1'), { sessionUpdate: '_turn_end', stopReason: 'end_turn' }, u('two'), { sessionUpdate: '_turn_begin' }, a('reply two', 'am-2'), { sessionUpdate: '_turn_end', stopReason: 'end_turn' }];
+    const rewind = { message: 2, quote: 'two', text: 'two, better', attachments: [] };
+    const texts = (t: { items: readonly { kind: string }[] }) => t.items.filter((i) => i.kind === 'user' || i.kind === 'agent').map((i) => (i as unknown as { text: string }).text);
+
+    it('an agent that forks at a message: session/fork with _meta.claudeCode.rewindTo the agent message before it; the history shown and archived ends there; the marker; the new text sent alone', async () => {
+      const { f, past, events, prompts } = setup({ caps: { sessionCapabilities: { fork: {} }, _meta: { claudeCode: { rewind: true } } }, archive });
+      assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }, rewind), true);
+      assert.ok(events.includes('open fork {"claudeCode":{"rewindTo":"am-1"}}'), events.join(' | '));
+      assert.deepEqual(texts(f.transcript), ['one', 'reply one']);
+      const notice = f.transcript.items.find((i) => i.kind === 'notice') as { title: string; description?: string };
+      assert.equal(notice.title, 'Rewound from "Plan" / message 2');
+      assert.match(notice.description ?? '', /forked "Plan" just before your message 2 \("two"\)/);
+      assert.deepEqual(prompts, [{ text: 'two, better', extra: [] }]);
+      assert.deepEqual(f.titles, [['new-1', 'Plan (from message 2)']]);
+      assert.deepEqual(f.calls.filter((c) => c.startsWith('forkOf')), ['forkOf new-1 old 2']);
+      const copied = f.archived.map(([, l]) => (l as { sessionUpdate: string }).sessionUpdate);
+      assert.deepEqual(copied, ['user_message_chunk', '_turn_begin', 'agent_message_chunk', '_turn_end', '_rewound'], 'the history up to the message, then the marker');
+    });
+
+    it('an agent that forks only whole sessions: session/fork without _meta, and a note with the new text saying where the conversation goes on from', async () => {
+      const { f, past, events, prompts } = setup({ caps: { sessionCapabilities: { fork: {} } }, archive });
+      assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }, rewind), true);
+      assert.ok(events.includes('open fork'), events.join(' | '));
+      assert.deepEqual(texts(f.transcript), ['one', 'reply one']);
+      assert.equal(prompts.length, 1);
+      assert.equal(prompts[0]!.text, 'two, better');
+      const note = prompts[0]!.extra[0];
+      assert.ok(note?.type === 'text' && /rewound this conversation to just before their message 2 \("two"\)/.test(note.text));
+      assert.match((f.transcript.items.find((i) => i.kind === 'notice') as { description?: string }).description ?? '', /cannot fork at a message: it forked the whole of "Plan"/);
+    });
+
+    it('an agent that cannot fork: a new session whose first prompt is the new text with the conversation before that message only', async () => {
+      const { f, past, events, prompts } = setup({ caps: { promptCapabilities: { embeddedContext: true } }, archive });
+      assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }, rewind), true);
+      assert.ok(events.includes('open new'));
+      assert.equal(prompts[0]!.text, 'two, better');
+      const block = prompts[0]!.extra[0];
+      assert.ok(block?.type === 'resource' && 'text' in block.resource);
+      const md = (block.resource as { text: string }).text;
+      assert.match(md, /one/);
+      assert.match(md, /reply one/);
+      assert.doesNotMatch(md, /reply two|\btwo\b/, 'nothing from the message on');
+      assert.deepEqual(f.archived.map(([, l]) => (l as { sessionUpdate: string }).sessionUpdate), ['_rewound']);
+    });
+
+    it('before the first message: a new session (nothing to fork), the new text sent alone', async () => {
+      const { f, past, events, prompts } = setup({ caps: { sessionCapabilities: { fork: {} } }, archive });
+      assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }, { ...rewind, message: 1, quote: 'one' }), true);
+      assert.ok(events.includes('open new'));
+      assert.deepEqual(texts(f.transcript), []);
+      assert.deepEqual(prompts, [{ text: 'two, better', extra: [] }]);
+    });
+
+    it('a fork the agent refuses: false, nothing archived or titled, nothing sent', async () => {
+      const { f, past, prompts } = setup({ caps: { sessionCapabilities: { fork: {} } }, archive, fails: 'no forks today' });
+      assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }, rewind), false);
+      assert.deepEqual(prompts, []);
+      assert.deepEqual(f.archived, []);
+      assert.deepEqual(f.titles, []);
+    });
   });
 });
