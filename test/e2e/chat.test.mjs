@@ -29,7 +29,7 @@ async function axeViolations(frame) {
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents', 'fake-queue', 'fake-hunks', 'fake-long-block', 'fake-tool-stream', 'fake-follow', 'fake-fork'];
+const AGENTS = ['demo', 'fake-all-updates', 'fake-slow-permission', 'fake-subagents', 'fake-queue', 'fake-hunks', 'fake-long-block', 'fake-tool-stream', 'fake-follow', 'fake-fork', 'fake-rewind'];
 
 /**
  * What a fake agent received (and sent), one entry per JSON line of its record.
@@ -795,6 +795,62 @@ describe('e2e: the chat panel', function () {
     assert.notDeepEqual([seen.dark.input.fg, seen.dark.input.bg], [seen['high-contrast'].input.fg, seen['high-contrast'].input.bg], 'input: dark ≠ high contrast');
     assert.equal(new Set(Object.values(seen).map((c) => c.body.bg)).size, 3, 'three different backgrounds');
     assert.equal(new Set(Object.values(seen).map((c) => c.body.fg)).size, 3, 'three different text colours');
+  });
+
+  it('Edit, clicked on an earlier message: the text in the composer (Escape gives the draft back), then Send restores the files and continues in a fork', async function () {
+    fs.mkdirSync(path.join(tmp, 'workspace', 'rw'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'workspace', 'rw', 'a.txt'), 'zero\n');
+    // Older than the session, as a project's files are.
+    const then = new Date(Date.now() - 10_000);
+    for (const p of ['rw/a.txt', 'rw']) fs.utimesSync(path.join(tmp, 'workspace', p), then, then);
+    const frame = await newSession('Fake: rewind');
+    await send(frame, 'first');
+    await frame.locator('.msg-agent', { hasText: 'Wrote one.' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#stop').waitFor({ state: 'hidden', timeout: 15_000 });
+    await send(frame, 'second');
+    await frame.locator('.msg-agent', { hasText: 'Wrote two.' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#stop').waitFor({ state: 'hidden', timeout: 15_000 });
+    await fileHas(path.join(tmp, 'workspace', 'rw', 'b.txt'), 'b two\n');
+    const second = frame.locator('.msg-user', { hasText: 'second' });
+    const input = frame.locator('#input');
+    // A draft typed first comes back when the edit is given up.
+    await input.fill('a draft');
+    await second.locator('.edit-message').click();
+    const banner = frame.locator('.editing-banner');
+    await banner.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await banner.innerText(), /Editing message 2/);
+    assert.equal(await input.inputValue(), 'second');
+    await input.press('Escape');
+    await banner.waitFor({ state: 'hidden', timeout: 5_000 });
+    assert.equal(await input.inputValue(), 'a draft');
+    // E on the focused message edits it too: reached from the transcript with Up, as a person does.
+    await input.fill('');
+    await frame.locator('#transcript').focus();
+    for (let i = 0; i < 5 && !(await second.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('ArrowUp');
+    const active = () => frame.locator('#transcript').evaluate(() => `${document.activeElement?.className} ${document.activeElement?.textContent?.slice(0, 40)}`);
+    assert.equal(await second.evaluate((el) => el === document.activeElement), true, `the message has the keyboard (it is in ${await active()})`);
+    await page.keyboard.press('e');
+    await banner.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await input.inputValue(), 'second');
+    await input.fill('second, edited');
+    await input.press('Enter');
+    // The same confirmation as "Restore files to here", with Continue.
+    const confirm = frame.locator('.restore-card .restore-confirm');
+    await confirm.waitFor({ timeout: 15_000 });
+    assert.match(await confirm.innerText(), /Restore 2 Files and Continue/);
+    await screenshot(page, 'rewind-confirm');
+    await confirm.click();
+    // The fork: its own panel, marked where it was rewound, the history before message 2 and the new text.
+    await page.locator('.tabs-container .tab', { hasText: 'Fake: rewind' }).nth(1).waitFor({ timeout: 30_000 });
+    const fork = webviewFrame(page);
+    await fork.locator('.notice', { hasText: 'Rewound from "first" / message 2' }).waitFor({ timeout: 30_000 });
+    await fork.locator('.msg-agent', { hasText: 'Noted.' }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await fork.locator('.msg-user .user-text').allInnerTexts(), ['first', 'second, edited']);
+    await fileHas(path.join(tmp, 'workspace', 'rw', 'a.txt'), 'one\n');
+    assert.equal(fs.existsSync(path.join(tmp, 'workspace', 'rw', 'b.txt')), false, 'made by message 2: removed');
+    const sent = record(tmp, 'rewind').filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => r.msg.params.prompt[0].text);
+    assert.deepEqual(sent, ['first', 'second', 'second, edited']);
+    await screenshot(page, 'rewind-fork');
   });
 
   it('a window reload restores the panel, and the session is loaded again from the agent', async function () {

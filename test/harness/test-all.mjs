@@ -112,7 +112,7 @@ function listFiles(dir, suffix) {
  * commit that removes its tests, saying why.
  * @type {Record<string, number>}
  */
-const TIER_FLOORS = { unit: 632, integration: 190, oldest: 70, e2e: 110 };
+const TIER_FLOORS = { unit: 675, integration: 195, oldest: 70, e2e: 112 };
 
 /** The e2e tier's processes at once (ACP_E2E_JOBS overrides): its tests wait about a fifth of the time. */
 const E2E_JOBS = 2;
