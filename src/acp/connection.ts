@@ -249,7 +249,14 @@ export class AcpConnection {
       this.onV2Notification(params);
       return;
     }
-    this.dispatchUpdate(decodeSessionNotification(params), params);
+    const decoded = decodeSessionNotification(params);
+    // The kinds ACP v2's upserts become (decodeV2.ts) are the archive's and v2's, never a v1 agent's to send.
+    const kind = decoded?.update.sessionUpdate;
+    if (kind === '_message' || kind === '_tool_content_chunk') {
+      this.options.logger.warn(`Ignored a session/update of kind ${kind} from an ACP v1 agent: it is not a v1 update`);
+      return;
+    }
+    this.dispatchUpdate(decoded, params);
   }
 
   private onV2Notification(params: unknown): void {

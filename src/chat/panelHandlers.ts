@@ -78,12 +78,17 @@ const HANDLERS: Handlers = {
   rewind: (msg, p) => {
     const item = p.session.transcript.get(msg.id);
     if (item?.kind !== 'user') return p.post({ type: 'rewound', ok: false, note: vscode.l10n.t('That message cannot be edited or retried here.') });
-    // The message's own files and images (sent from this panel): back in the composer for Edit, sent again for Retry.
-    const { attachments, leftOut } = attachmentsOf(item);
-    if (msg.action === 'retry') {
-      p.offered.note(attachments);
-      return rewind(p, msg.id, item.text, attachments);
+    // The message's own files and images: back in the composer for Edit, sent again for Retry. A message
+    // replayed by the agent carries what the agent says it carried: its files pass the same check as a
+    // send's (offered to this panel, or inside the session's folders), never offered on its word.
+    const own = attachmentsOf(item);
+    const { ok: attachments, refused } = p.offered.vet(own.attachments, (uri) => insideSession(p, uri));
+    const leftOut = [...own.leftOut, ...refused];
+    if (refused.length) {
+      p.log.warn(`rewind: left out ${refused.length} attachment(s) of the message that are outside the session's folders and were never attached here`);
+      p.post({ type: 'composerNote', text: vscode.l10n.t('{0} was not sent: it was not attached here, and it is outside the session\'s folders. Use Attach… to pick it.', forMessage(refused.join(', '), 200)) });
     }
+    if (msg.action === 'retry') return rewind(p, msg.id, item.text, attachments);
     const n = userOrdinal(p.session.transcript.items, msg.id);
     if (n === undefined) return p.post({ type: 'rewound', ok: false, note: vscode.l10n.t('That message cannot be edited or retried here.') });
     p.post({ type: 'editing', id: msg.id, message: n, text: item.text });

@@ -107,17 +107,27 @@ class Abandoned extends Error {}
 /** Per agent process: the open (load or resume) of each session id in flight. */
 const opening = new WeakMap<AgentRuntime, Map<string, Promise<void>>>();
 
+/** The longest a new open waits for an earlier one of the same session (an agent that never answers it). */
+const SETTLE_MS = 10_000;
+
+/** Resolves when `p` settles, or after `ms`, whichever comes first; never rejects. */
+async function within(ms: number, p: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p.then(undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
 /**
  * Runs an open of `sessionId` once an earlier open of it on the same agent process has settled (a
  * panel closed during a load, and the session opened again at once: the new load must not overtake
- * the old one, nor the close that follows it).
+ * the old one, nor the close that follows it), or SETTLE_MS have passed (an agent that never answers).
  */
 async function oneAtATime<T>(rt: AgentRuntime, sessionId: string, fn: () => Promise<T>): Promise<T> {
   let byId = opening.get(rt);
   if (!byId) opening.set(rt, (byId = new Map()));
   const before = byId.get(sessionId);
   const run = (async () => {
-    await before;
+    if (before) await within(SETTLE_MS, before);
     return await fn();
   })();
   const settled = run.then(
@@ -141,9 +151,10 @@ export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenR
     const { rt, r } = await host.withAuth(async (rt) => {
       attempted = rt;
       if (!s.supported(rt.capabilities)) throw new Error(s.missing(host.agentName));
-      if (mode.kind === 'load') host.resetTranscript();
-      if (s.attachFirst && (mode.kind === 'load' || mode.kind === 'resume')) host.attach(rt, mode.sessionId);
       const call = async () => {
+        // Only now (an earlier open of this session has settled): what that one still replays is not shown here.
+        if (mode.kind === 'load') host.resetTranscript();
+        if (s.attachFirst && (mode.kind === 'load' || mode.kind === 'resume')) host.attach(rt, mode.sessionId);
         const params = await host.sessionParams(rt);
         // The panel closed while the parameters were made: nothing is sent (a request sent with its
         // cancellation right behind it is one the agent may carry out anyway).
@@ -152,7 +163,7 @@ export async function openSession(host: OpenHost, mode: OpenMode): Promise<OpenR
         // Carried out though withdrawn: the agent has the session loaded, and is told to let it go
         // before the next open of it (copilot 1.0.102 refuses a session/load of a loaded session).
         if (host.abandon?.isCancellationRequested) {
-          if (mode.kind !== 'new' && rt.capabilities.canClose() && !rt.connection.isClosed) await rt.connection.closeSession(r.sessionId).then(undefined, () => undefined);
+          if (mode.kind !== 'new' && rt.capabilities.canClose() && !rt.connection.isClosed) await within(SETTLE_MS, rt.connection.closeSession(r.sessionId));
           throw new Abandoned();
         }
         return r;

@@ -139,11 +139,11 @@ describe('e2e: the packaged .vsix', function () {
     assert.match(notices, /Permission is hereby granted/);
   });
 
-  it('stays at or under 480 KB: the codicons are only those the panel shows, and each of those is there', async function () {
+  it('stays at or under 500 KB: the codicons are only those the panel shows, and each of those is there', async function () {
     const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
     const vsix = path.join(ROOT, `acp-agents-${version}.vsix`);
     const size = fs.statSync(vsix).size;
-    assert.ok(size <= 480 * 1024, `${(size / 1024).toFixed(1)} KB`);
+    assert.ok(size <= 500 * 1024, `${(size / 1024).toFixed(1)} KB`);
     const shipped = await readEntry(vsix, 'extension/dist/codicon.css');
     const all = fs.readFileSync(path.join(ROOT, 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.css'), 'utf8');
     const known = new Set([...all.matchAll(/^\.codicon-([a-z0-9-]+):before/gm)].map((m) => m[1]));

@@ -797,6 +797,26 @@ describe('e2e: the chat panel', function () {
     assert.equal(new Set(Object.values(seen).map((c) => c.body.fg)).size, 3, 'three different text colours');
   });
 
+  it('a window reload restores the panel, and the session is loaded again from the agent', async function () {
+    const before = record(tmp, 'all-updates').filter((r) => r.msg?.method === 'session/new').length;
+    // As a person reloads: the workbench shuts down (saving which editors are open), then loads again.
+    // (A bare page reload can cut the browser's storage write short, and then no editor comes back.)
+    const reloaded = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 30_000 });
+    await runCommand(page, 'Developer: Reload Window');
+    await reloaded;
+    await waitForWorkbench(page);
+    const frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 60_000 });
+    const rec = record(tmp, 'all-updates');
+    const created = rec.filter((r) => r.msg?.method === 'session/new');
+    const loads = rec.filter((r) => r.msg?.method === 'session/load');
+    assert.equal(created.length, before, 'no new session was created');
+    assert.ok(loads.length >= 1, 'the agent (which advertises loadSession) was asked to load it');
+    // The id of the last session created before the reload.
+    const newResponses = rec.filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => r.msg.params.sessionId);
+    assert.equal(loads.at(-1).msg.params.sessionId, newResponses.at(-1));
+  });
+
   it('Edit, clicked on an earlier message: the text in the composer (Escape gives the draft back), then Send restores the files and continues in a fork', async function () {
     fs.mkdirSync(path.join(tmp, 'workspace', 'rw'), { recursive: true });
     fs.writeFileSync(path.join(tmp, 'workspace', 'rw', 'a.txt'), 'zero\n');
@@ -851,25 +871,5 @@ describe('e2e: the chat panel', function () {
     const sent = record(tmp, 'rewind').filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => r.msg.params.prompt[0].text);
     assert.deepEqual(sent, ['first', 'second', 'second, edited']);
     await screenshot(page, 'rewind-fork');
-  });
-
-  it('a window reload restores the panel, and the session is loaded again from the agent', async function () {
-    const before = record(tmp, 'all-updates').filter((r) => r.msg?.method === 'session/new').length;
-    // As a person reloads: the workbench shuts down (saving which editors are open), then loads again.
-    // (A bare page reload can cut the browser's storage write short, and then no editor comes back.)
-    const reloaded = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 30_000 });
-    await runCommand(page, 'Developer: Reload Window');
-    await reloaded;
-    await waitForWorkbench(page);
-    const frame = webviewFrame(page);
-    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 60_000 });
-    const rec = record(tmp, 'all-updates');
-    const created = rec.filter((r) => r.msg?.method === 'session/new');
-    const loads = rec.filter((r) => r.msg?.method === 'session/load');
-    assert.equal(created.length, before, 'no new session was created');
-    assert.ok(loads.length >= 1, 'the agent (which advertises loadSession) was asked to load it');
-    // The id of the last session created before the reload.
-    const newResponses = rec.filter((r) => r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => r.msg.params.sessionId);
-    assert.equal(loads.at(-1).msg.params.sessionId, newResponses.at(-1));
   });
 });

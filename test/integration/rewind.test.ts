@@ -39,6 +39,9 @@ describe('Edit and Retry an earlier message', function () {
     const panel = a.openChat(agentId);
     await waitForStatus(panel, 'connected', connected);
     assert.equal(await panel.session.prompt('first'), 'end_turn');
+    // The first turn's checkpoint is linked, and its write on disk, before the second turn begins.
+    await waitFor('a checkpoint on the first message', () => users(panel)[0]?.checkpoint);
+    await waitFor('a.txt written by the first turn', () => (read(f('a.txt')) === 'one\n' ? true : undefined));
     assert.equal(await panel.session.prompt('second'), 'end_turn');
     const cp2 = await waitFor('a checkpoint on the second message', () => users(panel)[1]?.checkpoint);
     assert.equal(read(f('a.txt')), 'two\n');

@@ -242,6 +242,12 @@ export class PastSessions implements SessionPart {
     host.newTranscript();
     this.replay(lines);
     const history = core.transcript().items.slice();
+    // The local copy must reach the message (it may stop at its size limit): else the cut would be elsewhere.
+    if (cut && !cut.found) {
+      host.shown();
+      core.setPhase({ kind: 'failed', text: l10n.t('The local copy of "{0}" does not reach message {1}, so the conversation cannot be rewound there.', source.title, rewind!.message) });
+      return false;
+    }
     if (!(await host.rootAllowed())) {
       host.shown();
       core.setPhase({ kind: 'readOnly', text: rootRefused(def.name, core.workingFolder()), error: true });
@@ -289,7 +295,7 @@ export class PastSessions implements SessionPart {
     core.log(`forked from ${source.sessionId}${rewind ? ` before message ${rewind.message}` : ''} (${fresh ? 'new session' : atMessage ? 'session/fork at a message' : native ? 'session/fork' : 'new session with the transcript'})`);
     if (rewind) {
       // The new text goes at once; its turn is the fork's own (the panel that asked is told the fork was made).
-      const extra: acp.ContentBlock[] = fresh || atMessage ? [] : native ? [{ type: 'text', text: rewindNote(rewind.message, rewind.quote) }] : [this.transcriptBlock(history, source, embedded)];
+      const extra: acp.ContentBlock[] = fresh || atMessage ? [] : native ? [{ type: 'text', text: rewindNote(rewind.message, rewind.quote, rewind.restored) }] : [this.transcriptBlock(history, source, embedded)];
       void host.prompt(rewind.text, rewind.attachments, extra);
       return true;
     }

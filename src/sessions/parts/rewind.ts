@@ -23,6 +23,8 @@ export interface RewindRequest {
   /** What is sent in the fork instead. */
   readonly text: string;
   readonly attachments: readonly Attachment[];
+  /** Whether files were restored to before the message first (true: some may have been kept, as the user chose). */
+  readonly restored?: boolean;
 }
 
 /** How the flow ended, for the panel that started it: `ok` false leaves the composer as it was, with `note`. */
@@ -99,11 +101,16 @@ export function attachmentsOf(item: MessageItem): { attachments: Attachment[]; l
 }
 
 /** What tells an agent that forked the whole session (it cannot fork at a message) where the conversation now goes on from. */
-export function rewindNote(message: number, quote: string): string {
-  return `${REWIND_NOTE_HEADER}\n\nThe user rewound this conversation to just before their message ${message} ("${quote}"). Disregard that message and everything after it: it did not happen in this conversation, and the files were restored to how they were before it. The user's new message is the one above.`;
+export function rewindNote(message: number, quote: string, restored = false): string {
+  const files = restored
+    ? 'the files it changed were restored to how they were before it (any the user changed since may have been kept as the user left them)'
+    : 'the files were NOT restored: they are as the later messages left them';
+  return `${REWIND_NOTE_HEADER}\n\nThe user rewound this conversation to just before their message ${message} ("${quote}"). Disregard that message and everything after it: it did not happen in this conversation; ${files}. The user's new message is the one above.`;
 }
 
 export class Rewind implements SessionPart {
+  /** A rewind under way, from its start to the fork made or not (a second click waits its turn: refused). */
+  private running = false;
   /** A rewind waiting for the user's answer on the restore card. */
   private waiting: { checkpoint: string; answer: (a: 'restored' | 'dismissed' | 'failed') => void } | undefined;
 
@@ -144,7 +151,18 @@ export class Rewind implements SessionPart {
     if (item?.kind !== 'user' || n === undefined) return stop(l10n.t('That message cannot be edited or retried: it is not one of your messages in this session.'));
     if (!sessionId) return stop(l10n.t('Not rewound: this panel has no session to fork.'));
     if (core.busy()) return stop(l10n.t('Not rewound: the agent is working. Stop the turn first, then edit or retry the message.'));
-    if (this.waiting) return stop(l10n.t('Not rewound: another edit is waiting for your answer on the files to restore.'));
+    if (this.waiting || this.running) return stop(l10n.t('Not rewound: another edit is waiting for your answer on the files to restore.'));
+    this.running = true;
+    try {
+      return await this.run(item, n, sessionId, text, attachments, stop);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async run(item: MessageItem, n: number, sessionId: string, text: string, attachments: readonly Attachment[], stop: (note: string) => RewindOutcome): Promise<RewindOutcome> {
+    const { core } = this;
+    const t = core.transcript();
     if (text.trim() === '' && attachments.length === 0) return stop(l10n.t('Not rewound: the message is empty.'));
     let restored = false;
     const checkpoint = item.checkpoint;
@@ -157,7 +175,7 @@ export class Rewind implements SessionPart {
       if (answer === 'failed') return stop(l10n.t('Not rewound: the files could not be restored. Nothing was changed.'));
       restored = true;
     }
-    const request: RewindRequest = { message: n, quote: shorten(item.text), text, attachments };
+    const request: RewindRequest = { message: n, quote: shorten(item.text), text, attachments, restored };
     let forked = false;
     try {
       forked = await core.services.forkSession(core.def, sessionId, request);

@@ -130,6 +130,18 @@ describe('AcpConnection', () => {
     assert.deepEqual(seen, ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
   });
 
+  it('over v1, the kinds ACP v2 upserts become (_message, _tool_content_chunk) are not taken from the agent', async () => {
+    const p = connectPeer();
+    const seen: string[] = [];
+    p.conn.onSessionUpdate((n) => void seen.push(n.update.sessionUpdate));
+    p.send({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: '_message', role: 'user', messageId: 'u1', content: null } } });
+    p.send({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: '_tool_content_chunk', toolCallId: 't', content: { type: 'content', content: { type: 'text', text: 'x' } } } } });
+    p.send({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'ok' } } } });
+    await tick(20);
+    await p.conn.drainSession('s');
+    assert.deepEqual(seen, ['agent_message_chunk']);
+  });
+
   it('prompt: handles the turn updates before resolving with the stop reason', async () => {
     const p = connectPeer();
     const seen: string[] = [];

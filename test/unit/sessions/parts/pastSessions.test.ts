@@ -223,6 +223,15 @@ describe('sessions/parts: past sessions', () => {
       assert.deepEqual(prompts, [{ text: 'two, better', extra: [] }]);
     });
 
+    it('a local copy that does not reach the message (cut at its size limit): no fork, nothing sent, the reason shown', async () => {
+      const { f, past, events, prompts } = setup({ caps: { sessionCapabilities: { fork: {} }, _meta: { claudeCode: { rewind: true } } }, archive: archive.slice(0, 4) });
+      assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }, rewind), false);
+      assert.ok(!events.some((e) => e.startsWith('open')), events.join(' | '));
+      assert.deepEqual(prompts, []);
+      assert.deepEqual(f.archived, []);
+      assert.match(JSON.stringify(f.state.phase), /does not reach message 2/);
+    });
+
     it('a fork the agent refuses: false, nothing archived or titled, nothing sent', async () => {
       const { f, past, prompts } = setup({ caps: { sessionCapabilities: { fork: {} } }, archive, fails: 'no forks today' });
       assert.equal(await past.forkFrom({ sessionId: 'old', title: 'Plan' }, rewind), false);

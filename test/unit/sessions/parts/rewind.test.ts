@@ -77,11 +77,15 @@ describe('sessions/parts: rewind (Edit and Retry)', () => {
     });
   });
 
-  it('the note to an agent that forked the whole session names the message and what to disregard', () => {
+  it('the note to an agent that forked the whole session names the message and what to disregard, and says whether the files were restored', () => {
     const note = rewindNote(3, 'fix the bug');
     assert.match(note, /^--- The conversation was rewound ---/);
     assert.match(note, /just before their message 3 \("fix the bug"\)/);
     assert.match(note, /Disregard that message and everything after it/);
+    // Nothing restored (no checkpoint, nothing to restore): the agent is not told otherwise.
+    assert.match(note, /the files were NOT restored/);
+    assert.doesNotMatch(note, /files it changed were restored/);
+    assert.match(rewindNote(3, 'fix the bug', true), /the files it changed were restored to how they were before it/);
   });
 
   describe('the flow', () => {
@@ -135,7 +139,17 @@ describe('sessions/parts: rewind (Edit and Retry)', () => {
     it('nothing to restore: the fork is asked for at once, before that message, with the new text', async () => {
       const { rewind, forks, m2 } = setup();
       assert.deepEqual(await rewind.start(m2.id, 'second, better', []), { ok: true });
-      assert.deepEqual(forks, [{ message: 2, quote: 'second message', text: 'second, better', attachments: [] }]);
+      assert.deepEqual(forks, [{ message: 2, quote: 'second message', text: 'second, better', attachments: [], restored: false }]);
+    });
+
+    it('a second Edit or Retry while one is under way is refused: one fork; the next one after it goes', async () => {
+      const { rewind, forks, m2 } = setup();
+      const [a, b] = await Promise.all([rewind.start(m2.id, 'one', []), rewind.start(m2.id, 'two', [])]);
+      assert.deepEqual(a, { ok: true });
+      assert.equal(b.ok, false);
+      assert.equal(forks.length, 1);
+      assert.deepEqual(await rewind.start(m2.id, 'three', []), { ok: true });
+      assert.deepEqual(forks.map((r) => r.text), ['one', 'three']);
     });
 
     it('files to restore: the card asks first (saying it is for message N); the files the user changed are left unless chosen; then the fork', async () => {
