@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { AgentSession } from '../sessions/agentSession';
-import type { RewindRequest } from '../sessions/parts/rewind';
+import type { RewindRequest } from '../sessions/ports';
 import type { PersistedPanelState } from '../shared/webviewProtocol';
 import type { AttachmentSources } from './attachmentSources';
 import type { AttentionDeps } from './attention';

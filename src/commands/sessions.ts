@@ -4,7 +4,7 @@ import { forLabel, forMessage } from '../shared/nativeText';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import { addContextFolder } from '../chat/contextFolders';
 import { transcriptMarkdown } from '../sessions/transcript/forkTranscript';
-import type { RewindRequest } from '../sessions/parts/rewind';
+import type { RewindRequest } from '../sessions/ports';
 import { isAttachment, type Attachment } from '../shared/attachments';
 import type { PermissionItem } from '../shared/transcriptTypes';
 import type { SessionTreeNode } from '../ui/sessionTree';

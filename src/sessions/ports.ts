@@ -13,7 +13,7 @@ import type { RelayListener, RelayRegistration } from '../node/mcpRelay/hub';
 import type { McpSelection } from './mcp/mcpServers';
 import type { ReadAttachment } from './promptBuilder';
 import type { RestoreOutcome } from './checkpoints/restore';
-import type { RewindRequest } from './parts/rewind';
+import type { Attachment } from '../shared/attachments';
 import type { AutoApprove } from './policy/permissionPolicy';
 import type { FileTouches } from './checkpoints/fileTouches';
 import type { SessionIndex } from './store/sessionIndex';
@@ -184,4 +184,17 @@ export interface SessionServices {
   showDiff(file: string, left: string | null, right: string, title: string): Promise<void>;
   /** Asks why the user undid the agent's change to `file` (as shown to the agent); undefined: no reason (Escape, empty, or acpAgents.changes.askReasonOnUndo off). */
   askUndoReason?(file: string): Promise<string | undefined>;
+}
+
+/** What a fork taken before an earlier message needs. */
+export interface RewindRequest {
+  /** The message, as its ordinal (from 1) among the session's own user messages. */
+  readonly message: number;
+  /** Its text, shortened: what the marker and the agent are told was taken back. */
+  readonly quote: string;
+  /** What is sent in the fork instead. */
+  readonly text: string;
+  readonly attachments: readonly Attachment[];
+  /** Whether files were restored to before the message first (true: some may have been kept, as the user chose). */
+  readonly restored?: boolean;
 }

@@ -15,7 +15,8 @@ import type { AgentRuntime } from '../../agents/agentRuntime';
 import type { Attachment } from '../../shared/attachments';
 import { transcriptMarkdown } from '../transcript/forkTranscript';
 import { pastSessionMode, type OpenMode, type OpenResult } from '../openSession';
-import { linesBefore, REWOUND_LINE, rewindNote, type RewindRequest } from './rewind';
+import type { RewindRequest } from '../ports';
+import { linesBefore, REWOUND_LINE, rewindNote } from './rewind';
 import type { ArchivedLine, SessionCore, SessionPart } from '../sessionCore';
 
 /** What past sessions need from their session besides the core. */

@@ -12,20 +12,8 @@ import * as l10n from '@vscode/l10n';
 import type { Attachment } from '../../shared/attachments';
 import type { MessageItem, TranscriptItem } from '../../shared/transcriptTypes';
 import type { CheckpointRestore } from '../checkpoints/restore';
+import type { RewindRequest } from '../ports';
 import type { ArchivedLine, SessionCore, SessionPart } from '../sessionCore';
-
-/** What a fork taken before an earlier message needs. */
-export interface RewindRequest {
-  /** The message, as its ordinal (from 1) among the session's own user messages. */
-  readonly message: number;
-  /** Its text, shortened: what the marker and the agent are told was taken back. */
-  readonly quote: string;
-  /** What is sent in the fork instead. */
-  readonly text: string;
-  readonly attachments: readonly Attachment[];
-  /** Whether files were restored to before the message first (true: some may have been kept, as the user chose). */
-  readonly restored?: boolean;
-}
 
 /** How the flow ended, for the panel that started it: `ok` false leaves the composer as it was, with `note`. */
 export interface RewindOutcome {

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import type { Checkpoints, RestoreEntry } from '../../../../src/sessions/checkpoints/checkpoints';
 import { CheckpointRestore } from '../../../../src/sessions/checkpoints/restore';
-import { attachmentsOf, linesBefore, Rewind, rewindNote, userOrdinal, type RewindRequest } from '../../../../src/sessions/parts/rewind';
+import type { RewindRequest } from '../../../../src/sessions/ports';
+import { attachmentsOf, linesBefore, Rewind, rewindNote, userOrdinal } from '../../../../src/sessions/parts/rewind';
 import type { MessageItem } from '../../../../src/shared/transcriptTypes';
 import { fakeCore, tick } from './fakeCore';
 
