@@ -19,8 +19,9 @@ import { baseClientCapabilities } from './capabilities';
 import { decodeInitializeResponse, decodeSessionNotification, decodeStopReason, type DecodedInitialize, type DecodedNotification } from './decode';
 import { decodeV2InitializeResponse, decodeV2Notification, PROTOCOL_V2, v2ClientCapabilities, type V2State } from './decodeV2';
 import { decodeSteerOutcome, type SteerOutcome } from './steering';
-import { isObj, str } from './tolerant';
+import { isObj } from './tolerant';
 import { MethodStats } from './methodStats';
+import { V2Turns } from './v2Turns';
 import { OrderedQueue } from './orderedQueue';
 import * as P from './protocol';
 import { AgentError, ConnectionClosedError, errorText } from './errors';
@@ -48,14 +49,6 @@ export interface AcpConnectionOptions {
   readonly capabilities?: acp.ClientCapabilities;
   /** The ACP version offered in `initialize` and spoken on this connection (default 1; 2 is the Preview). */
   readonly protocolVersion?: 1 | 2;
-}
-
-/** A v2 turn: `session/prompt` only acknowledges it; an idle `state_update` ends it. */
-interface V2Turn {
-  acked: boolean;
-  running: boolean;
-  end(stopReason: string): void;
-  fail(err: Error): void;
 }
 
 /** The agent answered `initialize` with a protocol version this client does not speak. */
@@ -109,10 +102,8 @@ export class AcpConnection {
   private readonly updates: OrderedQueue;
   private updateHandler: ((n: DecodedNotification) => void | Promise<void>) | undefined;
   private stateHandler: ((sessionId: string, state: V2State) => void) | undefined;
-  /** v2 turns waiting for their idle `state_update`, by session. */
-  private readonly turns = new Map<string, V2Turn>();
-  /** v2 `session/prompt` requests not answered yet: request id → its session and turn. */
-  private readonly promptIds = new Map<string | number, { sessionId: string; turn: V2Turn }>();
+  /** ACP v2's turns (acp/v2Turns.ts); unused over v1. */
+  private readonly v2Turns: V2Turns;
   private readonly closeListeners: (() => void)[] = [];
   private closed = false;
   private disposed = false;
@@ -123,6 +114,7 @@ export class AcpConnection {
 
   constructor(private readonly options: AcpConnectionOptions) {
     const { logger } = options;
+    this.v2Turns = new V2Turns(logger);
     const reader = new NdjsonMessageReader(options.input, {
       maxLineBytes: options.maxLineBytes,
       onInvalidLine: (problem, line) => {
@@ -157,17 +149,13 @@ export class AcpConnection {
         }
         // Anything else comes after the text read before it.
         this.flushText();
-        if (this.promptIds.size > 0 && typeof method !== 'string') this.acknowledged(m);
+        if (typeof method !== 'string') this.v2Turns.read(m);
         cb(m);
       });
     const write = writer.write.bind(writer);
     writer.write = (m) => {
       trace?.('send', m);
-      const sent = m as { method?: unknown; id?: unknown; params?: { sessionId?: unknown } };
-      if (sent.method === P.PromptRequest.method && this.protocolVersion === PROTOCOL_V2 && (typeof sent.id === 'string' || typeof sent.id === 'number') && typeof sent.params?.sessionId === 'string') {
-        const turn = this.turns.get(sent.params.sessionId);
-        if (turn) this.promptIds.set(sent.id, { sessionId: sent.params.sessionId, turn });
-      }
+      if (this.protocolVersion === PROTOCOL_V2) this.v2Turns.written(m);
       countSent(stats, m);
       return write(m);
     };
@@ -226,19 +214,6 @@ export class AcpConnection {
     this.onUpdateNotification({ sessionId: open.sessionId, update });
   }
 
-  /** A v2 prompt's acknowledgement, marked as it is read: before any update read after it. */
-  private acknowledged(m: Message): void {
-    const { id, result } = m as { id?: unknown; result?: unknown };
-    if (typeof id !== 'string' && typeof id !== 'number') return;
-    const sent = this.promptIds.get(id);
-    if (sent === undefined) return;
-    this.promptIds.delete(id);
-    const { sessionId, turn } = sent;
-    if (result === undefined) return;
-    turn.acked = true;
-    if (!isObj(result) || str(result.messageId) === undefined) this.options.logger.warn(`session/prompt (${sessionId}): the v2 acknowledgement has no messageId`);
-  }
-
   /** The ACP version spoken on this connection. */
   get protocolVersion(): 1 | 2 {
     return this.options.protocolVersion ?? 1;
@@ -273,26 +248,8 @@ export class AcpConnection {
   }
 
   private onState(sessionId: string, state: V2State): void {
-    const { logger } = this.options;
     this.stateHandler?.(sessionId, state);
-    const turn = this.turns.get(sessionId);
-    if (!turn) return;
-    if (state.state !== 'idle') {
-      turn.running = true;
-      return;
-    }
-    // An idle snapshot sent before the agent took the prompt up is not this turn's end.
-    if (!turn.acked && !turn.running && state.stopReason === undefined) return;
-    this.turns.delete(sessionId);
-    if (!turn.acked) logger.warn(`session/prompt (${sessionId}): the turn ended (state_update idle) before the agent acknowledged the prompt`);
-    if (state.stopReason === 'error') {
-      turn.fail(new AgentError(P.PromptRequest.method, 0, state.error ?? 'the agent ended the turn with an error'));
-      return;
-    }
-    const problems: string[] = [];
-    const stopReason = decodeStopReason(state.stopReason === undefined ? {} : { stopReason: state.stopReason }, problems);
-    for (const p of problems) logger.warn(`state_update (${sessionId}): ${p.replace(/^session\/prompt: the response/, 'the idle state')}`);
-    turn.end(stopReason);
+    this.v2Turns.state(sessionId, state);
   }
 
   private dispatchUpdate(decoded: DecodedNotification | undefined, params: unknown): void {
@@ -441,7 +398,8 @@ export class AcpConnection {
     return this.call(P.SetSessionConfigOptionRequest.type, params, token);
   }
   async prompt(params: acp.PromptRequest, token?: CancellationToken): Promise<{ stopReason: string }> {
-    if (this.protocolVersion === PROTOCOL_V2) return { stopReason: await this.promptV2(params, token) };
+    // v2: the answer only acknowledges the prompt; the idle state_update ends the turn (acp/v2Turns.ts).
+    if (this.protocolVersion === PROTOCOL_V2) return { stopReason: await this.v2Turns.begin(params.sessionId, () => this.call(P.PromptRequest.type, params, token)) };
     const raw = await this.call(P.PromptRequest.type, params, token);
     const problems: string[] = [];
     const stopReason = decodeStopReason(raw, problems);
@@ -449,32 +407,6 @@ export class AcpConnection {
     // Updates sent before the response belong to this turn: let them be handled first.
     await this.drainSession(params.sessionId);
     return { stopReason };
-  }
-  /**
-   * ACP v2: the answer to `session/prompt` only acknowledges it (`{messageId}`); the turn ends with an idle
-   * `state_update` (connection.onState). A refused prompt fails the turn; a turn that ends unacknowledged is logged.
-   */
-  private promptV2(params: acp.PromptRequest, token?: CancellationToken): Promise<string> {
-    const { logger } = this.options;
-    const sessionId = params.sessionId;
-    const ended = new Promise<string>((resolve, reject) => {
-      const turn: V2Turn = { acked: false, running: false, end: resolve, fail: reject };
-      const earlier = this.turns.get(sessionId);
-      if (earlier) {
-        logger.warn(`session/prompt (${sessionId}): a new prompt while the last turn had not ended; that turn is taken as cancelled`);
-        earlier.end('cancelled');
-      }
-      this.turns.set(sessionId, turn);
-      // The acknowledgement is marked as it is read (acknowledged()), in order with the updates.
-      this.call(P.PromptRequest.type, params, token).then(
-        () => undefined,
-        (err: unknown) => {
-          if (this.turns.get(sessionId) === turn) this.turns.delete(sessionId);
-          reject(err instanceof Error ? err : new Error(String(err)));
-        },
-      );
-    });
-    return ended;
   }
 
   /**
@@ -499,9 +431,7 @@ export class AcpConnection {
     this.closed = true;
     for (const p of this.pendingCalls) p.reject(new ConnectionClosedError(p.method));
     this.pendingCalls.clear();
-    for (const t of this.turns.values()) t.fail(new ConnectionClosedError(P.PromptRequest.method));
-    this.turns.clear();
-    this.promptIds.clear();
+    this.v2Turns.closed();
     for (const l of this.closeListeners.splice(0)) {
       try {
         l();
