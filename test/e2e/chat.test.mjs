@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
-import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
+import { focusWorkbench, openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 /** axe-core's own script, as it documents for running it in another page. */
 const AXE_SOURCE = axe.source;
@@ -477,7 +477,7 @@ describe('e2e: the chat panel', function () {
   it('the keyboard alone, the other keys: Ctrl+K Alt+N starts a session, Ctrl+K A comes back to its composer, Alt+N rejects', async function () {
     await runCommand(page, 'View: Close All Editors');
     // Ctrl+K Alt+N: the agent picker, answered by typing.
-    await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } });
+    await focusWorkbench(page);
     await page.keyboard.press('Control+k');
     await page.keyboard.press('Alt+n');
     const pickInput = page.locator('.quick-input-widget input');

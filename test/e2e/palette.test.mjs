@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
+import { focusWorkbench, openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
 
 describe('e2e: the installed .vsix in the workbench', function () {
   /** @type {import('./workbench.mjs').Workbench} */
@@ -45,7 +45,7 @@ describe('e2e: the installed .vsix in the workbench', function () {
   it('offers ACP: Stop in the palette only while a session works', async function () {
     /** The palette's rows for `>ACP: Stop`, once it has answered (a match for the filter, or its "no matching commands" row). */
     const stopRows = async () => {
-      await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } }).catch(() => {});
+      await focusWorkbench(page);
       await page.keyboard.press('F1');
       const input = page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
+import { focusWorkbench, openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
 
 describe('e2e: an untrusted workspace spawns no agent', function () {
   this.timeout(180_000);
@@ -34,7 +34,7 @@ describe('e2e: an untrusted workspace spawns no agent', function () {
     await screenshot(page, 'trust-extensions');
     assert.match((await row.getAttribute('class')) ?? '', /\bdisabled\b/, 'the Extensions view shows ACP Agents disabled');
     const input = page.locator('.quick-input-widget input');
-    await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } });
+    await focusWorkbench(page);
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill('>ACP: New Session');

@@ -54,6 +54,19 @@ export async function waitForExtension(page) {
 }
 
 /**
+ * Gives the workbench the keyboard, as a person's click on an empty spot would, without clicking
+ * anything: whatever has focus (a webview's frame, an input) is blurred. A click at a fixed point
+ * once landed on a chat message's Retry button, and the key press that followed forked a session.
+ * @param {Page} page
+ */
+export async function focusWorkbench(page) {
+  await page.evaluate(() => {
+    const el = document.activeElement;
+    if (el instanceof HTMLElement && el !== document.body) el.blur();
+  });
+}
+
+/**
  * F1, type a command's title, run it. Contributed commands appear in the palette
  * only once the extension host has registered the extension, so a person who
  * opens the palette too early closes it and tries again: so does this.
@@ -66,7 +79,7 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
   const input = page.locator('.quick-input-widget input');
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   for (;;) {
-    await page.locator('.monaco-workbench').click({ position: { x: 600, y: 400 } }).catch(() => {});
+    await focusWorkbench(page);
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     try {
