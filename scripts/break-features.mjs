@@ -871,6 +871,15 @@ const MUTANTS = [
     tier: 'integration',
     grep: 'Show on a needs-you notification brings the hidden panel back',
   },
+  {
+    name: 'write-lost-behind-a-stale-document',
+    breaks: "an agent's fs/write_text_file of a file whose document in VS Code is older than the disk is edited into that document, which VS Code refuses to save: the agent is told it was written, the disk never gets it",
+    file: 'src/services/files/fileService.ts',
+    find: 'if (save && before !== null && !doc.isDirty && staleAgainst(doc.getText(), before)) {',
+    replace: 'if (save && before !== null && !doc.isDirty && staleAgainst(doc.getText(), before) && before.length < 0) {',
+    tier: 'integration',
+    grep: 'has not read again since its file changed on disk',
+  },
 ];
 
 // ------------------------------------------------------------------ the throwaway worktree

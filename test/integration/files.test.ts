@@ -7,8 +7,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { allowOnce, api, backdate, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
 
-function answers(): Record<string, any> {
-  const rec = readRecord('fs-ops');
+function answers(scenario = 'fs-ops'): Record<string, any> {
+  const rec = readRecord(scenario);
   const requests = rec.filter((r) => r.dir === 'in' && r.msg?.id?.startsWith?.('agent-') && r.msg.method === undefined);
   const out: Record<string, any> = {};
   requests.forEach((r) => (out[r.msg.id] = r.msg.result ?? { error: r.msg.error }));
@@ -125,6 +125,47 @@ describe('Client file services (fs/*) with boundaries', function () {
     } finally {
       await files.update('watcherExclude', before, vscode.ConfigurationTarget.Workspace);
       fs.rmSync(path.dirname(made), { recursive: true, force: true });
+    }
+  });
+
+  it('a document VS Code has not read again since its file changed on disk (no watcher looks there): the agent reads the disk, and its write reaches the disk instead of being lost behind the document', async () => {
+    const a = await api();
+    const file = path.join(folder(), 'stale-out', 's.txt');
+    const files = vscode.workspace.getConfiguration('files');
+    const before = files.inspect<Record<string, boolean>>('watcherExclude')?.workspaceValue;
+    await files.update('watcherExclude', { ...before, '**/stale-out/**': true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, 'what VS Code read\n');
+      const doc = await vscode.workspace.openTextDocument(file);
+      assert.equal(doc.getText(), 'what VS Code read\n');
+      fs.writeFileSync(file, 'changed on disk\n');
+      backdate(path.dirname(file));
+      const panel = a.openChat('fake-stale-write');
+      await waitForStatus(panel, 'connected', connected);
+      assert.equal(doc.getText(), 'what VS Code read\n', 'the document is older than the file when the agent comes');
+      assert.equal(await panel.session.prompt('read and write it'), 'end_turn');
+      const r = answers('stale-write');
+      const [read, write] = Object.keys(r)
+        .sort((x, y) => Number(x.split('-')[1]) - Number(y.split('-')[1]))
+        .map((id) => r[id]);
+      assert.equal(read.content, 'changed on disk\n', 'the agent read the file, not the older document');
+      assert.deepEqual(write, {}, 'the write was answered as done');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'written by the agent\n', 'and it is on disk');
+      // The Changes list has the bytes from before the write: Undo puts the disk's text back.
+      const listed = await waitFor('s.txt in Changes', () => panel.session.checkpoints.changes.list().find((c) => c.path === file), 10_000);
+      assert.equal(listed.canRevert, true);
+      assert.equal(await panel.session.checkpoints.changes.revert(file), true);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'changed on disk\n');
+    } finally {
+      await files.update('watcherExclude', before, vscode.ConfigurationTarget.Workspace);
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+      if (doc?.isDirty) {
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+      await closeAllEditors();
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
     }
   });
 

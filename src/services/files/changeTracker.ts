@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkPath } from '../../node/pathPolicy';
 import { forMessage } from '../../shared/nativeText';
-import { isPlainUtf8, readDisk, same, UNREADABLE, utf8, type Disk } from './diskBytes';
+import { isPlainUtf8, readDisk, same, staleAgainst, UNREADABLE, utf8, type Disk } from './diskBytes';
 import { TurnBaseline, type RepoPins } from './turnBaseline';
 import type { ChangeEntry, ChangeTracking, TurnObserver } from '../../sessions/ports';
 
@@ -442,6 +442,10 @@ export class ChangeTracker implements ChangeTracking {
       edit.createFile(uri, { contents: before, ignoreIfExists: true });
       if (!stillAsSeen(file, seen)) return this.leftAlone(file);
       if (!(await vscode.workspace.applyEdit(edit))) return false;
+    } else if (before !== null && isPlainUtf8(before) && openDoc && !openDoc.isDirty && isStale(openDoc, readDisk(file))) {
+      // A document older than the file: VS Code would refuse to save the edit over it, and Undo would do nothing.
+      if (!stillAsSeen(file, seen)) return this.leftAlone(file);
+      await vscode.workspace.fs.writeFile(uri, before);
     } else if (before === null || isPlainUtf8(before)) {
       const edit = new vscode.WorkspaceEdit();
       if (before === null) edit.deleteFile(uri, { ignoreIfNotExists: true });
@@ -453,7 +457,8 @@ export class ChangeTracker implements ChangeTracking {
       if (!stillAsSeen(file, seen)) return this.leftAlone(file);
       if (!(await vscode.workspace.applyEdit(edit))) return false;
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
-      if (doc?.isDirty) await doc.save();
+      // Not saved (VS Code refused): not undone, and not said to be.
+      if (doc?.isDirty && !(await doc.save())) return false;
     } else {
       if (openDoc?.isDirty) {
         // Unsaved editor changes would fight the bytes on disk: drop them first.
@@ -479,4 +484,9 @@ export class ChangeTracker implements ChangeTracking {
     this.unwatch();
     this.emitter.dispose();
   }
+}
+
+/** Whether an open document is older than the file's bytes on disk (see staleAgainst). */
+function isStale(doc: vscode.TextDocument, disk: Disk): boolean {
+  return Buffer.isBuffer(disk) && staleAgainst(doc.getText(), disk);
 }

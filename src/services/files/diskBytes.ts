@@ -42,3 +42,16 @@ export function isPlainUtf8(bytes: Buffer): boolean {
   if (bytes.includes(0x0d)) return false;
   return utf8(bytes.toString('utf8')).equals(bytes);
 }
+
+/**
+ * Whether an unmodified document's text is not the file's bytes: VS Code has not read the file again since it
+ * changed on disk (no watcher event yet, or none ever: files.watcherExclude), and would refuse to save over it.
+ * Bytes that are not UTF-8 are never called different (VS Code decoded them its own way); a BOM and line ends
+ * are not differences.
+ */
+export function staleAgainst(text: string, disk: Buffer): boolean {
+  let onDisk = disk.toString('utf8');
+  if (onDisk.includes('\uFFFD')) return false;
+  if (onDisk.charCodeAt(0) === 0xfeff) onDisk = onDisk.slice(1);
+  return onDisk.replace(/\r\n/g, '\n') !== text.replace(/\r\n/g, '\n');
+}

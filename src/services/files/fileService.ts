@@ -7,6 +7,7 @@ import { checkPath, isAbsolutePath, isUncPath, sliceLines } from '../../node/pat
 import { protectedMatcher, type ProtectedMatcher } from '../../node/protectedPaths';
 import { forMessage } from '../../shared/nativeText';
 import { checkUserWrite, kindOf, readVerified, writeTargetChanged } from '../../node/verifiedIo';
+import { staleAgainst } from './diskBytes';
 
 /** Largest file `fs/read_text_file` reads from disk. */
 const MAX_READ_BYTES = 32 * 1024 * 1024;
@@ -117,8 +118,11 @@ export class FileService {
     await this.betweenCheckAndUse?.(file, 'read');
     const { line, limit } = p;
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && (d.uri.fsPath === file || d.uri.fsPath === p.path));
-    if (open) return { content: sliceLines(open.getText(), line, limit) };
+    if (open?.isDirty) return { content: sliceLines(open.getText(), line, limit) };
     const r = await readVerified(file, MAX_READ_BYTES);
+    // An open document the user has not changed is the file as VS Code decoded it (its encoding), unless VS Code
+    // has not read the file again since it changed on disk: then the disk is the truth.
+    if (open && !(r.kind === 'ok' && staleAgainst(open.getText(), r.bytes))) return { content: sliceLines(open.getText(), line, limit) };
     switch (r.kind) {
       case 'ok':
         return { content: sliceLines(r.bytes.toString('utf8'), line, limit) };
@@ -214,6 +218,17 @@ export class FileService {
       edit.insert(uri, new vscode.Position(0, 0), p.content);
     } else {
       const doc = await vscode.workspace.openTextDocument(uri);
+      // A document VS Code has not read again since the file changed on disk (no watcher event yet, or none
+      // ever: files.watcherExclude) takes the edit, but VS Code refuses to save it over the newer file: the
+      // write would never reach the disk. Written to disk directly instead; the bytes before are kept as for
+      // any write (Undo in the Changes list), only the editor's own undo does not have it.
+      if (save && before !== null && !doc.isDirty && staleAgainst(doc.getText(), before)) {
+        this.recheckWrite(file, 'before the edit');
+        await vscode.workspace.fs.writeFile(uri, Buffer.from(p.content, 'utf8'));
+        this.recheckWrite(file, 'AFTER it was written — the write may have landed elsewhere');
+        this.log(`wrote ${file} (${p.content.length} characters) to disk directly: its document in VS Code was older than the file`);
+        return {};
+      }
       edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), p.content);
     }
     this.recheckWrite(file, 'before the edit');
@@ -224,7 +239,8 @@ export class FileService {
       if (doc?.isDirty) {
         // The edit is in the editor only until this save: not saved through a link that appeared meanwhile.
         this.recheckWrite(file, 'before saving it');
-        await doc.save();
+        // Not saved (VS Code refused: the file changed on disk meanwhile, the disk is full…): the agent is told, never "written".
+        if (!(await doc.save())) throw clientError.internal(`VS Code did not save ${file}: the new text is in its editor, unsaved, and the file on disk is unchanged.`);
       }
     }
     // After the fact: the file written must still be the one checked. Nothing is undone (the
@@ -280,5 +296,3 @@ export class FileService {
     }
   }
 }
-
-
