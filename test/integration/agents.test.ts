@@ -54,7 +54,11 @@ describe('Agents: start, handshake and failures (fake agents in the real host)',
     const shownLog = (name: string) => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'output' && bare(decodeURIComponent(e.document.uri.toString())).includes(bare(`ACP: ${name}`)));
     const logShown = async (name: string, stderr: RegExp) =>
       await waitFor(`the log of ${name} shown, with ${stderr}`, () => stderr.test(shownLog(name)?.document.getText() ?? '') || undefined).catch((err) => {
-        throw new Error(`${String(err)}; visible: ${vscode.window.visibleTextEditors.map((e) => decodeURIComponent(e.document.uri.toString())).join(' | ')}`);
+        // Said in full: once, on a loaded machine, the log was not shown (the oldest host); what the user was told, and the agent's state, say why.
+        const told = a.testing.messages().slice(-4).map((m) => `${m.severity} "${m.message.slice(0, 160)}" [${m.actions.join(', ')}]`);
+        throw new Error(
+          `${String(err)}; visible: ${vscode.window.visibleTextEditors.map((e) => decodeURIComponent(e.document.uri.toString())).join(' | ')}; the last messages: ${told.join(' ; ') || 'none'}; agent status: ${a.agentStatus('fake-exit-mid-prompt')}`,
+        );
       });
     await vscode.commands.executeCommand('workbench.action.closePanel');
     assert.equal(shownLog('Fake: crash-initialize'), undefined, 'not shown before');
