@@ -468,10 +468,13 @@ function preview(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
 }
 
+/** Ids for v2 permissions about no tool call: one each (two with the same title are two questions). */
+let subjectless = 0;
+
 /** ACP v2's agent → client requests in the shapes the v1 decoders read: a permission's tool call is its `subject`. */
 function fromV2Request(method: string, params: unknown): unknown {
   if (method !== P.RequestPermissionRequest.method || !isObj(params) || params.toolCall !== undefined) return params;
   const subject = isObj(params.subject) ? params.subject : undefined;
-  const toolCall = subject?.type === 'tool_call' && isObj(subject.toolCall) ? subject.toolCall : { toolCallId: `permission-${String(params.title ?? '')}`.slice(0, 200), title: params.title };
+  const toolCall = subject?.type === 'tool_call' && isObj(subject.toolCall) ? subject.toolCall : { toolCallId: `permission-${++subjectless}`, title: params.title };
   return { ...params, toolCall };
 }

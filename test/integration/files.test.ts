@@ -137,10 +137,11 @@ describe('Client file services (fs/*) with boundaries', function () {
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, 'what VS Code read\n');
+      // Older than what comes next: VS Code refuses to save over a file newer than its document.
+      backdate(path.dirname(file));
       const doc = await vscode.workspace.openTextDocument(file);
       assert.equal(doc.getText(), 'what VS Code read\n');
       fs.writeFileSync(file, 'changed on disk\n');
-      backdate(path.dirname(file));
       const panel = a.openChat('fake-stale-write');
       await waitForStatus(panel, 'connected', connected);
       assert.equal(doc.getText(), 'what VS Code read\n', 'the document is older than the file when the agent comes');

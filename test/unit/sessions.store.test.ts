@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SessionIndex } from '../../src/sessions/store/sessionIndex';
-import { TranscriptArchive, coalesceChunks } from '../../src/sessions/store/transcriptArchive';
+import { LATER_MAX, TranscriptArchive, coalesceChunks } from '../../src/sessions/store/transcriptArchive';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'acp-store-'));
 
@@ -60,6 +60,14 @@ describe('SessionIndex', () => {
   });
 });
 
+/** Polls until `ok` (the archive writes in the background), failing after 10 s. */
+async function waitUntil(ok: () => boolean): Promise<void> {
+  for (const end = Date.now() + 10_000; !ok(); ) {
+    if (Date.now() > end) throw new Error('timed out after 10 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('TranscriptArchive', () => {
   it('appends updates asynchronously and reads them back in order', async () => {
     const ar = new TranscriptArchive(tmp(), () => 1_000_000);
@@ -87,6 +95,16 @@ describe('TranscriptArchive', () => {
     ar.append('a', 's2', { sessionUpdate: 'tool_call', toolCallId: 'live', title: 'x' });
     await new Promise((r) => setTimeout(r, 400));
     assert.equal(fs.readFileSync(ar.fileOf('a', 's2'), 'utf8').split('\n').filter(Boolean).length, 2);
+  });
+
+  it('appendLater is bounded: a replay that never ends is written every LATER_MAX updates, not kept in memory', async () => {
+    const ar = new TranscriptArchive(tmp(), () => 100_000_000);
+    for (let i = 0; i < LATER_MAX - 1; i++) ar.appendLater('a', 's', { sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: 'x' });
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(fs.existsSync(ar.fileOf('a', 's')), false, 'below the bound: kept back');
+    ar.appendLater('a', 's', { sessionUpdate: 'tool_call', toolCallId: 'last', title: 'x' });
+    await waitUntil(() => fs.existsSync(ar.fileOf('a', 's')) && fs.readFileSync(ar.fileOf('a', 's'), 'utf8').includes('"last"'));
+    assert.equal(fs.readFileSync(ar.fileOf('a', 's'), 'utf8').split('\n').filter(Boolean).length, LATER_MAX, 'all of them, written without a flush');
   });
 
   it('stops at the size limit with a marker', async () => {

@@ -17,6 +17,8 @@ export interface ArchivedLine {
   readonly u: unknown;
 }
 
+/** appendLater's bound: a session's archive holds at most this many updates in memory before they are written. */
+export const LATER_MAX = 20_000;
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 export class TranscriptArchive implements SidecarHome {
@@ -56,7 +58,7 @@ export class TranscriptArchive implements SidecarHome {
 
   /** Cheap: remembers the update; the write happens later, in the background. */
   append(agentId: string, sessionId: string, update: unknown, now = Date.now()): void {
-    if (this.remember(agentId, sessionId, update, now)) this.timer ??= setTimeout(() => void this.flush(), 250);
+    if (this.remember(agentId, sessionId, update, now) > 0) this.timer ??= setTimeout(() => void this.flush(), 250);
   }
 
   /**
@@ -66,16 +68,19 @@ export class TranscriptArchive implements SidecarHome {
    * load's end flushes it (`lastTurnOpen`, `lines`), and so does closing the session.
    */
   appendLater(agentId: string, sessionId: string, update: unknown): void {
-    this.remember(agentId, sessionId, update, Date.now());
+    // Bounded all the same: a replay that never ends (an agent replaying forever) is written every
+    // LATER_MAX updates, as append's would be, rather than held in memory until its end.
+    if (this.remember(agentId, sessionId, update, Date.now()) >= LATER_MAX) this.timer ??= setTimeout(() => void this.flush(), 250);
   }
 
-  private remember(agentId: string, sessionId: string, update: unknown, now: number): boolean {
+  /** The number of updates now pending for that session's archive, 0 when it takes no more (full). */
+  private remember(agentId: string, sessionId: string, update: unknown, now: number): number {
     const file = this.fileOf(agentId, sessionId);
-    if (this.full.has(file)) return false;
+    if (this.full.has(file)) return 0;
     let list = this.pending.get(file);
     if (!list) this.pending.set(file, (list = []));
     list.push({ t: now, u: update });
-    return true;
+    return list.length;
   }
 
   /** Writes what is pending (serializing in slices, so the extension host stays responsive). */

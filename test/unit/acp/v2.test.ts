@@ -288,5 +288,14 @@ describe('ACP v2: the connection', () => {
     p.send({ id: 99, method: 'session/request_permission', params: { sessionId: 's1', title: 'Edit a.ts', subject: { type: 'tool_call', toolCall: { toolCallId: 't9', title: 'Edit a.ts' } }, options: [] } });
     await p.next((m) => m.id === 99 && m.result !== undefined);
     assert.equal(got.toolCall.toolCallId, 't9');
+    // Without a tool call as its subject: a tool call of its own, one per question even when two share a title.
+    const ids: string[] = [];
+    for (const id of [100, 101]) {
+      p.send({ id, method: 'session/request_permission', params: { sessionId: 's1', title: 'Go online?', options: [] } });
+      await p.next((m) => m.id === id && m.result !== undefined);
+      assert.equal(got.toolCall.title, 'Go online?');
+      ids.push(got.toolCall.toolCallId);
+    }
+    assert.notEqual(ids[0], ids[1]);
   });
 });
