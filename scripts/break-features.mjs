@@ -880,6 +880,24 @@ const MUTANTS = [
     tier: 'integration',
     grep: 'has not read again since its file changed on disk',
   },
+  {
+    name: 'v2-sign-in-methods-dropped',
+    breaks: "an agent's v2 sign-in methods (named by methodId) are dropped as invalid: a v2 agent that needs a sign-in offers none",
+    file: 'src/acp/decodeV2.ts',
+    find: 'decodeAuthMethod(isObj(v) && v.id === undefined ? { ...v, id: v.methodId } : v, problems, where)',
+    replace: 'decodeAuthMethod(v, problems, where)',
+    tier: 'unit',
+    grep: 'initialize: one capabilities object and info',
+  },
+  {
+    name: 'v2-sign-in-with-v1-names',
+    breaks: 'over ACP v2 the sign-in is sent as v1 authenticate, a method v2 agents do not have',
+    file: 'src/acp/connection.ts',
+    find: 'this.call(v2 ? P.LoginV2Request.type : P.AuthenticateRequest.type,',
+    replace: 'this.call(v2 && !v2 ? P.LoginV2Request.type : P.AuthenticateRequest.type,',
+    tier: 'unit',
+    grep: 'sign-in over v2 is auth/login',
+  },
 ];
 
 // ------------------------------------------------------------------ the throwaway worktree

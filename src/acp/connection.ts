@@ -356,10 +356,11 @@ export class AcpConnection {
 
   /** `meta`: the method's `_meta` answer (an `api-key` method's `{ "api-key": { apiKey } }`), kept out of the logs by the redaction. */
   authenticate(methodId: string, token?: CancellationToken, meta?: Record<string, unknown>) {
-    return this.call(P.AuthenticateRequest.type, meta ? { methodId, _meta: meta } : { methodId }, token);
+    const v2 = this.protocolVersion === PROTOCOL_V2;
+    return this.call(v2 ? P.LoginV2Request.type : P.AuthenticateRequest.type, meta ? { methodId, _meta: meta } : { methodId }, token);
   }
   logout(token?: CancellationToken) {
-    return this.call(P.LogoutRequest.type, {}, token);
+    return this.call(this.protocolVersion === PROTOCOL_V2 ? P.LogoutV2Request.type : P.LogoutRequest.type, {}, token);
   }
   newSession(params: acp.NewSessionRequest, token?: CancellationToken) {
     return this.call(P.NewSessionRequest.type, this.v2Servers(params), token);

@@ -58,7 +58,11 @@ export function decodeV2InitializeResponse(v: unknown, problems: Problems): Deco
     // stdio is offered unless the agent lists its MCP transports without it.
     agentCapabilities.mcpCapabilities = { http: marker(mcp?.http), sse: false, ...(mcp && !marker(mcp.stdio) ? { stdio: false } : {}) };
   } else problems.push('initialize: the v2 answer has no capabilities.session; the agent serves no sessions');
-  const authMethods = arrayOf(r.authMethods, decodeAuthMethod, problems, 'authMethods') ?? [];
+  // v2 names a method's id `methodId` (v1: `id`); the rest is v1's shape.
+  const v2AuthMethod = (v: unknown, problems: Problems, where: string) => decodeAuthMethod(isObj(v) && v.id === undefined ? { ...v, id: v.methodId } : v, problems, where);
+  const authMethods = arrayOf(r.authMethods, v2AuthMethod, problems, 'authMethods') ?? [];
+  // v2: sign-in methods advertise auth/logout as well (v1 has a capability for it).
+  if (authMethods.length > 0) agentCapabilities.auth = { logout: {} };
   let agentInfo: acp.Implementation | undefined;
   if (isObj(r.info) && typeof r.info.name === 'string') {
     agentInfo = { name: r.info.name, title: str(r.info.title) ?? null, version: str(r.info.version) ?? '' };

@@ -23,6 +23,15 @@ export namespace LogoutRequest {
   export const method = 'logout';
   export const type = new RequestType<acp.LogoutRequest, acp.LogoutResponse | null, acp.Error>(method);
 }
+/** ACP v2's `authenticate` and `logout`: the same parameters under new names. */
+export namespace LoginV2Request {
+  export const method = 'auth/login';
+  export const type = new RequestType<acp.AuthenticateRequest, acp.AuthenticateResponse | null, acp.Error>(method);
+}
+export namespace LogoutV2Request {
+  export const method = 'auth/logout';
+  export const type = new RequestType<acp.LogoutRequest, acp.LogoutResponse | null, acp.Error>(method);
+}
 export namespace NewSessionRequest {
   export const method = 'session/new';
   export const type = new RequestType<acp.NewSessionRequest, acp.NewSessionResponse, acp.Error>(method);

@@ -40,6 +40,7 @@ const AGENT = { pkg, version };
 const KEY = 'codex2'; // the files' and messages' tag
 const LABEL = 'Codex 2 (model stub)';
 const SIGN_IN_LABEL = 'Codex 2 (API key)';
+const V2_LABEL = 'Codex 2 over ACP v2';
 const MCP_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'mcp', 'stdioServer.mjs');
 const ORIGINAL = 'original line\nkept line\n';
 const NEW_CONTENT = `# Hello from ${KEY}\n\nWritten through ACP.\n`;
@@ -81,7 +82,9 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
       agents: (tmp) => {
         const signingIn = codexCurrentSigningIn(dir, tmp, stub.url);
         signInHome = /** @type {string} */ (signingIn.env?.CODEX_HOME);
-        return [codexCurrentWithModelStub(dir, tmp, stub.url), signingIn];
+        // The same adapter once more, over ACP v2 (the entry's protocolVersion): a CODEX_HOME and a stored key of its own.
+        const overV2 = { ...codexCurrentSigningIn(dir, tmp, stub.url, 'codex-current-v2'), name: V2_LABEL, protocolVersion: '2' };
+        return [codexCurrentWithModelStub(dir, tmp, stub.url), signingIn, overV2];
       },
       viewport: { width: 1280, height: 900 },
       settings: { 'acpAgents.mcpServers': { 'acp-test': { command: ensureNode(), args: [MCP_FIXTURE, mcpRecord] } }, 'acpAgents.trace': 'verbose' },
@@ -319,6 +322,41 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
     }
     assert.equal(await quick.isVisible(), false, `the sign-in question closed (the keyboard is in ${await focusedIn()})`);
     await runCommand(page, 'View: Close All Editors');
+    assert.equal(extensionLogs().includes(API_KEY), false, 'the key is in no log');
+  });
+
+  it(`codex ${version} over ACP v2 (the entry's protocolVersion "2"): signs in with its api-key method (auth/login), does a turn that its idle state ends, signs out (auth/logout)`, async function () {
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, V2_LABEL);
+    // Over v2 too, session/new is "Authentication required" and the methods come as v2 names them (methodId).
+    const quick = page.locator('.quick-input-widget');
+    await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'API Key' }).waitFor({ timeout: 90_000 });
+    await pick(page, 'API Key');
+    await quick.locator('.quick-input-title', { hasText: ': API Key' }).waitFor({ timeout: 20_000 });
+    const box = quick.locator('.quick-input-box input');
+    await box.fill(API_KEY);
+    await box.press('Enter');
+    await frame().locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+    // The version in use, and the sign-in methods read from the v2 answer.
+    await waitForLog('auth methods api-key (agent), chat-gpt (agent), chat-gpt-device-code (agent); ACP v2');
+    // v2's name for authenticate, with the key redacted in the trace.
+    await waitForLog('"method":"auth/login","params":{"methodId":"api-key","_meta":{"api-key":{"apiKey":"«redacted»"}}}');
+    stub.setScript([{ text: ['Hello ', 'over ACP v2.'] }]);
+    const ends = frame().locator('.item.turn-end');
+    const endsBefore = await ends.count();
+    await send('Hello over v2');
+    await frame().locator('.msg-agent', { hasText: 'Hello over ACP v2.' }).waitFor({ timeout: 90_000 });
+    // The acknowledgement does not end the turn; the agent's idle state_update does.
+    await ends.nth(endsBefore).waitFor({ state: 'attached', timeout: 30_000 });
+    await frame().locator('#stop').waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.ok(stub.requests.some((r) => r.headers.authorization === `Bearer ${API_KEY}`), 'the model request carried the typed key');
+    await screenshot(page, `interop-${KEY}-v2`);
+    await runCommand(page, 'View: Close All Editors');
+    // Sign Out: v2's auth/logout (sign-in methods advertise it).
+    await runCommand(page, 'ACP: Sign Out');
+    await pick(page, V2_LABEL);
+    await waitForLog(`${V2_LABEL} → request auth/logout`);
     assert.equal(extensionLogs().includes(API_KEY), false, 'the key is in no log');
   });
 

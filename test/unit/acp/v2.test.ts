@@ -32,7 +32,12 @@ describe('ACP v2: decoding', () => {
         protocolVersion: 2,
         info: { name: 'codex-acp', title: 'Codex', version: '2.6.0' },
         capabilities: { session: { prompt: { image: {}, audio: null }, mcp: { stdio: {}, http: {} }, delete: {}, fork: {} }, auth: {} },
-        authMethods: [{ id: 'chatgpt', name: 'ChatGPT' }],
+        // codex-acp 2.6.0's own answer: v2 names the id `methodId`.
+        authMethods: [
+          { methodId: 'api-key', type: 'agent', name: 'API Key', description: 'Use an API key to authenticate', _meta: { 'api-key': { provider: 'openai' } } },
+          { methodId: 'chat-gpt', type: 'agent', name: 'ChatGPT' },
+          { methodId: 'login', type: 'terminal', name: 'Log in', args: ['--login'] },
+        ],
         _meta: { steering: { supported: true } },
       },
       problems,
@@ -41,7 +46,17 @@ describe('ACP v2: decoding', () => {
     assert.equal(d.protocolVersion, 2);
     assert.deepEqual(d.agentInfo, { name: 'codex-acp', title: 'Codex', version: '2.6.0' });
     assert.equal(d.steering, true);
+    assert.deepEqual(
+      d.authMethods.map((m) => [m.id, m.type, m.name]),
+      [
+        ['api-key', 'agent', 'API Key'],
+        ['chat-gpt', 'agent', 'ChatGPT'],
+        ['login', 'terminal', 'Log in'],
+      ],
+    );
+    assert.deepEqual((d.authMethods[0] as { apiKey?: unknown }).apiKey, { provider: 'openai' }, 'the api-key method is still the key question');
     const caps = new AgentCapabilityView(d.agentCapabilities);
+    assert.equal(caps.canLogout(), true, 'v2: sign-in methods mean auth/logout too');
     // The v2 baseline: list, resume and close come with `session: {}`; no session/load in v2.
     assert.deepEqual([caps.canList(), caps.canResume(), caps.canClose(), caps.canLoad()], [true, true, true, false]);
     assert.deepEqual([caps.canDelete(), caps.canFork(), caps.supportsAdditionalDirectories()], [true, true, false]);
@@ -57,6 +72,7 @@ describe('ACP v2: decoding', () => {
     assert.equal(problems.length, 3, problems.join('\n'));
     const noStdio = decodeV2InitializeResponse({ protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: { session: { mcp: { http: {} } } } }, []);
     assert.equal(new AgentCapabilityView(noStdio.agentCapabilities).declinesMcpStdio(), true);
+    assert.equal(new AgentCapabilityView(noStdio.agentCapabilities).canLogout(), false, 'no sign-in methods: no auth/logout');
   });
 
   it('messages: whole messages are upserts by id; chunks append and need a messageId', () => {
@@ -191,6 +207,20 @@ describe('ACP v2: the connection', () => {
     assert.equal(init.params.capabilities.fs, undefined);
     assert.equal(init.params.capabilities.terminal, undefined);
     assert.equal(p.conn.protocolVersion, 2);
+  });
+
+  it('sign-in over v2 is auth/login (the method id and _meta as v1 authenticate sends them); Sign Out is auth/logout', async () => {
+    const { p } = await v2Peer();
+    const login = p.conn.authenticate('api-key', undefined, { 'api-key': { key: 'k' } });
+    const req = await p.next((m) => m.method === 'auth/login');
+    assert.deepEqual(req.params, { methodId: 'api-key', _meta: { 'api-key': { key: 'k' } } });
+    p.send({ id: req.id, result: {} });
+    await login;
+    const logout = p.conn.logout();
+    const out = await p.next((m) => m.method === 'auth/logout');
+    p.send({ id: out.id, result: {} });
+    await logout;
+    assert.equal(p.received.some((m) => m.method === 'authenticate' || m.method === 'logout'), false, 'no v1 names over v2');
   });
 
   it('an agent answering v1 to the v2 offer is a ProtocolVersionError (the manager then starts it again with v1)', async () => {
