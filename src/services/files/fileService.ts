@@ -204,6 +204,8 @@ export class FileService {
     }
     onBefore?.(file, before);
     const save = this.config.saveAfterWrite();
+    /** Written to disk, not through the editor (a stale document, below). */
+    let direct = false;
     if (!exists && save) {
       // The content comes with the creation, not as an insert after it: an agent that also writes the file itself
       // (opencode 1.18.33 does, next to fs/write_text_file) can write it between the creation and the insert, whose
@@ -222,19 +224,13 @@ export class FileService {
       // ever: files.watcherExclude) takes the edit, but VS Code refuses to save it over the newer file: the
       // write would never reach the disk. Written to disk directly instead; the bytes before are kept as for
       // any write (Undo in the Changes list), only the editor's own undo does not have it.
-      if (save && before !== null && !doc.isDirty && staleAgainst(doc.getText(), before)) {
-        this.recheckWrite(file, 'before the edit');
-        await vscode.workspace.fs.writeFile(uri, Buffer.from(p.content, 'utf8'));
-        this.recheckWrite(file, 'AFTER it was written — the write may have landed elsewhere');
-        this.log(`wrote ${file} (${p.content.length} characters) to disk directly: its document in VS Code was older than the file`);
-        return {};
-      }
-      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), p.content);
+      direct = save && before !== null && !doc.isDirty && staleAgainst(doc.getText(), before);
+      if (!direct) edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), p.content);
     }
     this.recheckWrite(file, 'before the edit');
-    const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: false });
-    if (!ok) throw clientError.internal(`VS Code could not apply the edit to ${file}.`);
-    if (save) {
+    if (direct) await vscode.workspace.fs.writeFile(uri, Buffer.from(p.content, 'utf8'));
+    else if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) throw clientError.internal(`VS Code could not apply the edit to ${file}.`);
+    if (save && !direct) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
       if (doc?.isDirty) {
         // The edit is in the editor only until this save: not saved through a link that appeared meanwhile.
@@ -246,7 +242,8 @@ export class FileService {
     // After the fact: the file written must still be the one checked. Nothing is undone (the
     // bytes went wherever the path led); the agent gets an error and the log says so loudly.
     this.recheckWrite(file, 'AFTER it was written — the write may have landed elsewhere');
-    this.log(`wrote ${file} (${p.content.length} characters${exists ? '' : ', new file'}${save ? '' : '; left unsaved (files.saveAfterWrite)'})`);
+    const how = direct ? '; to disk directly: its document in VS Code was older than the file' : save ? '' : '; left unsaved (files.saveAfterWrite)';
+    this.log(`wrote ${file} (${p.content.length} characters${exists ? '' : ', new file'}${how})`);
     return {};
   }
 
