@@ -3,7 +3,7 @@
 // ACP: Show Agent Diagnostics opens it as a read-only Markdown document that follows.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, closeAllEditors, connected, waitFor, waitForStatus } from './helpers';
+import { api, connected, endSessions, waitFor, waitForStatus } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
 const AGENT = 'fake-diagnostics';
@@ -19,10 +19,7 @@ describe('Agent diagnostics: Show and Copy', function () {
   this.timeout(60_000);
 
   afterEach(async () => {
-    const a = await api();
-    await closeAllEditors();
-    for (const p of a.panels()) p.panel.dispose();
-    await a.testing.stopAllAgents();
+    await endSessions();
     await cfg().update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
   });
 

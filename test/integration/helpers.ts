@@ -41,6 +41,14 @@ import type { PermissionItem } from '../../src/shared/transcriptTypes';
 import type { PanelStatus } from '../../src/shared/webviewProtocol';
 
 /** Where the harness keeps the fake agents' records (one JSONL file per scenario). */
+/** A test's end: every editor and chat panel closed, every agent stopped. */
+export async function endSessions(): Promise<void> {
+  const a = await api();
+  await closeAllEditors();
+  for (const p of a.panels()) p.panel.dispose();
+  await a.testing.stopAllAgents();
+}
+
 export function recordFile(scenario: string): string {
   const dir = process.env.ACP_TEST_TMP;
   if (!dir) throw new Error('ACP_TEST_TMP is not set: run the integration tests through the harness');

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatPanel } from '../../src/chat/chatPanel';
-import { api, closeAllEditors, connected, readRecord, waitFor, waitForStatus } from './helpers';
+import { api, connected, endSessions, readRecord, waitFor, waitForStatus } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
 const SERVER = () => path.join(process.env.ACP_TEST_FIXTURES!, 'mcp', 'stdioServer.mjs');
@@ -19,10 +19,7 @@ describe('MCP over loopback HTTP for an agent that refuses stdio servers', funct
   this.timeout(90_000);
 
   afterEach(async () => {
-    const a = await api();
-    await closeAllEditors();
-    for (const p of a.panels()) p.panel.dispose();
-    await a.testing.stopAllAgents();
+    await endSessions();
     await cfg().update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
   });
 

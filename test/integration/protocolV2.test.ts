@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { MessageItem, PlanItem, ToolItem } from '../../src/shared/transcriptTypes';
-import { api, closeAllEditors, connected, nextLogLine, readRecord, waitForStatus } from './helpers';
+import { api, connected, endSessions, nextLogLine, readRecord, waitForStatus } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
 
@@ -12,10 +12,7 @@ describe('ACP v2 beside v1: negotiation and a v2 turn', function () {
   this.timeout(60_000);
 
   afterEach(async () => {
-    const a = await api();
-    await closeAllEditors();
-    for (const p of a.panels()) p.panel.dispose();
-    await a.testing.stopAllAgents();
+    await endSessions();
     await cfg().update('protocolVersion', undefined, vscode.ConfigurationTarget.Global);
   });
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AccessQuestion } from '../../src/sessions/policy/accessGate';
 import type { PermissionItem, ToolItem } from '../../src/shared/transcriptTypes';
-import { api, backdate, closeAllEditors, connected, nextLogLine, readRecord, recordFile, waitFor, waitForStatus } from './helpers';
+import { api, backdate, closeAllEditors, connected, endSessions, nextLogLine, readRecord, recordFile, waitFor, waitForStatus } from './helpers';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
@@ -41,9 +41,7 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
     a.testing.setOutsideAnswer(undefined);
     a.testing.setAccessAnswer(undefined);
     a.testing.setMcpTrustAnswer(undefined);
-    await closeAllEditors();
-    for (const p of a.panels()) p.panel.dispose();
-    await a.testing.stopAllAgents();
+    await endSessions();
   });
 
   it('workspace settings with autoApprove "all" are ignored (and said so in the log): the edit permission prompt stays on screen', async () => {
