@@ -898,6 +898,33 @@ const MUTANTS = [
     tier: 'unit',
     grep: 'sign-in over v2 is auth/login',
   },
+  {
+    name: 'remote-agent-offered-local-files',
+    breaks: 'an agent by URL is declared the client fs/terminal methods, whose paths would be this machine\'s',
+    file: 'src/agents/agentManager.ts',
+    find: 'methods: spec.remote ? this.deps.clientMethods?.filter((m) => !LOCAL_ONLY_METHODS.test(m.method)) : this.deps.clientMethods,',
+    replace: 'methods: spec.remote && LOCAL_ONLY_METHODS ? this.deps.clientMethods : this.deps.clientMethods,',
+    tier: 'integration',
+    grep: 'connects by URL, declares no client fs or terminal',
+  },
+  {
+    name: 'remote-agent-given-stdio-servers',
+    breaks: 'an agent by URL is handed stdio and loopback MCP servers it cannot reach, with no reason shown',
+    file: 'src/sessions/parts/mcpStatus.ts',
+    find: 'const out = unreachableFromRemote(sel.servers, core.def.name, remote.url);',
+    replace: 'const out = unreachableFromRemote([], core.def.name, remote.url);',
+    tier: 'integration',
+    grep: 'connects by URL, declares no client fs or terminal',
+  },
+  {
+    name: 'remote-tls-certificate-ignored',
+    breaks: 'a wss:// agent whose certificate this machine does not trust is connected to anyway',
+    file: 'src/agents/agentSocket.ts',
+    find: 'followRedirects: false,',
+    replace: 'followRedirects: false, rejectUnauthorized: false,',
+    tier: 'unit',
+    grep: 'a TLS certificate this machine does not trust',
+  },
 ];
 
 // ------------------------------------------------------------------ the throwaway worktree

@@ -4,8 +4,10 @@ export interface AgentDefinition {
   readonly id: string;
   /** The name shown in pickers, panels and the sidebar. */
   readonly name: string;
-  /** The program to run: absolute, or looked up on PATH. */
+  /** The program to run: absolute, or looked up on PATH (an agent by URL: the URL). */
   readonly command: string;
+  /** An agent by URL (`wss://…`, or `ws://` on loopback): spoken to over a WebSocket, nothing started here. */
+  readonly url?: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   /** Where the definition came from: the acpAgents.agents setting, or an install from the ACP Registry. */
@@ -57,13 +59,29 @@ export function parseAgentSettings(raw: unknown): { agents: AgentDefinition[]; p
       problem(`the id "${e.id}" is used twice; only the first is kept.`);
       return;
     }
-    if (typeof e.command !== 'string' || e.command.trim() === '') {
-      problem('"command" must be a non-empty string.');
+    let url: string | undefined;
+    if (e.url !== undefined) {
+      if (e.command !== undefined) {
+        problem('give either "command" (a program started here) or "url" (an agent elsewhere), not both.');
+        return;
+      }
+      const why = remoteUrlProblem(e.url);
+      if (why) {
+        problem(why);
+        return;
+      }
+      url = e.url as string;
+    } else if (typeof e.command !== 'string' || e.command.trim() === '') {
+      problem('"command" must be a non-empty string (or give "url" for an agent elsewhere).');
       return;
     }
     const name = typeof e.name === 'string' && e.name.trim() !== '' ? e.name : e.id;
     let args: string[] = [];
     if (e.args !== undefined) {
+      if (url !== undefined) {
+        problem('"args" and "env" are for a program started here, not for an agent by "url".');
+        return;
+      }
       if (!Array.isArray(e.args) || !e.args.every((a) => typeof a === 'string')) {
         problem('"args" must be an array of strings.');
         return;
@@ -72,6 +90,10 @@ export function parseAgentSettings(raw: unknown): { agents: AgentDefinition[]; p
     }
     const env: Record<string, string> = {};
     if (e.env !== undefined) {
+      if (url !== undefined) {
+        problem('"args" and "env" are for a program started here, not for an agent by "url".');
+        return;
+      }
       if (typeof e.env !== 'object' || e.env === null || Array.isArray(e.env)) {
         problem('"env" must be an object of string values.');
         return;
@@ -94,9 +116,29 @@ export function parseAgentSettings(raw: unknown): { agents: AgentDefinition[]; p
       protocolVersion = v as ProtocolChoice;
     }
     seen.add(e.id);
-    agents.push({ id: e.id, name, command: e.command, args, env, source: 'settings', ...(protocolVersion ? { protocolVersion } : {}) });
+    agents.push({ id: e.id, name, command: url ?? (e.command as string), args, env, source: 'settings', ...(url ? { url } : {}), ...(protocolVersion ? { protocolVersion } : {}) });
   });
   return { agents, problems };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Why a `url` cannot name an agent, or undefined when it can: `wss://` anywhere, `ws://` (unencrypted,
+ * a token and the whole conversation readable on the wire) only on this machine's loopback.
+ */
+function remoteUrlProblem(raw: unknown): string | undefined {
+  if (typeof raw !== 'string' || raw.trim() === '') return '"url" must be a non-empty string (wss://host:port/path).';
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return `"url" is not a URL: ${JSON.stringify(raw.slice(0, 200))}.`;
+  }
+  if (u.username || u.password) return '"url" must not carry a user name or password: Sign In asks for a token and keeps it in secret storage.';
+  if (u.protocol === 'wss:') return undefined;
+  if (u.protocol === 'ws:') return LOOPBACK.has(u.hostname) ? undefined : '"ws://" (unencrypted) is allowed only on loopback (127.0.0.1, [::1], localhost); use "wss://" for another machine.';
+  return `"url" must start with wss:// (or ws:// on loopback), not ${u.protocol}//.`;
 }
 
 /** Configured agents first; an installed agent is hidden when a configured agent has its id. */

@@ -8,6 +8,7 @@ import { describeErrorCode, errorText } from '../acp/errors';
 import { mergeAgents, type AgentDefinition } from './agentDefinition';
 import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
 import { AgentRuntime, AgentStartError } from './agentRuntime';
+import { LOCAL_ONLY_METHODS, REMOTE_NOTE, REMOTE_TOKEN } from './agentSocket';
 import { CrashPolicy } from './crashPolicy';
 import { CODEX_SANDBOX_HELPER, codexSandboxHelperNote, codexSandboxHelperTarget, GEMINI_TRUST_ENV, isGeminiCli, launchEnvQuirks, quirksLine, type LaunchInfo } from './quirks';
 import type { GeminiRepoTrust } from './geminiWorkspace';
@@ -222,14 +223,15 @@ export class AgentManager implements Disposable {
     } catch (err) {
       return this.failed(e, err);
     }
-    log.info(`Starting: ${[spec.command, ...spec.args].join(' ')} (cwd ${spec.cwd})`);
+    if (spec.remote) log.info(`Connecting: ${spec.remote.url}${spec.remote.headers.Authorization ? ' (with the stored token)' : ''}; ${REMOTE_NOTE}`);
+    else log.info(`Starting: ${[spec.command, ...spec.args].join(' ')} (cwd ${spec.cwd})`);
     const traceLevel = this.deps.config.trace();
     const choice = def.protocolVersion ?? this.deps.config.protocolVersion?.() ?? '1';
     const runtimeFor = (protocolVersion: 1 | 2) => new AgentRuntime({
       name: def.name,
       spec,
       clientInfo: { name: 'acp-agents-vscode', title: 'ACP Agents for VS Code', version: this.deps.extensionVersion },
-      methods: this.deps.clientMethods,
+      methods: spec.remote ? this.deps.clientMethods?.filter((m) => !LOCAL_ONLY_METHODS.test(m.method)) : this.deps.clientMethods,
       elicitation: this.deps.elicitation,
       logger: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
       onStderr: (line) => log.info(`[stderr] ${line}`),
@@ -269,7 +271,8 @@ export class AgentManager implements Disposable {
   private failed(e: Entry, err: unknown): never {
     const message = errorText(err);
     const cancelled = err instanceof AgentStartError && err.reason === 'cancelled';
-    this.setStatusOf(e, cancelled ? 'not-started' : 'failed');
+    const unauthorized = err instanceof AgentStartError && err.reason === 'unauthorized';
+    this.setStatusOf(e, cancelled ? 'not-started' : unauthorized ? 'needs-sign-in' : 'failed');
     this.agentLog(e.def)[cancelled ? 'info' : 'error'](message);
     throw err;
   }
@@ -357,6 +360,7 @@ export class AgentManager implements Disposable {
   /** `ask`: a start, which may ask the user about the folders' Gemini settings. */
   private async spawnSpec(def: AgentDefinition, cwd: string | undefined, ask: boolean): Promise<SpawnSpec> {
     const folder = cwd ?? this.deps.ui.defaultFolder() ?? os.homedir();
+    if (def.url !== undefined) return this.remoteSpec(def, folder);
     const baseEnv: Record<string, string | undefined> = { ...process.env };
     // Set by Electron for the extension host; an agent built on Electron must not inherit it.
     delete baseEnv.ELECTRON_RUN_AS_NODE;
@@ -399,6 +403,23 @@ export class AgentManager implements Disposable {
       throw new AgentStartError(l10n.t("Agent '{0}' could not be started: the argument {1} has a double quote, which cmd.exe cannot pass to the batch file {2} unchanged.", def.name, JSON.stringify(unsafe), resolved), 'error');
     }
     return { command: resolved, args, cwd: runCwd, env, launchNotes: quirks.notes, ...(repository === 'declined' ? { trustWithheld: true } : {}) };
+  }
+
+  /**
+   * An agent by URL: nothing is spawned and no environment is passed; the token Sign In stored (if any)
+   * goes with the upgrade. Its paths are not this machine's, so no client fs/terminal is declared to it.
+   */
+  private remoteSpec(def: AgentDefinition, folder: string): SpawnSpec {
+    const token = this.entry(def).extraEnv[REMOTE_TOKEN];
+    if (token) this.deps.secrets.add(token);
+    return {
+      command: def.url!,
+      args: [],
+      cwd: folder,
+      env: {},
+      remote: { url: def.url!, headers: token ? { Authorization: `Bearer ${token}` } : {} },
+      launchNotes: [REMOTE_NOTE],
+    };
   }
 
   /**

@@ -7,6 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawnProgram } from '../node/spawnProgram';
+import type { AgentLink } from './agentLink';
 
 export interface SpawnSpec {
   readonly command: string;
@@ -17,6 +18,14 @@ export interface SpawnSpec {
   readonly launchNotes?: readonly string[];
   /** gemini-cli was not told to trust the workspace because the user did not accept its Gemini settings (agents/geminiWorkspace.ts). */
   readonly trustWithheld?: boolean;
+  /** An agent by URL (agents/agentSocket.ts): `command` is the URL, and nothing is spawned. */
+  readonly remote?: RemoteSpec;
+}
+
+export interface RemoteSpec {
+  readonly url: string;
+  /** Sent with the WebSocket upgrade (a bearer token); never logged. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export interface ExitInfo {
@@ -26,6 +35,10 @@ export interface ExitInfo {
   readonly spawnError?: Error;
   /** True when we asked it to stop. */
   readonly requested: boolean;
+  /** An agent by URL: the socket closed after it was open (its close code and reason). */
+  readonly closed?: { readonly code: number; readonly reason: string };
+  /** An agent by URL: the socket never opened (refused, unreachable, a TLS certificate refused, an HTTP answer). */
+  readonly unreachable?: { readonly why: string; readonly status?: number };
 }
 
 export interface ShutdownTimings {
@@ -36,7 +49,7 @@ export interface ShutdownTimings {
 const DEFAULT_SHUTDOWN: ShutdownTimings = { termAfterMs: 2000, killAfterMs: 5000 };
 const STDERR_LINES = 40;
 
-export class AgentProcess {
+export class AgentProcess implements AgentLink {
   readonly child: ChildProcessWithoutNullStreams;
   private readonly stderrLines: string[] = [];
   private stderrPartial = '';
@@ -75,6 +88,14 @@ export class AgentProcess {
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  get input(): AgentLink['input'] {
+    return this.child.stdout;
+  }
+
+  get output(): AgentLink['output'] {
+    return this.child.stdin;
   }
 
   get hasExited(): boolean {
@@ -195,7 +216,11 @@ export function killTree(
 /** Describes an exit in words, for the user. */
 export function describeExit(name: string, info: ExitInfo, stderrTail: readonly string[]): string {
   let what: string;
-  if (info.spawnError) {
+  if (info.unreachable) what = l10n.t("Agent '{0}' could not be reached: {1}", name, info.unreachable.why);
+  else if (info.closed) {
+    const reason = info.closed.reason ? ` (${info.closed.reason})` : '';
+    what = l10n.t("Agent '{0}': the connection closed (WebSocket code {1}{2}).", name, info.closed.code, reason);
+  } else if (info.spawnError) {
     const code = (info.spawnError as NodeJS.ErrnoException).code;
     what = code === 'ENOENT' ? l10n.t("Agent '{0}' could not be started: the program was not found.", name) : l10n.t("Agent '{0}' could not be started: {1}.", name, info.spawnError.message);
   } else if (info.signal) what = l10n.t("Agent '{0}' was stopped by signal {1}.", name, info.signal);

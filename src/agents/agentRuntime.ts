@@ -12,6 +12,8 @@ import { AgentCapabilityView, baseClientCapabilities } from '../acp/capabilities
 import type { DecodedInitialize } from '../acp/decode';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type ExitInfo, type ShutdownTimings, type SpawnSpec } from './agentProcess';
+import type { AgentLink } from './agentLink';
+import { AgentSocket } from './agentSocket';
 import { SessionRouter } from './sessionRouter';
 import { DECLINED_METHODS, fillClientCapabilities, serveCall, type AnyClientMethod, type RequestScopedElicitation, type UnroutedCall } from './clientMethods';
 
@@ -44,7 +46,7 @@ export interface RuntimeOptions {
 export class AgentStartError extends Error {
   constructor(
     message: string,
-    readonly reason: 'not-found' | 'exited' | 'timeout' | 'cancelled' | 'protocol-version' | 'error',
+    readonly reason: 'not-found' | 'exited' | 'timeout' | 'cancelled' | 'protocol-version' | 'unauthorized' | 'error',
     readonly stderrTail: readonly string[] = [],
   ) {
     super(message);
@@ -60,7 +62,8 @@ const NEVER_CANCELLED = { isCancellationRequested: false, onCancellationRequeste
 const delay = (ms: number) => new Promise<undefined>((r) => setTimeout(() => r(undefined), ms));
 
 export class AgentRuntime {
-  readonly process: AgentProcess;
+  /** The agent's process, or its socket when it is an agent by URL. */
+  readonly process: AgentLink;
   readonly connection: AcpConnection;
   /** Sessions of this agent: where its updates and requests go. */
   readonly sessions = new SessionRouter();
@@ -68,16 +71,21 @@ export class AgentRuntime {
   private stopping = false;
   private lost: { inUse: boolean } | undefined;
   private outputClosedTimer: NodeJS.Timeout | undefined;
+  /** The client capabilities offered to this agent in `initialize`. */
+  readonly clientCapabilities: acp.ClientCapabilities;
   /** Set when the agent closed its output but did not exit, and was stopped for it. */
   outputClosedWithoutExit = false;
 
   constructor(private readonly options: RuntimeOptions) {
-    this.process = new AgentProcess(options.spec, options.onStderr, options.shutdown);
+    this.process = options.spec.remote
+      ? new AgentSocket(options.spec, { maxFrameBytes: options.maxLineBytes, connectTimeoutMs: options.initializeTimeoutMs, onProblem: (m) => options.logger.warn(m) })
+      : new AgentProcess(options.spec, options.onStderr, options.shutdown);
+    this.clientCapabilities = fillClientCapabilities(options.clientCapabilities ?? baseClientCapabilities(), options.methods ?? []);
     this.connection = new AcpConnection({
-      input: this.process.child.stdout,
-      output: this.process.child.stdin,
+      input: this.process.input,
+      output: this.process.output,
       clientInfo: options.clientInfo,
-      capabilities: fillClientCapabilities(options.clientCapabilities ?? baseClientCapabilities(), options.methods ?? []),
+      capabilities: this.clientCapabilities,
       logger: options.logger,
       trace: options.trace,
       maxLineBytes: options.maxLineBytes,
@@ -205,7 +213,10 @@ export class AgentRuntime {
 
   private exitError(info: ExitInfo): AgentStartError {
     const notFound = (info.spawnError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-    return new AgentStartError(describeExit(this.options.name, info, this.process.stderrTail()), notFound ? 'not-found' : 'exited', this.process.stderrTail());
+    // An agent by URL that refused the upgrade for want of a token: a sign-in, not a crash.
+    const status = info.unreachable?.status;
+    const reason = notFound ? 'not-found' : status === 401 || status === 403 ? 'unauthorized' : 'exited';
+    return new AgentStartError(describeExit(this.options.name, info, this.process.stderrTail()), reason, this.process.stderrTail());
   }
 
   /** Stops the agent for good (stdin EOF → SIGTERM → SIGKILL of the group). */

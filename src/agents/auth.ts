@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { REMOTE_TOKEN } from './agentSocket';
 import { AgentError, errorText } from '../acp/errors';
 import { forLabel, forMessage } from '../shared/nativeText';
 import type { AuthMethodInfo, EnvVarSpec } from '../acp/authMethods';
@@ -115,6 +116,7 @@ export class AuthService {
 
   /** Offers the agent's sign-in methods and runs the one picked. Returns whether sign-in succeeded. */
   async signIn(def: AgentDefinition, cwd: string | undefined, reason = l10n.t('Sign in to {0}', def.name)): Promise<boolean> {
+    if (def.url !== undefined) return await this.signInWithToken(def, cwd);
     const rt = await this.manager.ensureRunning(def, cwd);
     const methods = rt.initializeResult?.authMethods ?? [];
     if (methods.length === 0) {
@@ -135,6 +137,30 @@ export class AuthService {
       await this.messages.show('error', l10n.t('Signing in to {0} with "{1}" failed: {2}', forMessage(def.name, 100), forMessage(method.name, 100), forMessage(errorText(err))));
       return false;
     }
+  }
+
+  /**
+   * An agent by URL: the bearer token its server asks for (HTTP 401/403 on the upgrade), typed once, kept in
+   * secret storage and sent with every connection; a token it still refuses is said so, and not kept.
+   */
+  private async signInWithToken(def: AgentDefinition, cwd: string | undefined): Promise<boolean> {
+    const current = await this.stored.storedEnv(def.id);
+    const typed = await this.prompter.askValue(def.name, { name: REMOTE_TOKEN, label: l10n.t('Token for {0}', forLabel(def.url!, 200)), secret: true, optional: false }, current[REMOTE_TOKEN] !== undefined);
+    const token = typed || current[REMOTE_TOKEN];
+    if (!token) return false;
+    this.stored.know(token);
+    this.manager.setExtraEnv(def.id, { ...current, [REMOTE_TOKEN]: token });
+    try {
+      await this.manager.restart(def.id, cwd, { resetCrashes: true });
+    } catch (err) {
+      this.manager.setExtraEnv(def.id, current);
+      await this.messages.show('error', l10n.t('Signing in to {0} failed: {1}', forMessage(def.name, 100), forMessage(errorText(err))));
+      return false;
+    }
+    await this.stored.store(def.id, { [REMOTE_TOKEN]: token });
+    this.lastMethod = l10n.t('a token');
+    this.manager.agentLog(def).info('Signed in with a token (kept in secret storage).');
+    return true;
   }
 
   /** Signs in with a key stored for one of the agent's `api-key` methods, without asking; whether one worked. */
@@ -241,6 +267,13 @@ export class AuthService {
   async signOut(def: AgentDefinition, cwd: string | undefined): Promise<void> {
     const forgotten = await this.stored.forget(def.id);
     this.manager.setExtraEnv(def.id, {});
+    if (def.url !== undefined) {
+      // Its token is gone: the connection made with it ends, and the next start asks for one.
+      await this.manager.stop(def.id);
+      this.manager.setStatus(def.id, 'needs-sign-in');
+      void this.messages.show('info', forgotten > 0 ? l10n.t('Forgot the token of {0} and disconnected it.', forMessage(def.name, 100)) : l10n.t('{0} has no stored token.', forMessage(def.name, 100)));
+      return;
+    }
     const rt = this.manager.runtime(def.id);
     if (rt?.capabilities.canLogout()) {
       await rt.connection.logout();

@@ -123,8 +123,8 @@ export function agentDiagnostics(
     agentInfo: init?.agentInfo,
     protocolVersion: init?.protocolVersion,
     agentCapabilities: init?.agentCapabilities,
-    clientCapabilities: opts.clientCapabilities,
-    capabilityUse: capabilityUse(new AgentCapabilityView(init?.agentCapabilities), opts.clientCapabilities),
+    clientCapabilities: rt?.clientCapabilities ?? opts.clientCapabilities,
+    capabilityUse: capabilityUse(new AgentCapabilityView(init?.agentCapabilities), rt?.clientCapabilities ?? opts.clientCapabilities),
     authMethods: init?.authMethods.map((m) => `${m.id} (${m.type})`) ?? [],
     methods: rt ? rt.connection.stats.snapshot() : { out: [], in: [], overflow: { out: 0, in: 0 }, invalidLines: 0 },
     quirks: quirksFor(init?.agentInfo),
@@ -132,7 +132,7 @@ export function agentDiagnostics(
     launchNotes: launch.notes,
     mcp,
     stderr: rt ? rt.process.stderrTail(opts.stderrLines) : [],
-    exit: exit ? (exit.spawnError ? `spawn error: ${exit.spawnError.message}` : exit.signal ? `signal ${exit.signal}` : `code ${String(exit.code)}`) + (exit.requested ? ' (stopped by the client)' : '') : undefined,
+    exit: exit ? (exit.unreachable ? `unreachable: ${exit.unreachable.why}` : exit.closed ? `connection closed (code ${exit.closed.code})` : exit.spawnError ? `spawn error: ${exit.spawnError.message}` : exit.signal ? `signal ${exit.signal}` : `code ${String(exit.code)}`) + (exit.requested ? ' (stopped by the client)' : '') : undefined,
   };
 }
 

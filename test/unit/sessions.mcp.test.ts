@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { mcpJsonProblem, parseMcpJson, selectMcpServers } from '../../src/sessions/mcp/mcpServers';
 import { jsoncProblem } from '../../src/shared/jsonc';
+import { unreachableFromRemote } from '../../src/sessions/mcp/mcpOverHttp';
 
 const ctx = { env: { TOKEN: 't0k3n', HOME: '/home/u' }, workspaceFolder: '/ws', home: '/home/u', pathEnv: '/usr/bin', cwd: '/ws', runnerPrefix: '/ext/run', isExecutable: (f: string) => f === '/usr/bin/npx' || f === '/usr/bin/uvx' };
 
@@ -77,5 +78,27 @@ describe('MCP servers for an agent', () => {
     // VS Code parses mcp.json and settings tolerantly; a missing comma must not hide a server from us.
     const v = parseMcpJson('{ "servers": { "a": { "command": "npx" } "b": { "command": "uvx" } } }');
     assert.deepEqual(v, { a: { command: 'npx' }, b: { command: 'uvx' } });
+  });
+});
+
+describe('MCP servers for an agent by URL', () => {
+  it('stdio servers and http/sse ones on this machine\'s loopback are left out, each saying why; others are offered', () => {
+    const out = unreachableFromRemote(
+      [
+        { name: 'vscode-editor', command: '/usr/bin/node', args: ['shim.js'], env: [] },
+        { type: 'http', name: 'local', url: 'http://127.0.0.1:7000/mcp', headers: [] },
+        { type: 'sse', name: 'local6', url: 'http://[::1]:7000/sse', headers: [] },
+        { type: 'http', name: 'named', url: 'http://localhost:7000/mcp', headers: [] },
+        { type: 'http', name: 'docs', url: 'https://docs.example/mcp', headers: [] },
+        { type: 'http', name: 'lan', url: 'http://10.0.0.5:7000/mcp', headers: [] },
+      ],
+      'Build box',
+      'wss://build.example/acp',
+    );
+    assert.deepEqual(out.map((s) => s.name), ['vscode-editor', 'local', 'local6', 'named']);
+    assert.match(out[0]!.reason, /Build box runs elsewhere \(wss:\/\/build\.example\/acp\): it cannot start a stdio MCP server of this machine/);
+    assert.match(out[1]!.reason, /127\.0\.0\.1 is this machine's loopback, which it cannot reach/);
+    assert.match(out[2]!.reason, /\[::1\] is this machine's loopback/);
+    assert.match(out[3]!.reason, /localhost is this machine's loopback/);
   });
 });

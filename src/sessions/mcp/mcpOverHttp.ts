@@ -59,3 +59,28 @@ export async function offerOverHttp(servers: readonly acp.McpServer[], rt: Agent
   }
   return { servers: servers.filter((s) => 'url' in s), skipped: stdio.map((s) => ({ name: s.name, reason: why })), dispose: () => undefined };
 }
+
+const LOOPBACK_HOSTS = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]|0\.0\.0\.0)$/i;
+
+/**
+ * The servers an agent by URL cannot reach, each with the reason: stdio ones (the remote machine cannot
+ * start this machine's programs, the extension's own vscode-editor among them) and http/sse ones on this
+ * machine's loopback (on the agent's machine that address is the agent's own).
+ */
+export function unreachableFromRemote(servers: readonly acp.McpServer[], agentName: string, url: string): { name: string; reason: string }[] {
+  const out: { name: string; reason: string }[] = [];
+  for (const s of servers) {
+    if (!('url' in s)) {
+      out.push({ name: s.name, reason: l10n.t('{0} runs elsewhere ({1}): it cannot start a stdio MCP server of this machine. Only http/sse servers it can reach are offered to it.', agentName, url) });
+      continue;
+    }
+    let host = '';
+    try {
+      host = new URL(s.url).hostname;
+    } catch {
+      // left to the agent, as for a local one
+    }
+    if (LOOPBACK_HOSTS.test(host)) out.push({ name: s.name, reason: l10n.t('{0} runs elsewhere ({1}): {2} is this machine\'s loopback, which it cannot reach.', agentName, url, host) });
+  }
+  return out;
+}

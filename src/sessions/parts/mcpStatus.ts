@@ -16,7 +16,7 @@ import type { RelayEvent } from '../../node/mcpRelay/wire';
 import { Emitter, type Event } from '../../shared/events';
 import { oneLine } from '../../shared/nativeText';
 import type { McpStatusView } from '../../shared/transcriptTypes';
-import { offerOverHttp, refusesStdio, type HttpOffer } from '../mcp/mcpOverHttp';
+import { offerOverHttp, refusesStdio, unreachableFromRemote, type HttpOffer } from '../mcp/mcpOverHttp';
 import type { McpSelection } from '../mcp/mcpServers';
 import { afterTurn, applyEvent, initialStatuses, statusText, wrapStdio, type McpServerStatus } from '../mcp/mcpStatus';
 import type { SessionCore, SessionPart } from '../sessionCore';
@@ -57,6 +57,16 @@ export class McpStatus implements SessionPart {
     this.registration = undefined;
     this.http?.dispose();
     this.http = undefined;
+    // An agent by URL cannot reach this machine's stdio or loopback servers: left out, saying why.
+    const remote = rt.process.spec.remote;
+    if (remote) {
+      const out = unreachableFromRemote(sel.servers, core.def.name, remote.url);
+      if (out.length) {
+        const names = new Set(out.map((s) => s.name));
+        sel = { ...sel, servers: sel.servers.filter((s) => !names.has(s.name)), skipped: [...sel.skipped, ...out] };
+        core.log(`MCP: ${out.map((s) => s.name).join(', ')} left out: ${out[0]!.reason}`);
+      }
+    }
     const stdio = sel.servers.filter((s): s is acp.McpServerStdio => !('url' in s));
     let relay: Awaited<ReturnType<NonNullable<typeof core.services.mcpRelay>['register']>>;
     if (stdio.length && core.services.mcpRelay) {

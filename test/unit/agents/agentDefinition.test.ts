@@ -27,6 +27,37 @@ describe('parseAgentSettings', () => {
     assert.match(problems[0]?.message ?? '', /acpAgents.agents\[2\]: "protocolVersion" must be "1", "2" or "auto"/);
   });
 
+  it('an agent by URL: wss:// anywhere, ws:// only on loopback; never with command, args, env or credentials in the URL', () => {
+    const { agents, problems } = parseAgentSettings([
+      { id: 'far', name: 'Build box', url: 'wss://build.example:8443/acp' },
+      { id: 'tunnel', url: 'ws://127.0.0.1:9000' },
+      { id: 'six', url: 'ws://[::1]:9000/x' },
+      { id: 'lan', url: 'ws://192.168.1.20:9000' },
+      { id: 'web', url: 'https://build.example/acp' },
+      { id: 'both', url: 'wss://x.example', command: 'agent' },
+      { id: 'args', url: 'wss://x.example', args: ['--x'] },
+      { id: 'env', url: 'wss://x.example', env: { A: '1' } },
+      { id: 'creds', url: 'wss://me:pw@x.example' },
+      { id: 'junk', url: 'not a url' },
+      { id: 'none' },
+    ]);
+    assert.deepEqual(agents, [
+      { id: 'far', name: 'Build box', command: 'wss://build.example:8443/acp', url: 'wss://build.example:8443/acp', args: [], env: {}, source: 'settings' },
+      { id: 'tunnel', name: 'tunnel', command: 'ws://127.0.0.1:9000', url: 'ws://127.0.0.1:9000', args: [], env: {}, source: 'settings' },
+      { id: 'six', name: 'six', command: 'ws://[::1]:9000/x', url: 'ws://[::1]:9000/x', args: [], env: {}, source: 'settings' },
+    ]);
+    const said = problems.map((p) => p.message);
+    assert.match(said[0]!, /\[3\]: "ws:\/\/" \(unencrypted\) is allowed only on loopback/);
+    assert.match(said[1]!, /\[4\]: "url" must start with wss:\/\/ \(or ws:\/\/ on loopback\), not https:\/\//);
+    assert.match(said[2]!, /\[5\]: give either "command" .* or "url" .*, not both/);
+    assert.match(said[3]!, /\[6\]: "args" and "env" are for a program started here/);
+    assert.match(said[4]!, /\[7\]: "args" and "env" are for a program started here/);
+    assert.match(said[5]!, /\[8\]: "url" must not carry a user name or password/);
+    assert.match(said[6]!, /\[9\]: "url" is not a URL/);
+    assert.match(said[7]!, /\[10\]: "command" must be a non-empty string \(or give "url"/);
+    assert.equal(said.length, 8);
+  });
+
   it('skips invalid entries with a problem each, keeping the valid ones', () => {
     const { agents, problems } = parseAgentSettings([
       null,

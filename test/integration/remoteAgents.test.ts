@@ -1,0 +1,130 @@
+// Agents by URL, in the real host: the fake agent (a real process) behind a stdio-to-WebSocket bridge
+// on 127.0.0.1 (test/fixtures/ws/ws-bridge.mjs), named in acpAgents.agents by `url`. The extension
+// connects over the socket, declares no client fs/terminal (the agent's paths are not this machine's),
+// leaves out the MCP servers the agent cannot reach with the reason, and does whole turns. A bridge that
+// asks for a token gets one through Sign In, kept in secret storage and in no log; Sign Out forgets it.
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AuthPrompter } from '../../src/agents/auth';
+import type { ChatPanel } from '../../src/chat/chatPanel';
+import { api, connected, endSessions, readRecord, recordFile, waitForStatus } from './helpers';
+
+const cfg = () => vscode.workspace.getConfiguration('acpAgents');
+const FIXTURES = () => process.env.ACP_TEST_FIXTURES!;
+const header = (panel: ChatPanel): Record<string, string> => Object.fromEntries((panel.session.transcript.header.mcp?.servers ?? []).map((s) => [s.name, s.text]));
+
+/** The bridge on a free loopback port, serving the fake agent's `scenario` (recorded as `record`). */
+async function bridge(scenario: string, record: string, opts: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.env.ACP_TEST_NODE!, [path.join(FIXTURES(), 'ws', 'ws-bridge.mjs'), ...opts, '--', path.join(FIXTURES(), 'agents', 'fake-agent.mjs'), scenario], {
+    env: { ...process.env, ACP_FAKE_RECORD: recordFile(record) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /LISTENING (\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`the bridge exited (${code})`)));
+  });
+  return { url: `ws://127.0.0.1:${port}/acp`, child };
+}
+
+describe('Agents by URL (ACP over a WebSocket)', function () {
+  this.timeout(60_000);
+  let saved: unknown;
+  const bridges: ChildProcess[] = [];
+
+  before(() => {
+    saved = cfg().inspect('agents')?.globalValue;
+  });
+
+  afterEach(async () => {
+    await endSessions();
+    for (const b of bridges.splice(0)) b.kill();
+    (await api()).testing.setAuthPrompter(undefined);
+    await cfg().update('agents', saved, vscode.ConfigurationTarget.Global);
+    await cfg().update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  async function addAgent(entry: Record<string, unknown>): Promise<void> {
+    await cfg().update('agents', [...((saved as unknown[]) ?? []), entry], vscode.ConfigurationTarget.Global);
+  }
+
+  it('connects by URL, declares no client fs or terminal, leaves out the MCP servers it cannot reach saying why, and does a whole turn', async () => {
+    const a = await api();
+    const b = await bridge('remote', 'remote-ws');
+    bridges.push(b.child);
+    await cfg().update(
+      'mcpServers',
+      {
+        probe: { type: 'stdio', command: process.env.ACP_TEST_NODE, args: [path.join(FIXTURES(), 'mcp', 'stdioServer.mjs')] },
+        here: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+        docs: { type: 'http', url: 'https://docs.example/mcp' },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    await addAgent({ id: 'remote-ws', name: 'Remote Fake', url: b.url });
+    const panel = a.openChat('remote-ws');
+    await waitForStatus(panel, 'connected', connected);
+    assert.equal(a.testing.agentPid('remote-ws'), undefined, 'nothing was started here');
+
+    const init = readRecord('remote-ws').find((r) => r.dir === 'in' && r.msg?.method === 'initialize')?.msg.params;
+    // A local agent is offered all three (the fake agents' initialize everywhere else).
+    assert.deepEqual([init.clientCapabilities.fs?.readTextFile, init.clientCapabilities.fs?.writeTextFile, init.clientCapabilities.terminal].map((v) => v === true), [false, false, false], JSON.stringify(init.clientCapabilities));
+    const sent = readRecord('remote-ws').find((r) => r.dir === 'in' && r.msg?.method === 'session/new')?.msg.params;
+    assert.deepEqual(sent.mcpServers.map((s: { name: string }) => s.name), ['docs'], 'only the server it can reach');
+    const status = header(panel);
+    assert.match(status.probe ?? '', /Remote Fake runs elsewhere \(ws:\/\/127\.0\.0\.1:\d+\/acp\): it cannot start a stdio MCP server of this machine/);
+    assert.match(status.here ?? '', /127\.0\.0\.1 is this machine's loopback, which it cannot reach/);
+    assert.match(status['vscode-editor'] ?? '', /runs elsewhere/, 'the extension’s own server is left out too');
+
+    assert.equal(await panel.session.prompt('hello over there'), 'end_turn');
+    assert.match(JSON.stringify(panel.session.transcript.items.filter((i) => i.kind === 'agent')), /Hello from another machine\./);
+    const answers = readRecord('remote-ws').filter((r) => r.dir === 'in' && r.msg && 'error' in r.msg).map((r) => r.msg.error.code);
+    assert.deepEqual(answers, [-32601, -32601], 'fs/read_text_file and terminal/create are not served to an agent by URL');
+
+    await vscode.commands.executeCommand('acpAgents.copyDiagnostics', 'remote-ws');
+    const diag = await vscode.env.clipboard.readText();
+    assert.match(diag, /an agent by URL: its paths are not this machine's/);
+    assert.match(diag, /ws:\/\/127\.0\.0\.1:\d+\/acp/);
+  });
+
+  it('a server that asks for a token: the panel offers Sign In; the token is sent as a bearer, kept, in no log; Sign Out forgets it and disconnects', async () => {
+    const a = await api();
+    const token = `remote-token-${Date.now()}-abcdef`;
+    const b = await bridge('default', 'remote-token', ['--token', token]);
+    bridges.push(b.child);
+    await addAgent({ id: 'remote-token', name: 'Remote Locked', url: b.url });
+    const panel = a.openChat('remote-token');
+    const s = await waitForStatus(panel, 'the refusal', (st) => st.severity === 'error');
+    assert.match(s.text, /answered HTTP 401: it needs a token \(Sign In gives it one\)/);
+    assert.ok(s.actions.includes('signIn'), `Sign In is offered: ${JSON.stringify(s.actions)}`);
+
+    const asked: string[] = [];
+    const prompter: AuthPrompter = {
+      pickMethod: async () => assert.fail('an agent by URL has no methods to pick'),
+      askValue: async (_agent, variable) => (asked.push(variable.label ?? variable.name), token),
+      askApiKey: async () => assert.fail('no api key'),
+    };
+    a.testing.setAuthPrompter(prompter);
+    await panel.session.runAction('signIn');
+    await waitForStatus(panel, 'connected after signing in', connected);
+    assert.deepEqual(asked, [`Token for ${b.url}`]);
+    assert.ok(![...a.testing.logLines(), ...a.testing.traceLines()].some((l) => l.includes(token)), 'the token reached a log');
+
+    // Kept: a restart connects again without asking.
+    await a.testing.stopAllAgents();
+    const again = a.openChat('remote-token');
+    await waitForStatus(again, 'connected with the stored token', connected);
+    assert.equal(asked.length, 1, 'asked once');
+
+    await vscode.commands.executeCommand('acpAgents.signOut', 'remote-token');
+    assert.equal(a.testing.agentPid('remote-token'), undefined);
+    assert.ok(a.testing.messages().some((m) => /Forgot the token of Remote Locked and disconnected it/.test(m.message)), 'Sign Out says what it did');
+    const fresh = a.openChat('remote-token');
+    const refused = await waitForStatus(fresh, 'refused again', (st) => st.severity === 'error');
+    assert.match(refused.text, /HTTP 401/);
+  });
+});
