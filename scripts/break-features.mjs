@@ -925,6 +925,24 @@ const MUTANTS = [
     tier: 'unit',
     grep: 'a TLS certificate this machine does not trust',
   },
+  {
+    name: 'remote-drop-left-to-the-user',
+    breaks: 'an agent by URL whose connection dropped is connected again, but its panel stays failed until the user clicks Restart',
+    file: 'src/sessions/parts/reconnect.ts',
+    find: 'if (!rt?.process.spec.remote || !willRestart || !sessionId) return false;',
+    replace: 'if (rt || !rt || !willRestart || !sessionId) return false;',
+    tier: 'integration',
+    grep: 'a dropped connection: the panel says so at once',
+  },
+  {
+    name: 'remote-drop-never-reloads',
+    breaks: 'after a dropped connection, an agent that can load sessions is given a new session: the conversation is lost to it',
+    file: 'src/sessions/parts/reconnect.ts',
+    find: 'const reloads = rt.capabilities.canLoad() || rt.capabilities.canResume();',
+    replace: 'const reloads = rt.capabilities.canLoad() && false;',
+    tier: 'integration',
+    grep: 'reloads the same session from the agent',
+  },
 ];
 
 // ------------------------------------------------------------------ the throwaway worktree

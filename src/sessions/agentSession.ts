@@ -27,6 +27,7 @@ import { McpStatus } from './parts/mcpStatus';
 import { MessageQueue } from './parts/messageQueue';
 import { PastSessions, rootRefused } from './parts/pastSessions';
 import { RejectReasons } from './parts/rejectReasons';
+import { Reconnect } from './parts/reconnect';
 import { Rewind } from './parts/rewind';
 import { Permissions, permissionHost } from './parts/permissions';
 import { Pins } from './parts/pins';
@@ -70,6 +71,7 @@ export class AgentSession implements Disposable, SessionSink {
   readonly pins: Pins;
   readonly rejectReasons: RejectReasons;
   readonly rewind: Rewind;
+  private readonly reconnect: Reconnect;
   /** The MCP servers handed to the agent and what became of them (`session.mcp.statuses()`). */
   readonly mcp: McpStatus;
   /** In this order they hear of updates, turns and withdrawals, and are offered archive lines. */
@@ -137,16 +139,19 @@ export class AgentSession implements Disposable, SessionSink {
     this.subagents = new Subagents(core, this);
     this.settings = new SessionSettings(core);
     this.elicitations = new Elicitations(core);
-    this.parts = [this.permissions, this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp, this.rejectReasons, (this.rewind = new Rewind(core, this.checkpoints.restore))];
+    this.reconnect = new Reconnect(core, { ensureRunning: () => manager.ensureRunning(def, cwd), reopen: (id) => this.openPast(id), startNew: () => this.start() });
+    this.parts = [this.reconnect, this.permissions, this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp, this.rejectReasons, (this.rewind = new Rewind(core, this.checkpoints.restore))];
     this.opener = this.makeOpener();
     this.subscriptions = [
       this.turns.onDidBegin(() => this.parts.forEach((p) => p.turnBegan?.())),
       this.turns.onDidEnd((e) => this.parts.forEach((p) => p.turnEnded?.(e.sessionId, e.stopReason))),
       manager.onDidExit((e) => {
         if (e.agentId !== def.id || !this.runtime) return;
-        this.detach();
         this.withdraw('the agent exited', false);
         this.state.set({ kind: 'failed', text: e.message });
+        // An agent by URL is connected again and the session goes on (parts/reconnect.ts); a crash waits for Restart.
+        this.reconnect.lost(e.message, e.willRestart);
+        this.detach();
       }),
     ];
   }

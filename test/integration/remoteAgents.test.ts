@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuthPrompter } from '../../src/agents/auth';
 import type { ChatPanel } from '../../src/chat/chatPanel';
-import { api, connected, endSessions, readRecord, recordFile, waitForStatus } from './helpers';
+import { api, connected, endSessions, readRecord, recordFile, waitFor, waitForStatus } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
 const FIXTURES = () => process.env.ACP_TEST_FIXTURES!;
@@ -90,6 +90,35 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
     assert.match(diag, /an agent by URL: its paths are not this machine's/);
     assert.match(diag, /ws:\/\/127\.0\.0\.1:\d+\/acp/);
   });
+
+  for (const reloads of [false, true]) {
+    it(`a dropped connection: the panel says so at once (close code and reason), connects again and ${reloads ? 'reloads the same session from the agent' : 'goes on in a new session (the agent cannot load)'}, saying so in the transcript`, async () => {
+      const a = await api();
+      const id = reloads ? 'remote-reload' : 'remote-drop';
+      const b = await bridge(reloads ? 'remote-load' : 'default', id, ['--drop-after-ms', '2500']);
+      bridges.push(b.child);
+      await addAgent({ id, name: 'Remote Flaky', url: b.url });
+      const panel = a.openChat(id);
+      await waitForStatus(panel, 'connected', connected);
+      const before = panel.session.id;
+      const lost = await waitForStatus(panel, 'the drop', (st) => st.severity === 'error', 20_000);
+      assert.match(lost.text, /Agent 'Remote Flaky': the connection closed \(WebSocket code 1012 \(bridge restarting\)\)\. It is being restarted\./);
+      await waitForStatus(panel, 'connected again', connected, 20_000);
+      const notice = await waitFor('the notice', () => panel.session.transcript.items.find((i) => i.kind === 'notice' && /The connection to Remote Flaky was lost at/.test(JSON.stringify(i))));
+      const sent = readRecord(id).filter((r) => r.dir === 'in').map((r) => r.msg?.method).filter(Boolean);
+      if (reloads) {
+        assert.equal(panel.session.id, before, 'the same session');
+        assert.match(JSON.stringify(notice), /the session was reloaded from the agent/);
+        assert.match(JSON.stringify(panel.session.transcript.items.filter((i) => i.kind === 'agent')), /Replayed after the reconnect\./);
+        assert.deepEqual(sent.filter((m: string) => m.startsWith('session/')), ['session/new', 'session/load']);
+      } else {
+        assert.notEqual(panel.session.id, before, 'a new session');
+        assert.match(JSON.stringify(notice), /cannot reload sessions, so this continues in a new session/);
+        assert.deepEqual(sent.filter((m: string) => m.startsWith('session/')), ['session/new', 'session/new']);
+      }
+      assert.equal(await panel.session.prompt('still there?'), 'end_turn');
+    });
+  }
 
   it('a server that asks for a token: the panel offers Sign In; the token is sent as a bearer, kept, in no log; Sign Out forgets it and disconnects', async () => {
     const a = await api();
