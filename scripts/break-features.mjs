@@ -930,7 +930,7 @@ const MUTANTS = [
     breaks: 'an agent by URL whose connection dropped is connected again, but its panel stays failed until the user clicks Restart',
     file: 'src/sessions/parts/reconnect.ts',
     find: 'if (!rt?.process.spec.remote || !willRestart || !sessionId) return false;',
-    replace: 'if (rt || !rt || !willRestart || !sessionId) return false;',
+    replace: 'if (!rt || !willRestart || !sessionId || sessionId.length >= 0) return false;',
     tier: 'integration',
     grep: 'a dropped connection: the panel says so at once',
   },
