@@ -90,6 +90,20 @@ const lazyArchive = {
   },
 };
 
+/**
+ * The WebSocket library (`ws`: about 57 KB) is not in extension.js either: an agent by URL's first connection
+ * (`import('ws')` in src/agents/agentSocket.ts) loads dist/wsClient.js.
+ * @type {import('esbuild').Plugin}
+ */
+const lazyWs = {
+  name: 'lazy-ws',
+  setup(build) {
+    build.onResolve({ filter: /^ws$/ }, (args) =>
+      args.kind === 'dynamic-import' && /[\\/]agents[\\/]agentSocket\.ts$/.test(args.importer) ? { path: './wsClient.js', external: true } : undefined,
+    );
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const bundles = [
   {
@@ -101,7 +115,7 @@ const bundles = [
     target: 'node20',
     external: ['vscode'],
     mainFields: ['module', 'main'],
-    plugins: [...common.plugins, lazyArchive],
+    plugins: [...common.plugins, lazyArchive, lazyWs],
     // import() as require(): the extension host's CommonJS loader, as for the rest of the bundle.
     supported: { 'dynamic-import': false },
   },
@@ -110,6 +124,16 @@ const bundles = [
     ...common,
     entryPoints: ['src/agents/registry/archive.ts'],
     outfile: 'dist/registryArchive.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+  },
+  {
+    // The WebSocket client of agents by URL (see lazyWs), loaded on their first connection.
+    ...common,
+    entryPoints: ['src/agents/wsClient.ts'],
+    outfile: 'dist/wsClient.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',

@@ -3,11 +3,13 @@
  * message per text frame), through the `ws` library. The runtime reads it as it
  * reads a process: frames become lines of `input`, each message written to
  * `output` is one frame, and the socket's close is the "exit". A TLS certificate
- * Node does not trust is refused, never ignored. No `vscode` import.
+ * Node does not trust is refused, never ignored. `ws` is loaded on the first
+ * connection (dist/wsClient.js, as the registry's archive code is): activation
+ * does not pay for it. No `vscode` import.
  */
 import { EventEmitter } from 'node:events';
 import * as l10n from '@vscode/l10n';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { ByteSink, ByteSource } from '../acp/transport';
 import type { AgentLink } from './agentLink';
 import type { ExitInfo, SpawnSpec } from './agentProcess';
@@ -24,6 +26,9 @@ export interface SocketOptions {
 }
 
 const DEFAULT_MAX_FRAME = 64 * 1024 * 1024;
+/** WebSocket ready states (ws's, which is loaded later). */
+const CONNECTING = 0;
+const OPEN = 1;
 
 /** Node's codes for a certificate it does not trust, and for one that names another host. */
 const CERT_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ALTNAME/;
@@ -43,7 +48,7 @@ export class AgentSocket implements AgentLink {
   readonly input: ByteSource;
   readonly output: ByteSink;
   readonly exited: Promise<ExitInfo>;
-  private readonly socket: WebSocket;
+  private socket: WebSocket | undefined;
   private readonly events = new EventEmitter();
   private readonly queued: { data: string; cb?: (err?: Error | null) => void }[] = [];
   private readonly exitListeners: ((info: ExitInfo) => void)[] = [];
@@ -60,47 +65,7 @@ export class AgentSocket implements AgentLink {
     this.exited = new Promise((resolve) => this.exitListeners.push(resolve));
     // Many listeners are normal here (the reader's four, the writer's two).
     this.events.setMaxListeners(50);
-    this.socket = new WebSocket(remote.url, {
-      headers: { ...remote.headers },
-      maxPayload: options.maxFrameBytes ?? DEFAULT_MAX_FRAME,
-      handshakeTimeout: options.connectTimeoutMs ?? 30_000,
-      followRedirects: false,
-      perMessageDeflate: false,
-    });
-    this.socket.on('open', () => {
-      this.opened = true;
-      for (const q of this.queued.splice(0)) this.send(q.data, q.cb);
-    });
-    this.socket.on('message', (data, isBinary) => {
-      if (isBinary) {
-        options.onProblem?.('a binary frame (ACP over WebSocket uses text frames): skipped');
-        return;
-      }
-      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
-      // Raw CR/LF in JSON can only be whitespace between tokens (in strings they are escaped), so a
-      // pretty-printed frame becomes one line without changing its meaning.
-      this.events.emit('data', Buffer.from(`${text.replace(/[\r\n]/g, ' ')}\n`, 'utf8'));
-    });
-    this.socket.on('unexpected-response', (_req, res) => {
-      const status = res.statusCode ?? 0;
-      const why =
-        status === 401 || status === 403
-          ? l10n.t('{0} answered HTTP {1}: it needs a token (Sign In gives it one).', remote.url, status)
-          : l10n.t('{0} answered HTTP {1} instead of accepting a WebSocket.', remote.url, status);
-      res.resume();
-      this.finish({ code: null, signal: null, requested: this.stopRequested, unreachable: { why, status } });
-      this.socket.terminate();
-    });
-    this.socket.on('error', (err: Error & { code?: string }) => {
-      if (!this.opened) this.finish({ code: null, signal: null, requested: this.stopRequested, unreachable: { why: unreachableWhy(remote.url, err) } });
-      else this.events.emit('error', err);
-    });
-    this.socket.on('close', (code, reason) => {
-      this.events.emit('end');
-      this.events.emit('close');
-      if (this.opened) this.finish({ code: null, signal: null, requested: this.stopRequested, closed: { code, reason: reason.toString('utf8').slice(0, 200) } });
-      else this.finish({ code: null, signal: null, requested: this.stopRequested, unreachable: { why: l10n.t('{0} closed the connection before it opened (code {1}).', remote.url, code) } });
-    });
+    void this.connect(remote).catch((err: Error) => this.finish({ code: null, signal: null, requested: this.stopRequested, unreachable: { why: unreachableWhy(remote.url, err) } }));
     const events = this.events;
     this.input = {
       on: (event: string, listener: (...args: any[]) => void) => events.on(event, listener),
@@ -117,13 +82,62 @@ export class AgentSocket implements AgentLink {
       on: (event: string, listener: (...args: any[]) => void) => events.on(event, listener),
       once: (event: string, listener: () => void) => events.once(event, listener),
     };
-    this.output = Object.defineProperty(output, 'writable', { get: () => this.exitInfo === undefined && this.socket.readyState <= WebSocket.OPEN }) as ByteSink;
+    this.output = Object.defineProperty(output, 'writable', { get: () => this.exitInfo === undefined && (this.socket?.readyState ?? OPEN) <= OPEN }) as ByteSink;
+  }
+
+  private async connect(remote: NonNullable<SpawnSpec['remote']>): Promise<void> {
+    const { default: WebSocketClass } = await import('ws');
+    // Stopped while ws was loading: never connected.
+    if (this.exitInfo || this.stopRequested) return;
+    const socket = new WebSocketClass(remote.url, {
+      headers: { ...remote.headers },
+      maxPayload: this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME,
+      handshakeTimeout: this.options.connectTimeoutMs ?? 30_000,
+      followRedirects: false,
+      perMessageDeflate: false,
+    });
+    this.socket = socket;
+    socket.on('open', () => {
+      this.opened = true;
+      for (const q of this.queued.splice(0)) this.send(q.data, q.cb);
+    });
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) {
+        this.options.onProblem?.('a binary frame (ACP over WebSocket uses text frames): skipped');
+        return;
+      }
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      // Raw CR/LF in JSON can only be whitespace between tokens (in strings they are escaped), so a
+      // pretty-printed frame becomes one line without changing its meaning.
+      this.events.emit('data', Buffer.from(`${text.replace(/[\r\n]/g, ' ')}\n`, 'utf8'));
+    });
+    socket.on('unexpected-response', (_req, res) => {
+      const status = res.statusCode ?? 0;
+      const why =
+        status === 401 || status === 403
+          ? l10n.t('{0} answered HTTP {1}: it needs a token (Sign In gives it one).', remote.url, status)
+          : l10n.t('{0} answered HTTP {1} instead of accepting a WebSocket.', remote.url, status);
+      res.resume();
+      this.finish({ code: null, signal: null, requested: this.stopRequested, unreachable: { why, status } });
+      socket.terminate();
+    });
+    socket.on('error', (err: Error & { code?: string }) => {
+      if (!this.opened) this.finish({ code: null, signal: null, requested: this.stopRequested, unreachable: { why: unreachableWhy(remote.url, err) } });
+      else this.events.emit('error', err);
+    });
+    socket.on('close', (code, reason) => {
+      this.events.emit('end');
+      this.events.emit('close');
+      if (this.opened) this.finish({ code: null, signal: null, requested: this.stopRequested, closed: { code, reason: reason.toString('utf8').slice(0, 200) } });
+      else this.finish({ code: null, signal: null, requested: this.stopRequested, unreachable: { why: l10n.t('{0} closed the connection before it opened (code {1}).', remote.url, code) } });
+    });
   }
 
   private send(data: string, cb?: (err?: Error | null) => void): void {
     // One message per frame: the writer's line without its newline.
     const frame = data.endsWith('\n') ? data.slice(0, -1) : data;
     try {
+      if (!this.socket) throw new Error(l10n.t('The agent is not connected.'));
       this.socket.send(frame, { binary: false }, (err) => cb?.(err ?? null));
     } catch (err) {
       cb?.(err as Error);
@@ -161,17 +175,23 @@ export class AgentSocket implements AgentLink {
   async stop(requested = true): Promise<ExitInfo> {
     this.stopRequested = requested;
     if (this.exitInfo) return this.exitInfo;
-    if (this.socket.readyState === WebSocket.CONNECTING) this.socket.terminate();
-    else this.socket.close(1000, 'client closing');
+    const socket = this.socket;
+    if (!socket) {
+      // Still loading ws: it will not connect.
+      this.finish({ code: null, signal: null, requested, closed: { code: 1000, reason: '' } });
+      return this.exitInfo!;
+    }
+    if (socket.readyState === CONNECTING) socket.terminate();
+    else socket.close(1000, 'client closing');
     const done = await Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), this.options.closeTimeoutMs ?? 2000))]);
-    if (!done) this.socket.terminate();
+    if (!done) socket.terminate();
     await Promise.race([this.exited, new Promise((r) => setTimeout(r, 1000))]);
     return this.exitInfo ?? { code: null, signal: null, requested, closed: { code: 1006, reason: '' } };
   }
 
   killNow(): void {
     this.stopRequested = true;
-    this.socket.terminate();
+    this.socket?.terminate();
   }
 }
 

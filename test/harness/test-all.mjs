@@ -49,6 +49,7 @@ const OLDEST_HOST_SUBSET = [
   'Untrusted text in native UI',
   'Keybindings:',
   'User-only settings',
+  'Agents by URL',
 ].join('|');
 process.chdir(ROOT);
 
@@ -112,7 +113,7 @@ function listFiles(dir, suffix) {
  * commit that removes its tests, saying why.
  * @type {Record<string, number>}
  */
-const TIER_FLOORS = { unit: 675, integration: 195, oldest: 70, e2e: 112 };
+const TIER_FLOORS = { unit: 689, integration: 200, oldest: 75, e2e: 112 };
 
 /**
  * The e2e tier's processes at once (ACP_E2E_JOBS overrides). One: two (test/harness/e2eShards.mjs) saved
