@@ -943,6 +943,15 @@ const MUTANTS = [
     tier: 'integration',
     grep: 'reloads the same session from the agent',
   },
+  {
+    name: 'remote-reconnect-tried-once',
+    breaks: 'an agent by URL whose server is down for a moment is tried once after a drop, then left failed',
+    file: 'src/sessions/parts/reconnect.ts',
+    find: 'const delay = RETRY_DELAYS_MS[attempt - 1];',
+    replace: 'const delay = RETRY_DELAYS_MS[attempt + 99];',
+    tier: 'integration',
+    grep: 'the server killed: the panel says so',
+  },
 ];
 
 // ------------------------------------------------------------------ the throwaway worktree

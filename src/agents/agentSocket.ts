@@ -55,6 +55,8 @@ export class AgentSocket implements AgentLink {
   private exitInfo: ExitInfo | undefined;
   private stopRequested = false;
   private opened = false;
+  /** What ended an open connection from this side (ws's error), when the close itself gives no reason. */
+  private failure: string | undefined;
 
   constructor(
     readonly spec: SpawnSpec,
@@ -123,12 +125,16 @@ export class AgentSocket implements AgentLink {
     });
     socket.on('error', (err: Error & { code?: string }) => {
       if (!this.opened) this.finish({ code: null, signal: null, requested: this.stopRequested, unreachable: { why: unreachableWhy(remote.url, err) } });
-      else this.events.emit('error', err);
+      else {
+        // ws closes the socket after such an error (a frame over maxPayload: 1009 to the peer, 1006 here): its words are the reason.
+        this.failure = String(err.message ?? err).slice(0, 200);
+        this.events.emit('error', err);
+      }
     });
     socket.on('close', (code, reason) => {
       this.events.emit('end');
       this.events.emit('close');
-      if (this.opened) this.finish({ code: null, signal: null, requested: this.stopRequested, closed: { code, reason: reason.toString('utf8').slice(0, 200) } });
+      if (this.opened) this.finish({ code: null, signal: null, requested: this.stopRequested, closed: { code, reason: reason.toString('utf8').slice(0, 200) || (this.failure ?? '') } });
       else this.finish({ code: null, signal: null, requested: this.stopRequested, unreachable: { why: l10n.t('{0} closed the connection before it opened (code {1}).', remote.url, code) } });
     });
   }

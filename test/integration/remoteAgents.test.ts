@@ -120,6 +120,27 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
     });
   }
 
+  it('the server killed: the panel says so, connecting again is retried with growing waits while nothing listens, and succeeds once the server is back', async () => {
+    const a = await api();
+    const first = await bridge('default', 'remote-killed');
+    bridges.push(first.child);
+    await addAgent({ id: 'remote-killed', name: 'Remote Gone', url: first.url });
+    const panel = a.openChat('remote-killed');
+    await waitForStatus(panel, 'connected', connected);
+    const before = panel.session.id;
+    first.child.kill('SIGKILL');
+    const retrying = await waitForStatus(panel, 'the retry', (st) => /connecting again in \d+ s \(attempt 2 of 6\)/.test(st.text), 20_000);
+    assert.match(retrying.text, /The connection to Remote Gone was lost; connecting again in 1 s \(attempt 2 of 6\): Agent 'Remote Gone' could not be reached: nothing accepts connections at ws:\/\/127\.0\.0\.1:\d+\/acp/);
+    assert.deepEqual(retrying.actions, ['restart', 'showLog'], 'Restart connects at once');
+    // The server comes back on the same port.
+    const port = Number(/:(\d+)\//.exec(first.url)![1]);
+    const second = await bridge('default', 'remote-killed', ['--port', String(port)]);
+    bridges.push(second.child);
+    await waitForStatus(panel, 'connected again', connected, 40_000);
+    assert.notEqual(panel.session.id, before);
+    assert.equal(await panel.session.prompt('back?'), 'end_turn');
+  });
+
   it('a server that asks for a token: the panel offers Sign In; the token is sent as a bearer, kept, in no log; Sign Out forgets it and disconnects', async () => {
     const a = await api();
     const token = `remote-token-${Date.now()}-abcdef`;

@@ -4,7 +4,9 @@
  * manager's restart of an agent in use), and the session goes on — reloaded from
  * the agent where it can load (`session/load` or `session/resume`: its replay is
  * the whole history, what it sent while the connection was down included), else in
- * a new session in the same panel. The transcript says where the connection was
+ * a new session in the same panel. A connection that cannot be made is tried
+ * again with growing waits (bounded; Restart at any time is "reconnect now").
+ * The transcript says where the connection was
  * lost and what the reconnect recovered. A local agent's crash is not this part's:
  * there the user chooses Restart. No `vscode` import.
  */
@@ -12,6 +14,9 @@ import * as l10n from '@vscode/l10n';
 import { errorText } from '../../acp/errors';
 import type { AgentRuntime } from '../../agents/agentRuntime';
 import type { SessionCore, SessionPart } from '../sessionCore';
+
+/** Waits between attempts to connect again (then the user's Restart): 1 + 2 + 4 + 8 + 16 s. */
+const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
 
 export interface ReconnectHost {
   /** The agent running again (joins the manager's restart). */
@@ -26,6 +31,8 @@ export class Reconnect implements SessionPart {
   private runtime: AgentRuntime | undefined;
   private sessionId: string | undefined;
   private disposed = false;
+  /** Bumped by each loss and each attach: a reconnect still trying belongs to one loss. */
+  private generation = 0;
 
   constructor(
     private readonly core: Pick<SessionCore, 'def' | 'transcript' | 'emit' | 'log' | 'setPhase'>,
@@ -33,6 +40,8 @@ export class Reconnect implements SessionPart {
   ) {}
 
   attached(runtime: AgentRuntime, sessionId: string): void {
+    // Opened again (by this part, or the user's Restart): a reconnect still waiting stops.
+    this.generation++;
     this.runtime = runtime;
     this.sessionId = sessionId;
   }
@@ -56,10 +65,28 @@ export class Reconnect implements SessionPart {
     const at = new Date().toLocaleTimeString();
     const reloads = rt.capabilities.canLoad() || rt.capabilities.canResume();
     core.log(`connection lost (${message}); connecting again, then ${reloads ? `reopening ${sessionId}` : 'a new session'}`);
+    const gen = ++this.generation;
     void (async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.host.ensureRunning();
+          break;
+        } catch (err) {
+          // Closed, or opened again by the user (Restart) meanwhile: this attempt is no longer wanted.
+          if (this.disposed || gen !== this.generation) return;
+          const delay = RETRY_DELAYS_MS[attempt - 1];
+          core.log(`reconnecting: attempt ${attempt} failed: ${errorText(err)}`);
+          if (delay === undefined) {
+            core.setPhase({ kind: 'failed', text: l10n.t('The connection to {0} was lost, and connecting again failed {1} times: {2}', core.def.name, attempt, errorText(err)) });
+            return;
+          }
+          core.setPhase({ kind: 'failed', text: l10n.t('The connection to {0} was lost; connecting again in {1} s (attempt {2} of {3}): {4}', core.def.name, Math.round(delay / 1000), attempt + 1, RETRY_DELAYS_MS.length + 1, errorText(err)) });
+          await new Promise((r) => setTimeout(r, delay));
+          if (this.disposed || gen !== this.generation) return;
+        }
+      }
+      if (this.disposed || gen !== this.generation) return;
       try {
-        await this.host.ensureRunning();
-        if (this.disposed) return;
         const opened = reloads ? await this.host.reopen(sessionId) : await this.host.startNew();
         if (this.disposed || !opened) return;
         core.emit(
@@ -73,8 +100,8 @@ export class Reconnect implements SessionPart {
         );
       } catch (err) {
         if (this.disposed) return;
-        core.log(`reconnecting failed: ${errorText(err)}`);
-        core.setPhase({ kind: 'failed', text: l10n.t('The connection to {0} was lost, and connecting again failed: {1}', core.def.name, errorText(err)) });
+        core.log(`reopening after the reconnect failed: ${errorText(err)}`);
+        core.setPhase({ kind: 'failed', text: l10n.t('The connection to {0} was lost, and reopening the session failed: {1}', core.def.name, errorText(err)) });
       }
     })();
     return true;

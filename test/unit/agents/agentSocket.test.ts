@@ -123,6 +123,53 @@ describe('AgentSocket: an agent by URL over a WebSocket', function () {
     assert.match(describeExit('Remote', cert, []), /^Agent 'Remote' could not be reached: the TLS certificate/);
   });
 
+  it('bad input from the server: garbage and a JSON batch are skipped and logged, a binary frame too; a frame over the limit closes the connection, saying why; one that never answers initialize times out and closes the socket', async () => {
+    const initialize = { jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } };
+    let peerClosed = false;
+    const srv = await server((ws) => {
+      ws.on('close', () => (peerClosed = true));
+      ws.on('message', (d) => {
+        const msg = JSON.parse(d.toString());
+        if (msg.method !== 'initialize') return;
+        if (msg.params.clientInfo.name === 'silent') return;
+        ws.send('not json at all');
+        ws.send('[{"jsonrpc":"2.0","method":"x"}]');
+        ws.send(Buffer.from([1, 2, 3]), { binary: true });
+        ws.send(JSON.stringify({ ...initialize, id: msg.id }));
+        if (msg.params.clientInfo.name === 'big') setTimeout(() => ws.send(`{"jsonrpc":"2.0","method":"session/update","params":{"pad":"${'x'.repeat(2048)}"}}`), 50);
+      });
+    });
+    cleanups.push(srv.close);
+    const make = (name: string, logs: string[], opts: { maxLineBytes?: number; timeoutMs?: number } = {}) =>
+      new AgentRuntime({
+        name,
+        spec: spec(srv.url),
+        clientInfo: { name, version: '0' },
+        logger: { info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) },
+        initializeTimeoutMs: opts.timeoutMs ?? 5000,
+        ...(opts.maxLineBytes !== undefined ? { maxLineBytes: opts.maxLineBytes } : {}),
+      });
+    const logs: string[] = [];
+    const rt = make('noisy', logs);
+    cleanups.push(() => rt.stop());
+    assert.equal((await rt.start()).protocolVersion, 1, 'the handshake survives the junk before it');
+    assert.ok(logs.some((l) => /Skipped a line from the agent: not JSON/.test(l)), logs.join('\n'));
+    assert.ok(logs.some((l) => /Skipped a line from the agent: a JSON-RPC batch/.test(l)), logs.join('\n'));
+    assert.ok(logs.some((l) => /a binary frame \(ACP over WebSocket uses text frames\): skipped/.test(l)), logs.join('\n'));
+
+    const big = make('big', [], { maxLineBytes: 1024 });
+    cleanups.push(() => big.stop());
+    await big.start();
+    const exit = await big.process.exited;
+    assert.match(exit.closed?.reason ?? '', /Max payload size exceeded/, JSON.stringify(exit));
+    assert.match(describeExit('big', exit, []), /the connection closed \(WebSocket code \d+ \(Max payload size exceeded\)\)/);
+
+    const silent = make('silent', [], { timeoutMs: 500 });
+    await assert.rejects(silent.start(), (e: unknown) => e instanceof AgentStartError && e.reason === 'timeout');
+    await until(() => peerClosed, 3000);
+    assert.equal(silent.process.hasExited, true, 'nothing left half-open');
+  });
+
   it('the whole handshake and a session through the runtime, to the fake agent behind a bridge; an address nothing listens on fails the start in words', async () => {
     const bridge: ChildProcess = spawn(process.execPath, [BRIDGE, '--', FAKE, 'default'], { stdio: ['ignore', 'pipe', 'inherit'] });
     cleanups.push(() => void bridge.kill());
