@@ -8,7 +8,7 @@ import { describeErrorCode, errorText } from '../acp/errors';
 import { mergeAgents, type AgentDefinition } from './agentDefinition';
 import { describeExit, type ExitInfo, type SpawnSpec } from './agentProcess';
 import { AgentRuntime, AgentStartError } from './agentRuntime';
-import { LOCAL_ONLY_METHODS, REMOTE_NOTE, REMOTE_TOKEN } from './agentSocket';
+import { LOCAL_ONLY_METHODS, REMOTE_NOTE, REMOTE_TOKEN, remoteSpec } from './agentSocket';
 import { CrashPolicy } from './crashPolicy';
 import { CODEX_SANDBOX_HELPER, codexSandboxHelperNote, codexSandboxHelperTarget, GEMINI_TRUST_ENV, isGeminiCli, launchEnvQuirks, quirksLine, type LaunchInfo } from './quirks';
 import type { GeminiRepoTrust } from './geminiWorkspace';
@@ -360,7 +360,7 @@ export class AgentManager implements Disposable {
   /** `ask`: a start, which may ask the user about the folders' Gemini settings. */
   private async spawnSpec(def: AgentDefinition, cwd: string | undefined, ask: boolean): Promise<SpawnSpec> {
     const folder = cwd ?? this.deps.ui.defaultFolder() ?? os.homedir();
-    if (def.url !== undefined) return this.remoteSpec(def, folder);
+    if (def.url !== undefined) return remoteSpec(def.url, folder, this.entry(def).extraEnv[REMOTE_TOKEN], this.deps.secrets);
     const baseEnv: Record<string, string | undefined> = { ...process.env };
     // Set by Electron for the extension host; an agent built on Electron must not inherit it.
     delete baseEnv.ELECTRON_RUN_AS_NODE;
@@ -403,23 +403,6 @@ export class AgentManager implements Disposable {
       throw new AgentStartError(l10n.t("Agent '{0}' could not be started: the argument {1} has a double quote, which cmd.exe cannot pass to the batch file {2} unchanged.", def.name, JSON.stringify(unsafe), resolved), 'error');
     }
     return { command: resolved, args, cwd: runCwd, env, launchNotes: quirks.notes, ...(repository === 'declined' ? { trustWithheld: true } : {}) };
-  }
-
-  /**
-   * An agent by URL: nothing is spawned and no environment is passed; the token Sign In stored (if any)
-   * goes with the upgrade. Its paths are not this machine's, so no client fs/terminal is declared to it.
-   */
-  private remoteSpec(def: AgentDefinition, folder: string): SpawnSpec {
-    const token = this.entry(def).extraEnv[REMOTE_TOKEN];
-    if (token) this.deps.secrets.add(token);
-    return {
-      command: def.url!,
-      args: [],
-      cwd: folder,
-      env: {},
-      remote: { url: def.url!, headers: token ? { Authorization: `Bearer ${token}` } : {} },
-      launchNotes: [REMOTE_NOTE],
-    };
   }
 
   /**

@@ -7,39 +7,9 @@
 import * as l10n from '@vscode/l10n';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawnProgram } from '../node/spawnProgram';
-import type { AgentLink } from './agentLink';
+import type { AgentLink, ExitInfo, SpawnSpec } from './agentLink';
 
-export interface SpawnSpec {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** What the compatibility entries did to the environment, in words (for the diagnostics). */
-  readonly launchNotes?: readonly string[];
-  /** gemini-cli was not told to trust the workspace because the user did not accept its Gemini settings (agents/geminiWorkspace.ts). */
-  readonly trustWithheld?: boolean;
-  /** An agent by URL (agents/agentSocket.ts): `command` is the URL, and nothing is spawned. */
-  readonly remote?: RemoteSpec;
-}
-
-export interface RemoteSpec {
-  readonly url: string;
-  /** Sent with the WebSocket upgrade (a bearer token); never logged. */
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-export interface ExitInfo {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  /** Set when the process could not be started at all. */
-  readonly spawnError?: Error;
-  /** True when we asked it to stop. */
-  readonly requested: boolean;
-  /** An agent by URL: the socket closed after it was open (its close code and reason). */
-  readonly closed?: { readonly code: number; readonly reason: string };
-  /** An agent by URL: the socket never opened (refused, unreachable, a TLS certificate refused, an HTTP answer). */
-  readonly unreachable?: { readonly why: string; readonly status?: number };
-}
+export type { ExitInfo, RemoteSpec, SpawnSpec } from './agentLink';
 
 export interface ShutdownTimings {
   readonly termAfterMs: number;

@@ -210,3 +210,12 @@ export const LOCAL_ONLY_METHODS = /^(fs|terminal)\//;
 /** For the log and the diagnostics. */
 export const REMOTE_NOTE =
   "an agent by URL: its paths are not this machine's, so no client file system (fs/*) or terminal (terminal/*) is declared to it, and only MCP servers it can reach (http/sse, not on this machine's loopback) are offered";
+
+/**
+ * An agent by URL's spec: nothing is spawned and no environment is passed; the token Sign In stored (if any)
+ * goes with the upgrade, and is made known to the log redaction first.
+ */
+export function remoteSpec(url: string, folder: string, token: string | undefined, secrets: { add(value: string): void }): SpawnSpec {
+  if (token) secrets.add(token);
+  return { command: url, args: [], cwd: folder, env: {}, remote: { url, headers: token ? { Authorization: `Bearer ${token}` } : {} }, launchNotes: [REMOTE_NOTE] };
+}
