@@ -1,6 +1,11 @@
 // As a person would: New Session from the palette → Demo Agent → send a prompt
 // → reload the window → the session is in the sidebar → click → history is back.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureNode } from '../harness/tools.mjs';
+import { ROOT, testAgents } from '../harness/testEnv.mjs';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
 
 /** Click on a 10,000-update session → its end visible, at most (ms): see the test. */
@@ -12,13 +17,38 @@ describe('e2e: past sessions from the sidebar', function () {
   /** @type {import('./workbench.mjs').Page} */
   let page;
 
+  /** An agent by URL: the fake agent behind the test's stdio-to-WebSocket bridge on 127.0.0.1. */
+  /** @type {import('node:child_process').ChildProcess | undefined} */
+  let bridge;
+  /** @type {string} */
+  let remoteRecord;
+
   before(async function () {
-    wb = await openWorkbench({ prefix: 'acp-sessions', agents: ['demo', 'fake-replay-10k'] });
+    const node = ensureNode();
+    remoteRecord = path.join(fs.mkdtempSync(path.join(ROOT, 'out', 'e2e-remote-')), 'remote.jsonl');
+    const child = spawn(node, [path.join(ROOT, 'test', 'fixtures', 'ws', 'ws-bridge.mjs'), '--', path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs'), 'remote-e2e'], {
+      env: { ...process.env, ACP_FAKE_RECORD: remoteRecord },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    bridge = child;
+    const port = await new Promise((resolve, reject) => {
+      child.stdout?.on('data', (/** @type {Buffer} */ d) => {
+        const m = /LISTENING (\d+)/.exec(d.toString());
+        if (m) resolve(Number(m[1]));
+      });
+      child.on('exit', (code) => reject(new Error(`the bridge exited (${code})`)));
+    });
+    wb = await openWorkbench({
+      prefix: 'acp-sessions',
+      agents: (tmp) => [...testAgents(node, tmp).filter((a) => ['demo', 'fake-replay-10k'].includes(a.id)), { id: 'remote', name: 'Remote Fake (by URL)', url: `ws://127.0.0.1:${port}/acp` }],
+    });
     ({ page } = wb);
   });
 
   after(async function () {
     await wb?.close();
+    bridge?.kill();
+    if (remoteRecord) fs.rmSync(path.dirname(remoteRecord), { recursive: true, force: true });
   });
 
   it('a session survives a window reload and reopens from the sidebar with its history', async function () {
@@ -82,5 +112,35 @@ describe('e2e: past sessions from the sidebar', function () {
     const turns = users.map((u) => Number(/Turn (\d+):/.exec(u)?.[1])).filter((n) => n > 0);
     assert.ok(turns.length >= 2, `turns rendered at the top: ${turns.join(',')}`);
     assert.deepEqual(turns.slice(0, 3), [1, 2, 3].slice(0, Math.min(3, turns.length)), `rendered in order: ${turns.slice(0, 5).join(',')}`);
+  });
+
+  it('an agent by URL, from the installed .vsix: a whole turn over the socket, and after a window reload the session from the sidebar is loaded from the agent over a new connection', async function () {
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, 'Remote Fake (by URL)');
+    let frame = webviewFrame(page);
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    await frame.locator('#input').fill('Hello over the wire');
+    await frame.locator('#input').press('Enter');
+    await frame.locator('.msg-agent', { hasText: 'Answered over a WebSocket.' }).waitFor({ timeout: 30_000 });
+
+    await page.reload();
+    await waitForWorkbench(page);
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP Agents: Focus on Sessions View');
+    const row = page.locator('#workbench\\.parts\\.sidebar .monaco-list-row', { hasText: 'Remote: over the socket' });
+    await row.waitFor({ timeout: 20_000 });
+    await row.click();
+    frame = webviewFrame(page);
+    await frame.locator('.msg-agent', { hasText: 'Answered over a WebSocket.' }).waitFor({ timeout: 30_000 });
+    await frame.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'sessions-remote-reloaded');
+    // Loaded by the agent (not the local archive), over a second connection: a second process behind the bridge.
+    const records = fs.readFileSync(remoteRecord, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const methods = records.filter((r) => r.dir === 'in' && r.msg?.method).map((r) => r.msg.method);
+    assert.ok(methods.includes('session/load'), methods.join(', '));
+    assert.ok(new Set(records.map((r) => r.pid)).size >= 2, 'two connections, two agent processes');
+    const init = records.find((r) => r.dir === 'in' && r.msg?.method === 'initialize')?.msg.params;
+    assert.notEqual(init?.clientCapabilities?.fs?.readTextFile, true, 'no client fs for an agent by URL');
   });
 });

@@ -279,7 +279,7 @@ function pseudoLocale(tmp) {
  * `agents` picks fake agents by id, or is a function of the temp dir giving the settings.
  * @param {object} options
  * @param {string} options.prefix of the temporary directory's name
- * @param {string[] | ((tmp: string) => import('../harness/testEnv.mjs').AgentSetting[])} options.agents
+ * @param {string[] | ((tmp: string) => (import('../harness/testEnv.mjs').AgentSetting | import('../harness/testEnv.mjs').RemoteAgentSetting)[])} options.agents
  * @param {{ width: number, height: number }} [options.viewport]
  * @param {boolean} [options.workspaceTrust]
  * @param {Record<string, unknown>} [options.settings] more user settings

@@ -11,6 +11,10 @@ export const FAKE_AGENT = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-ag
  * An entry of `acpAgents.agents`.
  * @typedef {{ id: string, name: string, command: string, args: string[], env: Record<string, string> }} AgentSetting
  */
+/**
+ * An agent by URL (acpAgents.agents' `url` form).
+ * @typedef {{ id: string, name: string, url: string }} RemoteAgentSetting
+ */
 
 /**
  * Copies test/fixtures/workspace into dir/workspace and returns its absolute path.
