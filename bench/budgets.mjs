@@ -36,8 +36,9 @@ export const BUDGETS = {
   // The registry's archive code (tar, yauzl: ~90 KB) is dist/registryArchive.js, loaded on an install.
   'size.extension.jsKB': { budget: 600, unit: 'KB', what: 'dist/extension.js', bench: 'sizes' },
   'size.webview.jsKB': { budget: 400, unit: 'KB', what: 'dist/webview.js', bench: 'sizes' },
-  // 480 until ACP v2 and Edit/Retry (about 10 KB packed): 486 KB measured on 29 Nov.
-  'size.vsixKB': { budget: 500, unit: 'KB', what: 'the packaged .vsix', bench: 'sizes' },
+  // 480 until ACP v2 and Edit/Retry (about 10 KB packed): 486 KB measured on 29 Nov. 520 since agents by URL
+  // (dist/wsClient.js, the ws library, loaded on a first connection: about 14 KB packed): 507.5 KB on 29 Nov.
+  'size.vsixKB': { budget: 520, unit: 'KB', what: 'the packaged .vsix', bench: 'sizes' },
   'replay-10k.hostLoadMs': { budget: 1000, unit: 'ms', what: 'no workbench: session/load of 10,000 updates through the agent pipe, connection, AgentSession and transcript (median)', bench: 'replayHost' },
   'protocol.chunks1KB.msPer10k': { budget: 1000, unit: 'ms', what: 'transport + connection: 10,000 session/update notifications of ~1 KB, decoded and dispatched', bench: 'protocol' },
   'protocol.wordChunks.msPer10k': { budget: 400, unit: 'ms', what: 'transport + connection: 10,000 one-word chunks, decoded, joined and dispatched', bench: 'protocol' },
