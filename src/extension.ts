@@ -59,8 +59,13 @@ export function activate(context: vscode.ExtensionContext): AcpAgentsApi {
   };
 }
 
-/** Nothing may be left running: every agent is stopped (stdin EOF → SIGTERM → SIGKILL). */
+/**
+ * Nothing may be left running: every agent is stopped (stdin EOF → SIGTERM → SIGKILL). Nothing may be
+ * lost either: what the stores still hold in their debounce (a title the agent sent just before a window
+ * reload) is written before the promise settles, as the extension host exits once it has (within 5 s).
+ */
 export async function deactivate(): Promise<void> {
-  await current?.agents.stopAll();
+  const ctx = current;
   current = undefined;
+  if (ctx) await Promise.all([ctx.index.flush(), ctx.archive.flush(), ctx.fileTouches.flush(), ctx.agents.stopAll()]);
 }
