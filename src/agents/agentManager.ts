@@ -30,6 +30,8 @@ export interface AgentExitEvent {
   /** In words, with the exit code/signal and the last stderr lines. */
   readonly message: string;
   readonly willRestart: boolean;
+  /** The process (or connection) that ended: a session it was open on until just before is still told. */
+  readonly runtime: AgentRuntime;
 }
 
 interface Entry {
@@ -298,9 +300,11 @@ export class AgentManager implements Disposable {
     const full = giveUp
       ? l10n.t('{0}. It crashed {1} times in the last 3 minutes and will not be restarted automatically.', message, e.crashes.recentCrashes)
       : willRestart
-        ? l10n.t('{0}. It is being restarted.', message)
+        ? runtime.process.spec.remote
+          ? l10n.t('{0}. It is being connected again.', message)
+          : l10n.t('{0}. It is being restarted.', message)
         : `${message}.`;
-    this.exitEmitter.fire({ agentId: e.def.id, message: full, willRestart });
+    this.exitEmitter.fire({ agentId: e.def.id, message: full, willRestart, runtime });
     void this.reportExit(e.def, full);
     // Like vscode-languageclient: restart a crashed agent that is in use, until it
     // crashes 5 times within 3 minutes. Its sessions were lost with the process.

@@ -139,19 +139,20 @@ export class AgentSession implements Disposable, SessionSink {
     this.subagents = new Subagents(core, this);
     this.settings = new SessionSettings(core);
     this.elicitations = new Elicitations(core);
-    this.reconnect = new Reconnect(core, { ensureRunning: () => manager.ensureRunning(def, cwd), reopen: (id) => this.openPast(id), startNew: () => this.start() });
+    this.reconnect = new Reconnect(core, { ensureRunning: () => manager.ensureRunning(def, cwd), reopen: (id) => this.openPast(id), startNew: () => this.start(), resumed: () => this.queue.resume() });
     this.parts = [this.reconnect, this.permissions, this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp, this.rejectReasons, (this.rewind = new Rewind(core, this.checkpoints.restore))];
     this.opener = this.makeOpener();
     this.subscriptions = [
       this.turns.onDidBegin(() => this.parts.forEach((p) => p.turnBegan?.())),
       this.turns.onDidEnd((e) => this.parts.forEach((p) => p.turnEnded?.(e.sessionId, e.stopReason))),
       manager.onDidExit((e) => {
-        if (e.agentId !== def.id || !this.runtime) return;
-        this.withdraw('the agent exited', false);
-        this.state.set({ kind: 'failed', text: e.message });
-        // An agent by URL is connected again and the session goes on (parts/reconnect.ts); a crash waits for Restart.
-        this.reconnect.lost(e.message, e.willRestart);
-        this.detach();
+        if (e.agentId !== def.id) return;
+        const open = this.runtime !== undefined;
+        if (open) this.withdraw('the agent exited', false);
+        if (open) this.state.set({ kind: 'failed', text: e.message });
+        // An agent by URL is connected again and the session goes on (parts/reconnect.ts), even when a turn saw the connection close first; a crash waits for Restart.
+        this.reconnect.lost(e.runtime, e.message, e.willRestart);
+        if (open) this.detach();
       }),
     ];
   }
@@ -311,12 +312,7 @@ export class AgentSession implements Disposable, SessionSink {
     await this.turns.cancel();
   }
 
-  /**
-   * Sign-in, then carry on: a session still attached to the same agent process
-   * goes on as it was; if the agent restarted to sign in (env or terminal
-   * methods), its sessions went with it and a new one starts (the transcript
-   * stays); without a session, a new one starts. One sign-in at a time.
-   */
+  /** Sign-in, then carry on: a session still on the same process goes on; one the agent's restart (to sign in) ended, or none, continues in a new one (the transcript stays). One at a time. */
   private signingIn: Promise<void> | undefined;
   private signInAndReconnect(reason?: string, retryPrompt?: string): Promise<void> {
     this.signingIn ??= (async () => {
@@ -336,8 +332,10 @@ export class AgentSession implements Disposable, SessionSink {
 
   async runAction(action: PanelAction): Promise<void> {
     switch (action) {
+      case 'reconnect':
       case 'restart':
-        if (!(await this.folders.rootAllowed())) return;
+        // Reconnect Now: the lost session of an agent by URL again (a wait cut short, or the attempts from the first).
+        if ((action === 'reconnect' && this.reconnect.now()) || !(await this.folders.rootAllowed())) return;
         // Already restarted (automatically, or by another panel)? Then only the session is needed: a past one (its load cut by a crash) again, else a new one.
         if (this.manager.status(this.def.id) !== 'running' || this.turns.busy) await this.manager.restart(this.def.id, this.cwd).then(undefined, () => undefined);
         await (this.targetSessionId && !this.sessionId ? this.openPast(this.targetSessionId) : this.start());

@@ -134,7 +134,7 @@ export class PromptTurns {
     if (err instanceof ConnectionClosedError) {
       // The agent is gone: say how it ended, once (the exit handler may already have).
       const words = await h.explain(err, rt);
-      const exitAlreadyShown = h.runtime() !== rt && h.phase().kind === 'failed';
+      const exitAlreadyShown = h.runtime() !== rt && (h.phase().kind === 'failed' || h.phase().kind === 'reconnecting');
       if (!exitAlreadyShown) {
         h.detach();
         h.setPhase({ kind: 'failed', text: words });

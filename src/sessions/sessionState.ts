@@ -20,8 +20,13 @@ export type SessionPhase =
   /** Stop was sent and the agent has not stopped in time. */
   | { readonly kind: 'stuck'; readonly seconds: number }
   | { readonly kind: 'needsSignIn' }
-  /** Starting, opening or a turn failed, or the agent exited: `needsAuth` offers Sign In instead of Restart. */
-  | { readonly kind: 'failed'; readonly text: string; readonly needsAuth?: boolean }
+  /** Starting, opening or a turn failed, or the agent exited: `needsAuth` offers Sign In instead of Restart, `reconnect` Reconnect Now. */
+  | { readonly kind: 'failed'; readonly text: string; readonly needsAuth?: boolean; readonly reconnect?: boolean }
+  /**
+   * An agent by URL lost its connection and is being connected again (parts/reconnect.ts). Typing goes on:
+   * what is sent meanwhile waits in the queue, and goes once the session is open again.
+   */
+  | { readonly kind: 'reconnecting'; readonly text: string }
   /** `session/load` answered "not found". */
   | { readonly kind: 'notFound' }
   /** An archived transcript that cannot continue; `retry`: the agent failed to open the session, and may be asked again. */
@@ -52,7 +57,9 @@ export function statusOf(phase: SessionPhase, agentName: string): PanelStatus {
     case 'needsSignIn':
       return { text: l10n.t('{0} needs you to sign in.', agentName), busy: false, inputEnabled: true, actions: ['signIn', 'showLog'], severity: 'info' };
     case 'failed':
-      return { text: phase.text, busy: false, inputEnabled: false, actions: phase.needsAuth ? ['signIn', 'showLog'] : ['restart', 'showLog'], severity: 'error' };
+      return { text: phase.text, busy: false, inputEnabled: false, actions: [phase.needsAuth ? 'signIn' : phase.reconnect ? 'reconnect' : 'restart', 'showLog'], severity: 'error' };
+    case 'reconnecting':
+      return { text: phase.text, busy: false, inputEnabled: true, actions: ['reconnect', 'showLog'], severity: 'error' };
     case 'notFound':
       return { text: l10n.t('This session no longer exists on the agent.'), busy: false, inputEnabled: false, actions: ['showLog'], severity: 'error' };
     case 'readOnly':
@@ -76,7 +83,8 @@ const NEXT: Record<PhaseKind, readonly PhaseKind[]> = {
   stopping: ['ready', 'stuck', 'failed', 'needsSignIn', 'stopping'],
   stuck: ['ready', 'failed', 'starting', 'needsSignIn', 'stopping', 'stuck'],
   needsSignIn: ['ready', 'starting', 'working', 'failed', 'needsSignIn'],
-  failed: ['starting', 'loading', 'resuming', 'ready', 'failed', 'needsSignIn', 'readOnly'],
+  failed: ['starting', 'loading', 'resuming', 'ready', 'failed', 'needsSignIn', 'readOnly', 'reconnecting'],
+  reconnecting: ['reconnecting', 'failed', 'starting', 'loading', 'resuming', 'ready', 'needsSignIn'],
   notFound: ['readOnly', 'starting', 'failed'],
   readOnly: ['loading', 'resuming', 'starting', 'readOnly', 'failed'],
 };

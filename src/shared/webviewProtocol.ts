@@ -5,7 +5,7 @@
 import { isAttachment, type Attachment, type Mention } from './attachments';
 import type { HeaderState, TranscriptDelta, TranscriptItem } from './transcriptTypes';
 
-export type PanelAction = 'restart' | 'retry' | 'showLog' | 'signIn' | 'stop' | 'newSession' | 'fork' | 'export' | 'trustSetting' | 'agentSettings';
+export type PanelAction = 'restart' | 'reconnect' | 'retry' | 'showLog' | 'signIn' | 'stop' | 'newSession' | 'fork' | 'export' | 'trustSetting' | 'agentSettings';
 
 export interface PanelStatus {
   /** What is going on, in words ('' when there is nothing to say). */
@@ -111,7 +111,7 @@ export interface PersistedPanelState {
   readonly scrollTop?: number;
 }
 
-const ACTIONS: readonly string[] = ['restart', 'retry', 'showLog', 'signIn', 'stop', 'newSession', 'fork', 'export', 'trustSetting', 'agentSettings'] satisfies PanelAction[];
+const ACTIONS: readonly string[] = ['restart', 'reconnect', 'retry', 'showLog', 'signIn', 'stop', 'newSession', 'fork', 'export', 'trustSetting', 'agentSettings'] satisfies PanelAction[];
 const str = (v: unknown): v is string => typeof v === 'string';
 
 /** Checks a message from the webview (never trust its shape). */

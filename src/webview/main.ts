@@ -65,6 +65,8 @@ function actionLabel(action: PanelAction): string {
   switch (action) {
     case 'restart':
       return l10n.t('Restart');
+    case 'reconnect':
+      return l10n.t('Reconnect Now');
     case 'retry':
       return l10n.t('Retry');
     case 'showLog':

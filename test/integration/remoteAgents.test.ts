@@ -5,20 +5,22 @@
 // asks for a token gets one through Sign In, kept in secret storage and in no log; Sign Out forgets it.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AuthPrompter } from '../../src/agents/auth';
 import type { ChatPanel } from '../../src/chat/chatPanel';
-import { api, connected, endSessions, readRecord, recordFile, waitFor, waitForStatus } from './helpers';
+import { api, connected, endSessions, nextLogLine, readRecord, recordFile, waitFor, waitForStatus } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
 const FIXTURES = () => process.env.ACP_TEST_FIXTURES!;
 const header = (panel: ChatPanel): Record<string, string> => Object.fromEntries((panel.session.transcript.header.mcp?.servers ?? []).map((s) => [s.name, s.text]));
 
 /** The bridge on a free loopback port, serving the fake agent's `scenario` (recorded as `record`). */
-async function bridge(scenario: string, record: string, opts: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+async function bridge(scenario: string, record: string, opts: string[] = [], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.env.ACP_TEST_NODE!, [path.join(FIXTURES(), 'ws', 'ws-bridge.mjs'), ...opts, '--', path.join(FIXTURES(), 'agents', 'fake-agent.mjs'), scenario], {
-    env: { ...process.env, ACP_FAKE_RECORD: recordFile(record) },
+    env: { ...process.env, ACP_FAKE_RECORD: recordFile(record), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -102,7 +104,8 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
       await waitForStatus(panel, 'connected', connected);
       const before = panel.session.id;
       const lost = await waitForStatus(panel, 'the drop', (st) => st.severity === 'error', 20_000);
-      assert.match(lost.text, /Agent 'Remote Flaky': the connection closed \(WebSocket code 1012 \(bridge restarting\)\)\. It is being restarted\./);
+      assert.match(lost.text, /^Agent 'Remote Flaky': the connection closed \(WebSocket code 1012 \(bridge restarting\)\)\. It is being connected again\. Messages you send now wait, and go once the session is open again\.$/);
+      assert.deepEqual([lost.inputEnabled, lost.actions], [true, ['reconnect', 'showLog']], 'typing goes on; Reconnect Now is offered');
       await waitForStatus(panel, 'connected again', connected, 20_000);
       const notice = await waitFor('the notice', () => panel.session.transcript.items.find((i) => i.kind === 'notice' && /The connection to Remote Flaky was lost at/.test(JSON.stringify(i))));
       const sent = readRecord(id).filter((r) => r.dir === 'in').map((r) => r.msg?.method).filter(Boolean);
@@ -131,7 +134,7 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
     first.child.kill('SIGKILL');
     const retrying = await waitForStatus(panel, 'the retry', (st) => /connecting again in \d+ s \(attempt 2 of 6\)/.test(st.text), 20_000);
     assert.match(retrying.text, /The connection to Remote Gone was lost; connecting again in 1 s \(attempt 2 of 6\): Agent 'Remote Gone' could not be reached: nothing accepts connections at ws:\/\/127\.0\.0\.1:\d+\/acp/);
-    assert.deepEqual(retrying.actions, ['restart', 'showLog'], 'Restart connects at once');
+    assert.deepEqual(retrying.actions, ['reconnect', 'showLog'], 'Reconnect Now is offered');
     // The server comes back on the same port.
     const port = Number(/:(\d+)\//.exec(first.url)![1]);
     const second = await bridge('default', 'remote-killed', ['--port', String(port)]);
@@ -139,6 +142,57 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
     await waitForStatus(panel, 'connected again', connected, 40_000);
     assert.notEqual(panel.session.id, before);
     assert.equal(await panel.session.prompt('back?'), 'end_turn');
+  });
+
+  it('the server killed mid-turn: the turn ends failed, what was queued behind it and what is typed while disconnected wait, and after Reconnect Now they are sent in order in the new session', async () => {
+    const a = await api();
+    const go = path.join(os.tmpdir(), `acp-remote-go-${process.pid}-${Date.now()}`);
+    const first = await bridge('remote-midturn', 'remote-midturn', [], { ACP_REMOTE_GO: go });
+    bridges.push(first.child);
+    await addAgent({ id: 'remote-midturn', name: 'Remote Cut', url: first.url });
+    const panel = a.openChat('remote-midturn');
+    await waitForStatus(panel, 'connected', connected);
+    const s = panel.session;
+    const cut = s.prompt('first, cut off');
+    await waitFor('the turn under way', () => JSON.stringify(s.transcript.items.filter((i) => i.kind === 'agent')).includes('Working on it.') || undefined);
+    const queued = s.prompt('queued behind the turn');
+    await waitFor('queued behind the turn', () => s.transcript.header.queue?.length === 1 || undefined);
+
+    first.child.kill('SIGKILL');
+    assert.equal(await cut, undefined, 'the cut turn ended without a stop reason');
+    const down = await waitForStatus(panel, 'connecting again', (st) => /attempt 2 of 6/.test(st.text), 20_000);
+    assert.deepEqual([down.inputEnabled, down.actions], [true, ['reconnect', 'showLog']]);
+    const away = s.prompt('typed while away');
+    await waitFor('both waiting', () => s.transcript.header.queue?.length === 2 || undefined);
+    assert.deepEqual(s.transcript.header.queue?.map((q) => q.text), ['queued behind the turn', 'typed while away']);
+
+    // The 8-second wait before attempt 5: the server is back, and Reconnect Now does not wait it out.
+    const longWait = await waitForStatus(panel, 'the 8 s wait', (st) => /connecting again in 8 s \(attempt 5 of 6\)/.test(st.text), 20_000);
+    assert.equal(longWait.inputEnabled, true);
+    const waitBegan = Date.now();
+    fs.writeFileSync(go, '');
+    const port = Number(/:(\d+)\//.exec(first.url)![1]);
+    const second = await bridge('remote-midturn', 'remote-midturn', ['--port', String(port)], { ACP_REMOTE_GO: go });
+    bridges.push(second.child);
+    const now = nextLogLine(a, (l) => l.includes('reconnecting: now, as asked'));
+    await s.runAction('reconnect');
+    await now.wait('Reconnect Now cut the wait');
+    assert.equal(await queued, 'end_turn');
+    assert.equal(await away, 'end_turn');
+    const reconnectedIn = Date.now() - waitBegan;
+    assert.ok(reconnectedIn < 7000, `both answered ${reconnectedIn} ms into an 8 s wait: Reconnect Now did not wait it out`);
+
+    // Nothing typed was lost: all three in the transcript, the two waiting ones sent to the new connection in order.
+    const users = s.transcript.items.filter((i) => i.kind === 'user').map((i) => JSON.stringify(i));
+    for (const t of ['first, cut off', 'queued behind the turn', 'typed while away']) assert.equal(users.filter((u) => u.includes(t)).length, 1, `${t} shown once`);
+    const pids = [...new Set(readRecord('remote-midturn').map((r) => r.pid))];
+    assert.equal(pids.length, 2, 'two connections, two agent processes');
+    const promptsOf = (pid: number) => readRecord('remote-midturn').filter((r) => r.pid === pid && r.dir === 'in' && r.msg?.method === 'session/prompt').map((r) => JSON.stringify(r.msg.params.prompt));
+    assert.deepEqual(promptsOf(pids[0]!).map((p) => p.includes('first, cut off')), [true]);
+    const later = promptsOf(pids[1]!);
+    assert.deepEqual([later.length, later[0]?.includes('queued behind the turn'), later[1]?.includes('typed while away')], [2, true, true], later.join('\n'));
+    assert.ok(s.transcript.items.some((i) => i.kind === 'notice' && /The connection to Remote Cut was lost at/.test(JSON.stringify(i))));
+    fs.rmSync(go, { force: true });
   });
 
   it('a server that asks for a token: the panel offers Sign In; the token is sent as a bearer, kept, in no log; Sign Out forgets it and disconnects', async () => {

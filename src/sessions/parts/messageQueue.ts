@@ -55,7 +55,10 @@ export class MessageQueue implements SessionPart {
   async prompt(text: string, attachments: readonly Attachment[] = [], extra: readonly acp.ContentBlock[] = []): Promise<string | undefined> {
     const rt = this.core.runtime();
     const sessionId = this.core.sessionId();
-    if (!rt || !sessionId || this.disposed) return undefined;
+    if (this.disposed) return undefined;
+    // The connection to an agent by URL went and is being made again: the message waits, and goes once the session is open again (`resume`).
+    if ((!rt || !sessionId) && this.core.phase().kind === 'reconnecting') return await this.enqueue(text, attachments);
+    if (!rt || !sessionId) return undefined;
     // A turn is running (never a second session/prompt at once), or queued messages wait (after Stop
     // or a failed turn): the message goes behind them, and sending resumes the queue in order.
     if (this.core.busy() || this.queue.length || this.steering) {
@@ -206,7 +209,7 @@ export class MessageQueue implements SessionPart {
   private enqueue(text: string, attachments: readonly Attachment[]): Promise<string | undefined> {
     return new Promise((resolve) => {
       this.queue.push({ id: `queued-${++this.seq}`, text, attachments, resolve });
-      this.core.log(`queue: a message waits for the running turn (${this.queue.length} queued)`);
+      this.core.log(`queue: a message waits for ${this.core.phase().kind === 'reconnecting' ? 'the connection' : 'the running turn'} (${this.queue.length} queued)`);
       this.publish();
     });
   }
@@ -228,6 +231,12 @@ export class MessageQueue implements SessionPart {
     // Claimed before the strip is told, so that it says what Send now does during that turn.
     void this.claimAndSend(rt, sessionId, next.text, next.attachments).then(next.resolve, () => next.resolve(undefined));
     this.publish();
+  }
+
+  /** The session is open again after its connection was lost: what waits is sent, in order (after a failed turn too). */
+  resume(): void {
+    if (this.queue.length) this.core.log(`queue: the session is open again; ${this.queue.length} message(s) go in order`);
+    this.drain();
   }
 
   /** The panel closed: waiting messages are not sent. */

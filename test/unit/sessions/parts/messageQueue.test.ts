@@ -137,6 +137,40 @@ describe('sessions/parts: message queue', () => {
     assert.equal(await queue.act('remove', id), false, 'already gone');
   });
 
+  it('while an agent by URL is connected again, what is typed waits (after a failed turn too) and goes in order once the session is open again; with no session and no reconnect it is not taken', async () => {
+    const { f, queue, sent, end } = setup();
+    void queue.prompt('cut off');
+    await tick();
+    const behind = queue.prompt('behind it');
+    // The connection went: the turn failed, the session is detached, the panel is reconnecting.
+    f.state.busy = false;
+    queue.turnEnded('s1', undefined);
+    const rt = f.state.runtime;
+    f.state.runtime = undefined;
+    f.state.sessionId = undefined;
+    f.state.phase = { kind: 'reconnecting', text: 'lost' };
+    const away = queue.prompt('typed while away');
+    await tick();
+    assert.deepEqual(queue.queued.map((q) => q.text), ['behind it', 'typed while away']);
+    assert.deepEqual(sent, ['cut off'], 'nothing sent while disconnected');
+    assert.match(f.logs.join('\n'), /a message waits for the connection \(2 queued\)/);
+    // Open again (a new session): resume sends them, one per turn.
+    Object.assign(f.state, { runtime: rt, sessionId: 's2', phase: { kind: 'ready', text: '' } });
+    queue.resume();
+    await tick();
+    assert.deepEqual(sent, ['cut off', 'behind it']);
+    end('end_turn');
+    assert.equal(await behind, 'end_turn');
+    await tick();
+    assert.deepEqual(sent, ['cut off', 'behind it', 'typed while away']);
+    end('end_turn');
+    assert.equal(await away, 'end_turn');
+    // Failed for good (not reconnecting), nothing open: a prompt is refused, not queued.
+    Object.assign(f.state, { runtime: undefined, sessionId: undefined, phase: { kind: 'failed', text: 'gone' } });
+    assert.equal(await queue.prompt('into the void'), undefined);
+    assert.deepEqual(queue.queued, []);
+  });
+
   it('closing the panel resolves the waiting messages; a prompt after it is not sent', async () => {
     const { f, queue, sent } = setup();
     f.state.busy = true;
