@@ -1,4 +1,6 @@
 /** An agent the user can start: a program spoken to over stdio with ACP. No `vscode` import. */
+import { pathMapProblem } from './pathMap';
+
 export interface AgentDefinition {
   /** Stable identifier, unique among configured and installed agents. */
   readonly id: string;
@@ -8,6 +10,8 @@ export interface AgentDefinition {
   readonly command: string;
   /** An agent by URL (`wss://…`, or `ws://` on loopback): spoken to over a WebSocket, nothing started here. */
   readonly url?: string;
+  /** An agent by URL's folders and this machine's (agents/pathMap.ts): with it, the client file system and terminal are offered. */
+  readonly pathMap?: Readonly<Record<string, string>>;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   /** Where the definition came from: the acpAgents.agents setting, or an install from the ACP Registry. */
@@ -106,6 +110,14 @@ export function parseAgentSettings(raw: unknown): { agents: AgentDefinition[]; p
         env[k] = v;
       }
     }
+    if (e.pathMap !== undefined) {
+      const why = url === undefined ? '"pathMap" maps the folders of an agent by "url"; a program started here uses this machine\'s paths.' : pathMapProblem(e.pathMap);
+      if (why) {
+        problem(why);
+        return;
+      }
+    }
+    const pathMap = e.pathMap as Record<string, string> | undefined;
     let protocolVersion: ProtocolChoice | undefined;
     if (e.protocolVersion !== undefined) {
       const v = typeof e.protocolVersion === 'number' ? String(e.protocolVersion) : e.protocolVersion;
@@ -116,7 +128,7 @@ export function parseAgentSettings(raw: unknown): { agents: AgentDefinition[]; p
       protocolVersion = v as ProtocolChoice;
     }
     seen.add(e.id);
-    agents.push({ id: e.id, name, command: url ?? (e.command as string), args, env, source: 'settings', ...(url ? { url } : {}), ...(protocolVersion ? { protocolVersion } : {}) });
+    agents.push({ id: e.id, name, command: url ?? (e.command as string), args, env, source: 'settings', ...(url ? { url } : {}), ...(pathMap ? { pathMap: { ...pathMap } } : {}), ...(protocolVersion ? { protocolVersion } : {}) });
   });
   return { agents, problems };
 }

@@ -4,6 +4,7 @@
  * diagnostics see only this. No `vscode` import.
  */
 import type { ByteSink, ByteSource } from '../acp/transport';
+import type { PathMapping } from './pathMap';
 
 export interface AgentLink {
   /** How it was started: the program, or (`remote`) the URL. */
@@ -43,6 +44,8 @@ export interface RemoteSpec {
   readonly url: string;
   /** Sent with the WebSocket upgrade (a bearer token); never logged. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Its folders and this machine's, expanded (agents/pathMap.ts): the client file system and terminal are offered through them. */
+  readonly pathMap?: readonly PathMapping[];
 }
 
 export interface ExitInfo {

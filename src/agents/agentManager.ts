@@ -225,7 +225,7 @@ export class AgentManager implements Disposable {
     } catch (err) {
       return this.failed(e, err);
     }
-    if (spec.remote) log.info(`Connecting: ${spec.remote.url}${spec.remote.headers.Authorization ? ' (with the stored token)' : ''}; ${REMOTE_NOTE}`);
+    if (spec.remote) log.info(`Connecting: ${spec.remote.url}${spec.remote.headers.Authorization ? ' (with the stored token)' : ''}; ${spec.launchNotes?.[0] ?? REMOTE_NOTE}`);
     else log.info(`Starting: ${[spec.command, ...spec.args].join(' ')} (cwd ${spec.cwd})`);
     const traceLevel = this.deps.config.trace();
     const choice = def.protocolVersion ?? this.deps.config.protocolVersion?.() ?? '1';
@@ -233,7 +233,7 @@ export class AgentManager implements Disposable {
       name: def.name,
       spec,
       clientInfo: { name: 'acp-agents-vscode', title: 'ACP Agents for VS Code', version: this.deps.extensionVersion },
-      methods: spec.remote ? this.deps.clientMethods?.filter((m) => !LOCAL_ONLY_METHODS.test(m.method)) : this.deps.clientMethods,
+      methods: spec.remote && !spec.remote.pathMap ? this.deps.clientMethods?.filter((m) => !LOCAL_ONLY_METHODS.test(m.method)) : this.deps.clientMethods,
       elicitation: this.deps.elicitation,
       logger: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
       onStderr: (line) => log.info(`[stderr] ${line}`),
@@ -364,7 +364,7 @@ export class AgentManager implements Disposable {
   /** `ask`: a start, which may ask the user about the folders' Gemini settings. */
   private async spawnSpec(def: AgentDefinition, cwd: string | undefined, ask: boolean): Promise<SpawnSpec> {
     const folder = cwd ?? this.deps.ui.defaultFolder() ?? os.homedir();
-    if (def.url !== undefined) return remoteSpec(def.url, folder, this.entry(def).extraEnv[REMOTE_TOKEN], this.deps.secrets);
+    if (def.url !== undefined) return remoteSpec(def, folder, this.entry(def).extraEnv[REMOTE_TOKEN], this.deps.secrets);
     const baseEnv: Record<string, string | undefined> = { ...process.env };
     // Set by Electron for the extension host; an agent built on Electron must not inherit it.
     delete baseEnv.ELECTRON_RUN_AS_NODE;

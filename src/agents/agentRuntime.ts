@@ -16,6 +16,7 @@ import type { AgentLink } from './agentLink';
 import { AgentSocket } from './agentSocket';
 import { SessionRouter } from './sessionRouter';
 import { DECLINED_METHODS, fillClientCapabilities, serveCall, type AnyClientMethod, type RequestScopedElicitation, type UnroutedCall } from './clientMethods';
+import { PathMap } from './pathMap';
 
 export interface CancelSignal {
   readonly isCancellationRequested: boolean;
@@ -73,6 +74,8 @@ export class AgentRuntime {
   private outputClosedTimer: NodeJS.Timeout | undefined;
   /** The client capabilities offered to this agent in `initialize`. */
   readonly clientCapabilities: acp.ClientCapabilities;
+  /** An agent by URL's folders and this machine's (its entry's pathMap); undefined: its paths are this machine's, or not served. */
+  readonly paths: PathMap | undefined;
   /** Set when the agent closed its output but did not exit, and was stopped for it. */
   outputClosedWithoutExit = false;
 
@@ -80,6 +83,7 @@ export class AgentRuntime {
     this.process = options.spec.remote
       ? new AgentSocket(options.spec, { maxFrameBytes: options.maxLineBytes, connectTimeoutMs: options.initializeTimeoutMs, onProblem: (m) => options.logger.warn(m) })
       : new AgentProcess(options.spec, options.onStderr, options.shutdown);
+    this.paths = options.spec.remote?.pathMap ? new PathMap(options.spec.remote.pathMap) : undefined;
     this.clientCapabilities = fillClientCapabilities(options.clientCapabilities ?? baseClientCapabilities(), options.methods ?? []);
     this.connection = new AcpConnection({
       input: this.process.input,

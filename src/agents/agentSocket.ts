@@ -11,8 +11,10 @@ import { EventEmitter } from 'node:events';
 import * as l10n from '@vscode/l10n';
 import type WebSocket from 'ws';
 import type { ByteSink, ByteSource } from '../acp/transport';
+import type { AgentDefinition } from './agentDefinition';
 import type { AgentLink } from './agentLink';
 import type { ExitInfo, SpawnSpec } from './agentProcess';
+import { expandPathMap, PathMap } from './pathMap';
 
 export interface SocketOptions {
   /** Frames larger than this are refused (the socket closes with 1009), as lines longer than it are from a process. */
@@ -211,11 +213,24 @@ export const LOCAL_ONLY_METHODS = /^(fs|terminal)\//;
 export const REMOTE_NOTE =
   "an agent by URL: its paths are not this machine's, so no client file system (fs/*) or terminal (terminal/*) is declared to it, and only MCP servers it can reach (http/sse, not on this machine's loopback) are offered";
 
+/** The same, for an agent by URL with a pathMap. */
+const mappedNote = (map: string) =>
+  `an agent by URL with a pathMap (${map}): the client file system (fs/*) and terminal (terminal/*) are declared to it, each path it names is mapped to this machine and held to the session's folders, and only MCP servers it can reach (http/sse, not on this machine's loopback) are offered`;
+
 /**
  * An agent by URL's spec: nothing is spawned and no environment is passed; the token Sign In stored (if any)
- * goes with the upgrade, and is made known to the log redaction first.
+ * goes with the upgrade, and is made known to the log redaction first. Its pathMap is expanded for `folder`.
  */
-export function remoteSpec(url: string, folder: string, token: string | undefined, secrets: { add(value: string): void }): SpawnSpec {
+export function remoteSpec(def: Pick<AgentDefinition, 'url' | 'pathMap'>, folder: string, token: string | undefined, secrets: { add(value: string): void }): SpawnSpec {
   if (token) secrets.add(token);
-  return { command: url, args: [], cwd: folder, env: {}, remote: { url, headers: token ? { Authorization: `Bearer ${token}` } : {} }, launchNotes: [REMOTE_NOTE] };
+  const url = def.url!;
+  const pathMap = def.pathMap ? expandPathMap(def.pathMap, folder) : undefined;
+  return {
+    command: url,
+    args: [],
+    cwd: folder,
+    env: {},
+    remote: { url, headers: token ? { Authorization: `Bearer ${token}` } : {}, ...(pathMap ? { pathMap } : {}) },
+    launchNotes: [pathMap ? mappedNote(new PathMap(pathMap).describe()) : REMOTE_NOTE],
+  };
 }

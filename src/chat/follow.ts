@@ -39,7 +39,7 @@ export class Follower implements vscode.Disposable {
     const key = `${file}:${line ?? ''}`;
     if (key === this.last) return;
     this.last = key;
-    const inside = this.session.requests.pathInside(file);
+    const inside = this.session.requests.agentPathInside(file);
     if (!inside) {
       this.log.info(`follow: not opening ${file.slice(0, 300)} (outside the session's folders)`);
       return;

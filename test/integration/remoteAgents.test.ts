@@ -93,6 +93,42 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
     assert.match(diag, /ws:\/\/127\.0\.0\.1:\d+\/acp/);
   });
 
+  it('with a pathMap: fs and terminal are offered, the cwd is sent as the agent names it, its paths are mapped here (writes tracked as changes), and a path in no mapped folder is refused', async () => {
+    const a = await api();
+    const ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const dir = path.join(ws, 'remote-map');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'notes kept here');
+    try {
+      const b = await bridge('remote-pathmap', 'remote-pathmap');
+      bridges.push(b.child);
+      await addAgent({ id: 'remote-pathmap', name: 'Remote Mapped', url: b.url, pathMap: { '/remote/ws': '${workspaceFolder}' } });
+      const panel = a.openChat('remote-pathmap');
+      await waitForStatus(panel, 'connected', connected);
+      const record = () => readRecord('remote-pathmap');
+      const init = record().find((r) => r.dir === 'in' && r.msg?.method === 'initialize')?.msg.params;
+      assert.deepEqual([init.clientCapabilities.fs?.readTextFile, init.clientCapabilities.fs?.writeTextFile, init.clientCapabilities.terminal], [true, true, true], JSON.stringify(init.clientCapabilities));
+      assert.equal(record().find((r) => r.dir === 'in' && r.msg?.method === 'session/new')?.msg.params.cwd, '/remote/ws');
+
+      assert.equal(await panel.session.prompt('work on the mapped folder'), 'end_turn');
+      // The answers the agent got, in the order it asked.
+      const answers = record().filter((r) => r.dir === 'in' && r.msg && r.msg.method === undefined && ('result' in r.msg || 'error' in r.msg)).map((r) => r.msg);
+      assert.equal(answers[0].result?.content, 'notes kept here', 'read by its remote path');
+      assert.equal(fs.readFileSync(path.join(dir, 'answer.txt'), 'utf8'), 'written from afar: notes kept here');
+      assert.ok(panel.session.checkpoints.changes.list().some((c) => c.name === 'answer.txt'), 'the write is a change (Undo works on the mapped folder)');
+      assert.match(answers[2].error?.message ?? '', /"\/etc\/hostname" is in no folder the pathMap of Remote Mapped maps to this machine \(\/remote\/ws → /);
+      assert.match(answers[3].error?.message ?? '', /"\/remote\/ws\/\.\.\/escape\.txt" is in no folder the pathMap/);
+      const output = answers.find((m) => typeof m.result?.output === 'string')?.result.output as string;
+      assert.equal(output, `cwd=${fs.realpathSync(dir)}`, 'the command ran in the mapped folder');
+      // The tool call's remote location opens the local file.
+      assert.equal(await panel.session.requests.pathToOpen('/remote/ws/remote-map/answer.txt'), fs.realpathSync(path.join(dir, 'answer.txt')));
+      assert.equal(panel.session.requests.agentPathInside('/remote/ws/remote-map/notes.txt'), fs.realpathSync(path.join(dir, 'notes.txt')));
+    } finally {
+      await endSessions();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   for (const reloads of [false, true]) {
     it(`a dropped connection: the panel says so at once (close code and reason), connects again and ${reloads ? 'reloads the same session from the agent' : 'goes on in a new session (the agent cannot load)'}, saying so in the transcript`, async () => {
       const a = await api();

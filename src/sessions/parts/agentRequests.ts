@@ -119,8 +119,9 @@ export class AgentRequests implements SessionPart {
     for (const c of tool.content) if (c.type === 'terminal' && this.terminals.has(c.terminalId)) this.core.services.terminals.nameAfterToolCall(c.terminalId, tool.title);
   }
 
-  async handle(req: ClientRequest, token?: CancelToken): Promise<unknown> {
+  async handle(raw: ClientRequest, token?: CancelToken): Promise<unknown> {
     const { access, owner } = this;
+    const req = this.mapped(raw);
     const { files, terminals } = this.core.services;
     switch (req.method) {
       case 'fs/read_text_file':
@@ -147,12 +148,34 @@ export class AgentRequests implements SessionPart {
   }
 
   /**
+   * An agent by URL with a pathMap names its own machine's paths: each is mapped to this machine first (then
+   * held to the folders like any agent's), and one that maps nowhere is refused with the mappings it missed.
+   */
+  private mapped(req: ClientRequest): ClientRequest {
+    const paths = this.core.runtime()?.paths;
+    if (!paths) return req;
+    const here = (p: string) => {
+      const local = paths.toLocal(p);
+      if (local === undefined) throw clientError.invalidParams(`${JSON.stringify(p.slice(0, 300))} is in no folder the pathMap of ${this.core.def.name} maps to this machine (${paths.describe()}).`);
+      return local;
+    };
+    if (req.method === 'fs/read_text_file' || req.method === 'fs/write_text_file') return { ...req, path: here(req.path) };
+    if (req.method === 'terminal/create' && req.cwd !== undefined && req.cwd !== null) return { ...req, cwd: here(req.cwd) };
+    return req;
+  }
+
+  /** A path an agent by URL with a pathMap names, on this machine (as it is when it maps nowhere: the checks then refuse or ask). */
+  private local(p: string): string {
+    return this.core.runtime()?.paths?.toLocal(p) ?? p;
+  }
+
+  /**
    * A path the panel wants to open (a tool call's location, a file link): `..` and
    * symlinks resolved, inside the session's folders, or else only when the user says so.
    */
   async pathToOpen(p: string): Promise<string | undefined> {
     try {
-      return await this.core.services.files.guard(this.access, 'open', p);
+      return await this.core.services.files.guard(this.access, 'open', this.local(p));
     } catch (err) {
       this.core.log(`refused to open ${JSON.stringify(p.slice(0, 300))}: ${errorText(err)}`);
       return undefined;
@@ -164,6 +187,11 @@ export class AgentRequests implements SessionPart {
     if (!isAbsolutePath(p)) return undefined;
     const { resolved, inside } = checkPath(p, this.core.roots());
     return inside ? resolved : undefined;
+  }
+
+  /** A path the agent named (mapped where its pathMap says), inside the session's folders, or undefined. */
+  agentPathInside(p: string): string | undefined {
+    return this.pathInside(this.local(p));
   }
 
   private killTerminals(): void {

@@ -358,10 +358,16 @@ export class SessionFolders implements SessionPart {
     this.sent = [cwd, ...workspace];
     // The user's instructions, re-sent on every new/load/resume (agents need not keep them).
     const instructions = rt.capabilities.supportsSystemPrompt() ? services.settings.instructions() : '';
+    // An agent by URL with a pathMap is told its own machine's folders; one with none for the session's folder cannot open it.
+    const named = (p: string) => (rt.paths ? rt.paths.toRemote(p) : p);
+    const remoteCwd = named(cwd);
+    if (remoteCwd === undefined) throw new Error(l10n.t('The pathMap of {0} maps no folder of its machine to {1}: add one for it ({2}).', def.name, cwd, rt.paths!.describe()));
+    const remoteExtra = extra.map(named).filter((p): p is string => p !== undefined);
+    if (remoteExtra.length < extra.length) core.log(`folders its pathMap does not map, not sent: ${extra.filter((p) => named(p) === undefined).join(', ')}`);
     return {
-      cwd,
+      cwd: remoteCwd,
       mcpServers,
-      ...(extra.length ? { additionalDirectories: extra } : {}),
+      ...(remoteExtra.length ? { additionalDirectories: remoteExtra } : {}),
       ...(instructions ? { systemPrompt: { mode: 'append' as const, content: [{ type: 'text' as const, text: instructions }] } } : {}),
     };
   }

@@ -58,6 +58,29 @@ describe('parseAgentSettings', () => {
     assert.equal(said.length, 8);
   });
 
+  it('a pathMap: only beside a url; absolute folders of the agent\'s machine to absolute (or variable-led) folders here', () => {
+    const { agents, problems } = parseAgentSettings([
+      { id: 'mapped', url: 'wss://x.example', pathMap: { '/srv/checkout': '${workspaceFolder}', 'C:\\work': '/home/me/work' } },
+      { id: 'local', command: 'agent', pathMap: { '/srv': '/home' } },
+      { id: 'relative-key', url: 'wss://x.example', pathMap: { 'srv/checkout': '${workspaceFolder}' } },
+      { id: 'relative-value', url: 'wss://x.example', pathMap: { '/srv': 'project' } },
+      { id: 'not-object', url: 'wss://x.example', pathMap: ['/srv'] },
+      { id: 'empty', url: 'wss://x.example', pathMap: {} },
+      { id: 'home', url: 'wss://x.example', pathMap: { '/srv': '~/project' } },
+    ]);
+    assert.deepEqual(agents.map((a) => [a.id, a.pathMap]), [
+      ['mapped', { '/srv/checkout': '${workspaceFolder}', 'C:\\work': '/home/me/work' }],
+      ['home', { '/srv': '~/project' }],
+    ]);
+    const said = problems.map((p) => p.message);
+    assert.match(said[0]!, /\[1\]: "pathMap" maps the folders of an agent by "url"/);
+    assert.match(said[1]!, /\[2\]: "pathMap" keys are absolute folders of the agent's machine/);
+    assert.match(said[2]!, /\[3\]: "pathMap\["\/srv"\]" must be an absolute folder of this machine/);
+    assert.match(said[3]!, /\[4\]: "pathMap" must be an object/);
+    assert.match(said[4]!, /\[5\]: "pathMap" must map 1 to 20 folders/);
+    assert.equal(said.length, 5);
+  });
+
   it('skips invalid entries with a problem each, keeping the valid ones', () => {
     const { agents, problems } = parseAgentSettings([
       null,
