@@ -985,7 +985,7 @@ const MUTANTS = [
     breaks: "an agent by URL with a pathMap has its own machine's paths used here as they are",
     file: 'src/sessions/parts/agentRequests.ts',
     find: '    if (!paths) return req;',
-    replace: '    if (!paths || req) return req;',
+    replace: '    if (!paths || req.method.length > 0) return req;',
     tier: 'integration',
     grep: 'with a pathMap: fs and terminal are offered',
   },
