@@ -8,6 +8,7 @@
  * compared in its own way. No `vscode` import.
  */
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expandVariables } from './expand';
 
 /** One folder of the agent's machine and the folder of this machine it stands for (expanded). */
@@ -77,6 +78,25 @@ export class PathMap {
   toRemote(local: string): string | undefined {
     if (!path.isAbsolute(local)) return undefined;
     return best(this.mappings.map((m) => ({ from: m.local, to: m.remote, rest: below(path, m.local, local), out: flavor(m.remote) })));
+  }
+
+  /** A `file:` URI of this machine as the agent names it (its fragment kept), or undefined: not a file URI, or in no mapped folder. */
+  toRemoteUri(uri: string): string | undefined {
+    let local: string;
+    let hash: string;
+    try {
+      const u = new URL(uri);
+      if (u.protocol !== 'file:') return undefined;
+      local = fileURLToPath(u);
+      hash = u.hash;
+    } catch {
+      return undefined;
+    }
+    const remote = this.toRemote(local);
+    if (remote === undefined) return undefined;
+    const segments = (WINDOWS.test(remote) ? `/${remote.replace(/\\/g, '/')}` : remote).split('/');
+    // A Windows drive (`C:`) stays as written; every other segment is percent-encoded.
+    return `file://${segments.map((seg, i) => (i === 1 && /^[A-Za-z]:$/.test(seg) ? seg : encodeURIComponent(seg))).join('/')}${hash}`;
   }
 
   /** For messages and the log: `/srv/checkout → /home/me/project; …`. */

@@ -172,8 +172,10 @@ const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
     let cursor: string | undefined;
     try {
       for (let page = 0; page < 50; page++) {
-        const r = await ctx.auth.withAuth(agent, cwd, (x) => x.connection.listSessions({ ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) }));
-        for (const s of Array.isArray(r?.sessions) ? r.sessions : []) if (typeof s?.sessionId === 'string') sessions.push(s);
+        // An agent by URL with a pathMap names folders its own way: asked and answered in its names, kept in this machine's.
+        const asked = cwd !== undefined && rt.paths ? (rt.paths.toRemote(cwd) ?? cwd) : cwd;
+        const r = await ctx.auth.withAuth(agent, cwd, (x) => x.connection.listSessions({ ...(asked ? { cwd: asked } : {}), ...(cursor ? { cursor } : {}) }));
+        for (const s of Array.isArray(r?.sessions) ? r.sessions : []) if (typeof s?.sessionId === 'string') sessions.push({ ...s, cwd: (typeof s.cwd === 'string' && rt.paths?.toLocal(s.cwd)) || s.cwd });
         cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
         if (!cursor) break;
       }

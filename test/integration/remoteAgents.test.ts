@@ -110,7 +110,11 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
       assert.deepEqual([init.clientCapabilities.fs?.readTextFile, init.clientCapabilities.fs?.writeTextFile, init.clientCapabilities.terminal], [true, true, true], JSON.stringify(init.clientCapabilities));
       assert.equal(record().find((r) => r.dir === 'in' && r.msg?.method === 'session/new')?.msg.params.cwd, '/remote/ws');
 
-      assert.equal(await panel.session.prompt('work on the mapped folder'), 'end_turn');
+      const notes = path.join(dir, 'notes.txt');
+      assert.equal(await panel.session.prompt('work on the mapped folder', [{ kind: 'file', uri: vscode.Uri.file(notes).toString(), name: 'notes.txt', real: fs.realpathSync(notes) }]), 'end_turn');
+      // The attached file, as the agent names it.
+      const sent = JSON.stringify(record().find((r) => r.dir === 'in' && r.msg?.method === 'session/prompt')?.msg.params.prompt);
+      assert.match(sent, /"uri":"file:\/\/\/remote\/ws\/remote-map\/notes\.txt"/, sent);
       // The answers the agent got, in the order it asked.
       const answers = record().filter((r) => r.dir === 'in' && r.msg && r.msg.method === undefined && ('result' in r.msg || 'error' in r.msg)).map((r) => r.msg);
       assert.equal(answers[0].result?.content, 'notes kept here', 'read by its remote path');

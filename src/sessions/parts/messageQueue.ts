@@ -169,6 +169,9 @@ export class MessageQueue implements SessionPart {
   private async build(rt: AgentRuntime, text: string, attachments: readonly Attachment[]): Promise<{ blocks: acp.ContentBlock[]; parts: ContentPart[]; dropped: string[] }> {
     const caps = rt.capabilities;
     const built = await buildPrompt(text, attachments, { image: caps.supportsPrompt('image'), embeddedContext: caps.supportsPrompt('embeddedContext') }, (uri, real) => this.core.services.readText(uri, real));
+    // An agent by URL with a pathMap is given its own machine's names for the files attached (those in a mapped folder).
+    const remote = (uri: string) => rt.paths?.toRemoteUri(uri) ?? uri;
+    const blocks = rt.paths ? built.blocks.map((b) => (b.type === 'resource_link' ? { ...b, uri: remote(b.uri) } : b.type === 'resource' ? { ...b, resource: { ...b.resource, uri: remote(b.resource.uri) } } : b)) : built.blocks;
     const parts: ContentPart[] = attachments.map((a) =>
       a.kind === 'image'
         ? { type: 'image', mimeType: a.mimeType, data: a.data, name: a.name }
@@ -176,7 +179,7 @@ export class MessageQueue implements SessionPart {
           ? { type: 'resource', uri: 'vscode-problems:/workspace', name: a.name }
           : { type: 'resource_link', uri: a.uri, name: a.kind === 'selection' ? `${a.name}:${a.startLine}-${a.endLine}` : a.name },
     );
-    return { blocks: built.blocks, parts, dropped: built.dropped };
+    return { blocks, parts, dropped: built.dropped };
   }
 
   private async startTurn(rt: AgentRuntime, sessionId: string, text: string, attachments: readonly Attachment[], extra: readonly acp.ContentBlock[]): Promise<string | undefined> {

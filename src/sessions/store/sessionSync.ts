@@ -30,10 +30,14 @@ export class SessionSync {
     const rt = this.deps.agents.runtime(agent.id);
     if (!rt?.capabilities.canList()) return;
     for (const folder of this.deps.folders()) {
+      // An agent by URL with a pathMap is asked about the folder as it names it, and its answers are mapped back; one it does not map is not asked about.
+      const cwd = rt.paths ? rt.paths.toRemote(folder) : folder;
+      if (cwd === undefined) continue;
+      const here = (p: string) => (rt.paths ? (rt.paths.toLocal(p) ?? folder) : p);
       let cursor: string | undefined;
       for (let page = 0; page < 50; page++) {
-        const r = await rt.connection.listSessions({ cwd: folder, ...(cursor ? { cursor } : {}) });
-        const listed = (Array.isArray(r?.sessions) ? r.sessions : []).filter((x) => typeof x?.sessionId === 'string').map((x) => ({ ...x, cwd: typeof x.cwd === 'string' ? x.cwd : folder }));
+        const r = await rt.connection.listSessions({ cwd, ...(cursor ? { cursor } : {}) });
+        const listed = (Array.isArray(r?.sessions) ? r.sessions : []).filter((x) => typeof x?.sessionId === 'string').map((x) => ({ ...x, cwd: typeof x.cwd === 'string' ? here(x.cwd) : folder }));
         this.deps.index.mergeListed(agent.id, listed);
         cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
         if (!cursor) break;

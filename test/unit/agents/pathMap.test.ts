@@ -2,6 +2,7 @@
 // segments only, `..` resolved first; a path in no mapped folder maps nowhere, both ways.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expandPathMap, PathMap } from '../../../src/agents/pathMap';
 
 const here = (...p: string[]) => path.join(path.sep === '\\' ? 'C:\\' : '/', ...p);
@@ -44,6 +45,12 @@ describe('agents: pathMap', () => {
     assert.equal(map.toRemote(here('builds', 'out')), 'D:\\builds\\out');
     assert.equal(map.toRemote(here('home', 'me', 'other')), undefined);
     assert.equal(map.toRemote('relative/path'), undefined);
+    // A file attached to a prompt: its URI as the agent names it, the fragment (a selection's lines) kept.
+    assert.equal(map.toRemoteUri(`${pathToFileURL(here('home', 'me', 'project', 'src', 'a b#.ts')).href}#L2-4`), 'file:///srv/checkout/src/a%20b%23.ts#L2-4');
+    assert.equal(map.toRemoteUri(pathToFileURL(here('builds', 'x.txt')).href), 'file:///D:/builds/x.txt');
+    assert.equal(map.toRemoteUri(pathToFileURL(here('elsewhere', 'x.txt')).href), undefined);
+    assert.equal(map.toRemoteUri('vscode-problems:/workspace'), undefined);
+    assert.equal(map.toRemoteUri('not a uri'), undefined);
     assert.match(map.describe(), /^\/srv\/checkout → .*project; \/srv\/checkout\/vendor → .*vendor; D:\\builds → .*builds$/);
   });
 });

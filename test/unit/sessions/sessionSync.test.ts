@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { AgentCapabilityView } from '../../../src/acp/capabilities';
 import type { AgentDefinition } from '../../../src/agents/agentDefinition';
 import type { AgentRuntime } from '../../../src/agents/agentRuntime';
+import { PathMap } from '../../../src/agents/pathMap';
 import { SessionIndex } from '../../../src/sessions/store/sessionIndex';
 import { SessionSync, type SessionSyncDeps } from '../../../src/sessions/store/sessionSync';
 
@@ -49,6 +50,16 @@ describe('SessionSync', () => {
     assert.deepEqual(asked, [{ cwd: '/w' }, { cwd: '/w', cursor: 'p2' }, { cwd: '/v' }]);
     const got = index.forAgent('a').map((e) => [e.sessionId, e.cwd]).sort();
     assert.deepEqual(got, [['s1', '/w'], ['s2', '/elsewhere'], ['s3', '/v']]);
+  });
+
+  it('an agent by URL with a pathMap is asked about each folder as it names it, its cwds mapped back; a folder it does not map is not asked about', async () => {
+    const asked: unknown[] = [];
+    const rt = stubRuntime({ list: {} }, { listSessions: async (p: { cwd: string }) => (asked.push(p), { sessions: [{ sessionId: 'r1', cwd: '/srv/co/sub' }, { sessionId: 'r2', cwd: '/elsewhere' }, { sessionId: 'r3' }] }) });
+    Object.assign(rt, { paths: new PathMap([{ remote: '/srv/co', local: '/w' }]) });
+    const { sync, index } = setup({ rt, folders: ['/w', '/v'] });
+    await sync.listInto(agent);
+    assert.deepEqual(asked, [{ cwd: '/srv/co' }]);
+    assert.deepEqual(index.forAgent('a').map((e) => [e.sessionId, e.cwd]).sort(), [['r1', path.join('/w', 'sub')], ['r2', '/w'], ['r3', '/w']]);
   });
 
   it('lists nothing from an agent that cannot list', async () => {
