@@ -344,9 +344,9 @@ export class SessionFolders implements SessionPart {
       this.mcpNoticeShown = true;
       core.emit(core.transcript().addLocalNotice('info', l10n.t('Some MCP servers were not handed to {0}', def.name), mcp.skipped.map((s) => `${s.name}: ${s.reason}`).join('\n')));
     }
-    if (mcp.servers.length) core.log(`MCP servers sent: ${mcp.servers.map((s) => s.name).join(', ')}`);
-    // Their status (and, for an agent known to ignore them, why) is the MCP status part's.
+    // Their status (and, for an agent known to ignore them, why) is the MCP status part's; what it leaves out, it says.
     const mcpServers = await this.offer(mcp, rt, cwd);
+    if (mcpServers.length) core.log(`MCP servers sent: ${mcpServers.map((s) => s.name).join(', ')}`);
     // Load and resume are attached first: the session's own added folders go with them.
     await this.use(core.sessionId());
     this.check();
