@@ -692,6 +692,27 @@ describe('e2e: the chat panel', function () {
     fs.rmSync(path.join(workspace, '.follow-go'), { force: true });
   });
 
+  it('the Explorer\'s context menu on a folder offers Add Folder to Agent Session, and the command gets that folder as a file of the extension host\'s machine', async function () {
+    await newSession('Demo Agent');
+    await runCommand(page, 'View: Show Explorer');
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'src' }).first();
+    await row.waitFor({ timeout: 10_000 });
+    await row.click({ button: 'right' });
+    const item = page.locator('.context-view .action-item', { hasText: 'Add Folder to Agent Session' });
+    await item.waitFor({ timeout: 10_000 });
+    // A menu item runs on Enter once the pointer is on it (a click alone once left the menu open).
+    await item.hover();
+    await page.keyboard.press('Enter');
+    // The Demo Agent takes no added folders: it says so. A folder the extension host got as anything but a
+    // file of its machine would be refused as "Only a folder on this machine". Read in the notification
+    // center, which lists it as it arrives (a toast may not show in a headless window).
+    await runCommand(page, 'Notifications: Show Notifications');
+    const notices = page.locator('.notifications-center .notification-list-item');
+    await notices.filter({ hasText: /does not take additional folders|already among the session's folders/ }).first().waitFor({ timeout: 10_000 });
+    assert.equal(await notices.filter({ hasText: 'Only a folder on this machine' }).count(), 0);
+    await runCommand(page, 'Notifications: Clear All Notifications');
+  });
+
   it('Fork, clicked: a second panel carries the history on, and the Sessions view lists it', async function () {
     const frame = await newSession('Fake: fork');
     await send(frame, 'Keep the API stable');

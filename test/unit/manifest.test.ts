@@ -11,7 +11,7 @@ const pkg = JSON.parse(read('package.json')) as {
   preview?: boolean;
   engines: { vscode: string };
   repository: { url: string };
-  contributes: { configuration: { properties: Record<string, { order?: number }> } };
+  contributes: { configuration: { properties: Record<string, { order?: number }> }; menus: Record<string, { command: string; when?: string }[]> };
   devDependencies: Record<string, string>;
 };
 
@@ -26,6 +26,14 @@ describe('package.json for the Marketplace and Open VSX', () => {
     assert.equal(first[0], 'acpAgents.agents');
     const orders = ordered.map(([, p]) => p.order);
     assert.equal(new Set(orders).size, orders.length, 'two settings share an order');
+  });
+
+  it('a menu item for files also shows in remote windows (SSH, WSL, containers), whose UI names their files vscode-remote:', () => {
+    // There the extension host is given file: URIs, but the UI's resourceScheme context key is vscode-remote.
+    const items = Object.entries(pkg.contributes.menus).flatMap(([menu, list]) => list.map((i) => ({ menu, ...i })));
+    const aboutScheme = items.filter((i) => i.when?.includes('resourceScheme'));
+    assert.ok(aboutScheme.length >= 8, `menu items about the resource's scheme: ${aboutScheme.length}`);
+    for (const i of aboutScheme) assert.match(i.when!, /resourceScheme =~ \/\^\(file\|vscode-remote\)\$\//, `${i.menu} ${i.command}: ${i.when}`);
   });
 
   it('is a preview while its version is 0.x', () => {
