@@ -15,12 +15,17 @@
 //   resume — after a window reload, a click in the sidebar loads the session (session/load): the
 //            panel is live, shows the replayed turn, and the agent answers a prompt knowing it.
 // Each cell appends its result to out/interop/results.jsonl (interopResults.mjs).
+// Beside the row: the same adapter as an agent by URL, behind the tests' stdio-to-WebSocket bridge
+// (test/fixtures/ws/ws-bridge.mjs) on 127.0.0.1, with a pathMap naming the workspace by its own path, so
+// its file tools come back through the client: a whole turn over the socket, its write reviewed here.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { claudeCurrentWithModelStub } from '../harness/currentAgents.mjs';
 import { CURRENT_AGENT_PACKAGES, ensureCurrentAgents, splitSpec } from '../harness/realAgents.mjs';
+import { ROOT } from '../harness/testEnv.mjs';
 import { ensureNode } from '../harness/tools.mjs';
 import { MCP_FIXTURE, answerUntil, compiledStub, mcpLines, openSessionReplaying, reloadToSessions, send } from './interopPanel.mjs';
 import { assertResumed, interopCell, reportedAgentVersion } from './interopResults.mjs';
@@ -42,6 +47,8 @@ const EDITED = 'edited by claude\nkept line\n';
 const DONE = 'claude finished both files.';
 const TURN_PROMPT = 'Create notes/claude-new.md and edit claude-edit.txt';
 const AFTER_STOP = 'claude is still here after the stop.';
+const URL_LABEL = 'Claude by URL (model stub)';
+const URL_DONE = 'claude wrote it over the socket.';
 
 /** @typedef {import('../fixtures/modelStub/loopback.js').LoopbackRequest} StubRequest */
 
@@ -66,14 +73,34 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
   const frame = () => webviewFrame(page);
   const turns = (/** @type {number} */ from) => stub.requests.slice(from).filter((r) => r.kind === 'turn');
 
+  /** @type {import('node:child_process').ChildProcess | undefined} */
+  let bridge;
+  /** @type {string} */
+  let bridgeUrl;
+
   before(async function () {
     stub = await startAnthropicStub();
     const dir = ensureCurrentAgents();
+    // The adapter behind the bridge: a process per connection, with its own HOME.
+    const byUrl = claudeCurrentWithModelStub(dir, fs.mkdtempSync(path.join(os.tmpdir(), 'acp-interop-cc-url-')), stub.url, 'claude-by-url');
+    const child = spawn(ensureNode(), [path.join(ROOT, 'test', 'fixtures', 'ws', 'ws-bridge.mjs'), '--', byUrl.command, ...byUrl.args], { env: { ...process.env, ...byUrl.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    bridge = child;
+    const port = await new Promise((resolve, reject) => {
+      child.stdout?.on('data', (/** @type {Buffer} */ d) => {
+        const m = /LISTENING (\d+)/.exec(d.toString());
+        if (m) resolve(Number(m[1]));
+      });
+      child.on('exit', (code) => reject(new Error(`the bridge exited (${code})`)));
+    });
+    bridgeUrl = `ws://127.0.0.1:${port}/acp`;
     mcpTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-interop-cc-mcp-'));
     mcpRecord = path.join(mcpTmp, 'record.jsonl');
     wb = await openWorkbench({
       prefix: 'acp-interop-cc',
-      agents: (tmp) => [claudeCurrentWithModelStub(dir, tmp, stub.url)],
+      agents: (tmp) => [
+        claudeCurrentWithModelStub(dir, tmp, stub.url),
+        { id: 'claude-by-url', name: URL_LABEL, url: bridgeUrl, pathMap: { [path.join(tmp, 'workspace')]: '${workspaceFolder}' } },
+      ],
       viewport: { width: 1280, height: 900 },
       settings: { 'acpAgents.mcpServers': { probe: { command: ensureNode(), args: [MCP_FIXTURE, mcpRecord] } }, 'acpAgents.trace': 'verbose' },
     });
@@ -86,6 +113,7 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
 
   after(async function () {
     await wb?.close();
+    bridge?.kill();
     await stub?.close();
     if (mcpTmp) fs.rmSync(mcpTmp, { recursive: true, force: true });
   });
@@ -205,6 +233,34 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
       assert.equal(await frame().locator('.item.notice', { hasText: 'ended this turn at once' }).count(), 0, 'no late-answer notice');
       await screenshot(page, 'interop-claude-current-stopped');
     });
+  });
+
+  it(`claude ${version} as an agent by URL (a WebSocket to the bridge on 127.0.0.1, with a pathMap): a whole turn whose write comes back through the client, asked first and listed in Changes`, async function () {
+    const written = path.join(folder, 'notes', 'over-the-socket.md');
+    stub.setScript([{ text: ['Writing over ', 'the socket.'], toolUse: { name: 'Write', input: { file_path: written, content: 'Over the socket.\n' } } }, { text: [URL_DONE] }]);
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'ACP: New Session');
+    await pick(page, URL_LABEL);
+    await frame().locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+    assert.equal((await frame().locator('.status-text').innerText()).trim(), CONNECTED);
+    const mode = frame().getByRole('combobox', { name: /Mode$/ });
+    await mode.waitFor({ timeout: 30_000 });
+    await mode.selectOption({ label: 'Manual' });
+    await send(page, 'Write a note over the socket');
+    const asked = await answerUntil(page, frame().locator('.msg-agent', { hasText: URL_DONE }), (_card, index) => {
+      if (index === 0) assert.equal(fs.existsSync(written), false, 'nothing is written before the answer');
+    });
+    assert.ok(asked.length >= 1 && asked[0]?.includes('Over the socket.'), `asked before writing, with the content: ${asked[0]}`);
+    assert.equal(fs.readFileSync(written, 'utf8'), 'Over the socket.\n');
+    await frame().locator('.change', { hasText: 'over-the-socket.md' }).waitFor({ timeout: 15_000 });
+    // Over the socket, declared the file system through its pathMap; the stdio MCP server is left out with the reason.
+    const log = fs.readdirSync(path.join(wb.server.userDataDir, 'logs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name === `ACP ${URL_LABEL}.log`).map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'utf8')).join('\n');
+    assert.match(log, /Connecting: ws:\/\/127\.0\.0\.1:\d+\/acp; an agent by URL with a pathMap/);
+    assert.match(log, /MCP: probe, vscode-editor left out: Claude by URL \(model stub\) runs elsewhere/);
+    await screenshot(page, 'interop-claude-current-by-url');
+    await frame().locator('.change', { hasText: 'over-the-socket.md' }).locator('.change-revert').click();
+    await frame().locator('.change', { hasText: 'over-the-socket.md' }).waitFor({ state: 'detached', timeout: 15_000 });
+    assert.equal(fs.existsSync(written), false, 'Undo removed the file the agent created over the socket');
   });
 
   it(`claude ${version}: resume — after a window reload a click loads the session: live, replayed, and the agent remembers it`, async function () {
