@@ -19,17 +19,16 @@
 // (test/fixtures/ws/ws-bridge.mjs) on 127.0.0.1, with a pathMap naming the workspace by its own path, so
 // its file tools come back through the client: a whole turn over the socket, its write reviewed here.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { claudeCurrentWithModelStub } from '../harness/currentAgents.mjs';
 import { CURRENT_AGENT_PACKAGES, ensureCurrentAgents, splitSpec } from '../harness/realAgents.mjs';
-import { ROOT } from '../harness/testEnv.mjs';
 import { ensureNode } from '../harness/tools.mjs';
 import { MCP_FIXTURE, answerUntil, compiledStub, mcpLines, openSessionReplaying, reloadToSessions, send } from './interopPanel.mjs';
 import { assertResumed, interopCell, reportedAgentVersion } from './interopResults.mjs';
 import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './workbench.mjs';
+import { startBridge } from './wsBridge.mjs';
 
 /** @type {typeof import('../fixtures/modelStub/anthropic.js')} */
 const { startAnthropicStub } = await compiledStub('anthropic');
@@ -83,16 +82,9 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
     const dir = ensureCurrentAgents();
     // The adapter behind the bridge: a process per connection, with its own HOME.
     const byUrl = claudeCurrentWithModelStub(dir, fs.mkdtempSync(path.join(os.tmpdir(), 'acp-interop-cc-url-')), stub.url, 'claude-by-url');
-    const child = spawn(ensureNode(), [path.join(ROOT, 'test', 'fixtures', 'ws', 'ws-bridge.mjs'), '--', byUrl.command, ...byUrl.args], { env: { ...process.env, ...byUrl.env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    bridge = child;
-    const port = await new Promise((resolve, reject) => {
-      child.stdout?.on('data', (/** @type {Buffer} */ d) => {
-        const m = /LISTENING (\d+)/.exec(d.toString());
-        if (m) resolve(Number(m[1]));
-      });
-      child.on('exit', (code) => reject(new Error(`the bridge exited (${code})`)));
-    });
-    bridgeUrl = `ws://127.0.0.1:${port}/acp`;
+    const remote = await startBridge([byUrl.command, ...byUrl.args], byUrl.env);
+    bridge = remote.child;
+    bridgeUrl = remote.url;
     mcpTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-interop-cc-mcp-'));
     mcpRecord = path.join(mcpTmp, 'record.jsonl');
     wb = await openWorkbench({

@@ -1,12 +1,12 @@
 // As a person would: New Session from the palette → Demo Agent → send a prompt
 // → reload the window → the session is in the sidebar → click → history is back.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureNode } from '../harness/tools.mjs';
 import { ROOT, testAgents } from '../harness/testEnv.mjs';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
+import { startBridge } from './wsBridge.mjs';
 
 /** Click on a 10,000-update session → its end visible, at most (ms): see the test. */
 const REPLAY_10K_BUDGET_MS = 12_000;
@@ -26,21 +26,11 @@ describe('e2e: past sessions from the sidebar', function () {
   before(async function () {
     const node = ensureNode();
     remoteRecord = path.join(fs.mkdtempSync(path.join(ROOT, 'out', 'e2e-remote-')), 'remote.jsonl');
-    const child = spawn(node, [path.join(ROOT, 'test', 'fixtures', 'ws', 'ws-bridge.mjs'), '--', path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs'), 'remote-e2e'], {
-      env: { ...process.env, ACP_FAKE_RECORD: remoteRecord },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    bridge = child;
-    const port = await new Promise((resolve, reject) => {
-      child.stdout?.on('data', (/** @type {Buffer} */ d) => {
-        const m = /LISTENING (\d+)/.exec(d.toString());
-        if (m) resolve(Number(m[1]));
-      });
-      child.on('exit', (code) => reject(new Error(`the bridge exited (${code})`)));
-    });
+    const remote = await startBridge([path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs'), 'remote-e2e'], { ACP_FAKE_RECORD: remoteRecord });
+    bridge = remote.child;
     wb = await openWorkbench({
       prefix: 'acp-sessions',
-      agents: (tmp) => [...testAgents(node, tmp).filter((a) => ['demo', 'fake-replay-10k'].includes(a.id)), { id: 'remote', name: 'Remote Fake (by URL)', url: `ws://127.0.0.1:${port}/acp` }],
+      agents: (tmp) => [...testAgents(node, tmp).filter((a) => ['demo', 'fake-replay-10k'].includes(a.id)), { id: 'remote', name: 'Remote Fake (by URL)', url: remote.url }],
     });
     ({ page } = wb);
   });
