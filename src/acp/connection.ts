@@ -370,7 +370,12 @@ export class AcpConnection {
     if (this.protocolVersion !== PROTOCOL_V2 || !params.mcpServers) return params;
     return { ...params, mcpServers: params.mcpServers.map((m) => ('type' in m ? m : { type: 'stdio', ...m })) };
   }
+  /**
+   * v1's `session/load`. v2 has none: its load is `session/resume` replaying the whole history
+   * (`replayFrom: {type: "start"}`; the replay ends with `replay_complete`, then the current state, then the answer).
+   */
   loadSession(params: acp.LoadSessionRequest, token?: CancellationToken) {
+    if (this.protocolVersion === PROTOCOL_V2) return this.call(P.ResumeSessionRequest.type, this.v2Servers({ ...params, replayFrom: { type: 'start' } } as acp.ResumeSessionRequest), token);
     return this.call(P.LoadSessionRequest.type, params, token);
   }
   resumeSession(params: acp.ResumeSessionRequest, token?: CancellationToken) {

@@ -6,7 +6,8 @@
  * - `initialize`: one `capabilities` object and a required `info` on both
  *   sides, session groups under `capabilities.session`, object markers. The
  *   answer is mapped to v1's `agentCapabilities` so `AgentCapabilityView`
- *   serves both (the v2 baseline: list, resume and close).
+ *   serves both (the v2 baseline: list, resume and close; and load, which is
+ *   `session/resume` with `replayFrom` over v2).
  * - `session/update`: messages, tool calls and plans are upserts by id
  *   (omitted = unchanged, null = cleared, value = replaced, chunks append).
  *   v1's `tool_call_update` already has those semantics; whole messages and
@@ -52,6 +53,8 @@ export function decodeV2InitializeResponse(v: unknown, problems: Problems): Deco
     const sessionCapabilities: Record<string, unknown> = { list: {}, resume: {}, close: {} };
     for (const k of ['delete', 'fork', 'additionalDirectories', 'systemPrompt']) if (marker(session[k])) sessionCapabilities[k] = {};
     agentCapabilities.sessionCapabilities = sessionCapabilities;
+    // v2's resume replays the whole history on request (`replayFrom`, baseline): that is v1's load (connection.ts).
+    agentCapabilities.loadSession = true;
     const prompt = isObj(session.prompt) ? session.prompt : {};
     agentCapabilities.promptCapabilities = { image: marker(prompt.image), audio: marker(prompt.audio), embeddedContext: marker(prompt.embeddedContext) };
     const mcp = isObj(session.mcp) ? session.mcp : undefined;

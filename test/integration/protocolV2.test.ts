@@ -51,6 +51,25 @@ describe('ACP v2 beside v1: negotiation and a v2 turn', function () {
     assert.match(await vscode.env.clipboard.readText(), /protocolVersion: 2/);
   });
 
+  it('a past v2 session opens as v2 loads one: session/resume replaying the whole history (replayFrom start), shown, then live', async () => {
+    const a = await api();
+    await cfg().update('protocolVersion', '2', vscode.ConfigurationTarget.Global);
+    const first = a.openChat('fake-v2-turn');
+    await waitForStatus(first, 'connected', connected);
+    const sessionId = first.session.id!;
+    await endSessions();
+    const panel = a.openPastSession('fake-v2-turn', sessionId);
+    await waitForStatus(panel, 'loaded', connected);
+    const asked = readRecord('v2-turn').filter((r) => r.dir === 'in' && (r.msg?.method === 'session/resume' || r.msg?.method === 'session/load'));
+    assert.deepEqual(asked.map((r) => [r.msg.method, r.msg.params.sessionId, r.msg.params.replayFrom]), [['session/resume', sessionId, { type: 'start' }]]);
+    const tr = panel.session.transcript;
+    assert.deepEqual(tr.items.filter((i): i is MessageItem => i.kind === 'user' || i.kind === 'agent').map((i) => [i.kind, i.text]), [['user', 'An earlier question'], ['agent', 'Replayed over v2.']]);
+    assert.ok(a.testing.logLines().some((l) => l.includes('replay_complete')), 'the end of the replay was seen');
+    // Live after the replay: a turn goes on in the same session.
+    assert.equal(await panel.session.prompt('And now?'), 'end_turn');
+    assert.equal(panel.session.id, sessionId);
+  });
+
   it('"auto" offers v2 to an agent that speaks only v1, and starts it again with v1 on a fresh process, logged', async () => {
     const a = await api();
     await cfg().update('protocolVersion', 'auto', vscode.ConfigurationTarget.Global);

@@ -57,8 +57,9 @@ describe('ACP v2: decoding', () => {
     assert.deepEqual((d.authMethods[0] as { apiKey?: unknown }).apiKey, { provider: 'openai' }, 'the api-key method is still the key question');
     const caps = new AgentCapabilityView(d.agentCapabilities);
     assert.equal(caps.canLogout(), true, 'v2: sign-in methods mean auth/logout too');
-    // The v2 baseline: list, resume and close come with `session: {}`; no session/load in v2.
-    assert.deepEqual([caps.canList(), caps.canResume(), caps.canClose(), caps.canLoad()], [true, true, true, false]);
+    // The v2 baseline: list, resume and close come with `session: {}`; v2 has no session/load, but its resume
+    // replays the whole history on request (replayFrom), which is what the client calls a load.
+    assert.deepEqual([caps.canList(), caps.canResume(), caps.canClose(), caps.canLoad()], [true, true, true, true]);
     assert.deepEqual([caps.canDelete(), caps.canFork(), caps.supportsAdditionalDirectories()], [true, true, false]);
     assert.deepEqual([caps.supportsPrompt('image'), caps.supportsPrompt('audio')], [true, false]);
     assert.deepEqual([caps.supportsMcp('http'), caps.supportsMcp('stdio'), caps.declinesMcpStdio()], [true, true, false]);
@@ -68,7 +69,7 @@ describe('ACP v2: decoding', () => {
     const problems: string[] = [];
     const d = decodeV2InitializeResponse({ protocolVersion: 2, agentCapabilities: { loadSession: true }, agentInfo: { name: 'old' } }, problems);
     assert.equal(d.agentInfo, undefined);
-    assert.equal(new AgentCapabilityView(d.agentCapabilities).canLoad(), false, 'a v1 field is not read on a v2 answer');
+    assert.equal(new AgentCapabilityView(d.agentCapabilities).canLoad(), false, 'a v1 field is not read on a v2 answer (no session group: no sessions at all)');
     assert.equal(problems.length, 3, problems.join('\n'));
     const noStdio = decodeV2InitializeResponse({ protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: { session: { mcp: { http: {} } } } }, []);
     assert.equal(new AgentCapabilityView(noStdio.agentCapabilities).declinesMcpStdio(), true);
