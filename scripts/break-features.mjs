@@ -1016,6 +1016,15 @@ const MUTANTS = [
     tier: 'unit',
     grep: 'a path in no mapped folder maps nowhere',
   },
+  {
+    name: 'v2-load-sent-as-v1',
+    breaks: 'a past session of a v2 agent is reopened with session/load, a method v2 does not have',
+    file: 'src/acp/connection.ts',
+    find: "    if (this.protocolVersion === PROTOCOL_V2) return this.call(P.ResumeSessionRequest.type, this.v2Servers({ ...params, replayFrom: { type: 'start' } } as acp.ResumeSessionRequest), token);\n",
+    replace: '',
+    tier: 'integration',
+    grep: 'a past v2 session opens as v2 loads one',
+  },
 ];
 
 // ------------------------------------------------------------------ the throwaway worktree
