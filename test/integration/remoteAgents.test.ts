@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -91,6 +92,49 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
     const diag = await vscode.env.clipboard.readText();
     assert.match(diag, /an agent by URL: its paths are not this machine's/);
     assert.match(diag, /ws:\/\/127\.0\.0\.1:\d+\/acp/);
+  });
+
+  it('an MCP call: the user\'s http MCP server on this machine\'s network address is offered to the agent by URL, which calls its tool', async () => {
+    const a = await api();
+    // Not loopback (which an agent elsewhere cannot reach, and is left out): this machine's own network address.
+    const host = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+    assert.ok(host, `a network address besides loopback: ${JSON.stringify(os.networkInterfaces())}`);
+    const calls: string[] = [];
+    const mcp = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const msg = JSON.parse(body) as { id?: number; method: string; params?: { arguments?: { text?: string } } };
+        if (msg.id === undefined) return void res.writeHead(202).end();
+        const text = msg.params?.arguments?.text ?? '';
+        if (msg.method === 'tools/call') calls.push(text);
+        const result =
+          msg.method === 'initialize'
+            ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'web', version: '1.0.0' } }
+            : msg.method === 'tools/list'
+              ? { tools: [{ name: 'echo', description: 'Says the text back', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }] }
+              : { content: [{ type: 'text', text: `echo: ${text}` }] };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+      });
+    });
+    await new Promise<void>((r) => mcp.listen(0, host, r));
+    try {
+      const url = `http://${host}:${(mcp.address() as { port: number }).port}/mcp`;
+      await cfg().update('mcpServers', { web: { type: 'http', url } }, vscode.ConfigurationTarget.Global);
+      const b = await bridge('remote-mcp', 'remote-mcp');
+      bridges.push(b.child);
+      await addAgent({ id: 'remote-mcp', name: 'Remote MCP', url: b.url });
+      const panel = a.openChat('remote-mcp');
+      await waitForStatus(panel, 'connected', connected);
+      const sent = readRecord('remote-mcp').find((r) => r.dir === 'in' && r.msg?.method === 'session/new')?.msg.params;
+      assert.deepEqual(sent.mcpServers.map((s: { name: string; url?: string }) => [s.name, s.url]), [['web', url]]);
+      assert.equal(await panel.session.prompt('use the tool'), 'end_turn');
+      assert.deepEqual(calls, ['from another machine'], 'the server got the call');
+      const used = readRecord('remote-mcp').find((r) => r.dir === 'mcp-http' && r.name === 'web');
+      assert.equal(used?.called, 'echo: from another machine', JSON.stringify(used));
+    } finally {
+      mcp.close();
+    }
   });
 
   it('with a pathMap: fs and terminal are offered, the cwd is sent as the agent names it, its paths are mapped here (writes tracked as changes), and a path in no mapped folder is refused', async () => {
