@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ensureNode } from '../harness/tools.mjs';
 import { ROOT, testAgents } from '../harness/testEnv.mjs';
 import { openWorkbench, pick, runCommand, screenshot, waitForWorkbench, webviewFrame } from './workbench.mjs';
-import { startBridge } from './wsBridge.mjs';
+import { startBridge, startHttpMcpServer } from './wsBridge.mjs';
 
 /** Click on a 10,000-update session → its end visible, at most (ms): see the test. */
 const REPLAY_10K_BUDGET_MS = 12_000;
@@ -22,15 +22,24 @@ describe('e2e: past sessions from the sidebar', function () {
   let bridge;
   /** @type {string} */
   let remoteRecord;
+  /** @type {import('node:child_process').ChildProcess | undefined} */
+  let mcpServer;
+  /** @type {string} */
+  let mcpRecord;
 
   before(async function () {
     const node = ensureNode();
     remoteRecord = path.join(fs.mkdtempSync(path.join(ROOT, 'out', 'e2e-remote-')), 'remote.jsonl');
     const remote = await startBridge([path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs'), 'remote-e2e'], { ACP_FAKE_RECORD: remoteRecord });
     bridge = remote.child;
+    // An http MCP server the agent by URL can reach (not loopback): it calls its tool in its turn.
+    mcpRecord = path.join(path.dirname(remoteRecord), 'mcp-calls.jsonl');
+    const web = await startHttpMcpServer(mcpRecord);
+    mcpServer = web.child;
     wb = await openWorkbench({
       prefix: 'acp-sessions',
       agents: (tmp) => [...testAgents(node, tmp).filter((a) => ['demo', 'fake-replay-10k'].includes(a.id)), { id: 'remote', name: 'Remote Fake (by URL)', url: remote.url }],
+      settings: { 'acpAgents.mcpServers': { web: { type: 'http', url: web.url } } },
     });
     ({ page } = wb);
   });
@@ -38,6 +47,7 @@ describe('e2e: past sessions from the sidebar', function () {
   after(async function () {
     await wb?.close();
     bridge?.kill();
+    mcpServer?.kill();
     if (remoteRecord) fs.rmSync(path.dirname(remoteRecord), { recursive: true, force: true });
   });
 
@@ -104,7 +114,7 @@ describe('e2e: past sessions from the sidebar', function () {
     assert.deepEqual(turns.slice(0, 3), [1, 2, 3].slice(0, Math.min(3, turns.length)), `rendered in order: ${turns.slice(0, 5).join(',')}`);
   });
 
-  it('an agent by URL, from the installed .vsix: a whole turn over the socket, and after a window reload the session from the sidebar is loaded from the agent over a new connection', async function () {
+  it('an agent by URL, from the installed .vsix: a whole turn over the socket that calls the user\'s http MCP server, and after a window reload the session from the sidebar is loaded from the agent over a new connection', async function () {
     await runCommand(page, 'View: Close All Editors');
     await runCommand(page, 'ACP: New Session');
     await pick(page, 'Remote Fake (by URL)');
@@ -113,6 +123,8 @@ describe('e2e: past sessions from the sidebar', function () {
     await frame.locator('#input').fill('Hello over the wire');
     await frame.locator('#input').press('Enter');
     await frame.locator('.msg-agent', { hasText: 'Answered over a WebSocket.' }).waitFor({ timeout: 30_000 });
+    // The user's http MCP server was offered to it, and its tool called.
+    assert.deepEqual(fs.readFileSync(mcpRecord, 'utf8').trim().split('\n').map((l) => JSON.parse(l)), [{ tool: 'echo', text: 'through the installed extension' }]);
 
     await page.reload();
     await waitForWorkbench(page);

@@ -6,7 +6,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -99,27 +98,17 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
     // Not loopback (which an agent elsewhere cannot reach, and is left out): this machine's own network address.
     const host = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
     assert.ok(host, `a network address besides loopback: ${JSON.stringify(os.networkInterfaces())}`);
-    const calls: string[] = [];
-    const mcp = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        const msg = JSON.parse(body) as { id?: number; method: string; params?: { arguments?: { text?: string } } };
-        if (msg.id === undefined) return void res.writeHead(202).end();
-        const text = msg.params?.arguments?.text ?? '';
-        if (msg.method === 'tools/call') calls.push(text);
-        const result =
-          msg.method === 'initialize'
-            ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'web', version: '1.0.0' } }
-            : msg.method === 'tools/list'
-              ? { tools: [{ name: 'echo', description: 'Says the text back', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }] }
-              : { content: [{ type: 'text', text: `echo: ${text}` }] };
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+    const calls = recordFile('remote-mcp-server');
+    const mcp = spawn(process.env.ACP_TEST_NODE!, [path.join(FIXTURES(), 'mcp', 'httpServer.mjs'), host, calls], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const port = await new Promise<number>((resolve, reject) => {
+      mcp.stdout!.on('data', (d: Buffer) => {
+        const m = /LISTENING (\d+)/.exec(d.toString());
+        if (m) resolve(Number(m[1]));
       });
+      mcp.on('exit', (code) => reject(new Error(`the MCP server exited (${code})`)));
     });
-    await new Promise<void>((r) => mcp.listen(0, host, r));
     try {
-      const url = `http://${host}:${(mcp.address() as { port: number }).port}/mcp`;
+      const url = `http://${host}:${port}/mcp`;
       await cfg().update('mcpServers', { web: { type: 'http', url } }, vscode.ConfigurationTarget.Global);
       const b = await bridge('remote-mcp', 'remote-mcp');
       bridges.push(b.child);
@@ -129,11 +118,11 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
       const sent = readRecord('remote-mcp').find((r) => r.dir === 'in' && r.msg?.method === 'session/new')?.msg.params;
       assert.deepEqual(sent.mcpServers.map((s: { name: string; url?: string }) => [s.name, s.url]), [['web', url]]);
       assert.equal(await panel.session.prompt('use the tool'), 'end_turn');
-      assert.deepEqual(calls, ['from another machine'], 'the server got the call');
+      assert.deepEqual(readRecord('remote-mcp-server'), [{ tool: 'echo', text: 'from another machine' }], 'the server got the call');
       const used = readRecord('remote-mcp').find((r) => r.dir === 'mcp-http' && r.name === 'web');
       assert.equal(used?.called, 'echo: from another machine', JSON.stringify(used));
     } finally {
-      mcp.close();
+      mcp.kill();
     }
   });
 
