@@ -173,6 +173,33 @@ export interface ToolContentChunk {
   readonly content: DecodedToolCallContent;
 }
 
+/**
+ * `_terminal`: an agent-owned terminal (ACP v2 `terminal_update`, `terminal_output_chunk`), display-only: its output
+ * bytes appended (`data`, base64 as sent: a chunk may end inside a character), or its exit.
+ */
+export interface AgentTerminal {
+  readonly sessionUpdate: '_terminal';
+  readonly terminalId: string;
+  readonly data?: string;
+  readonly exitStatus?: { readonly exitCode: number | null; readonly signal: string | null };
+}
+
+/** An agent terminal's update from its v2 (or archived) shape, or undefined without a terminal id. */
+export function decodeAgentTerminal(u: Obj, problems: Problems, where: string): AgentTerminal | undefined {
+  const terminalId = str(u.terminalId);
+  if (!terminalId) return undefined;
+  const out: { -readonly [K in keyof AgentTerminal]: AgentTerminal[K] } = { sessionUpdate: '_terminal', terminalId };
+  if (u.data !== undefined) {
+    if (typeof u.data === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(u.data)) out.data = u.data;
+    else problems.push(`${where}.data: not base64, skipped`);
+  }
+  if (isObj(u.exitStatus)) {
+    const code = u.exitStatus.exitCode;
+    out.exitStatus = { exitCode: typeof code === 'number' && Number.isSafeInteger(code) ? code : null, signal: str(u.exitStatus.signal) ?? null };
+  }
+  return out;
+}
+
 /** A whole message by id (`role` is the v2 kind's, or the archived `_message`'s). */
 export function decodeMessageUpsert(u: Obj, role: MessageUpsert['role'], problems: Problems, where: string): MessageUpsert | undefined {
   const messageId = str(u.messageId);
@@ -183,7 +210,7 @@ export function decodeMessageUpsert(u: Obj, role: MessageUpsert['role'], problem
   return out;
 }
 
-/** `_message` and `_tool_content_chunk` are what ACP v2's upserts add to the model (decodeV2.ts). */
+/** `_message`, `_tool_content_chunk` and `_terminal` are what ACP v2 adds to the model (decodeV2.ts). */
 export type DecodedUpdate =
   | acp.SessionUpdate
   | SubagentUpdate
@@ -193,6 +220,7 @@ export type DecodedUpdate =
   | PlanRemoved
   | MessageUpsert
   | ToolContentChunk
+  | AgentTerminal
   | UnsupportedUpdate;
 
 export interface DecodedNotification {
@@ -373,6 +401,8 @@ export function decodeSessionUpdate(u: unknown, problems: Problems): DecodedUpda
       const content = decodeToolCallContent(u.content, problems, `${where}.content`);
       return toolCallId && content ? { sessionUpdate: '_tool_content_chunk', toolCallId, content } : unsupported(kind, 'it has no toolCallId or content', u);
     }
+    case '_terminal':
+      return decodeAgentTerminal(u, problems, where) ?? unsupported(kind, 'it has no terminalId', u);
     default:
       return unsupported(kind, `this client does not know the "${kind}" update`, u);
   }

@@ -23,7 +23,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { decodeAuthMethod } from './authMethods';
 import { decodeToolCallContent } from './decodeContent';
-import { decodeMessageUpsert, decodeSessionUpdate, type DecodedInitialize, type DecodedUpdate } from './decode';
+import { decodeAgentTerminal, decodeMessageUpsert, decodeSessionUpdate, type DecodedInitialize, type DecodedUpdate } from './decode';
 import { decodeSteeringSupport } from './steering';
 import { arrayOf, isObj, num, str, type Obj, type Problems } from './tolerant';
 
@@ -154,7 +154,8 @@ function decodeV2Update(u: unknown, problems: Problems): DecodedUpdate {
       return decodeSessionUpdate(Array.isArray(u.configOptions) ? { ...u, configOptions: u.configOptions.map(v2ConfigOption) } : u, problems);
     case 'terminal_update':
     case 'terminal_output_chunk':
-      return { sessionUpdate: '_unsupported', variant: kind, reason: 'agent-owned terminals (ACP v2) are not shown yet', raw: u };
+      // An agent-owned terminal: shown in the tool calls that reference it, like a client terminal of v1.
+      return decodeAgentTerminal(kind === 'terminal_update' ? { terminalId: u.terminalId, exitStatus: u.exitStatus } : { terminalId: u.terminalId, data: u.data }, problems, kind) ?? { sessionUpdate: '_unsupported', variant: kind, reason: 'it has no terminalId', raw: u };
     default:
       if (V1_ONLY.has(kind)) problems.push(`${kind}: a v1 update on a v2 connection; shown all the same`);
       return decodeSessionUpdate(u, problems);

@@ -70,6 +70,9 @@ export class Transcript {
       case '_tool_content_chunk':
         merge.toolContentChunk(t, update, scope, out, this.terminals.views);
         break;
+      case '_terminal':
+        out.push(...this.terminals.agent(update, t.allTools()));
+        break;
       case 'plan':
         merge.legacyPlan(t, update, scope, out);
         break;

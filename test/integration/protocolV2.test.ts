@@ -41,6 +41,9 @@ describe('ACP v2 beside v1: negotiation and a v2 turn', function () {
     assert.equal(tool.title, 'Read notes.txt', 'omitted fields are kept');
     assert.deepEqual(tool.content.map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : c.type)), ['notes: v2 works']);
     assert.equal(tr.items.filter((i): i is PlanItem => i.kind === 'plan').length, 1);
+    // An agent-owned terminal (display-only in v2): its output and exit in the tool call that shows it.
+    const run = tr.tool('run-1') as ToolItem;
+    assert.deepEqual(run.content.map((c) => (c.type === 'terminal' ? [c.terminalId, c.output, c.exitStatus?.exitCode] : c.type)), [['term-1', 'all 3 passed\n', 0]]);
     assert.equal(tr.items.at(-1)?.kind, 'turn-end');
     assert.equal(tr.items.filter((i) => i.kind === 'user').length, 1);
 

@@ -1,7 +1,10 @@
 /**
  * Client terminals' output as the transcript shows it: the newest part of each,
- * kept after release, copied into every tool call that shows the terminal.
+ * kept after release, copied into every tool call that shows the terminal. An
+ * ACP v2 agent's own terminals (display-only) are shown the same way.
  */
+import type { AgentTerminal } from '../../acp/decode';
+import { TextDecoder } from 'node:util';
 import { mergeTerminalText } from '../../shared/terminalText';
 import type { ToolItem } from '../../shared/transcriptTypes';
 import type { TerminalView } from './content';
@@ -15,9 +18,29 @@ export interface TerminalOutput {
   readonly exitStatus?: { exitCode: number | null; signal: string | null };
 }
 
+/** Agent terminals whose partial characters are kept between chunks (the oldest forgotten past it). */
+const MAX_DECODERS = 200;
+
 export class TerminalOutputs {
   /** By terminal id: what a tool call announced later shows at once. */
   readonly views = new Map<string, TerminalView>();
+  /** Per agent terminal: its bytes decoded as UTF-8 across chunks (a character may be split between two). */
+  private readonly decoders = new Map<string, TextDecoder>();
+
+  /** An agent-owned terminal's output or exit (ACP v2), appended as a client terminal's is. */
+  agent(u: AgentTerminal, tools: Iterable<ToolItem>): Change[] {
+    let text = '';
+    if (u.data) {
+      let decoder = this.decoders.get(u.terminalId);
+      if (!decoder) {
+        if (this.decoders.size >= MAX_DECODERS) this.decoders.delete(this.decoders.keys().next().value!);
+        this.decoders.set(u.terminalId, (decoder = new TextDecoder('utf-8')));
+      }
+      text = decoder.decode(Uint8Array.from(atob(u.data), (c) => c.charCodeAt(0)), { stream: true });
+    }
+    const start = this.views.get(u.terminalId)?.end ?? 0;
+    return this.append({ terminalId: u.terminalId, text, start, truncated: false, ...(u.exitStatus ? { exitStatus: u.exitStatus } : {}) }, tools);
+  }
 
   /**
    * New output of a client terminal: every tool call in `tools` showing it holds

@@ -107,8 +107,8 @@ describe('ACP v2: decoding', () => {
     const opts = upd({ sessionUpdate: 'config_option_update', configOptions: [{ configId: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }] }).update as { configOptions: { id: string }[] };
     assert.deepEqual(opts.configOptions.map((o) => o.id), ['model']);
     assert.equal(upd({ sessionUpdate: 'notice', severity: 'warning', title: 'Hm' }).update.sessionUpdate, 'notice');
-    const term = upd({ sessionUpdate: 'terminal_output_chunk', terminalId: 'x', data: 'ls' });
-    assert.equal(term.update.sessionUpdate, '_unsupported', 'agent-owned terminals: logged, not shown yet');
+    const term = upd({ sessionUpdate: 'terminal_output_chunk', terminalId: 'x', data: 'bHM=' });
+    assert.deepEqual(term.update, { sessionUpdate: '_terminal', terminalId: 'x', data: 'bHM=' }, 'an agent-owned terminal (see the transcript test)');
   });
 
   it('state_update and replay_complete are the connection’s, not updates', () => {
@@ -141,6 +141,7 @@ describe('ACP v2: decoding', () => {
     for (const u of [
       { sessionUpdate: '_message', role: 'agent', messageId: 'a', content: [text('x')] },
       { sessionUpdate: '_tool_content_chunk', toolCallId: 't', content: { type: 'content', content: text('y') } },
+      { sessionUpdate: '_terminal', terminalId: 'term', data: 'b2sK', exitStatus: { exitCode: 0, signal: null } },
     ]) assert.deepEqual(decodeSessionUpdate(JSON.parse(JSON.stringify(u)), []), u);
     assert.equal(decodeSessionUpdate({ sessionUpdate: '_message', role: 'robot', messageId: 'a' }, []).sessionUpdate, '_unsupported');
   });
@@ -178,6 +179,24 @@ describe('ACP v2: upserts in the transcript', () => {
     assert.equal(tool.content.length, 2);
     apply(t, { sessionUpdate: 'tool_call_content_chunk', toolCallId: 'ghost', content: { type: 'content', content: text('late') } });
     assert.equal(t.tool('ghost')?.content.length, 1, 'not lost');
+  });
+
+  it('an agent-owned terminal: its output chunks (a character split between two) and its exit show in the tool call that references it', () => {
+    const t = new Transcript();
+    apply(t, { sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'npm test', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'term-1' }] });
+    apply(t, { sessionUpdate: 'terminal_update', terminalId: 'term-1', command: 'npm test', cwd: '/w' });
+    const bytes = Buffer.from('tests: ✓ 12 passed\n', 'utf8');
+    const cut = bytes.indexOf(0x9c); // inside ✓ (e2 9c 93)
+    apply(t, { sessionUpdate: 'terminal_output_chunk', terminalId: 'term-1', data: bytes.subarray(0, cut).toString('base64') });
+    const deltas = apply(t, { sessionUpdate: 'terminal_output_chunk', terminalId: 'term-1', data: bytes.subarray(cut).toString('base64') });
+    assert.ok(deltas.some((d) => d.c === 'term' || d.c === 'put'), JSON.stringify(deltas));
+    apply(t, { sessionUpdate: 'terminal_update', terminalId: 'term-1', exitStatus: { exitCode: 1, signal: null } });
+    const shown = (t.tool('t1') as ToolItem).content[0] as { type: string; output?: string; exitStatus?: unknown };
+    assert.deepEqual([shown.type, shown.output, shown.exitStatus], ['terminal', 'tests: ✓ 12 passed\n', { exitCode: 1, signal: null }]);
+    // Bad input: data that is not base64 is skipped and said; a terminal update without an id is unsupported.
+    const bad = upd({ sessionUpdate: 'terminal_output_chunk', terminalId: 'term-1', data: 'not base64!' });
+    assert.deepEqual([bad.update.sessionUpdate, 'data' in bad.update, bad.problems.length], ['_terminal', false, 1]);
+    assert.equal(upd({ sessionUpdate: 'terminal_update', exitStatus: { exitCode: 0 } }).update.sessionUpdate, '_unsupported');
   });
 
   it('the prompt echoed whole (user_message) is not shown twice', () => {
