@@ -1025,6 +1025,15 @@ const MUTANTS = [
     tier: 'integration',
     grep: 'a past v2 session opens as v2 loads one',
   },
+  {
+    name: 'v2-agent-terminal-hidden',
+    breaks: "a v2 agent's own terminal output is dropped instead of shown in its tool call",
+    file: 'src/sessions/transcript.ts',
+    find: '        out.push(...this.terminals.agent(update, t.allTools()));',
+    replace: '        void this.terminals;',
+    tier: 'unit',
+    grep: 'an agent-owned terminal: its output chunks',
+  },
 ];
 
 // ------------------------------------------------------------------ the throwaway worktree
