@@ -105,6 +105,8 @@ export async function runIntegration({ grep, testsPath, env = {}, realAgents = t
       ACP_TEST_NODE: nodeBin,
       ACP_TEST_FIXTURES: path.join(ROOT, 'test', 'fixtures'),
       ACP_TEST_WORKSPACE: folder,
+      // The tests' own CA (test/fixtures/ws/test-ca.crt): a wss:// agent by URL with a certificate it signed is trusted.
+      NODE_EXTRA_CA_CERTS: path.join(ROOT, 'test', 'fixtures', 'ws', 'test-ca.crt'),
       ...(grep ? { ACP_TEST_GREP: grep } : {}),
       ...(process.env.ACP_BENCH_OUT ? { ACP_BENCH_OUT: process.env.ACP_BENCH_OUT } : {}),
       ...env,
