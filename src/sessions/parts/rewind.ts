@@ -105,6 +105,8 @@ export class Rewind implements SessionPart {
   constructor(
     private readonly core: SessionCore,
     private readonly restore: CheckpointRestore,
+    /** Resolves once the last turn's file changes are final (FileCheckpoints.turnSettled): its checkpoint is complete then. */
+    private readonly turnSettled: () => Promise<void> = () => Promise.resolve(),
   ) {
     restore.settled = (checkpoint, outcome) => {
       const w = this.waiting;
@@ -152,6 +154,10 @@ export class Rewind implements SessionPart {
     const { core } = this;
     const t = core.transcript();
     if (text.trim() === '' && attachments.length === 0) return stop(l10n.t('Not rewound: the message is empty.'));
+    // An Edit sent just after a turn: its files are in its checkpoint only once it settled (late events, the
+    // folders listed again), and asking before that found nothing to restore and forked with the files unchanged.
+    await this.turnSettled();
+    if (core.busy()) return stop(l10n.t('Not rewound: the agent is working. Stop the turn first, then edit or retry the message.'));
     let restored = false;
     const checkpoint = item.checkpoint;
     if (checkpoint !== undefined && this.restore.needed(checkpoint)) {

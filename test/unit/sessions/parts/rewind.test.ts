@@ -90,7 +90,7 @@ describe('sessions/parts: rewind (Edit and Retry)', () => {
   });
 
   describe('the flow', () => {
-    function setup(opts: { plan?: RestoreEntry[]; forks?: boolean; busy?: boolean } = {}) {
+    function setup(opts: { plan?: RestoreEntry[]; forks?: boolean; busy?: boolean; settled?: () => Promise<void> } = {}) {
       const forks: RewindRequest[] = [];
       const f = fakeCore({
         forkSession: async (_def: unknown, sid: string, r: RewindRequest) => {
@@ -123,7 +123,7 @@ describe('sessions/parts: rewind (Edit and Retry)', () => {
         restored: () => undefined,
         log: () => undefined,
       });
-      const rewind = new Rewind(f.core, restore);
+      const rewind = new Rewind(f.core, restore, opts.settled);
       f.transcript.addUserPrompt('first', []);
       f.transcript.addUserPrompt('second message', [{ type: 'resource_link', uri: 'file:///ws/a.txt', name: 'a.txt' }]);
       const [m1, m2] = f.transcript.items.filter((i): i is MessageItem => i.kind === 'user');
@@ -141,6 +141,27 @@ describe('sessions/parts: rewind (Edit and Retry)', () => {
       const { rewind, forks, m2 } = setup();
       assert.deepEqual(await rewind.start(m2.id, 'second, better', []), { ok: true });
       assert.deepEqual(forks, [{ message: 2, quote: 'second message', text: 'second, better', attachments: [], restored: false }]);
+    });
+
+    it('sent just after a turn: waits until the turn settled (its checkpoint complete) before looking for files to restore', async () => {
+      let settle!: () => void;
+      let complete = false;
+      const checked: RestoreEntry[] = [];
+      const { f, rewind, forks, m2 } = setup({ plan: checked, settled: () => new Promise<void>((r) => (settle = () => ((complete = true), r()))) });
+      const card = () => f.transcript.header.restore;
+      const done = rewind.start(m2.id, 'again', []);
+      await tick();
+      assert.equal(card(), undefined, 'not asked yet');
+      assert.equal(forks.length, 0, 'not forked yet');
+      // The turn settles: its files are now in the checkpoint, and the card asks.
+      checked.push(...plan);
+      settle();
+      await tick();
+      assert.ok(complete);
+      assert.equal(card()?.state, 'confirm');
+      assert.equal(forks.length, 0, 'nothing forked before the answer');
+      rewind.dispose();
+      assert.equal((await done).ok, false, 'closed without an answer: not rewound');
     });
 
     it('a second Edit or Retry while one is under way is refused: one fork; the next one after it goes', async () => {
