@@ -120,7 +120,7 @@ export class AuthService {
     const rt = await this.manager.ensureRunning(def, cwd);
     const methods = rt.initializeResult?.authMethods ?? [];
     if (methods.length === 0) {
-      await this.messages.show('info', l10n.t('{0} offers no sign-in methods. Sign in as its documentation says, then restart it.', forMessage(def.name, 100)));
+      void this.messages.show('info', l10n.t('{0} offers no sign-in methods. Sign in as its documentation says, then restart it.', forMessage(def.name, 100)));
       return false;
     }
     const method = await this.prompter.pickMethod(def.name, methods, reason);
@@ -134,7 +134,7 @@ export class AuthService {
       }
       return ok;
     } catch (err) {
-      await this.messages.show('error', l10n.t('Signing in to {0} with "{1}" failed: {2}', forMessage(def.name, 100), forMessage(method.name, 100), forMessage(errorText(err))));
+      void this.messages.show('error', l10n.t('Signing in to {0} with "{1}" failed: {2}', forMessage(def.name, 100), forMessage(method.name, 100), forMessage(errorText(err))));
       return false;
     }
   }
@@ -154,7 +154,7 @@ export class AuthService {
       await this.manager.restart(def.id, cwd, { resetCrashes: true });
     } catch (err) {
       this.manager.setExtraEnv(def.id, current);
-      await this.messages.show('error', l10n.t('Signing in to {0} failed: {1}', forMessage(def.name, 100), forMessage(errorText(err))));
+      void this.messages.show('error', l10n.t('Signing in to {0} failed: {1}', forMessage(def.name, 100), forMessage(errorText(err))));
       return false;
     }
     await this.stored.store(def.id, { [REMOTE_TOKEN]: token });
@@ -257,7 +257,7 @@ export class AuthService {
       cwd: this.manager.neutralFolder(),
     });
     if (code !== 0) {
-      await this.messages.show('warning', code === undefined ? l10n.t('Signing in to {0} did not complete (the sign-in program exited with no exit code).', forMessage(def.name, 100)) : l10n.t('Signing in to {0} did not complete (the sign-in program exited with code {1}).', forMessage(def.name, 100), code));
+      void this.messages.show('warning', code === undefined ? l10n.t('Signing in to {0} did not complete (the sign-in program exited with no exit code).', forMessage(def.name, 100)) : l10n.t('Signing in to {0} did not complete (the sign-in program exited with code {1}).', forMessage(def.name, 100), code));
       return false;
     }
     return true;

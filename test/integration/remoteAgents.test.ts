@@ -295,7 +295,7 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
     fs.rmSync(go, { force: true });
   });
 
-  it('a server that asks for a token: the panel offers Sign In; the token is sent as a bearer, kept, in no log; Sign Out forgets it and disconnects', async () => {
+  it('a server that asks for a token: the panel offers Sign In; a wrong token is refused and not kept; the right one is sent as a bearer, kept, in no log; Sign Out forgets it and disconnects', async () => {
     const a = await api();
     const token = `remote-token-${Date.now()}-abcdef`;
     const b = await bridge('default', 'remote-token', ['--token', token]);
@@ -306,23 +306,30 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
     assert.match(s.text, /answered HTTP 401: it needs a token \(Sign In gives it one\)/);
     assert.ok(s.actions.includes('signIn'), `Sign In is offered: ${JSON.stringify(s.actions)}`);
 
+    // A wrong token first: refused in words, not kept (the next question knows of no stored one), and the
+    // sign-in does not wait for that message to be dismissed: Sign In can be tried again at once.
     const asked: string[] = [];
+    const typed = ['wrong-token-123456', token];
     const prompter: AuthPrompter = {
       pickMethod: async () => assert.fail('an agent by URL has no methods to pick'),
-      askValue: async (_agent, variable) => (asked.push(variable.label ?? variable.name), token),
+      askValue: async (_agent, variable, hasStored) => (asked.push(`${variable.label ?? variable.name}${hasStored ? ' (stored)' : ''}`), typed.shift()),
       askApiKey: async () => assert.fail('no api key'),
     };
     a.testing.setAuthPrompter(prompter);
+    const told = a.testing.messages().length;
+    await panel.session.runAction('signIn');
+    assert.ok(a.testing.messages().slice(told).some((m) => m.severity === 'error' && /Signing in to Remote Locked failed: .*HTTP 401/.test(m.message)), JSON.stringify(a.testing.messages().slice(told)));
+    assert.equal(connected(panel.status), false, 'not connected with the wrong token');
     await panel.session.runAction('signIn');
     await waitForStatus(panel, 'connected after signing in', connected);
-    assert.deepEqual(asked, [`Token for ${b.url}`]);
+    assert.deepEqual(asked, [`Token for ${b.url}`, `Token for ${b.url}`], 'asked again, with nothing stored from the wrong one');
     assert.ok(![...a.testing.logLines(), ...a.testing.traceLines()].some((l) => l.includes(token)), 'the token reached a log');
 
     // Kept: a restart connects again without asking.
     await a.testing.stopAllAgents();
     const again = a.openChat('remote-token');
     await waitForStatus(again, 'connected with the stored token', connected);
-    assert.equal(asked.length, 1, 'asked once');
+    assert.equal(asked.length, 2, 'not asked again: the right token was kept');
 
     await vscode.commands.executeCommand('acpAgents.signOut', 'remote-token');
     assert.equal(a.testing.agentPid('remote-token'), undefined);
