@@ -1034,6 +1034,15 @@ const MUTANTS = [
     tier: 'unit',
     grep: 'an agent-owned terminal: its output chunks',
   },
+  {
+    name: 'rewind-before-the-turn-settled',
+    breaks: 'an Edit sent just after a turn looks for files to restore before the turn settled: none found, the fork goes on with the files unchanged',
+    file: 'src/sessions/parts/rewind.ts',
+    find: '    await this.turnSettled();\n',
+    replace: '',
+    tier: 'unit',
+    grep: 'sent just after a turn: waits until the turn settled',
+  },
 ];
 
 // ------------------------------------------------------------------ the throwaway worktree
