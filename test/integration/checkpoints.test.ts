@@ -34,7 +34,9 @@ describe('Checkpoints and review by hunks', function () {
     git('init', '-q');
     git('add', 'cp');
     git('commit', '-q', '-m', 'base');
-    backdate(dir);
+    // The repository's hooks and config too: the watcher reports those (an agent's write there is a change),
+    // and once, on a fast machine, git init's late events were taken for the first turn's.
+    backdate(dir, path.join(root(), '.git', 'hooks'), path.join(root(), '.git', 'config'));
     try {
       const panel = a.openChat('fake-checkpoints');
       await waitForStatus(panel, 'connected', connected);

@@ -87,16 +87,23 @@ export const failed = (s: PanelStatus) => s.severity === 'error';
  * as the turn's): they are the test's setup, not the agent's work.
  */
 /**
- * Dates the files (and folders, recursively; not .git) a test wrote before its
- * turn 10 s back: the file watcher may report those writes late, inside the
- * turn, and only their mtime, older than the turn's start, says they were not
- * the agent's (ChangeTracker's MTIME_SLACK_MS). A sleep would only make it likely.
+ * Dates the files (and folders, recursively) a test wrote before its turn 10 s
+ * back: the file watcher may report those writes late, inside the turn, and only
+ * their mtime, older than the turn's start, says they were not the agent's
+ * (ChangeTracker's MTIME_SLACK_MS). A sleep would only make it likely. Of a
+ * `.git`, only what the watcher reports (its hooks and config: an agent's write
+ * there is a change) — once, a `git init` just before a turn listed them.
  */
 export function backdate(...paths: string[]): void {
   const then = new Date(Date.now() - 10_000);
   const visit = (p: string): void => {
     const st = fs.lstatSync(p);
-    if (st.isDirectory()) for (const e of fs.readdirSync(p)) if (e !== '.git') visit(path.join(p, e));
+    if (st.isDirectory()) {
+      for (const e of fs.readdirSync(p)) {
+        if (e !== '.git') visit(path.join(p, e));
+        else for (const watched of ['hooks', 'config']) if (fs.existsSync(path.join(p, e, watched))) visit(path.join(p, e, watched));
+      }
+    }
     if (!st.isSymbolicLink()) fs.utimesSync(p, then, then);
   };
   for (const p of paths) visit(p);
