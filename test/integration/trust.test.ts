@@ -391,7 +391,8 @@ describe('Trust boundaries: a repository or the agent cannot widen what the agen
     git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'base');
     git('add', 'tracked.txt');
     git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'tracked');
-    backdate(latin1, tracked, untracked);
+    // The repository's hooks and config too: the watcher reports those, and git init's late events once fell inside the turn.
+    backdate(latin1, tracked, untracked, path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config'));
     const inode = fs.statSync(tracked).ino;
     try {
       const panel = a.openChat('fake-rewrites');
