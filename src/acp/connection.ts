@@ -17,7 +17,7 @@ import {
 } from 'vscode-jsonrpc/node';
 import { baseClientCapabilities } from './capabilities';
 import { decodeInitializeResponse, decodeSessionNotification, decodeStopReason, type DecodedInitialize, type DecodedNotification } from './decode';
-import { decodeV2InitializeResponse, decodeV2Notification, PROTOCOL_V2, v2ClientCapabilities, type V2State } from './decodeV2';
+import { decodeV2InitializeResponse, decodeV2Notification, PROTOCOL_V2, v2ClientCapabilities, v2Opened, v2ToolCall, type V2State } from './decodeV2';
 import { decodeSteerOutcome, type SteerOutcome } from './steering';
 import { isObj } from './tolerant';
 import { MethodStats } from './methodStats';
@@ -362,8 +362,12 @@ export class AcpConnection {
   logout(token?: CancellationToken) {
     return this.call(this.protocolVersion === PROTOCOL_V2 ? P.LogoutV2Request.type : P.LogoutRequest.type, {}, token);
   }
-  newSession(params: acp.NewSessionRequest, token?: CancellationToken) {
-    return this.call(P.NewSessionRequest.type, this.v2Servers(params), token);
+  async newSession(params: acp.NewSessionRequest, token?: CancellationToken) {
+    return this.fromV2(await this.call(P.NewSessionRequest.type, this.v2Servers(params), token));
+  }
+  /** A v2 answer that opened a session (or changed its options): its config options named as v1 names them (`configId` → `id`). */
+  private fromV2<T>(r: T): T {
+    return this.protocolVersion === PROTOCOL_V2 ? v2Opened(r) : r;
   }
   /** v2 names every MCP server's transport (`type: "stdio"`, which v1 left implicit). */
   private v2Servers<T extends { mcpServers?: acp.McpServer[] }>(params: T): T {
@@ -374,12 +378,12 @@ export class AcpConnection {
    * v1's `session/load`. v2 has none: its load is `session/resume` replaying the whole history
    * (`replayFrom: {type: "start"}`; the replay ends with `replay_complete`, then the current state, then the answer).
    */
-  loadSession(params: acp.LoadSessionRequest, token?: CancellationToken) {
-    if (this.protocolVersion === PROTOCOL_V2) return this.call(P.ResumeSessionRequest.type, this.v2Servers({ ...params, replayFrom: { type: 'start' } } as acp.ResumeSessionRequest), token);
+  async loadSession(params: acp.LoadSessionRequest, token?: CancellationToken) {
+    if (this.protocolVersion === PROTOCOL_V2) return this.fromV2(await this.call(P.ResumeSessionRequest.type, this.v2Servers({ ...params, replayFrom: { type: 'start' } } as acp.ResumeSessionRequest), token));
     return this.call(P.LoadSessionRequest.type, params, token);
   }
-  resumeSession(params: acp.ResumeSessionRequest, token?: CancellationToken) {
-    return this.call(P.ResumeSessionRequest.type, this.v2Servers(params), token);
+  async resumeSession(params: acp.ResumeSessionRequest, token?: CancellationToken) {
+    return this.fromV2(await this.call(P.ResumeSessionRequest.type, this.v2Servers(params), token));
   }
   closeSession(sessionId: string, token?: CancellationToken) {
     return this.call(P.CloseSessionRequest.type, { sessionId }, token);
@@ -393,15 +397,17 @@ export class AcpConnection {
   setMode(sessionId: string, modeId: string, token?: CancellationToken) {
     return this.call(P.SetSessionModeRequest.type, { sessionId, modeId }, token);
   }
-  forkSession(params: P.ForkSessionParams, token?: CancellationToken) {
-    return this.call(P.ForkSessionRequest.type, params, token);
+  async forkSession(params: P.ForkSessionParams, token?: CancellationToken) {
+    return this.fromV2(await this.call(P.ForkSessionRequest.type, params, token));
   }
   /** Legacy \`session/set_model\`, for agents that report \`models\` but no model config option. */
   setModel(sessionId: string, modelId: string, token?: CancellationToken) {
     return this.call(P.SetSessionModelRequest.type, { sessionId, modelId }, token);
   }
-  setConfigOption(params: acp.SetSessionConfigOptionRequest, token?: CancellationToken) {
-    return this.call(P.SetSessionConfigOptionRequest.type, params, token);
+  /** v2 tags every value (`type: "id"` for a select's, which v1 left implicit; `boolean` as v1). */
+  async setConfigOption(params: acp.SetSessionConfigOptionRequest, token?: CancellationToken) {
+    const tagged = this.protocolVersion === PROTOCOL_V2 && !('type' in params) ? { ...(params as object), type: 'id' } : params;
+    return this.fromV2(await this.call(P.SetSessionConfigOptionRequest.type, tagged as acp.SetSessionConfigOptionRequest, token));
   }
   async prompt(params: acp.PromptRequest, token?: CancellationToken): Promise<{ stopReason: string }> {
     // v2: the answer only acknowledges the prompt; the idle state_update ends the turn (acp/v2Turns.ts).
@@ -481,6 +487,7 @@ let subjectless = 0;
 function fromV2Request(method: string, params: unknown): unknown {
   if (method !== P.RequestPermissionRequest.method || !isObj(params) || params.toolCall !== undefined) return params;
   const subject = isObj(params.subject) ? params.subject : undefined;
-  const toolCall = subject?.type === 'tool_call' && isObj(subject.toolCall) ? subject.toolCall : { toolCallId: `permission-${++subjectless}`, title: params.title };
+  // Its diffs as v2 shapes them (one `_patch` per file): their paths are checked like a v1 diff's.
+  const toolCall = subject?.type === 'tool_call' && isObj(subject.toolCall) ? v2ToolCall(subject.toolCall, []) : { toolCallId: `permission-${++subjectless}`, title: params.title };
   return { ...params, toolCall };
 }

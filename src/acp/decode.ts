@@ -170,7 +170,8 @@ export interface MessageUpsert {
 export interface ToolContentChunk {
   readonly sessionUpdate: '_tool_content_chunk';
   readonly toolCallId: string;
-  readonly content: DecodedToolCallContent;
+  /** One item of v2 content; more than one when it was a diff of several files (one `_patch` each). */
+  readonly contents: readonly DecodedToolCallContent[];
 }
 
 /**
@@ -398,8 +399,10 @@ export function decodeSessionUpdate(u: unknown, problems: Problems): DecodedUpda
     }
     case '_tool_content_chunk': {
       const toolCallId = str(u.toolCallId);
-      const content = decodeToolCallContent(u.content, problems, `${where}.content`);
-      return toolCallId && content ? { sessionUpdate: '_tool_content_chunk', toolCallId, content } : unsupported(kind, 'it has no toolCallId or content', u);
+      // `content`: one item, as archived before a v2 diff of several files could be one chunk.
+      const raw = Array.isArray(u.contents) ? u.contents : [u.content];
+      const contents = raw.flatMap((c, i) => decodeToolCallContent(c, problems, `${where}.contents[${i}]`) ?? []);
+      return toolCallId && contents.length ? { sessionUpdate: '_tool_content_chunk', toolCallId, contents } : unsupported(kind, 'it has no toolCallId or content', u);
     }
     case '_terminal':
       return decodeAgentTerminal(u, problems, where) ?? unsupported(kind, 'it has no terminalId', u);

@@ -4,7 +4,9 @@
  * updates around them). No `vscode` import.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { isObj, num, optional, str, type Problems } from './tolerant';
+import { PATCH_MAX_LINES, type PatchHunk } from '../shared/patch';
+import { isObj, num, optional, str, type Obj, type Problems } from './tolerant';
+import type { PatchContent } from './v2Diff';
 
 /** Decodes a ContentBlock; an unknown `type` is kept as-is (rendered as unsupported content). */
 export function decodeContentBlock(v: unknown, problems: Problems, where: string): acp.ContentBlock | undefined {
@@ -53,7 +55,7 @@ export function decodeContentBlock(v: unknown, problems: Problems, where: string
 }
 
 /** Tool call content, plus \`session\` (schema 1.34: the call runs a subagent; its field name is not in our schema copy). */
-export type DecodedToolCallContent = acp.ToolCallContent | { type: 'session'; sessionId: string };
+export type DecodedToolCallContent = acp.ToolCallContent | { type: 'session'; sessionId: string } | PatchContent;
 
 export function decodeToolCallContent(v: unknown, problems: Problems, where: string): DecodedToolCallContent | undefined {
   if (!isObj(v)) return undefined;
@@ -78,6 +80,8 @@ export function decodeToolCallContent(v: unknown, problems: Problems, where: str
       const sessionId = str(v.sessionId);
       return sessionId === undefined ? undefined : { type: 'session', sessionId };
     }
+    case '_patch':
+      return decodePatchContent(v, problems, where);
     default:
       return undefined;
   }
@@ -87,4 +91,26 @@ export function decodeLocation(v: unknown): acp.ToolCallLocation | undefined {
   if (!isObj(v) || typeof v.path !== 'string') return undefined;
   const line = num(v.line);
   return line !== undefined && line >= 0 ? { path: v.path, line } : { path: v.path };
+}
+
+/** One file of a v2 diff as decodeV2Diff made it (live, or read back from the archive): checked and bounded again. */
+function decodePatchContent(v: Obj, problems: Problems, where: string): PatchContent | undefined {
+  const path = str(v.path);
+  const operation = str(v.operation);
+  if (path === undefined || operation === undefined || !Array.isArray(v.hunks)) return undefined;
+  let left = PATCH_MAX_LINES;
+  const hunks: PatchHunk[] = [];
+  for (const h of v.hunks) {
+    const [oldStart, oldLines, newStart, newLines] = isObj(h) ? [num(h.oldStart), num(h.oldLines), num(h.newStart), num(h.newLines)] : [];
+    if (!isObj(h) || oldStart === undefined || oldLines === undefined || newStart === undefined || newLines === undefined || !Array.isArray(h.lines) || left <= 0) {
+      problems.push(`${where}: a hunk of ${path} left out`);
+      continue;
+    }
+    const lines = h.lines.filter((l): l is string => typeof l === 'string').slice(0, left);
+    left -= lines.length;
+    hunks.push({ oldStart, oldLines, newStart, newLines, lines });
+  }
+  const oldPath = str(v.oldPath);
+  const cut = num(v.cut);
+  return { type: '_patch', path, ...(oldPath !== undefined ? { oldPath } : {}), operation, hunks, ...(cut ? { cut } : {}) };
 }

@@ -25,6 +25,7 @@ import { decodeAuthMethod } from './authMethods';
 import { decodeToolCallContent } from './decodeContent';
 import { decodeAgentTerminal, decodeMessageUpsert, decodeSessionUpdate, type DecodedInitialize, type DecodedUpdate } from './decode';
 import { decodeSteeringSupport } from './steering';
+import { decodeV2Diff } from './v2Diff';
 import { arrayOf, isObj, num, str, type Obj, type Problems } from './tolerant';
 
 export const PROTOCOL_V2 = 2;
@@ -142,12 +143,12 @@ function decodeV2Update(u: unknown, problems: Problems): DecodedUpdate {
       if (typeof u.messageId !== 'string') problems.push(`${kind}: no messageId (required in v2); appended to the last message`);
       return decodeSessionUpdate(u, problems);
     case 'tool_call_update':
-      return decodeSessionUpdate(Array.isArray(u.content) ? { ...u, content: u.content.map((c) => v2ToolContent(c, problems)) } : u, problems);
+      return decodeSessionUpdate(v2ToolCall(u, problems), problems);
     case 'tool_call_content_chunk': {
       const toolCallId = str(u.toolCallId);
-      const content = decodeToolCallContent(v2ToolContent(u.content, problems), problems, `${kind}.content`);
-      if (!toolCallId || !content) return { sessionUpdate: '_unsupported', variant: kind, reason: 'it has no toolCallId or content', raw: u };
-      return { sessionUpdate: '_tool_content_chunk', toolCallId, content };
+      const contents = v2ToolContent(u.content, problems).flatMap((c) => decodeToolCallContent(c, problems, `${kind}.content`) ?? []);
+      if (!toolCallId || !contents.length) return { sessionUpdate: '_unsupported', variant: kind, reason: 'it has no toolCallId or content', raw: u };
+      return { sessionUpdate: '_tool_content_chunk', toolCallId, contents };
     }
     case 'config_option_update':
       // v2 names an option's id `configId`.
@@ -162,22 +163,27 @@ function decodeV2Update(u: unknown, problems: Problems): DecodedUpdate {
   }
 }
 
+/** A v2 answer that opened a session or set an option: its `configOptions` as v1 names them (the rest is v1's shape). */
+export function v2Opened<T>(r: T): T {
+  return isObj(r) && Array.isArray(r.configOptions) ? ({ ...r, configOptions: r.configOptions.map(v2ConfigOption) } as T) : r;
+}
+
 function v2ConfigOption(v: unknown): unknown {
   return isObj(v) && v.id === undefined && typeof v.configId === 'string' ? { ...v, id: v.configId } : v;
 }
 
+/** A v2 tool call (an update, or a permission's subject) with its content in the shapes the v1 decoder reads. */
+export function v2ToolCall(u: Obj, problems: Problems): Obj {
+  return Array.isArray(u.content) ? { ...u, content: u.content.flatMap((c) => v2ToolContent(c, problems)) } : u;
+}
+
 /**
- * v2's diff is `{changes, patch}` (paths and operations, and a patch text when the agent has one), where v1's
- * was one file's old and new text: shown as the patch (or the list of changes) until the panel draws v2 diffs.
+ * v2's diff is `{changes, patch}` (the changed files and their operations, and a git patch when the agent has
+ * one), where v1's was one file's old and new text: one `_patch` per file (v2Diff.ts). Other content is v1's.
  */
-function v2ToolContent(c: unknown, problems: Problems): unknown {
-  if (!isObj(c) || c.type !== 'diff' || typeof c.newText === 'string') return c;
-  const changes = Array.isArray(c.changes) ? c.changes.filter(isObj) : [];
-  const listed = changes.map((ch) => `${str(ch.operation) ?? '?'} ${str(ch.path) ?? str(ch.oldPath) ?? ''}${str(ch.newPath) ? ` → ${str(ch.newPath)}` : ''}`).join('\n');
-  const patch = isObj(c.patch) ? str(c.patch.text) : undefined;
-  if (!listed && !patch) {
-    problems.push('tool_call content: a diff with no changes, skipped');
-    return undefined;
-  }
-  return { type: 'content', content: { type: 'text', text: patch ? `\`\`\`diff\n${patch}\n\`\`\`` : listed } };
+function v2ToolContent(c: unknown, problems: Problems): unknown[] {
+  if (!isObj(c) || c.type !== 'diff' || typeof c.newText === 'string') return [c];
+  const files = decodeV2Diff(c, problems);
+  if (!files.length) problems.push('tool_call content: a diff with no changes, skipped');
+  return files;
 }

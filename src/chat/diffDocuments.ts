@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { patchExcerpt, textBefore } from '../shared/patch';
+import type { ToolContent } from '../shared/transcriptTypes';
 
 const DIFF_SCHEME = 'acp-diff';
 
@@ -46,6 +48,18 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     }
     const label = title ?? (oldText === null ? vscode.l10n.t('{0} (new file)', base) : vscode.l10n.t('{0} (agent’s change)', base));
     await vscode.commands.executeCommand('vscode.diff', left, right, label, { preview: true });
+  }
+
+  /**
+   * Opens one file of an ACP v2 diff. `now`: the file's text now (undefined: unknown). When the agent's hunks,
+   * applied backwards, give the text before the change, the whole file is shown; else the hunks alone, said so.
+   */
+  async openPatch(c: ToolContent & { type: 'patch' }, now: string | undefined): Promise<void> {
+    const base = path.basename(c.path) || 'file';
+    const before = now === undefined ? undefined : textBefore(now, c.hunks);
+    if (now !== undefined && before !== undefined) return this.open(c.path, c.operation === 'add' && before === '' ? null : before, now);
+    const { before: old, after } = patchExcerpt(c.hunks);
+    return this.open(c.path, c.operation === 'add' ? null : old, after, vscode.l10n.t('{0} (the agent’s hunks only: the file is not as the change left it)', base));
   }
 
   dispose(): void {

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { AgentSession } from '../sessions/agentSession';
 import { attachmentsOf, userOrdinal } from '../sessions/parts/rewind';
 import type { Attachment, Mention } from '../shared/attachments';
+import { currentBytes } from '../services/files/restoreFiles';
 import { forMessage } from '../shared/nativeText';
 import type { HostToWebview, WebviewToHost } from '../shared/webviewProtocol';
 import type { AttachmentSources } from './attachmentSources';
@@ -136,6 +137,15 @@ const HANDLERS: Handlers = {
     const item = p.session.transcript.get(msg.id);
     const content = item && (item.kind === 'tool' || item.kind === 'permission') ? item.content[msg.index] : undefined;
     if (content?.type === 'diff') void p.diffs.open(content.path, content.oldText, content.newText);
+    else if (content?.type === 'patch') {
+      // v2 sends hunks, not texts: the file as it is now (only inside the session's folders) gives the rest.
+      const now = async () => {
+        const file = await p.session.requests.pathToOpen(content.path);
+        const bytes = file === undefined ? undefined : currentBytes(file);
+        return bytes === null || bytes === undefined || bytes.length > 5_000_000 ? undefined : bytes.toString('utf8');
+      };
+      void now().then((text) => p.diffs.openPatch(content, text)).then(undefined, (err: unknown) => p.log.warn(`open diff failed: ${String(err)}`));
+    }
   },
   openLink: (msg, p) => void openLink(p.session, msg.href, p.log).then(undefined, (err: unknown) => p.log.warn(`open link failed: ${String(err)}`)),
   setConfig: (msg, p) => void p.session.settings.setConfigOption(msg.configId, msg.value),

@@ -3,6 +3,7 @@
  * (which renders it). Plain JSON: it crosses postMessage.
  */
 import type { Attachment } from './attachments';
+import type { PatchHunk } from './patch';
 
 export interface ContentPart {
   /** `text` parts are concatenated into the message's markdown; others are shown beside it. */
@@ -37,6 +38,8 @@ export interface MessageItem extends ItemBase {
 export type ToolContent =
   | { readonly type: 'content'; readonly content: ContentPart }
   | { readonly type: 'diff'; readonly path: string; readonly oldText: string | null; readonly newText: string }
+  /** One file of an ACP v2 diff: its operation and the hunks of the agent's patch (none: the patch named no lines of it). */
+  | { readonly type: 'patch'; readonly path: string; readonly oldPath?: string; readonly operation: string; readonly hunks: readonly PatchHunk[]; readonly cut?: number }
   | { readonly type: 'terminal'; readonly terminalId: string; output?: string; truncated?: boolean; end?: number; exitStatus?: { exitCode: number | null; signal: string | null } }
   /** The tool call runs a subagent: a link to its card. */
   | { readonly type: 'session'; readonly sessionId: string };

@@ -82,7 +82,7 @@ function parseJson(text: string | undefined): unknown {
 
 /** The paths and input of a call as the transcript holds it (the request's details merged in). */
 function toolView(tool: ToolItem): ToolCallView & { rawInput: unknown } {
-  return { locations: tool.locations, diffPaths: tool.content.flatMap((c) => (c.type === 'diff' ? [c.path] : [])), rawInput: parseJson(tool.rawInput) };
+  return { locations: tool.locations, diffPaths: tool.content.flatMap((c) => (c.type === 'diff' ? [c.path] : c.type === 'patch' ? [c.path, ...(c.oldPath !== undefined ? [c.oldPath] : [])] : [])), rawInput: parseJson(tool.rawInput) };
 }
 
 /** The same from a request with no tool call id (nothing in the transcript to merge it into). */
@@ -90,7 +90,8 @@ function rawView(call: Readonly<Record<string, unknown>>): ToolCallView & { rawI
   const objs = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : []);
   return {
     locations: objs(call.locations).flatMap((l) => (typeof l.path === 'string' ? [{ path: l.path }] : [])),
-    diffPaths: objs(call.content).flatMap((c) => (c.type === 'diff' && typeof c.path === 'string' ? [c.path] : [])),
+    // v1's diff, and one file of a v2 diff (`_patch`, with the path it moved from).
+    diffPaths: objs(call.content).flatMap((c) => ((c.type === 'diff' || c.type === '_patch') && typeof c.path === 'string' ? [c.path, ...(c.type === '_patch' && typeof c.oldPath === 'string' ? [c.oldPath] : [])] : [])),
     rawInput: call.rawInput,
   };
 }

@@ -54,5 +54,7 @@ export function toToolContent(c: DecodedToolCallContent, terminals?: ReadonlyMap
       return { type: 'diff', path: c.path, oldText: c.oldText ?? null, newText: c.newText };
     case 'terminal':
       return { type: 'terminal', terminalId: c.terminalId, ...(terminals?.get(c.terminalId) ?? {}) };
+    case '_patch':
+      return { type: 'patch', path: c.path, ...(c.oldPath !== undefined ? { oldPath: c.oldPath } : {}), operation: c.operation, hunks: c.hunks, ...(c.cut ? { cut: c.cut } : {}) };
   }
 }

@@ -73,10 +73,10 @@ export function messageUpsert(t: Entries, update: Update<'_message'>, scope: Sco
 export function toolContentChunk(t: Entries, update: Update<'_tool_content_chunk'>, scope: Scope, out: Change[], terminals: ReadonlyMap<string, TerminalView>): void {
   const item = scope.tools.get(update.toolCallId);
   if (!item) {
-    toolCallUpdate(t, { sessionUpdate: 'tool_call_update', toolCallId: update.toolCallId, content: [update.content as acp.ToolCallContent] }, scope, out, terminals);
+    toolCallUpdate(t, { sessionUpdate: 'tool_call_update', toolCallId: update.toolCallId, content: update.contents as acp.ToolCallContent[] }, scope, out, terminals);
     return;
   }
-  item.content = [...item.content, toToolContent(update.content, terminals)];
+  item.content = [...item.content, ...update.contents.map((c) => toToolContent(c, terminals))];
   out.push({ c: 'put', item });
 }
 

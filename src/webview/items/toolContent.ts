@@ -6,7 +6,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import { relativeTo } from '../../shared/paths';
-import { lineDiff, withContext } from '../../shared/lineDiff';
+import { lineDiff, withContext, type DiffLine } from '../../shared/lineDiff';
+import { patchLines, patchStats, type PatchHunk } from '../../shared/patch';
 import type { ToolContent } from '../../shared/transcriptTypes';
 import { renderMarkdown } from '../markdown';
 import { button, getDisplayRoot, h, icon, setText, type Post } from './dom';
@@ -14,6 +15,7 @@ import { renderPart, samePart } from './parts';
 
 type Diff = ToolContent & { type: 'diff' };
 type Terminal = ToolContent & { type: 'terminal' };
+type Patch = ToolContent & { type: 'patch' };
 
 function diffView(c: Diff, onOpen: () => void): HTMLElement {
   const box = h('div', 'diff');
@@ -29,17 +31,63 @@ function diffView(c: Diff, onOpen: () => void): HTMLElement {
   }
   const stats = h('span', 'diff-stats', c.oldText === null ? l10n.t('new file, +{0} −{1}', added, removed) : `+${added} −${removed}`);
   head.append(icon('diff'), name, stats, button(l10n.t('Open Diff'), 'link-button open-diff', onOpen, 'go-to-file'));
+  box.append(head, diffLines(withContext(lines, 2)));
+  return box;
+}
+
+/** The first 80 lines of a diff, and a line saying there is more. */
+function diffLines(context: readonly DiffLine[], cut = 0): HTMLElement {
   const pre = h('pre', 'diff-lines');
-  const context = withContext(lines, 2);
   const shown = context.slice(0, 80);
   for (const l of shown) {
     const row = h('div', l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx');
     row.textContent = `${l.op === ' ' ? ' ' : l.op} ${l.text}`;
     pre.append(row);
   }
-  if (context.length > shown.length) pre.append(h('div', 'ctx', `  … ${l10n.t('open the diff to see all of it')}`));
-  box.append(head, pre);
+  if (context.length > shown.length || cut) pre.append(h('div', 'ctx', `  … ${l10n.t('open the diff to see all of it')}`));
+  return pre;
+}
+
+/** What a v2 diff did to a file, for its header. */
+function patchSummary(c: Patch): string {
+  const { added, removed } = patchStats(c.hunks);
+  const counts = `+${added} −${removed}`;
+  const from = c.oldPath !== undefined ? relativeTo(getDisplayRoot(), c.oldPath) : '';
+  switch (c.operation) {
+    case 'add':
+      return l10n.t('new file, +{0} −{1}', added, removed);
+    case 'delete':
+      return l10n.t('deleted, −{0}', removed);
+    case 'move':
+      return l10n.t('moved from {0}, {1}', from, counts);
+    case 'copy':
+      return l10n.t('copied from {0}, {1}', from, counts);
+    case 'modify':
+      return counts;
+    default:
+      return `${c.operation.slice(0, 40)}, ${counts}`;
+  }
+}
+
+/** One file of an ACP v2 diff: the agent's hunks (v2 sends no whole texts; Open Diff rebuilds them from the file). */
+function patchView(c: Patch, onOpen: () => void): HTMLElement {
+  const box = h('div', 'diff');
+  const head = h('div', 'diff-head');
+  const name = h('span', 'diff-path', relativeTo(getDisplayRoot(), c.path));
+  name.title = c.path;
+  head.append(icon('diff'), name, h('span', 'diff-stats', patchSummary(c)));
+  if (c.hunks.length && c.operation !== 'delete') head.append(button(l10n.t('Open Diff'), 'link-button open-diff', onOpen, 'go-to-file'));
+  box.append(head);
+  if (c.hunks.length) box.append(diffLines(patchLines(c.hunks), c.cut));
   return box;
+}
+
+function sameHunks(a: readonly PatchHunk[], b: readonly PatchHunk[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((x, i) => {
+    const y = b[i];
+    return y !== undefined && x.oldStart === y.oldStart && x.newStart === y.newStart && x.lines.length === y.lines.length && x.lines.every((l, j) => l === y.lines[j]);
+  });
 }
 
 function terminalLabel(c: Terminal): string {
@@ -81,6 +129,8 @@ function contentView(c: ToolContent, index: number, itemId: string, post: Post):
   switch (c.type) {
     case 'diff':
       return diffView(c, () => post({ type: 'openDiff', id: itemId, index }));
+    case 'patch':
+      return patchView(c, () => post({ type: 'openDiff', id: itemId, index }));
     case 'terminal':
       return terminalView(c);
     case 'session': {
@@ -113,6 +163,8 @@ function sameContent(a: ToolContent, b: ToolContent): boolean {
   switch (a.type) {
     case 'diff':
       return b.type === 'diff' && a.path === b.path && a.oldText === b.oldText && a.newText === b.newText;
+    case 'patch':
+      return b.type === 'patch' && a.path === b.path && a.oldPath === b.oldPath && a.operation === b.operation && a.cut === b.cut && sameHunks(a.hunks, b.hunks);
     case 'session':
       return b.type === 'session' && a.sessionId === b.sessionId;
     case 'content':

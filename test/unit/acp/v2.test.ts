@@ -87,17 +87,74 @@ describe('ACP v2: decoding', () => {
     assert.match(noId.problems.join(), /no messageId/);
   });
 
-  it('tool calls: tool_call_update is the upsert (omitted kept, null cleared), content chunks append, v2 diffs show their patch', () => {
+  it('tool calls: tool_call_update is the upsert (omitted kept, null cleared), content chunks append', () => {
     const u = upd({ sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'Edit', status: null, locations: null }).update as Record<string, unknown>;
     assert.deepEqual(u, { sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'Edit', status: null, locations: null });
     assert.deepEqual(upd({ sessionUpdate: 'tool_call_content_chunk', toolCallId: 't1', content: { type: 'content', content: text('out') } }).update, {
       sessionUpdate: '_tool_content_chunk',
       toolCallId: 't1',
-      content: { type: 'content', content: text('out') },
+      contents: [{ type: 'content', content: text('out') }],
     });
     assert.equal(upd({ sessionUpdate: 'tool_call_content_chunk', content: { type: 'content', content: text('x') } }).update.sessionUpdate, '_unsupported');
-    const diff = upd({ sessionUpdate: 'tool_call_update', toolCallId: 't2', content: [{ type: 'diff', changes: [{ operation: 'modify', path: '/w/a.ts' }], patch: { format: 'unified', text: '-a\n+b' } }] }).update as { content: unknown[] };
-    assert.deepEqual(diff.content, [{ type: 'content', content: text('```diff\n-a\n+b\n```') }]);
+  });
+
+  it('diffs: one file each, with its hunks from the git patch (absolute paths, as claude-agent-acp 0.101 sends them); changes are authoritative', () => {
+    const patch = [
+      'diff --git /w/new.md /w/new.md',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ /w/new.md',
+      '@@ -0,0 +1,2 @@',
+      '+hello',
+      '+world',
+      'diff --git /w/e.txt /w/e.txt',
+      '--- /w/e.txt',
+      '+++ /w/e.txt',
+      '@@ -1,2 +1,2 @@',
+      '-original line',
+      '+edited',
+      ' kept line',
+      '',
+    ].join('\n');
+    const changes = [
+      { operation: 'add', path: '/w/new.md', fileType: 'text' },
+      { operation: 'modify', path: '/w/e.txt' },
+      { operation: 'move', oldPath: '/w/old.bin', path: '/w/moved.bin', fileType: 'binary' },
+    ];
+    const r = upd({ sessionUpdate: 'tool_call_update', toolCallId: 't2', content: [{ type: 'diff', changes, patch: { format: 'git_patch', text: patch } }] });
+    assert.deepEqual(r.problems, []);
+    assert.deepEqual((r.update as { content: unknown[] }).content, [
+      { type: '_patch', path: '/w/new.md', operation: 'add', hunks: [{ oldStart: 1, oldLines: 0, newStart: 1, newLines: 2, lines: ['+hello', '+world'] }] },
+      { type: '_patch', path: '/w/e.txt', operation: 'modify', hunks: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: ['-original line', '+edited', ' kept line'] }] },
+      { type: '_patch', path: '/w/moved.bin', oldPath: '/w/old.bin', operation: 'move', hunks: [] },
+    ]);
+    // A content chunk holding a diff of two files appends both.
+    const chunk = upd({ sessionUpdate: 'tool_call_content_chunk', toolCallId: 't2', content: { type: 'diff', changes: changes.slice(0, 2), patch: { format: 'git_patch', text: patch } } }).update as unknown as { contents: { path: string }[] };
+    assert.deepEqual(chunk.contents.map((c) => c.path), ['/w/new.md', '/w/e.txt']);
+    // No changes: the patch's own files (git's a/ b/ prefixes dropped); a diff naming nothing is skipped, and said.
+    const bare = upd({ sessionUpdate: 'tool_call_update', toolCallId: 't3', content: [{ type: 'diff', patch: { format: 'git_patch', text: 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n' } }] }).update as unknown as { content: { path: string; operation: string }[] };
+    assert.deepEqual(bare.content.map((c) => `${c.operation} ${c.path}`), ['modify x']);
+    const empty = upd({ sessionUpdate: 'tool_call_update', toolCallId: 't4', content: [{ type: 'diff', changes: [] }] });
+    assert.deepEqual((empty.update as { content: unknown[] }).content, []);
+    assert.match(empty.problems.join(), /a diff with no changes, skipped/);
+    // A patch that is not one: the changes are still listed, without hunks, and the problem named.
+    const garbled = upd({ sessionUpdate: 'tool_call_update', toolCallId: 't5', content: [{ type: 'diff', changes: [{ operation: 'modify', path: '/w/a.ts' }], patch: { format: 'git_patch', text: '@@ -1,2 +1 @@\n-a' } }] });
+    assert.deepEqual((garbled.update as { content: unknown[] }).content, [{ type: '_patch', path: '/w/a.ts', operation: 'modify', hunks: [] }]);
+    assert.match(garbled.problems.join(), /the patch could not be read/);
+  });
+
+  it('diffs: a huge patch is bounded (lines cut and counted), and the archive reads a _patch back checked again', () => {
+    const lines = Array.from({ length: 25_000 }, (_, i) => `+line ${i}`);
+    const text = `--- /dev/null\n+++ /w/big.txt\n@@ -0,0 +1,${lines.length} @@\n${lines.join('\n')}\n`;
+    const r = upd({ sessionUpdate: 'tool_call_update', toolCallId: 't', content: [{ type: 'diff', changes: [{ operation: 'add', path: '/w/big.txt' }], patch: { format: 'git_patch', text } }] });
+    const [big] = (r.update as unknown as { content: { hunks: { lines: string[] }[]; cut: number }[] }).content;
+    assert.equal(big?.hunks[0]?.lines.length, 20_000);
+    assert.equal(big?.cut, 5_000);
+    const archived = { sessionUpdate: 'tool_call_update', toolCallId: 't', content: [{ type: '_patch', path: '/w/a', operation: 'modify', hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b', 7] }, { oldStart: 'x' }] }] };
+    const problems: string[] = [];
+    const back = decodeSessionUpdate(archived, problems) as { content: unknown[] };
+    assert.deepEqual(back.content, [{ type: '_patch', path: '/w/a', operation: 'modify', hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b'] }] }]);
+    assert.match(problems.join(), /a hunk of \/w\/a left out/);
   });
 
   it('plans, config options (configId), notices and the rest go through the shared decoder', () => {
@@ -140,10 +197,16 @@ describe('ACP v2: decoding', () => {
   it('the archive reads the v2 kinds back', () => {
     for (const u of [
       { sessionUpdate: '_message', role: 'agent', messageId: 'a', content: [text('x')] },
-      { sessionUpdate: '_tool_content_chunk', toolCallId: 't', content: { type: 'content', content: text('y') } },
+      { sessionUpdate: '_tool_content_chunk', toolCallId: 't', contents: [{ type: 'content', content: text('y') }] },
       { sessionUpdate: '_terminal', terminalId: 'term', data: 'b2sK', exitStatus: { exitCode: 0, signal: null } },
     ]) assert.deepEqual(decodeSessionUpdate(JSON.parse(JSON.stringify(u)), []), u);
     assert.equal(decodeSessionUpdate({ sessionUpdate: '_message', role: 'robot', messageId: 'a' }, []).sessionUpdate, '_unsupported');
+    // A chunk archived before chunks could hold several contents (`content`, one).
+    assert.deepEqual(decodeSessionUpdate({ sessionUpdate: '_tool_content_chunk', toolCallId: 't', content: { type: 'content', content: text('y') } }, []), {
+      sessionUpdate: '_tool_content_chunk',
+      toolCallId: 't',
+      contents: [{ type: 'content', content: text('y') }],
+    });
   });
 });
 
@@ -328,6 +391,26 @@ describe('ACP v2: the connection', () => {
     assert.deepEqual(states, ['elsewhere:idle:end_turn']);
   });
 
+  it('the config options of session/new, resume (load), fork and set_config_option answers are named as v1 names them', async () => {
+    const { p } = await v2Peer();
+    const options = [{ configId: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: 'auto', options: [{ value: 'default', name: 'Manual' }] }];
+    const calls: [string, () => Promise<unknown>][] = [
+      ['session/new', () => p.conn.newSession({ cwd: '/w', mcpServers: [] })],
+      ['session/resume', () => p.conn.loadSession({ sessionId: 's1', cwd: '/w', mcpServers: [] })],
+      ['session/fork', () => p.conn.forkSession({ sessionId: 's1', cwd: '/w', mcpServers: [] })],
+      ['session/set_config_option', () => p.conn.setConfigOption({ sessionId: 's1', configId: 'mode', value: 'default' })],
+    ];
+    for (const [method, call] of calls) {
+      const answer = call();
+      const req = await p.next((m) => m.method === method);
+      // v2 tags a select's value (`type: "id"`; claude-agent-acp 0.101 refuses it untagged with -32602).
+      if (method === 'session/set_config_option') assert.deepEqual(req.params, { sessionId: 's1', configId: 'mode', type: 'id', value: 'default' });
+      p.send({ id: req.id, result: { sessionId: 's1', configOptions: options } });
+      const r = (await answer) as { configOptions: { id: string; configId: string }[] };
+      assert.deepEqual(r.configOptions.map((o) => o.id), ['mode'], method);
+    }
+  });
+
   it('v2 MCP servers name their transport; a permission’s subject.toolCall is read as its toolCall', async () => {
     const { p } = await v2Peer();
     void p.conn.newSession({ cwd: '/w', mcpServers: [{ name: 'vscode-editor', command: 'node', args: [], env: [] }] });
@@ -335,9 +418,12 @@ describe('ACP v2: the connection', () => {
     assert.equal(req.params.mcpServers[0].type, 'stdio');
     let got: any;
     p.conn.onClientRequest('session/request_permission', (params) => ((got = params), { outcome: { outcome: 'cancelled' } }));
-    p.send({ id: 99, method: 'session/request_permission', params: { sessionId: 's1', title: 'Edit a.ts', subject: { type: 'tool_call', toolCall: { toolCallId: 't9', title: 'Edit a.ts' } }, options: [] } });
+    const diff = { type: 'diff', changes: [{ operation: 'move', oldPath: '/w/a.ts', path: '/w/.git/hooks/pre-commit' }] };
+    p.send({ id: 99, method: 'session/request_permission', params: { sessionId: 's1', title: 'Edit a.ts', subject: { type: 'tool_call', toolCall: { toolCallId: 't9', title: 'Edit a.ts', content: [diff] } }, options: [] } });
     await p.next((m) => m.id === 99 && m.result !== undefined);
     assert.equal(got.toolCall.toolCallId, 't9');
+    // Its v2 diff is read as one `_patch` per file: the paths the permission policy checks.
+    assert.deepEqual(got.toolCall.content, [{ type: '_patch', path: '/w/.git/hooks/pre-commit', oldPath: '/w/a.ts', operation: 'move', hunks: [] }]);
     // Without a tool call as its subject: a tool call of its own, one per question even when two share a title.
     const ids: string[] = [];
     for (const id of [100, 101]) {

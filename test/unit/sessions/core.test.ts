@@ -539,6 +539,14 @@ describe('permissions: every path a tool call names is checked before an automat
     assert.equal(await decide(host, { toolCallId: 'p3', kind: 'edit', name: 'patch', rawInput: { diff } }), 'asked');
   });
 
+  it('an ACP v2 diff naming a protected path is asked (its path, or the path it moved from); one inside is approved', async () => {
+    const host = permissionHost({ autoApprove: 'edits', protectedGlob: realProtected() });
+    const patch = (path: string, oldPath?: string) => ({ type: '_patch', path, ...(oldPath ? { oldPath } : {}), operation: oldPath ? 'move' : 'modify', hunks: [] });
+    assert.equal(await decide(host, { toolCallId: 'v1', kind: 'edit', name: 'Edit', content: [patch('/ws/.github/workflows/x.yml')] }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'v2', kind: 'move', name: 'Move', content: [patch('/ws/b.txt', '/ws/.vscode/settings.json')] }), 'asked');
+    assert.equal(await decide(host, { toolCallId: 'v3', kind: 'edit', name: 'Edit', content: [patch('/ws/src/a.ts')] }), 'once');
+  });
+
   it('a move whose destination is outside the folders is asked', async () => {
     const host = permissionHost({ autoApprove: 'edits' });
     assert.equal(await decide(host, { toolCallId: 'm1', kind: 'move', name: 'mv', locations: [{ path: '/ws/a.txt' }], rawInput: { source: '/ws/a.txt', destination: '/tmp/a.txt' } }), 'asked');
