@@ -8,6 +8,7 @@ import type { ClientRequestHandler, CreateTerminal, ReadTextFile, WriteTextFile 
 import type { AgentRuntime } from '../agents/agentRuntime';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { Disposable, Event } from '../shared/events';
+import type { PatchHunk } from '../shared/patch';
 import type { AccessAction, AccessAnswer, AccessContext, AccessQuestion } from './policy/accessGate';
 import type { RelayListener, RelayRegistration } from '../node/mcpRelay/hub';
 import type { McpSelection } from './mcp/mcpServers';
@@ -79,6 +80,8 @@ export interface ChangeTracking extends Disposable {
   observe(turn: TurnObserver): void;
   record(file: string, before: Buffer | null | undefined): void;
   noteDiff(file: string, oldText: string | null, newText: string, roots: readonly string[]): void;
+  /** One file of an ACP v2 diff: its hunks, which tell what it held before once the disk holds what they left. */
+  notePatch(file: string, hunks: readonly PatchHunk[], roots: readonly string[]): void;
   settle(final?: boolean): void;
   watch(roots: readonly string[]): void;
   /** At a turn's end: the files it created that no watcher event reported, found by listing again. */

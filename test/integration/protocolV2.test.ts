@@ -1,12 +1,16 @@
 // ACP v2 (Preview) beside v1, with fake agents that are real processes: the version negotiated per agent
 // (acpAgents.protocolVersion), a whole v2 turn (acknowledged prompt, upserts by id, the idle state_update
-// ending it) in the session the panel shows, and "auto" falling back to v1 on a fresh process.
+// ending it) in the session the panel shows, files a v2 agent writes itself (its v2 diffs make them undoable),
+// and "auto" falling back to v1 on a fresh process.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MessageItem, PlanItem, ToolItem } from '../../src/shared/transcriptTypes';
-import { api, connected, endSessions, nextLogLine, readRecord, waitForStatus } from './helpers';
+import { api, backdate, connected, endSessions, nextLogLine, readRecord, waitFor, waitForStatus } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('acpAgents');
+const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 
 describe('ACP v2 beside v1: negotiation and a v2 turn', function () {
   this.timeout(60_000);
@@ -71,6 +75,38 @@ describe('ACP v2 beside v1: negotiation and a v2 turn', function () {
     // Live after the replay: a turn goes on in the same session.
     assert.equal(await panel.session.prompt('And now?'), 'end_turn');
     assert.equal(panel.session.id, sessionId);
+  });
+
+  it('files a v2 agent changes on its own, each reported as a v2 diff after the write: listed, and Undo puts back what the patch says they held; a diff for a file never written is not listed', async () => {
+    const a = await api();
+    await cfg().update('protocolVersion', '2', vscode.ConfigurationTarget.Global);
+    const late = path.join(folder(), 'v2-late.txt');
+    const soon = path.join(folder(), 'v2-soon.txt');
+    const claim = path.join(folder(), 'v2-claim.txt');
+    const before = { [late]: 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n', [soon]: 'alpha\nbeta\n', [claim]: 'untouched\n' };
+    for (const [f, text] of Object.entries(before)) {
+      fs.writeFileSync(f, text);
+      backdate(f);
+    }
+    try {
+      const panel = a.openChat('fake-v2-writes');
+      await waitForStatus(panel, 'connected', connected);
+      assert.equal(await panel.session.prompt('edit on your own'), 'end_turn');
+      const changes = panel.session.checkpoints.changes;
+      await waitFor('two changes', () => changes.list().length >= 2 || undefined, 10_000);
+      // Not in git, not read through the client: only the patch says what they held; both can be undone.
+      assert.deepEqual(changes.list().map((c) => `${c.name}:${c.added ? 'added' : 'modified'}:${c.canRevert}`).sort(), ['v2-late.txt:modified:true', 'v2-soon.txt:modified:true']);
+      // The panel shows each as a diff of its own (a patch: hunks, no whole texts).
+      const patches = panel.session.transcript.items.flatMap((i) => (i.kind === 'tool' ? i.content : [])).filter((c) => c.type === 'patch');
+      assert.deepEqual(patches.map((c) => (c.type === 'patch' ? `${path.basename(c.path)} ${c.operation} ${c.hunks.length}` : '')), ['v2-late.txt modify 1', 'v2-soon.txt modify 1', 'v2-claim.txt modify 1']);
+      for (const f of [late, soon]) {
+        assert.equal(await changes.revert(f), true);
+        assert.equal(fs.readFileSync(f, 'utf8'), before[f]);
+      }
+      assert.equal(fs.readFileSync(claim, 'utf8'), 'untouched\n', 'the claim changed nothing');
+    } finally {
+      for (const f of [late, soon, claim]) fs.rmSync(f, { force: true });
+    }
   });
 
   it('"auto" offers v2 to an agent that speaks only v1, and starts it again with v1 on a fresh process, logged', async () => {

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkPath } from '../../node/pathPolicy';
 import { forMessage } from '../../shared/nativeText';
+import { textBefore, type PatchHunk } from '../../shared/patch';
 import { isPlainUtf8, readDisk, same, staleAgainst, UNREADABLE, utf8, type Disk } from './diskBytes';
 import { TurnBaseline, type RepoPins } from './turnBaseline';
 import type { ChangeEntry, ChangeTracking, TurnObserver } from '../../sessions/ports';
@@ -71,7 +72,8 @@ export class ChangeTracker implements ChangeTracking {
    * only a hunk: a file is listed once its content really differs from that
    * snapshot, and reverting restores the snapshot, never the diff's oldText.
    */
-  private readonly proposed = new Map<string, { snapshot: Buffer | null; oldText: string | null; newText: string }>();
+  /** Files a diff named before they were seen changing: their bytes then, and what the diff says they held before. */
+  private readonly proposed = new Map<string, { snapshot: Buffer | null; before: (now: Disk) => Buffer | null | undefined }>();
   private watchers: vscode.FileSystemWatcher[] = [];
   private baseline: TurnBaseline | undefined;
   /** The turn's handler of a created or changed file (its watcher's, and the sweep's at its end). */
@@ -129,17 +131,35 @@ export class ChangeTracker implements ChangeTracking {
    * files inside the session's folders are tracked (the path comes from the model).
    */
   noteDiff(file: string, oldText: string | null, newText: string, roots: readonly string[]): void {
+    // A whole-file diff tells what the file was, once the disk holds its new text.
+    this.propose(file, roots, (now) => (oldText !== null && same(now, utf8(newText)) ? utf8(oldText) : undefined));
+  }
+
+  /** The same for one file of an ACP v2 diff: its hunks, applied backwards to the disk as they left it, tell what it was. */
+  notePatch(file: string, hunks: readonly PatchHunk[], roots: readonly string[]): void {
+    if (!hunks.length) return;
+    this.propose(file, roots, (now) => {
+      const before = Buffer.isBuffer(now) && now.length <= 5_000_000 ? textBefore(now.toString('utf8'), hunks) : undefined;
+      return before === undefined ? undefined : utf8(before);
+    });
+  }
+
+  /** What an agent's diff says a file held before is taken only for a file seen changing on disk during the turn. */
+  private propose(file: string, roots: readonly string[], before: (now: Disk) => Buffer | null | undefined): void {
     if (!checkPath(file, roots).inside) return;
     const existing = this.changes.get(file);
     if (existing) {
-      // Seen changing on disk before the diff arrived: a whole-file diff tells what it was.
-      if (existing.before === undefined && oldText !== null && same(readDisk(file), utf8(newText))) this.record(file, utf8(oldText));
+      // Seen changing on disk before the diff arrived.
+      if (existing.before === undefined) {
+        const was = before(readDisk(file));
+        if (was !== undefined) this.record(file, was);
+      }
       return;
     }
     if (this.proposed.has(file)) return;
     const snapshot = readDisk(file);
     if (snapshot === UNREADABLE) return;
-    this.proposed.set(file, { snapshot, oldText, newText });
+    this.proposed.set(file, { snapshot, before });
   }
 
   /** Lists proposed files whose content on disk now differs from their snapshot; with `final`, forgets the rest. */
@@ -200,11 +220,12 @@ export class ChangeTracker implements ChangeTracking {
           return this.record(file, p.snapshot);
         }
         // Unchanged since the diff was seen: the agent wrote before telling. A whole-file
-        // diff says what the file was; otherwise it is listed without a way back — and a
+        // diff (or a v2 diff's hunks) says what the file was; otherwise it is listed without a way back — and a
         // later change from the snapshot still makes it revertable.
-        if (p.oldText !== null && same(now, utf8(p.newText))) {
+        const was = p.before(now);
+        if (was !== undefined) {
           this.proposed.delete(file);
-          return this.record(file, utf8(p.oldText));
+          return this.record(file, was);
         }
         return this.record(file, undefined);
       }

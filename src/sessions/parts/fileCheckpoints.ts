@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import type { DecodedUpdate } from '../../acp/decode';
+import type { DecodedToolCallContent } from '../../acp/decodeContent';
 import type { Disposable } from '../../shared/events';
 import type { AccessContext } from '../policy/accessGate';
 import { Checkpoints, CHECKPOINTS_FORMAT } from '../checkpoints/checkpoints';
@@ -116,8 +117,9 @@ export class FileCheckpoints implements SessionPart {
   /** A tool call's diff (in a live turn, not in replayed history) names a file the agent changes. */
   update(u: DecodedUpdate): void {
     if (!this.core.busy() || (u.sessionUpdate !== 'tool_call' && u.sessionUpdate !== 'tool_call_update')) return;
-    for (const c of u.content ?? []) {
+    for (const c of (u.content ?? []) as readonly DecodedToolCallContent[]) {
       if (c.type === 'diff' && path.isAbsolute(c.path)) this.changes.noteDiff(c.path, c.oldText ?? null, c.newText, this.core.roots());
+      else if (c.type === '_patch' && c.operation === 'modify' && path.isAbsolute(c.path)) this.changes.notePatch(c.path, c.hunks, this.core.roots());
     }
     if (u.status === 'completed' || u.status === 'failed') this.changes.settle();
   }
