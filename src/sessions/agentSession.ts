@@ -21,6 +21,7 @@ import { Emitter, type Disposable } from '../shared/events';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
 import { connectedText, explainFailure, openSession, type OpenHost } from './openSession';
 import { AgentRequests } from './parts/agentRequests';
+import { AgentFaults } from './parts/agentFaults';
 import { Elicitations } from './parts/elicitations';
 import { FileCheckpoints } from './parts/fileCheckpoints';
 import { McpStatus } from './parts/mcpStatus';
@@ -140,7 +141,7 @@ export class AgentSession implements Disposable, SessionSink {
     this.settings = new SessionSettings(core);
     this.elicitations = new Elicitations(core);
     this.reconnect = new Reconnect(core, { ensureRunning: () => manager.ensureRunning(def, cwd), reopen: (id) => this.openPast(id), startNew: () => this.start(), resumed: () => this.queue.resume() });
-    this.parts = [this.reconnect, this.permissions, this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp, this.rejectReasons, (this.rewind = new Rewind(core, this.checkpoints.restore, () => this.checkpoints.turnSettled()))];
+    this.parts = [this.reconnect, this.permissions, this.folders, this.requests, this.checkpoints, this.past, this.subagents, this.queue, this.settings, this.elicitations, (this.pins = new Pins(core, this)), this.mcp, this.rejectReasons, (this.rewind = new Rewind(core, this.checkpoints.restore, () => this.checkpoints.turnSettled())), new AgentFaults(core)];
     this.opener = this.makeOpener();
     this.subscriptions = [
       this.turns.onDidBegin(() => this.parts.forEach((p) => p.turnBegan?.())),

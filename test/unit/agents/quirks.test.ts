@@ -10,7 +10,8 @@ describe('agents: interop quirks table', () => {
         assert.ok(parseVersion(m.from), `${q.id}: from ${m.from}`);
         if (m.below !== undefined) assert.ok(parseVersion(m.below) && !inRange(m.below, m.from, m.below) && inRange(m.from, m.from, m.below), `${q.id}: ${m.from} below ${m.below}`);
       }
-      assert.match(q.issue, /^https:\/\/github\.com\/[^/]+\/[^/]+\/issues\/\d+$/);
+      // The upstream issue, or (none filed yet) the upstream source that has the fault.
+      assert.match(q.issue, /^https:\/\/github\.com\/[^/]+\/[^/]+\/(issues\/\d+|blob\/[^/]+\/\S+)$/);
     }
   });
 
