@@ -24,12 +24,14 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const START = '<!-- tested-agents:start (written by scripts/tested-agents.mjs from the e2e interop results; do not edit) -->';
 export const END = '<!-- tested-agents:end -->';
 const CELLS = ['turn', 'mcp', 'resume', 'cancel'];
-const HEADER = ['Agent (npm)', 'Version', 'Whole turn', 'MCP', 'Resume', 'Cancel'];
+const HEADER = ['Agent (npm)', 'Version', 'ACP', 'Whole turn', 'MCP', 'Resume', 'Cancel'];
+/** The ACP versions a row can be for (a result without `protocol` is v1's). */
+const PROTOCOLS = ['1', '2'];
 const UNTESTED = '–';
 
 /**
- * @typedef {{ agent: string, version: string, cell: string, ok: boolean, note?: string, reported?: string }} Result
- * @typedef {{ agent: string, version: string, cells: string[] }} Row cells in CELLS order, as the table shows them
+ * @typedef {{ agent: string, version: string, protocol?: string, cell: string, ok: boolean, note?: string, reported?: string }} Result
+ * @typedef {{ agent: string, version: string, protocol: string, cells: string[] }} Row cells in CELLS order, as the table shows them
  */
 
 /**
@@ -52,8 +54,8 @@ export function readResults(file) {
       } catch {
         throw new Error(`${file}:${n}: not JSON`);
       }
-      const ok = r && typeof r.agent === 'string' && r.agent && typeof r.version === 'string' && /^\d+\.\d+\.\d+/.test(r.version) && CELLS.includes(r.cell) && typeof r.ok === 'boolean' && (r.note === undefined || typeof r.note === 'string') && (r.reported === undefined || typeof r.reported === 'string');
-      if (!ok) throw new Error(`${file}:${n}: not an interop result ({"agent","version","cell": ${CELLS.join('|')},"ok","note"?}): ${String(line).slice(0, 200)}`);
+      const ok = r && typeof r.agent === 'string' && r.agent && typeof r.version === 'string' && /^\d+\.\d+\.\d+/.test(r.version) && CELLS.includes(r.cell) && typeof r.ok === 'boolean' && (r.note === undefined || typeof r.note === 'string') && (r.reported === undefined || typeof r.reported === 'string') && (r.protocol === undefined || PROTOCOLS.includes(r.protocol));
+      if (!ok) throw new Error(`${file}:${n}: not an interop result ({"agent","version","protocol"?: ${PROTOCOLS.join('|')},"cell": ${CELLS.join('|')},"ok","note"?}): ${String(line).slice(0, 200)}`);
       return /** @type {Result} */ (r);
     });
 }
@@ -82,7 +84,9 @@ export function parseTable(readme) {
         .slice(1, l.endsWith('|') ? -1 : undefined)
         .split(/(?<!\\)\|/)
         .map((c) => c.trim());
-      return { agent: cols[0].replace(/^`|`$/g, ''), version: cols[1], cells: CELLS.map((_, i) => cols[i + 2] ?? UNTESTED) };
+      // A table from before the ACP column: its rows are v1's.
+      const at = cols.length > CELLS.length + 2 ? 3 : 2;
+      return { agent: cols[0].replace(/^`|`$/g, ''), version: cols[1], protocol: at === 3 ? cols[2] : '1', cells: CELLS.map((_, i) => cols[i + at] ?? UNTESTED) };
     });
 }
 
@@ -93,22 +97,24 @@ export function parseTable(readme) {
  * @param {Result[]} results in the order they were written: a later result for a cell wins
  */
 export function merge(existing, results) {
+  /** A row is an agent over one ACP version. @param {{ agent: string, protocol?: string }} r */
+  const key = (r) => `${r.agent}\n${r.protocol ?? '1'}`;
   /** @type {Map<string, Row>} */
-  const rows = new Map(existing.map((r) => [r.agent, { ...r, cells: [...r.cells] }]));
-  /** @type {Set<string>} agent + cell, this run */
+  const rows = new Map(existing.map((r) => [key(r), { ...r, cells: [...r.cells] }]));
+  /** @type {Set<string>} row + cell, this run */
   const ran = new Set();
   for (const r of results) {
-    let row = rows.get(r.agent);
+    let row = rows.get(key(r));
     if (!row || row.version !== r.version) {
-      row = { agent: r.agent, version: r.version, cells: CELLS.map(() => UNTESTED) };
-      rows.set(r.agent, row);
-      for (const c of CELLS) ran.delete(`${r.agent}\n${c}`);
+      row = { agent: r.agent, version: r.version, protocol: r.protocol ?? '1', cells: CELLS.map(() => UNTESTED) };
+      rows.set(key(r), row);
+      for (const c of CELLS) ran.delete(`${key(r)}\n${c}`);
     }
     row.cells[CELLS.indexOf(r.cell)] = cellText(r);
-    ran.add(`${r.agent}\n${r.cell}`);
+    ran.add(`${key(r)}\n${r.cell}`);
   }
-  const sorted = [...rows.values()].sort((x, y) => x.agent.localeCompare(y.agent));
-  const missing = sorted.flatMap((row) => CELLS.filter((c) => !ran.has(`${row.agent}\n${c}`)).map((c) => `${row.agent} ${row.version}: ${c}`));
+  const sorted = [...rows.values()].sort((x, y) => x.agent.localeCompare(y.agent) || x.protocol.localeCompare(y.protocol));
+  const missing = sorted.flatMap((row) => CELLS.filter((c) => !ran.has(`${key(row)}\n${c}`)).map((c) => `${row.agent} ${row.version}${row.protocol === '1' ? '' : ` (ACP v${row.protocol})`}: ${c}`));
   return { rows: sorted, missing };
 }
 
@@ -119,9 +125,9 @@ export function renderTable(rows) {
     START,
     line(HEADER),
     line(HEADER.map(() => '---')),
-    ...rows.map((r) => line([`\`${r.agent}\``, r.version, ...r.cells])),
+    ...rows.map((r) => line([`\`${r.agent}\``, r.version, r.protocol, ...r.cells])),
     '',
-    `✓ works through the extension, offline, in the real workbench; ✗ does not (why, when known); ${UNTESTED} not tested at this version.`,
+    `✓ works through the extension, offline, in the real workbench; ✗ does not (why, when known); ${UNTESTED} not tested at this version. ACP: the protocol version the cells ran over (2: ACP v2, a Preview, turned on per agent).`,
     END,
   ].join('\n');
 }

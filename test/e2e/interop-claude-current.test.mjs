@@ -15,7 +15,11 @@
 //   resume — after a window reload, a click in the sidebar loads the session (session/load): the
 //            panel is live, shows the replayed turn, and the agent answers a prompt knowing it.
 // Each cell appends its result to out/interop/results.jsonl (interopResults.mjs).
-// Beside the row: the same adapter as an agent by URL, behind the tests' stdio-to-WebSocket bridge
+// The same adapter again over ACP v2 (its entry's protocolVersion "2"), a row of its own: the same four
+// cells, where Claude Code writes with its own tools (v2 has no client fs), its diffs come as v2 git
+// patches (shown as diffs, Open Diff rebuilding the file's text before), the Mode list comes from its
+// config options, and its resume is session/resume replaying the history (replayFrom start).
+// Beside the rows: the same adapter as an agent by URL, behind the tests' stdio-to-WebSocket bridge
 // (test/fixtures/ws/ws-bridge.mjs) on 127.0.0.1, with a pathMap naming the workspace by its own path, so
 // its file tools come back through the client: a whole turn over the socket, its write reviewed here.
 import assert from 'node:assert/strict';
@@ -34,7 +38,7 @@ import { startBridge } from './wsBridge.mjs';
 const { startAnthropicStub } = await compiledStub('anthropic');
 
 const [pkg, version] = splitSpec(CURRENT_AGENT_PACKAGES.claude);
-/** @type {{ pkg: string, version: string, reported?: () => string | undefined }} */
+/** @type {{ pkg: string, version: string, protocol?: '2', reported?: () => string | undefined }} */
 const AGENT = { pkg, version };
 const LABEL = 'Claude Agent current (model stub)';
 /** What the panel says once the agent answered initialize: its agentInfo title and version. */
@@ -47,6 +51,12 @@ const DONE = 'claude finished both files.';
 const TURN_PROMPT = 'Create notes/claude-new.md and edit claude-edit.txt';
 const AFTER_STOP = 'claude is still here after the stop.';
 const URL_LABEL = 'Claude by URL (model stub)';
+const V2_LABEL = 'Claude Agent current over ACP v2 (model stub)';
+/** @type {typeof AGENT} */
+const AGENT_V2 = { pkg, version, protocol: '2' };
+const V2_PROMPT = 'Over v2: create notes/claude-v2-new.md and edit claude-v2-edit.txt';
+const V2_DONE = 'claude finished both files over v2.';
+const V2_AFTER_STOP = 'claude is still here after the stop over v2.';
 const URL_DONE = 'claude wrote it over the socket.';
 
 /** @typedef {import('../fixtures/modelStub/loopback.js').LoopbackRequest} StubRequest */
@@ -70,6 +80,13 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
   /** @type {string} */
   let mcpRecord;
   const frame = () => webviewFrame(page);
+  /** The agent's own log channel ("ACP: <label>"), as written so far. @param {string} label */
+  const agentLog = (label) =>
+    fs
+      .readdirSync(path.join(wb.server.userDataDir, 'logs'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name === `ACP ${label}.log`)
+      .map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'utf8'))
+      .join('\n');
   const turns = (/** @type {number} */ from) => stub.requests.slice(from).filter((r) => r.kind === 'turn');
 
   /** @type {import('node:child_process').ChildProcess | undefined} */
@@ -91,6 +108,7 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
       prefix: 'acp-interop-cc',
       agents: (tmp) => [
         claudeCurrentWithModelStub(dir, tmp, stub.url),
+        { ...claudeCurrentWithModelStub(dir, tmp, stub.url, 'claude-current-v2'), name: V2_LABEL, protocolVersion: '2' },
         { id: 'claude-by-url', name: URL_LABEL, url: bridgeUrl, pathMap: { [path.join(tmp, 'workspace')]: '${workspaceFolder}' } },
       ],
       viewport: { width: 1280, height: 900 },
@@ -99,8 +117,10 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
     page = wb.page;
     // Each cell records the version the agent itself reported (its log's "Initialized:" line).
     AGENT.reported = () => reportedAgentVersion(wb.server.userDataDir, LABEL);
+    AGENT_V2.reported = () => reportedAgentVersion(wb.server.userDataDir, V2_LABEL);
     folder = path.join(wb.tmp, 'workspace');
     fs.writeFileSync(path.join(folder, 'claude-edit.txt'), ORIGINAL);
+    fs.writeFileSync(path.join(folder, 'claude-v2-edit.txt'), ORIGINAL);
   });
 
   after(async function () {
@@ -110,33 +130,44 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
     if (mcpTmp) fs.rmSync(mcpTmp, { recursive: true, force: true });
   });
 
-  it(`claude ${version}: turn — in the Manual mode picked in the panel, creates a file and edits another: permission, diff, Changes, Undo`, async function () {
-    await interopCell(AGENT, 'turn', async () => {
-      const newFile = path.join(folder, 'notes', 'claude-new.md');
-      const existing = path.join(folder, 'claude-edit.txt');
+  /**
+   * One row's cells: the adapter over ACP v1 (LABEL), or over v2 (V2_LABEL), each with files and texts of its own.
+   * @typedef {{ agent: typeof AGENT, label: string, prompt: string, done: string, afterStop: string, newName: string, editName: string, v2?: true }} Row
+   */
+  /** @type {Row} */
+  const V1 = { agent: AGENT, label: LABEL, prompt: TURN_PROMPT, done: DONE, afterStop: AFTER_STOP, newName: 'claude-new.md', editName: 'claude-edit.txt' };
+  /** @type {Row} */
+  const V2 = { agent: AGENT_V2, label: V2_LABEL, prompt: V2_PROMPT, done: V2_DONE, afterStop: V2_AFTER_STOP, newName: 'claude-v2-new.md', editName: 'claude-v2-edit.txt', v2: true };
+
+  /** The turn cell: in the Manual mode picked in the panel, a file created and another edited; permission, diff, Changes, Undo. @param {Row} row */
+  const turnCell = (row) =>
+    interopCell(row.agent, 'turn', async () => {
+      const newFile = path.join(folder, 'notes', row.newName);
+      const existing = path.join(folder, row.editName);
       // Claude Code edits only a file it has read in the conversation: Write, Read, Edit.
       stub.setScript([
         { text: ['I will create ', 'the new file ', 'and edit the other.'], toolUse: { name: 'Write', input: { file_path: newFile, content: NEW_CONTENT } }, delayMs: 20 },
         { toolUse: { name: 'Read', input: { file_path: existing } } },
         { toolUse: { name: 'Edit', input: { file_path: existing, old_string: 'original line', new_string: 'edited by claude' } } },
-        { text: [DONE] },
+        { text: [row.done] },
       ]);
       await runCommand(page, 'View: Close All Editors');
       await runCommand(page, 'ACP: New Session');
-      await pick(page, LABEL);
+      await pick(page, row.label);
       // agentInfo as the panel shows it: the title and version the agent reported.
       await frame().locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
       assert.equal((await frame().locator('.status-text').innerText()).trim(), CONNECTED);
-      // The Mode list: the agent starts in Auto (its classifier decides); the user picks Manual, which asks.
+      if (row.v2) assert.match(agentLog(row.label), /; ACP v2\b/, 'the agent answered initialize over v2');
+      // The Mode list (over v2, the agent's "mode" config option): it starts in Auto (its classifier decides); the user picks Manual, which asks.
       const mode = frame().getByRole('combobox', { name: /Mode$/ });
       await mode.waitFor({ timeout: 30_000 });
       const modes = await mode.locator('option').evaluateAll((os) => os.map((o) => `${/** @type {HTMLOptionElement} */ (o).value}=${o.textContent}`));
       for (const m of ['auto=Auto', 'default=Manual', 'acceptEdits=Accept edits', 'plan=Plan']) assert.ok(modes.includes(m), `the agent offers ${m}: ${modes.join(', ')}`);
       assert.equal(await mode.inputValue(), 'auto', 'the agent starts in Auto');
       await mode.selectOption({ label: 'Manual' });
-      await send(page, TURN_PROMPT);
+      await send(page, row.prompt);
       await frame().locator('.msg-agent', { hasText: 'I will create the new file and edit the other.' }).waitFor({ timeout: 60_000 });
-      const asked = await answerUntil(page, frame().locator('.msg-agent', { hasText: DONE }), (_card, index) => {
+      const asked = await answerUntil(page, frame().locator('.msg-agent', { hasText: row.done }), (_card, index) => {
         if (index === 0) assert.equal(fs.existsSync(newFile), false, 'nothing is written before the answer');
       });
       assert.ok(asked.length >= 1, 'the agent asked before writing (Manual)');
@@ -144,15 +175,32 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
       assert.equal(await mode.inputValue(), 'default', 'the Mode list still says Manual');
       assert.equal(fs.readFileSync(newFile, 'utf8'), NEW_CONTENT, 'the new file is on disk');
       assert.equal(fs.readFileSync(existing, 'utf8'), EDITED, 'the existing file is edited on disk');
-      await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: 'claude-new.md' }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
-      await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: 'claude-edit.txt' }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
-      const added = frame().locator('.change', { hasText: 'claude-new.md' });
-      const modified = frame().locator('.change', { hasText: 'claude-edit.txt' });
+      const diffOf = (/** @type {string} */ name) => frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: name }) }).first();
+      await diffOf(row.newName).waitFor({ state: 'attached', timeout: 10_000 });
+      await diffOf(row.editName).waitFor({ state: 'attached', timeout: 10_000 });
+      if (row.v2) {
+        // v2's diffs are git patches (no whole texts): the hunks inline, and Open Diff shows the whole file, before and after.
+        assert.match(await diffOf(row.newName).locator('.diff-stats').innerText(), /new file, \+3 −0/);
+        assert.equal(await diffOf(row.editName).locator('.diff-lines .del').first().innerText(), '- original line');
+        await diffOf(row.editName).locator('.open-diff').click();
+        const tab = page.locator('.tabs-container .tab', { hasText: `${row.editName} (agent’s change)` });
+        await tab.waitFor({ timeout: 15_000 });
+        const sides = page.locator('.editor-instance .monaco-diff-editor .view-lines');
+        await page.waitForFunction(() => document.querySelectorAll('.editor-instance .monaco-diff-editor .view-lines').length >= 2, undefined, { timeout: 15_000 });
+        const [left, right] = [await sides.nth(0).innerText(), await sides.nth(1).innerText()].map((t) => t.replace(/\u00a0/g, ' '));
+        assert.match(left ?? '', /original line\s+kept line/, `the left side is the file before the change: ${left}`);
+        assert.match(right ?? '', /edited by claude\s+kept line/, `the right side is the file now: ${right}`);
+        // The diff alone is closed: the panel stays.
+        await runCommand(page, 'View: Close Editor');
+        await tab.waitFor({ state: 'detached', timeout: 10_000 });
+      }
+      const added = frame().locator('.change', { hasText: row.newName });
+      const modified = frame().locator('.change', { hasText: row.editName });
       await added.waitFor({ timeout: 15_000 });
       await modified.waitFor({ timeout: 15_000 });
       assert.match(await added.innerText(), /added/);
       assert.match(await modified.innerText(), /modified/);
-      await screenshot(page, 'interop-claude-current-turn');
+      await screenshot(page, `interop-claude-current${row.v2 ? '-v2' : ''}-turn`);
       await modified.locator('.change-revert').click();
       await modified.waitFor({ state: 'detached', timeout: 15_000 });
       assert.equal(fs.readFileSync(existing, 'utf8'), ORIGINAL, 'Undo put the edited file back');
@@ -161,20 +209,20 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
       await added.waitFor({ state: 'detached', timeout: 15_000 });
       assert.equal(fs.existsSync(newFile), false, 'Undo removed the created file');
     });
-  });
 
-  it(`claude ${version}: mcp — the user's MCP tool, deferred by Claude Code, is loaded with ToolSearch and called`, async function () {
-    await interopCell(AGENT, 'mcp', async () => {
-      const nonce = `interop-claude-current-${Date.now().toString(36)}`;
+  /** The mcp cell: the user's MCP tool, deferred by Claude Code, loaded with ToolSearch and called. @param {Row} row */
+  const mcpCell = (row) =>
+    interopCell(row.agent, 'mcp', async () => {
+      const nonce = `interop-claude-current${row.v2 ? '-v2' : ''}-${Date.now().toString(36)}`;
       // What a model does with a deferred tool: load it by name, then call it once it is offered.
       stub.setScript([
         { text: ['Loading the MCP tool.'], toolUse: { name: 'ToolSearch', input: { query: `select:${MCP_TOOL}` } } },
         { text: ['Asking the MCP server.'], toolUse: { name: MCP_TOOL, input: { text: nonce }, onlyIfOffered: true } },
-        { text: ['The MCP server answered claude.'] },
+        { text: [`The MCP server answered claude${row.v2 ? ' over v2' : ''}.`] },
       ]);
       const before = stub.requests.length;
       await send(page, `Ask the probe MCP server to echo ${nonce}`);
-      const asked = await answerUntil(page, frame().locator('.msg-agent', { hasText: 'The MCP server answered claude.' }));
+      const asked = await answerUntil(page, frame().locator('.msg-agent', { hasText: `The MCP server answered claude${row.v2 ? ' over v2' : ''}.` }));
       const [first, second] = turns(before);
       // Deferred: the first request names the tool (for ToolSearch) but does not offer it; the next one does.
       assert.ok(first && !toolNames(first).includes(MCP_TOOL) && toolNames(first).includes('ToolSearch'), `the first request does not offer ${MCP_TOOL}: ${toolNames(first)}`);
@@ -194,18 +242,20 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
       await frame().locator('.item.tool', { hasText: `echo: ${nonce}` }).first().waitFor({ state: 'attached', timeout: 10_000 });
       return `ToolSearch loads the deferred tool`;
     });
-  });
 
-  it(`claude ${version}: cancel — Stop while the model's stream is held ends the turn; the next prompt gets its own answer`, async function () {
-    await interopCell(AGENT, 'cancel', async () => {
-      stub.setScript([{ text: ['Thinking ', 'very slowly'], hold: true }, { text: [AFTER_STOP] }]);
+  /** The cancel cell: Stop while the model's stream is held ends the turn; the next prompt gets its own answer. @param {Row} row */
+  const cancelCell = (row) =>
+    interopCell(row.agent, 'cancel', async () => {
+      stub.setScript([{ text: ['Thinking ', 'very slowly'], hold: true }, { text: [row.afterStop] }]);
+      const cancelled = frame().locator('.item.turn-end.reason-cancelled');
+      const cancelledBefore = await cancelled.count();
       await send(page, 'Take your time');
-      await frame().locator('.msg-agent', { hasText: 'Thinking very slowly' }).waitFor({ timeout: 60_000 });
+      await frame().locator('.msg-agent', { hasText: 'Thinking very slowly' }).last().waitFor({ timeout: 60_000 });
       const stop = frame().locator('#stop');
       await stop.waitFor({ state: 'visible', timeout: 10_000 });
       assert.equal(stub.holding, 1, 'the stub holds the stream');
       await stop.click();
-      await frame().locator('.item.turn-end.reason-cancelled').last().waitFor({ timeout: 30_000 });
+      await cancelled.nth(cancelledBefore).waitFor({ timeout: 30_000 });
       await stop.waitFor({ state: 'hidden', timeout: 10_000 });
       assert.equal(await frame().locator('#input').isEditable(), true, 'the input is usable');
       stub.release();
@@ -214,17 +264,40 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
       const before = stub.requests.length;
       await send(page, 'Are you still there?');
       // Its own answer, in its own turn (no stale end_turn: the turn does not end before the answer).
-      const answer = frame().locator('.msg-agent', { hasText: AFTER_STOP });
+      const answer = frame().locator('.msg-agent', { hasText: row.afterStop });
       await answer.waitFor({ timeout: 60_000 });
       await ends.nth(endsBefore).waitFor({ state: 'attached', timeout: 30_000 });
       assert.equal(await ends.count(), endsBefore + 1, 'one turn ended, with the answer');
-      assert.equal(await frame().locator('.item.turn-end.reason-cancelled').count(), 1, 'only the stopped turn was cancelled');
+      assert.equal(await cancelled.count(), cancelledBefore + 1, 'only the stopped turn was cancelled');
       const asked = turns(before);
       assert.equal(asked.length, 1, 'one model request answered the prompt');
       assert.ok(messagesText(asked[0]).includes('Are you still there?'), 'the model was asked the prompt after the Stop');
       assert.equal(await frame().locator('.item.notice', { hasText: 'ended this turn at once' }).count(), 0, 'no late-answer notice');
-      await screenshot(page, 'interop-claude-current-stopped');
+      await screenshot(page, `interop-claude-current${row.v2 ? '-v2' : ''}-stopped`);
     });
+
+  it(`claude ${version}: turn — in the Manual mode picked in the panel, creates a file and edits another: permission, diff, Changes, Undo`, async function () {
+    await turnCell(V1);
+  });
+
+  it(`claude ${version}: mcp — the user's MCP tool, deferred by Claude Code, is loaded with ToolSearch and called`, async function () {
+    await mcpCell(V1);
+  });
+
+  it(`claude ${version}: cancel — Stop while the model's stream is held ends the turn; the next prompt gets its own answer`, async function () {
+    await cancelCell(V1);
+  });
+
+  it(`claude ${version} over ACP v2: turn — its own tools write (no client fs in v2), asked first in Manual (a config option); the v2 patches shown as diffs; Changes, Undo`, async function () {
+    await turnCell(V2);
+  });
+
+  it(`claude ${version} over ACP v2: mcp — the deferred MCP tool loaded with ToolSearch and called`, async function () {
+    await mcpCell(V2);
+  });
+
+  it(`claude ${version} over ACP v2: cancel — Stop ends the turn (its idle state_update, cancelled); the next prompt gets its own answer`, async function () {
+    await cancelCell(V2);
   });
 
   it(`claude ${version} as an agent by URL (a WebSocket to the bridge on 127.0.0.1, with a pathMap): a whole turn whose write comes back through the client, asked first and listed in Changes`, async function () {
@@ -246,7 +319,7 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
     assert.equal(fs.readFileSync(written, 'utf8'), 'Over the socket.\n');
     await frame().locator('.change', { hasText: 'over-the-socket.md' }).waitFor({ timeout: 15_000 });
     // Over the socket, declared the file system through its pathMap; the stdio MCP server is left out with the reason.
-    const log = fs.readdirSync(path.join(wb.server.userDataDir, 'logs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name === `ACP ${URL_LABEL}.log`).map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'utf8')).join('\n');
+    const log = agentLog(URL_LABEL);
     assert.match(log, /Connecting: ws:\/\/127\.0\.0\.1:\d+\/acp; an agent by URL with a pathMap/);
     assert.match(log, /MCP: probe, vscode-editor left out: Claude by URL \(model stub\) runs elsewhere/);
     await screenshot(page, 'interop-claude-current-by-url');
@@ -284,6 +357,29 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
       assert.match(text, new RegExp(`agentInfo\\.name: @agentclientprotocol/claude-agent-acpagentInfo\\.title: Claude AgentagentInfo\\.version: ${v}protocolVersion`), text.slice(0, 800));
       // …and the load was the agent's answer, not an error (the archive shown instead).
       assert.match(text, /`session\/load` \| 1 \| 0 \|/, 'session/load was called once and answered without error');
+      await runCommand(page, 'View: Close All Editors');
+    });
+  });
+
+  it(`claude ${version} over ACP v2: resume — after the same reload, a click resumes the session replaying its history (session/resume from the start): live, and the agent remembers it`, async function () {
+    await interopCell(AGENT_V2, 'resume', async () => {
+      await runCommand(page, 'View: Close All Editors');
+      await runCommand(page, 'ACP Agents: Focus on Sessions View');
+      await openSessionReplaying(page, V2_LABEL, V2_PROMPT);
+      const open = await assertResumed(frame(), wb.server.userDataDir, V2_LABEL);
+      assert.equal(open.method, 'session/resume', 'v2 has no session/load');
+      assert.match(agentLog('Trace'), new RegExp(`${V2_LABEL.replace(/[()]/g, '\\$&')} → request session/resume #\\S+ .*"replayFrom":\\{"type":"start"\\}`), 'the whole history asked for');
+      await frame().locator('.status-text', { hasText: CONNECTED }).waitFor({ timeout: 60_000 });
+      await frame().locator('.msg-agent', { hasText: V2_DONE }).first().waitFor({ timeout: 30_000 });
+      await frame().locator('.msg-agent', { hasText: V2_AFTER_STOP }).first().waitFor({ timeout: 30_000 });
+      assert.equal(await frame().locator('.notice', { hasText: 'Archived history' }).count(), 0, 'the agent’s replay, not the archive');
+      await screenshot(page, 'interop-claude-current-v2-resumed');
+      stub.setScript([{ text: ['claude remembers the notes over v2.'] }]);
+      const before = stub.requests.length;
+      await send(page, 'What did I ask first?');
+      await frame().locator('.msg-agent', { hasText: 'claude remembers the notes over v2.' }).waitFor({ timeout: 60_000 });
+      const next = turns(before).at(-1);
+      assert.ok(messagesText(next).includes(V2_PROMPT) && messagesText(next).includes('What did I ask first?'), 'the model request after the resume holds the conversation');
       await runCommand(page, 'View: Close All Editors');
     });
   });

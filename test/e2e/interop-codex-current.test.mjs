@@ -35,12 +35,16 @@ import { openWorkbench, pick, runCommand, screenshot, webviewFrame } from './wor
 const { startOpenAiStub } = (await import(pathToFileURL(path.join(ROOT, 'out', 'test', 'fixtures', 'modelStub', 'openai.js')).href)).default;
 
 const [pkg, version] = splitSpec(CURRENT_AGENT_PACKAGES.codex);
-/** @type {{ pkg: string, version: string, reported?: () => string | undefined }} */
+/** @type {{ pkg: string, version: string, protocol?: '2', reported?: () => string | undefined }} */
 const AGENT = { pkg, version };
 const KEY = 'codex2'; // the files' and messages' tag
 const LABEL = 'Codex 2 (model stub)';
 const SIGN_IN_LABEL = 'Codex 2 (API key)';
 const V2_LABEL = 'Codex 2 over ACP v2';
+/** The same adapter with its own model provider, over ACP v2: a row of its own with the four cells. */
+const V2_STUB_LABEL = 'Codex 2 over ACP v2 (model stub)';
+/** @type {typeof AGENT} */
+const AGENT_V2 = { pkg, version, protocol: '2' };
 const MCP_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'mcp', 'stdioServer.mjs');
 const ORIGINAL = 'original line\nkept line\n';
 const NEW_CONTENT = `# Hello from ${KEY}\n\nWritten through ACP.\n`;
@@ -84,7 +88,8 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
         signInHome = /** @type {string} */ (signingIn.env?.CODEX_HOME);
         // The same adapter once more, over ACP v2 (the entry's protocolVersion): a CODEX_HOME and a stored key of its own.
         const overV2 = { ...codexCurrentSigningIn(dir, tmp, stub.url, 'codex-current-v2'), name: V2_LABEL, protocolVersion: '2' };
-        return [codexCurrentWithModelStub(dir, tmp, stub.url), signingIn, overV2];
+        const stubV2 = { ...codexCurrentWithModelStub(dir, tmp, stub.url, 'codex-current-v2-stub'), name: V2_STUB_LABEL, protocolVersion: '2' };
+        return [codexCurrentWithModelStub(dir, tmp, stub.url), signingIn, overV2, stubV2];
       },
       viewport: { width: 1280, height: 900 },
       settings: { 'acpAgents.mcpServers': { 'acp-test': { command: ensureNode(), args: [MCP_FIXTURE, mcpRecord] } }, 'acpAgents.trace': 'verbose' },
@@ -92,8 +97,10 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
     page = wb.page;
     // Each cell records the version the agent itself reported (its log's "Initialized:" line).
     AGENT.reported = () => reportedAgentVersion(wb.server.userDataDir, LABEL);
+    AGENT_V2.reported = () => reportedAgentVersion(wb.server.userDataDir, V2_STUB_LABEL);
     folder = path.join(wb.tmp, 'workspace');
     fs.writeFileSync(path.join(folder, `${KEY}-edit.txt`), ORIGINAL);
+    fs.writeFileSync(path.join(folder, `${KEY}v2-edit.txt`), ORIGINAL);
   });
 
   after(async function () {
@@ -163,19 +170,32 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
 
   const mcpLines = () => (fs.existsSync(mcpRecord) ? fs.readFileSync(mcpRecord, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
 
-  it(`codex ${version}: turn — in "Workspace access" (picked in the panel) creates a file and edits another: diff, permission, Changes, Undo`, async function () {
-    await interopCell(AGENT, 'turn', async () => {
-      const newFile = path.join(folder, 'notes', `${KEY}-new.md`);
-      const existing = path.join(folder, `${KEY}-edit.txt`);
+  /**
+   * One row's cells: the adapter over ACP v1 (LABEL) or v2 (V2_STUB_LABEL); `tag` names its files and messages.
+   * @typedef {{ agent: typeof AGENT, label: string, tag: string, v2?: true }} Row
+   */
+  /** @type {Row} */
+  const V1 = { agent: AGENT, label: LABEL, tag: KEY };
+  /** @type {Row} */
+  const V2 = { agent: AGENT_V2, label: V2_STUB_LABEL, tag: `${KEY}v2`, v2: true };
+  const promptOf = (/** @type {Row} */ row) => `Create notes/${row.tag}-new.md and edit ${row.tag}-edit.txt`;
+
+  /** The turn cell: in "Workspace access" (picked in the panel), a file created and another edited: diff, Changes, Undo. @param {Row} row */
+  const turnCell = (row) =>
+    interopCell(row.agent, 'turn', async () => {
+      const newFile = path.join(folder, 'notes', `${row.tag}-new.md`);
+      const existing = path.join(folder, `${row.tag}-edit.txt`);
+      const done = `${row.tag} finished both files.`;
       stub.setScript([
-        { text: ['I will create ', 'the new file ', 'and edit the other.'], call: { name: 'exec_command', arguments: patchCommand(`notes/${KEY}-new.md`, `${KEY}-edit.txt`) }, delayMs: 20 },
-        { text: [DONE] },
+        { text: ['I will create ', 'the new file ', 'and edit the other.'], call: { name: 'exec_command', arguments: patchCommand(`notes/${row.tag}-new.md`, `${row.tag}-edit.txt`) }, delayMs: 20 },
+        { text: [done] },
       ]);
       await runCommand(page, 'View: Close All Editors');
       await runCommand(page, 'ACP: New Session');
-      await pick(page, LABEL);
+      await pick(page, row.label);
       await frame().locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
-      // Codex starts in its model-reviewed mode; the user picks the asking one in the Mode list.
+      if (row.v2) await waitForLog(`auth methods api-key (agent), chat-gpt (agent), chat-gpt-device-code (agent); ACP v2`);
+      // Codex starts in its model-reviewed mode; the user picks the asking one in the Mode list (over v2, its "mode" config option).
       const mode = frame().locator('#cfg-mode');
       await mode.waitFor({ timeout: 30_000 });
       assert.equal(await mode.inputValue(), 'agent', 'Codex 2 starts in "Auto review"');
@@ -184,26 +204,26 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
       for (const deadline = Date.now() + 15_000; (await mode.inputValue()) !== 'workspace-write'; await page.waitForTimeout(200)) {
         if (Date.now() > deadline) throw new Error(`the mode did not change: ${await mode.inputValue()}`);
       }
-      await send(TURN_PROMPT);
+      await send(promptOf(row));
       await frame().locator('.msg-agent', { hasText: 'I will create the new file and edit the other.' }).waitFor({ timeout: 60_000 });
       // "Workspace access" lets Codex edit the workspace's files without asking (it asks before writing outside
       // it, for the network and for MCP tools: the mcp cell); should it ask here, the question is answered.
-      const asked = await answerUntil(frame().locator('.msg-agent', { hasText: DONE }), (card, index) => {
+      const asked = await answerUntil(frame().locator('.msg-agent', { hasText: done }), (card, index) => {
         if (index > 0) return;
         assert.equal(fs.existsSync(newFile), false, 'nothing is written before the answer');
         assert.ok(card.includes('Written through ACP.'), `the question shows the new file's content: ${card}`);
       });
       assert.equal(fs.readFileSync(newFile, 'utf8'), NEW_CONTENT, 'the new file is on disk');
       assert.equal(fs.readFileSync(existing, 'utf8'), EDITED, 'the existing file is edited on disk');
-      await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: `${KEY}-new.md` }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
-      await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: `${KEY}-edit.txt` }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
-      const added = frame().locator('.change', { hasText: `${KEY}-new.md` });
-      const modified = frame().locator('.change', { hasText: `${KEY}-edit.txt` });
+      await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: `${row.tag}-new.md` }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
+      await frame().locator('.diff', { has: frame().locator('.diff-path', { hasText: `${row.tag}-edit.txt` }) }).first().waitFor({ state: 'attached', timeout: 10_000 });
+      const added = frame().locator('.change', { hasText: `${row.tag}-new.md` });
+      const modified = frame().locator('.change', { hasText: `${row.tag}-edit.txt` });
       await added.waitFor({ timeout: 15_000 });
       await modified.waitFor({ timeout: 15_000 });
       assert.match(await added.innerText(), /added/);
       assert.match(await modified.innerText(), /modified/);
-      await screenshot(page, `interop-${KEY}-turn`);
+      await screenshot(page, `interop-${row.tag}-turn`);
       const note = asked.length === 0 ? 'in "Workspace access" the workspace edits were made without asking' : undefined;
       await modified.locator('.change-revert').click();
       await modified.waitFor({ state: 'detached', timeout: 15_000 });
@@ -215,16 +235,17 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
       assert.ok(stub.requests.some((r) => r.kind === 'turn' && r.headers.authorization === 'Bearer sk-offline-dummy-key'), 'the agent talked to the stub with its own provider key');
       return note;
     });
-  });
 
-  it(`codex ${version}: mcp — the user's stdio MCP server, offered as a namespace, is called and answers in the panel`, async function () {
-    await interopCell(AGENT, 'mcp', async () => {
-      const nonce = `interop-${KEY}-${Date.now().toString(36)}`;
+  /** The mcp cell: the user's stdio MCP server, offered as a namespace, called and answering in the panel. @param {Row} row */
+  const mcpCell = (row) =>
+    interopCell(row.agent, 'mcp', async () => {
+      const nonce = `interop-${row.tag}-${Date.now().toString(36)}`;
       // As a model does with a namespace tool: `name` is the tool's own name, `namespace` the server's.
-      stub.setScript([{ text: ['Asking the MCP server.'], call: { name: 'echo', namespace: 'mcp__acp_test', arguments: { text: nonce } } }, { text: [`The MCP server answered ${KEY}.`] }]);
+      stub.setScript([{ text: ['Asking the MCP server.'], call: { name: 'echo', namespace: 'mcp__acp_test', arguments: { text: nonce } } }, { text: [`The MCP server answered ${row.tag}.`] }]);
       const before = stub.requests.length;
       await send(`Ask the acp-test MCP server to echo ${nonce}`);
-      const asked = await answerUntil(frame().locator('.msg-agent', { hasText: `The MCP server answered ${KEY}.` }));
+      const asked = await answerUntil(frame().locator('.msg-agent', { hasText: `The MCP server answered ${row.tag}.` }).last());
+      if (row.v2) return v2McpCancelled(row, nonce, asked);
       assert.ok(asked.length >= 1, 'in "Workspace access", Codex asked before calling the MCP tool');
       const lines = mcpLines();
       const call = lines.findIndex((m) => m.method === 'tools/call' && m.params?.arguments?.text === nonce);
@@ -239,24 +260,78 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
       assert.match(JSON.stringify(turns[1]?.body?.input ?? []), new RegExp(`echo: .*${nonce}`));
       await frame().locator('.item.tool', { hasText: `echo: ${nonce}` }).first().waitFor({ state: 'attached', timeout: 10_000 });
     });
-  });
 
-  it(`codex ${version}: cancel — Stop while the model's stream is held ends the turn; the agent answers the next prompt`, async function () {
-    await interopCell(AGENT, 'cancel', async () => {
-      stub.setScript([{ text: ['Thinking ', 'very slowly'], hold: true }, { text: [`${KEY} is still here after the stop.`] }]);
+  /**
+   * codex-acp 2.6 over ACP v2 cancels its own question before an MCP tool (its v2 permission request has no title; the
+   * quirk v2-mcp-approval-cancelled): nothing is asked, the tool does not run, the session says why and what works.
+   * Pinned as the row's limitation, so that the test fails (and the table is redone) once the agent asks. Then what
+   * the notice offers is checked: in "Full access", which asks nothing, the tool runs.
+   * @param {Row} row @param {string} nonce @param {string[]} asked
+   */
+  async function v2McpCancelled(row, nonce, asked) {
+    assert.deepEqual(asked, [], 'nothing was asked');
+    await frame().locator('.item.tool', { hasText: 'user cancelled MCP tool call' }).last().waitFor({ state: 'attached', timeout: 10_000 });
+    await frame().locator('.item.notice', { hasText: 'The agent cancelled its own question before an MCP tool' }).waitFor({ timeout: 10_000 });
+    assert.equal(mcpLines().some((m) => m.method === 'tools/call' && m.params?.arguments?.text === nonce), false, 'the tool did not run');
+    await waitForLog("'session/request_permission' request has no title to send on ACP v2");
+    await screenshot(page, `interop-${row.tag}-mcp-cancelled`);
+    const mode = frame().locator('#cfg-mode');
+    await mode.selectOption({ label: 'Full access' });
+    for (const deadline = Date.now() + 15_000; (await mode.inputValue()) !== 'agent-full-access'; await page.waitForTimeout(200)) {
+      if (Date.now() > deadline) throw new Error(`the mode did not change: ${await mode.inputValue()}`);
+    }
+    const again = `${nonce}-full`;
+    stub.setScript([{ text: ['Asking the MCP server again.'], call: { name: 'echo', namespace: 'mcp__acp_test', arguments: { text: again } } }, { text: [`The MCP server answered ${row.tag} in Full access.`] }]);
+    await send(`Ask the acp-test MCP server to echo ${again}`);
+    await answerUntil(frame().locator('.msg-agent', { hasText: `The MCP server answered ${row.tag} in Full access.` }));
+    assert.ok(mcpLines().some((m) => m.method === 'tools/call' && m.params?.arguments?.text === again), 'in Full access the tool ran');
+    await frame().locator('.item.tool', { hasText: `echo: ${again}` }).first().waitFor({ state: 'attached', timeout: 10_000 });
+    await mode.selectOption({ label: 'Workspace access' });
+    return { limitation: 'codex-acp 2.6.0 over v2 cancels its own question before an MCP tool (its v2 permission request has no title); the panel says so; in Full access the tool runs' };
+  }
+
+  /** The cancel cell: Stop while the model's stream is held ends the turn; the agent answers the next prompt. @param {Row} row */
+  const cancelCell = (row) =>
+    interopCell(row.agent, 'cancel', async () => {
+      stub.setScript([{ text: ['Thinking ', 'very slowly'], hold: true }, { text: [`${row.tag} is still here after the stop.`] }]);
+      const cancelled = frame().locator('.item.turn-end.reason-cancelled');
+      const cancelledBefore = await cancelled.count();
       await send('Take your time');
-      await frame().locator('.msg-agent', { hasText: 'Thinking very slowly' }).waitFor({ timeout: 60_000 });
+      await frame().locator('.msg-agent', { hasText: 'Thinking very slowly' }).last().waitFor({ timeout: 60_000 });
       const stop = frame().locator('#stop');
       await stop.waitFor({ state: 'visible', timeout: 10_000 });
       assert.equal(stub.holding, 1, 'the stub holds the stream');
       await stop.click();
-      await frame().locator('.item.turn-end.reason-cancelled').last().waitFor({ timeout: 30_000 });
+      await cancelled.nth(cancelledBefore).waitFor({ timeout: 30_000 });
       await stop.waitFor({ state: 'hidden', timeout: 10_000 });
       assert.equal(await frame().locator('#input').isEditable(), true, 'the input is usable');
       stub.release();
       await send('Are you still there?');
-      await frame().locator('.msg-agent', { hasText: `${KEY} is still here after the stop.` }).waitFor({ timeout: 60_000 });
+      await frame().locator('.msg-agent', { hasText: `${row.tag} is still here after the stop.` }).waitFor({ timeout: 60_000 });
     });
+
+  it(`codex ${version}: turn — in "Workspace access" (picked in the panel) creates a file and edits another: diff, permission, Changes, Undo`, async function () {
+    await turnCell(V1);
+  });
+
+  it(`codex ${version}: mcp — the user's stdio MCP server, offered as a namespace, is called and answers in the panel`, async function () {
+    await mcpCell(V1);
+  });
+
+  it(`codex ${version}: cancel — Stop while the model's stream is held ends the turn; the agent answers the next prompt`, async function () {
+    await cancelCell(V1);
+  });
+
+  it(`codex ${version} over ACP v2: turn — in "Workspace access" (a config option over v2) creates a file and edits another: the v2 diffs, Changes, Undo`, async function () {
+    await turnCell(V2);
+  });
+
+  it(`codex ${version} over ACP v2: mcp — the agent cancels its own MCP approval (a known fault): nothing asked, the panel says why; in Full access the tool runs`, async function () {
+    await mcpCell(V2);
+  });
+
+  it(`codex ${version} over ACP v2: cancel — Stop ends the turn (its idle state_update, cancelled); the agent answers the next prompt`, async function () {
+    await cancelCell(V2);
   });
 
   it(`codex ${version} with no model provider: "Authentication required", the api-key method asks once (masked), keeps the key, reuses it; Sign Out forgets it`, async function () {
@@ -371,6 +446,22 @@ describe('e2e interop: codex-acp 2 (current) does whole turns, MCP, Stop and res
       await frame().locator('.msg-agent', { hasText: DONE }).first().waitFor({ timeout: 30_000 });
       await frame().locator('.msg-agent', { hasText: `${KEY} is still here after the stop.` }).first().waitFor({ timeout: 30_000 });
       await screenshot(page, `interop-${KEY}-resumed`);
+      await runCommand(page, 'View: Close All Editors');
+    });
+  });
+
+  it(`codex ${version} over ACP v2: resume — after the same reload, a click resumes the session replaying its history (session/resume from the start)`, async function () {
+    await interopCell(AGENT_V2, 'resume', async () => {
+      await runCommand(page, 'View: Close All Editors');
+      await runCommand(page, 'ACP Agents: Focus on Sessions View');
+      await openSessionReplaying(page, V2_STUB_LABEL, promptOf(V2));
+      const open = await assertResumed(frame(), wb.server.userDataDir, V2_STUB_LABEL);
+      assert.equal(open.method, 'session/resume', 'v2 has no session/load');
+      await waitForLog('"replayFrom":{"type":"start"}');
+      await frame().locator('.msg-agent', { hasText: `${V2.tag} finished both files.` }).first().waitFor({ timeout: 30_000 });
+      await frame().locator('.msg-agent', { hasText: `${V2.tag} is still here after the stop.` }).first().waitFor({ timeout: 30_000 });
+      assert.equal(await frame().locator('.notice', { hasText: 'Archived history' }).count(), 0, 'the agent’s replay, not the archive');
+      await screenshot(page, `interop-${V2.tag}-resumed`);
       await runCommand(page, 'View: Close All Editors');
     });
   });

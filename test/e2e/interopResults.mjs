@@ -1,8 +1,8 @@
 // The interop tier's results: every cell (an agent × turn/mcp/resume/cancel) appends one
 // JSON line to out/interop/results.jsonl, which scripts/tested-agents.mjs turns into the
 // tested-agents table of the README (and test/harness/test-all.mjs checks it is current).
-//   {"agent": "<npm package>", "version": "x.y.z", "cell": "turn"|"mcp"|"resume"|"cancel", "ok": true|false, "note"?: string,
-//    "reported"?: "x.y.z"}
+//   {"agent": "<npm package>", "version": "x.y.z", "protocol"?: "2", "cell": "turn"|"mcp"|"resume"|"cancel", "ok": true|false,
+//    "note"?: string, "reported"?: "x.y.z"}   (no protocol: the cells ran over ACP v1)
 // `version` is the version the harness pinned; `reported` the one the agent gave in this run (initialize's
 // agentInfo.version, read by reportedAgentVersion below): the table check fails when they differ or it is missing.
 import assert from 'node:assert/strict';
@@ -23,12 +23,13 @@ export const INTEROP_CELLS = /** @type {const} */ (['turn', 'mcp', 'resume', 'ca
  * @param {boolean} ok
  * @param {string} [note] a short why (a documented limitation, or how the cell failed)
  * @param {string} [reported] the version the agent reported in this run (initialize's agentInfo.version)
+ * @param {'2'} [protocol] the cells ran over ACP v2 (none: v1)
  */
-export function recordInterop(agent, version, cell, ok, note, reported) {
+export function recordInterop(agent, version, cell, ok, note, reported, protocol) {
   if (!INTEROP_CELLS.includes(cell)) throw new Error(`not an interop cell: ${cell}`);
   fs.mkdirSync(path.dirname(INTEROP_RESULTS), { recursive: true });
-  /** @type {{ agent: string, version: string, cell: string, ok: boolean, note?: string, reported?: string }} */
-  const line = { agent, version, cell, ok };
+  /** @type {{ agent: string, version: string, protocol?: string, cell: string, ok: boolean, note?: string, reported?: string }} */
+  const line = { agent, version, ...(protocol ? { protocol } : {}), cell, ok };
   if (note) line.note = note.replace(/\s+/g, ' ').trim().slice(0, 160);
   if (reported) line.reported = reported.slice(0, 64);
   fs.appendFileSync(INTEROP_RESULTS, `${JSON.stringify(line)}\n`);
@@ -40,7 +41,7 @@ export function recordInterop(agent, version, cell, ok, note, reported) {
  * with that note, while the test passes (and fails once the agent changes, so that the table is redone).
  * `agent.reported`, read when the cell ends, is the version the agent reported in this run, e.g.
  * `() => reportedAgentVersion(wb.server.userDataDir, label)`; without it the table check fails.
- * @param {{ pkg: string, version: string, reported?: string | (() => string | undefined) }} agent
+ * @param {{ pkg: string, version: string, protocol?: '2', reported?: string | (() => string | undefined) }} agent
  * @param {InteropCell} cell
  * @param {() => Promise<string | { limitation: string } | void>} body resolves with an optional note for a working cell
  */
@@ -54,10 +55,10 @@ export async function interopCell(agent, cell, body) {
   };
   try {
     const out = await body();
-    if (typeof out === 'object') recordInterop(agent.pkg, agent.version, cell, false, out.limitation, reported());
-    else recordInterop(agent.pkg, agent.version, cell, true, out || undefined, reported());
+    if (typeof out === 'object') recordInterop(agent.pkg, agent.version, cell, false, out.limitation, reported(), agent.protocol);
+    else recordInterop(agent.pkg, agent.version, cell, true, out || undefined, reported(), agent.protocol);
   } catch (err) {
-    recordInterop(agent.pkg, agent.version, cell, false, `failed: ${String(/** @type {Error} */ (err)?.message ?? err).split('\n')[0]}`, reported());
+    recordInterop(agent.pkg, agent.version, cell, false, `failed: ${String(/** @type {Error} */ (err)?.message ?? err).split('\n')[0]}`, reported(), agent.protocol);
     throw err;
   }
 }

@@ -30,7 +30,7 @@ describe('scripts/tested-agents.mjs', () => {
     fs.writeFileSync(readme, `# X\n\nbefore\n${START}\n${END}\nafter\n`);
     write([...cells('opencode-ai', '1.18.33'), ...cells('@zed-industries/codex-acp', '0.16.0'), { agent: 'opencode-ai', version: '1.18.33', cell: 'mcp', ok: false, note: 'no | server', reported: '1.18.33' }]);
     assert.equal(run().status, 0);
-    assert.deepEqual(tableRows(), ['| `@zed-industries/codex-acp` | 0.16.0 | ✓ | ✓ | ✓ | ✓ |', '| `opencode-ai` | 1.18.33 | ✓ | ✗ no \\| server | ✓ | ✓ |']);
+    assert.deepEqual(tableRows(), ['| `@zed-industries/codex-acp` | 0.16.0 | 1 | ✓ | ✓ | ✓ | ✓ |', '| `opencode-ai` | 1.18.33 | 1 | ✓ | ✗ no \\| server | ✓ | ✓ |']);
     const text = fs.readFileSync(readme, 'utf8');
     assert.ok(text.startsWith('# X\n\nbefore\n') && text.endsWith('\nafter\n'), text);
     assert.equal(run('--check', '--strict').status, 0);
@@ -53,7 +53,20 @@ describe('scripts/tested-agents.mjs', () => {
     assert.match(strict.stderr, /b-agent 2\.0\.0: turn/);
     write([{ agent: 'a-agent', version: '1.1.0', cell: 'cancel', ok: true, reported: '1.1.0' }]);
     assert.equal(run().status, 0);
-    assert.deepEqual(tableRows(), ['| `a-agent` | 1.1.0 | – | – | – | ✓ |', '| `b-agent` | 2.0.0 | ✓ | ✓ | ✓ | ✓ |']);
+    assert.deepEqual(tableRows(), ['| `a-agent` | 1.1.0 | 1 | – | – | – | ✓ |', '| `b-agent` | 2.0.0 | 1 | ✓ | ✓ | ✓ | ✓ |']);
+  });
+
+  it('an agent over ACP v2 is a row of its own beside its v1 row; a table from before the ACP column is read as v1', () => {
+    fs.writeFileSync(readme, `${START}\n| Agent (npm) | Version | Whole turn | MCP | Resume | Cancel |\n| --- | --- | --- | --- | --- | --- |\n| \`a-agent\` | 1.0.0 | ✓ | ✗ old | ✓ | ✓ |\n${END}\n`);
+    write(cells('a-agent', '1.0.0').map((c) => ({ ...c, protocol: '2' })).map((c) => (c.cell === 'resume' ? { ...c, ok: false, note: 'v2 only' } : c)));
+    assert.equal(run().status, 0);
+    assert.deepEqual(tableRows(), ['| `a-agent` | 1.0.0 | 1 | ✓ | ✗ old | ✓ | ✓ |', '| `a-agent` | 1.0.0 | 2 | ✓ | ✓ | ✗ v2 only | ✓ |']);
+    const strict = run('--check', '--strict');
+    assert.equal(strict.status, 1, 'the v1 row was not run');
+    assert.match(strict.stderr, /a-agent 1\.0\.0: turn/);
+    assert.doesNotMatch(strict.stderr, /ACP v2/);
+    write([{ agent: 'a-agent', version: '1.0.0', protocol: '3', cell: 'turn', ok: true, reported: '1.0.0' }]);
+    assert.match(run().stderr, /not an interop result/);
   });
 
   it('fails, writing nothing, when an agent reported another version than the pinned one, or none; the message names both', () => {
@@ -72,7 +85,7 @@ describe('scripts/tested-agents.mjs', () => {
     assert.match(missing.stderr, /a-agent: pinned at 1\.0\.0, but the agent reported no version in this run.*reportedAgentVersion/);
     write(cells('a-agent', '1.0.0'));
     assert.equal(run().status, 0, 'the same version: written');
-    assert.deepEqual(tableRows(), ['| `a-agent` | 1.0.0 | ✓ | ✓ | ✓ | ✓ |']);
+    assert.deepEqual(tableRows(), ['| `a-agent` | 1.0.0 | 1 | ✓ | ✓ | ✓ | ✓ |']);
   });
 
   it('says what is wrong with a results line or a README without markers', () => {
