@@ -5,6 +5,7 @@ import type { AgentDefinition } from '../agents/agentDefinition';
 import { addContextFolder } from '../chat/contextFolders';
 import { transcriptMarkdown } from '../sessions/transcript/forkTranscript';
 import type { RewindRequest } from '../sessions/ports';
+import { listedSessions, type ListedSession } from '../sessions/store/sessionSync';
 import { isAttachment, type Attachment } from '../shared/attachments';
 import type { PermissionItem } from '../shared/transcriptTypes';
 import type { SessionTreeNode } from '../ui/sessionTree';
@@ -167,18 +168,11 @@ const resumeSession: CommandFactory = (ctx) => async (arg?: unknown) => {
     await ctx.messages.show('info', vscode.l10n.t('{0} cannot reopen past sessions (it advertises neither session/load nor session/resume). Its sessions in the sidebar open from the local archive.', forMessage(agent.name, 100)));
     return;
   }
-  const sessions: { sessionId: string; title?: string | null; updatedAt?: string | null; cwd: string }[] = [];
+  const sessions: ListedSession[] = [];
   if (caps.canList()) {
-    let cursor: string | undefined;
     try {
-      for (let page = 0; page < 50; page++) {
-        // An agent by URL with a pathMap names folders its own way: asked and answered in its names, kept in this machine's.
-        const asked = cwd !== undefined && rt.paths ? (rt.paths.toRemote(cwd) ?? cwd) : cwd;
-        const r = await ctx.auth.withAuth(agent, cwd, (x) => x.connection.listSessions({ ...(asked ? { cwd: asked } : {}), ...(cursor ? { cursor } : {}) }));
-        for (const s of Array.isArray(r?.sessions) ? r.sessions : []) if (typeof s?.sessionId === 'string') sessions.push({ ...s, cwd: (typeof s.cwd === 'string' && rt.paths?.toLocal(s.cwd)) || s.cwd });
-        cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
-        if (!cursor) break;
-      }
+      // Asked and answered in an agent by URL's own names where it has a pathMap (sessionSync.ts), signed in first if need be.
+      sessions.push(...(await listedSessions(rt, cwd, (p) => ctx.auth.withAuth(agent, cwd, (x) => x.connection.listSessions(p)))));
     } catch (err) {
       await ctx.messages.show('error', vscode.l10n.t('Listing the sessions of {0} failed: {1}', forMessage(agent.name, 100), forMessage(String((err as Error).message ?? err))));
       return;

@@ -183,6 +183,22 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
       // The tool call's remote location opens the local file.
       assert.equal(await panel.session.requests.pathToOpen('/remote/ws/remote-map/answer.txt'), fs.realpathSync(path.join(dir, 'answer.txt')));
       assert.equal(panel.session.requests.agentPathInside('/remote/ws/remote-map/notes.txt'), fs.realpathSync(path.join(dir, 'notes.txt')));
+      // Resume Session lists the agent's sessions as the Sessions view does (sessionSync.ts's listedSessions): asked
+      // about the folder by its remote name, each cwd shown by this machine's name.
+      let offered: readonly { label: string; detail?: string; sessionId: string }[] = [];
+      a.testing.setSessionPicker(async (o) => void (offered = o));
+      try {
+        await vscode.commands.executeCommand('acpAgents.resumeSession', 'remote-pathmap');
+      } finally {
+        a.testing.setSessionPicker(undefined);
+      }
+      const lists = record().filter((r) => r.dir === 'in' && r.msg?.method === 'session/list').map((r) => r.msg.params.cwd);
+      assert.ok(lists.length >= 2 && lists.every((c) => c === '/remote/ws'), `asked by its remote name: ${JSON.stringify(lists)}`);
+      assert.deepEqual(
+        offered.filter((o) => o.sessionId.startsWith('remote-')).map((o) => [o.sessionId, o.detail]),
+        [['remote-old', path.join(ws, 'remote-map')], ['remote-far', ws]],
+        'its cwds by this machine\'s names (one it does not map: the folder asked about)',
+      );
     } finally {
       await endSessions();
       fs.rmSync(dir, { recursive: true, force: true });

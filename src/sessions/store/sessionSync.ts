@@ -4,9 +4,39 @@
  * the agent too (`session/delete`) — each time an agent (re)starts, and when
  * the user asks (Refresh, Delete).
  */
+import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentDefinition } from '../../agents/agentDefinition';
 import type { AgentManager } from '../../agents/agentManager';
+import type { AgentRuntime } from '../../agents/agentRuntime';
 import type { SessionIndex } from './sessionIndex';
+
+/** A session as an agent listed it, its cwd in this machine's names. */
+export type ListedSession = { readonly sessionId: string; readonly title?: string | null; readonly updatedAt?: string | null; readonly cwd: string };
+
+/**
+ * Every session an agent lists for `folder` (undefined: every folder), page after page (at most 50). An agent by
+ * URL with a pathMap is asked about the folder as it names it, and its answers' cwds are mapped back (one it does
+ * not map: the folder asked about); a folder it does not map is not asked about. A session with no cwd is the
+ * folder's. `list` sends one session/list: the Sessions view's plain call, or the Resume command's signed-in one.
+ */
+export async function listedSessions(rt: Pick<AgentRuntime, 'paths'>, folder: string | undefined, list: (params: acp.ListSessionsRequest) => Promise<Partial<acp.ListSessionsResponse> | null | undefined>): Promise<ListedSession[]> {
+  const cwd = folder !== undefined && rt.paths ? rt.paths.toRemote(folder) : folder;
+  if (folder !== undefined && cwd === undefined) return [];
+  const here = (p: string) => (rt.paths ? (rt.paths.toLocal(p) ?? folder ?? p) : p);
+  const out: ListedSession[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const r = await list({ ...(cwd !== undefined ? { cwd } : {}), ...(cursor ? { cursor } : {}) });
+    for (const x of Array.isArray(r?.sessions) ? r.sessions : []) {
+      if (typeof x?.sessionId !== 'string') continue;
+      const at = typeof x.cwd === 'string' ? here(x.cwd) : folder;
+      if (at !== undefined) out.push({ ...x, cwd: at });
+    }
+    cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
+    if (!cursor) break;
+  }
+  return out;
+}
 
 export interface SessionSyncDeps {
   readonly agents: Pick<AgentManager, 'runtime' | 'ensureRunning' | 'find' | 'status'>;
@@ -29,20 +59,7 @@ export class SessionSync {
   async listInto(agent: AgentDefinition): Promise<void> {
     const rt = this.deps.agents.runtime(agent.id);
     if (!rt?.capabilities.canList()) return;
-    for (const folder of this.deps.folders()) {
-      // An agent by URL with a pathMap is asked about the folder as it names it, and its answers are mapped back; one it does not map is not asked about.
-      const cwd = rt.paths ? rt.paths.toRemote(folder) : folder;
-      if (cwd === undefined) continue;
-      const here = (p: string) => (rt.paths ? (rt.paths.toLocal(p) ?? folder) : p);
-      let cursor: string | undefined;
-      for (let page = 0; page < 50; page++) {
-        const r = await rt.connection.listSessions({ cwd, ...(cursor ? { cursor } : {}) });
-        const listed = (Array.isArray(r?.sessions) ? r.sessions : []).filter((x) => typeof x?.sessionId === 'string').map((x) => ({ ...x, cwd: typeof x.cwd === 'string' ? here(x.cwd) : folder }));
-        this.deps.index.mergeListed(agent.id, listed);
-        cursor = typeof r?.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
-        if (!cursor) break;
-      }
-    }
+    for (const folder of this.deps.folders()) this.deps.index.mergeListed(agent.id, await listedSessions(rt, folder, (p) => rt.connection.listSessions(p)));
   }
 
   /**

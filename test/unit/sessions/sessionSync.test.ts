@@ -9,7 +9,7 @@ import type { AgentDefinition } from '../../../src/agents/agentDefinition';
 import type { AgentRuntime } from '../../../src/agents/agentRuntime';
 import { PathMap } from '../../../src/agents/pathMap';
 import { SessionIndex } from '../../../src/sessions/store/sessionIndex';
-import { SessionSync, type SessionSyncDeps } from '../../../src/sessions/store/sessionSync';
+import { listedSessions, SessionSync, type SessionSyncDeps } from '../../../src/sessions/store/sessionSync';
 
 const agent: AgentDefinition = { id: 'a', name: 'Agent A', command: 'a', args: [], env: {}, source: 'settings' };
 
@@ -60,6 +60,22 @@ describe('SessionSync', () => {
     await sync.listInto(agent);
     assert.deepEqual(asked, [{ cwd: '/srv/co' }]);
     assert.deepEqual(index.forAgent('a').map((e) => [e.sessionId, e.cwd]).sort(), [['r1', path.join('/w', 'sub')], ['r2', '/w'], ['r3', '/w']]);
+  });
+
+  it('listedSessions, which the Resume command shares: no folder asks for all (cwds mapped back where they can be); a folder the pathMap does not map is not asked about', async () => {
+    const asked: unknown[] = [];
+    const list = async (p: object) => (asked.push(p), { sessions: [{ sessionId: 'r1', cwd: '/srv/co/sub' }, { sessionId: 'r2', cwd: '/elsewhere' }, { sessionId: 'r3' }, { title: 'no id' }] } as any);
+    const paths = new PathMap([{ remote: '/srv/co', local: '/w' }]);
+    assert.deepEqual(
+      (await listedSessions({ paths }, undefined, list)).map((x) => [x.sessionId, x.cwd]),
+      [['r1', path.join('/w', 'sub')], ['r2', '/elsewhere']],
+      'no folder: the cwds it maps are mapped, the others kept; one with no cwd has no folder to be in',
+    );
+    assert.deepEqual(asked, [{}]);
+    assert.deepEqual(await listedSessions({ paths }, '/v', list), [], 'not mapped: not asked');
+    assert.equal(asked.length, 1);
+    // A local agent: its own cwds, and the folder's for one it did not name.
+    assert.deepEqual((await listedSessions({ paths: undefined }, '/w', list)).map((x) => [x.sessionId, x.cwd]), [['r1', '/srv/co/sub'], ['r2', '/elsewhere'], ['r3', '/w']]);
   });
 
   it('lists nothing from an agent that cannot list', async () => {
