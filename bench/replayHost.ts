@@ -41,7 +41,7 @@ const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDig
 /** From the agent's record: its session/load received → its replay all written into the pipe (ms). */
 function drainOf(record: string): number {
   const rec = fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: number; dir?: string; msg?: { method?: string } });
-  const load = rec.find((r) => r.msg?.method === 'session/load')?.t;
+  const load = rec.find((r) => r.msg?.method === 'session/load' || r.msg?.method === 'session/resume')?.t;
   const written = rec.find((r) => r.dir === 'mark')?.t;
   return load !== undefined && written !== undefined ? written - load : NaN;
 }
@@ -63,17 +63,20 @@ async function agentAlone(tmp: string, run: number): Promise<number> {
   return drainOf(record);
 }
 
-async function once(tmp: string, run: number): Promise<{ wallMs: number; cpuMs: number; snapshotMs: number; drainMs: number; items: number }> {
+/** One open of the past session over ACP v1 (session/load) or v2 (session/resume replaying from the start, v2's shapes). */
+async function once(tmp: string, run: number, protocolVersion: 1 | 2 = 1): Promise<{ wallMs: number; cpuMs: number; snapshotMs: number; drainMs: number; items: number; kinds: string }> {
   const def = { id: 'fake', name: 'Fake', command: process.execPath, args: [FAKE, SCENARIO] } as unknown as AgentDefinition;
-  const record = path.join(tmp, `host-${run}.jsonl`);
+  const record = path.join(tmp, `host-${run}-v${protocolVersion}.jsonl`);
   const rt = new AgentRuntime({
     name: 'bench',
     spec: { command: process.execPath, args: [FAKE, SCENARIO], cwd: tmp, env: { ...process.env, ACP_FAKE_RECORD: record } },
     clientInfo: { name: 'bench', version: '0' },
     logger: quiet,
     initializeTimeoutMs: 10_000,
+    protocolVersion,
   });
   await rt.start();
+  if (rt.protocolVersion !== protocolVersion) throw new Error(`the agent settled ACP v${rt.protocolVersion}, not v${protocolVersion}`);
   const never = new Emitter<never>();
   const manager = stub<AgentManager>({
     ensureRunning: async () => rt,
@@ -121,7 +124,11 @@ async function once(tmp: string, run: number): Promise<{ wallMs: number; cpuMs: 
   rt.process.killNow();
   await rt.process.exited;
   never.dispose();
-  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, snapshotMs, drainMs: drainOf(record), items: items.length };
+  // What the transcript holds, by kind: the same conversation must give the same items over either wire.
+  const counts = new Map<string, number>();
+  for (const i of items) counts.set(i.kind, (counts.get(i.kind) ?? 0) + 1);
+  const kinds = [...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ');
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, snapshotMs, drainMs: drainOf(record), items: items.length, kinds };
 }
 
 async function main(): Promise<void> {
@@ -129,12 +136,15 @@ async function main(): Promise<void> {
   try {
     console.log(`\nThe extension host opening ${SCENARIO} (session/load sent → answered; agent, pipe, decode, session, parts, transcript, archive), ${RUNS} runs after a warm-up`);
     await once(tmp, -1);
+    await once(tmp, -1, 2);
     await agentAlone(tmp, -1);
     const runs: Awaited<ReturnType<typeof once>>[] = [];
+    const v2: Awaited<ReturnType<typeof once>>[] = [];
     const alone: number[] = [];
-    // Interleaved, so that both see the machine as it is.
+    // Interleaved, so that each sees the machine as the others do.
     for (let i = 0; i < RUNS; i++) {
       runs.push(await once(tmp, i));
+      v2.push(await once(tmp, i, 2));
       alone.push(await agentAlone(tmp, i));
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
@@ -144,8 +154,19 @@ async function main(): Promise<void> {
     row('the panel\'s snapshot serialized', runs.map((r) => r.snapshotMs));
     row('the agent\'s pipe drained, read by the host', runs.map((r) => r.drainMs));
     row('  the same agent, read by a reader doing nothing', alone);
-    console.log(`  (${fmt(runs[0]!.items)} transcript items)`);
+    console.log(`  (${fmt(runs[0]!.items)} transcript items: ${runs[0]!.kinds})`);
+    console.log('  The same conversation over ACP v2 (session/resume from the start, v2 shapes: upserts, v2 diffs, replay_complete):');
+    row('  session/resume sent → answered (wall)', v2.map((r) => r.wallMs));
+    row('    the host process\'s CPU time meanwhile', v2.map((r) => r.cpuMs));
+    // The two wires give one model: a difference here is a decoder's bug, not a speed.
+    if (v2[0]!.kinds !== runs[0]!.kinds) throw new Error(`over v2 the transcript differs: ${v2[0]!.kinds} (v1: ${runs[0]!.kinds})`);
     figure('replay-10k.hostLoadMs', med(runs.map((r) => r.wallMs)));
+    figure('replay-10k.hostLoadMs.v2', med(v2.map((r) => r.wallMs)));
+    // The client's own cost over each wire: the host's CPU time (the wall time also holds the fake agent writing v2's
+    // longer lines, and the machine).
+    const cpuRatio = med(v2.map((r) => r.cpuMs)) / med(runs.map((r) => r.cpuMs));
+    console.log(`  v2 ÷ v1, medians: wall ${(med(v2.map((r) => r.wallMs)) / med(runs.map((r) => r.wallMs))).toFixed(2)}×, the host's CPU time ${cpuRatio.toFixed(2)}×`);
+    figure('replay-10k.hostCpuV2OverV1', cpuRatio);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
