@@ -25,10 +25,14 @@ export const BUDGETS = {
   // nothing, bench/replayHost.ts) plus the host's reading, on cores the webview's start-up is using:
   // medians of 275 and 292 ms (205-407) at load average 4-7, 458 ms (294-594) at 9-12; 0.3 s the aim.
   'replay-10k.pipeDrainMs': { budget: 700, unit: 'ms', what: "10,000-update replay: the agent's session/load received → all of it written into the pipe (median)", bench: 'webview' },
+  'replay-10k.visibleMs.v2': { budget: 1500, unit: 'ms', what: 'the 10,000-update session over ACP v2 (session/resume from the start, v2 shapes) clicked → visible (median)', bench: 'webview' },
+  'replay-10k.visibleV2OverV1': { budget: 1.1, unit: '×', what: 'the 10,000-update replay over v2 ÷ over v1, click → visible (medians)', bench: 'webview' },
   'replay-100k.visibleMs': { budget: 3500, unit: 'ms', what: 'a 100,000-update session clicked in the Sessions view → last message visible, input ready', bench: 'webview' },
   'replay-10k.heapMB': { budget: 150, unit: 'MB', what: 'webview JS heap after the 10k replay', bench: 'webview' },
   'replay-100k.heapMB': { budget: 200, unit: 'MB', what: 'webview JS heap after the 100k replay', bench: 'webview' },
   'stream-20k.enterToPaintedMs': { budget: 3000, unit: 'ms', what: '20,000 chunks: Enter → the whole answer painted (median)', bench: 'webview' },
+  'stream-20k.enterToPaintedMs.v2': { budget: 3000, unit: 'ms', what: 'the same over ACP v2 (acknowledged prompt, v2 chunks, ended by the idle state; median)', bench: 'webview' },
+  'stream-20k.enterToPaintedV2OverV1': { budget: 1.1, unit: '×', what: 'the 20,000-chunk stream over v2 ÷ over v1, Enter → painted (medians)', bench: 'webview' },
   'stream-20k.pipeToPaintMs': { budget: 100, unit: 'ms', what: 'last chunk queued by the agent → painted (median)', bench: 'webview' },
   'stream-20k.longestTaskMs': { budget: 50, unit: 'ms', what: 'longest task in the webview while streaming (median)', bench: 'webview' },
   'stream-20k.keystrokeDelayMs': { budget: 50, unit: 'ms', what: 'worst keystroke delay while streaming (median)', bench: 'webview' },

@@ -243,7 +243,7 @@ async function measureReplay(page, replay, opts) {
   const at = (/** @type {(r: any) => boolean} */ pred) => rec.find(pred)?.t;
   // The pipe drain: from the agent's session/load to its replay all written into the pipe (the agent
   // writes as fast as the extension host reads, so this is the host's reading, decoding and handling).
-  const loadAt = at((r) => r.msg?.method === 'session/load');
+  const loadAt = at((r) => r.msg?.method === 'session/load' || r.msg?.method === 'session/resume');
   const writtenAt = at((r) => r.dir === 'mark' || r.mark === 'replayWritten');
   const drainMs = loadAt && writtenAt ? writtenAt - loadAt : NaN;
   const heap = opts.detail ? await retainedHeap(frame) : 0;
@@ -355,7 +355,7 @@ const REPLAY_RUNS = Number(process.env.BENCH_REPLAY_RUNS || 3);
  * (the agent's start, VS Code's webview start-up).
  * @param {string} tmp
  * @param {string} nodeBin
- * @returns {{ replays: { small: Replay[], r10k: Replay[], r100k: Replay }, agents: any[] }}
+ * @returns {{ replays: { small: Replay[], r10k: Replay[], r10kV2: Replay[], r100k: Replay }, agents: any[] }}
  */
 function replaySessions(tmp, nodeBin) {
   const fakeAgent = path.join(ROOT, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
@@ -365,10 +365,10 @@ function replaySessions(tmp, nodeBin) {
   fs.writeFileSync(tiny, JSON.stringify(scenario));
   /** @type {any[]} */
   const agents = [];
-  const make = (/** @type {string} */ key, /** @type {string} */ scenarioArg, /** @type {number} */ i, /** @type {string} */ title, /** @type {number} */ count) => {
+  const make = (/** @type {string} */ key, /** @type {string} */ scenarioArg, /** @type {number} */ i, /** @type {string} */ title, /** @type {number} */ count, v2 = false) => {
     const id = `bench-${key}-${i}`;
     const record = path.join(tmp, `${id}.jsonl`);
-    agents.push({ id, name: `Bench: ${key} #${i}`, command: nodeBin, args: [fakeAgent, scenarioArg], env: { ACP_FAKE_RECORD: record } });
+    agents.push({ id, name: `Bench: ${key} #${i}`, command: nodeBin, args: [fakeAgent, scenarioArg], env: { ACP_FAKE_RECORD: record }, ...(v2 ? { protocolVersion: '2' } : {}) });
     return { key, agentId: id, title, record, count };
   };
   const runs = Array.from({ length: REPLAY_RUNS }, (_, i) => i + 1);
@@ -377,6 +377,8 @@ function replaySessions(tmp, nodeBin) {
     replays: {
       small: runs.map((i) => make('replay-tiny', tiny, i, `Short session ${i} (10 updates)`, 10)),
       r10k: runs.map((i) => make('replay-10k', 'replay-10k', i, `Long session ${i} (10,000 updates)`, 10_000)),
+      // The same conversation over ACP v2 (session/resume from the start, v2's shapes), its agents set to v2.
+      r10kV2: runs.map((i) => make('replay-10k-v2', 'replay-10k', i, `Long session over ACP v2 ${i} (10,000 updates)`, 10_000, true)),
       r100k: make('replay-100k', 'replay-100k', 1, 'Long session (100,000 updates)', 100_000),
     },
   };
@@ -495,12 +497,15 @@ async function main() {
   const workspace = prepareWorkspace(tmp);
   const nodeBin = ensureNode();
   const { replays, agents: replayAgents } = replaySessions(tmp, nodeBin);
-  const agents = [...testAgents(nodeBin, tmp).filter((a) => a.id === 'fake-stream-20k'), ...replayAgents];
+  const stream = testAgents(nodeBin, tmp).filter((a) => a.id === 'fake-stream-20k');
+  // The same stream over ACP v2: acknowledged prompt, v2 chunks, ended by the idle state (its own record).
+  const streamV2 = stream.map((a) => ({ ...a, id: 'fake-stream-20k-v2', name: 'ACP v2 stream: 20k', protocolVersion: '2', env: { ...a.env, ACP_FAKE_RECORD: path.join(tmp, 'stream-20k-v2.jsonl') } }));
+  const agents = [...stream, ...streamV2, ...replayAgents];
   const profileDir = process.env.BENCH_PROFILE_HOST;
   const server = await startCodeServer({
     installVsix: [vsixPath()],
     userSettings: { 'acpAgents.agents': agents },
-    beforeStart: ({ userDataDir }) => seedIndex(userDataDir, workspace, [...replays.small, ...replays.r10k, replays.r100k]),
+    beforeStart: ({ userDataDir }) => seedIndex(userDataDir, workspace, [...replays.small, ...replays.r10k, ...replays.r10kV2, replays.r100k]),
   });
   const browser = await launchBrowser(['--enable-precise-memory-info', '--js-flags=--expose-gc']);
   try {
@@ -543,6 +548,14 @@ async function main() {
     figure('replay-10k.visibleMs', med(big.map((x) => x.visibleMs)));
     figure('replay-10k.pipeDrainMs', med(big.map((x) => x.drainMs)));
     figure('replay-10k.heapMB', big[0]?.heap ?? NaN);
+    // ACP v2: the same 10,000 updates replayed by session/resume, clicked as often; interleaving is not needed for
+    // a ratio of medians taken minutes apart on an otherwise idle machine, but the load average is printed.
+    console.log(`\nThe 10,000-update session over ACP v2 (session/resume from the start, v2 shapes), ${REPLAY_RUNS} times`);
+    const bigV2 = [];
+    for (const r of replays.r10kV2) bigV2.push(await measureReplay(page, r, { serverPid, detail: false }));
+    console.log(`  10,000 updates over v2: ${spread(bigV2.map((x) => x.visibleMs))}; v2 ÷ v1 ${(med(bigV2.map((x) => x.visibleMs)) / med(big.map((x) => x.visibleMs))).toFixed(2)}× (load average ${os.loadavg().map((l) => l.toFixed(2)).join(', ')})`);
+    figure('replay-10k.visibleMs.v2', med(bigV2.map((x) => x.visibleMs)));
+    figure('replay-10k.visibleV2OverV1', med(bigV2.map((x) => x.visibleMs)) / med(big.map((x) => x.visibleMs)));
     if (!process.argv.includes('--quick')) {
       const r = await measureReplay(page, replays.r100k, { serverPid, detail: true });
       figure('replay-100k.visibleMs', r.visibleMs);
@@ -552,50 +565,58 @@ async function main() {
     // ---------------------------------------------------------------- streaming
     // A few runs, each in a new session of the same agent: one run on 2 busy cores says little.
     const runs = Number(process.env.BENCH_STREAM_RUNS || 5);
-    /** @type {{ total: number, inPipe: number, queued: number, gotPrompt: number, queuedAt: number, pipeAt: number, toWebview: number, inWebview: number, longest: number, inputDelay: number, lag: number, typed: number }[]} */
-    const streams = [];
     let emptyHeap = 0;
-    for (let run = 0; run < runs; run++) {
-      await runCommand(page, 'View: Close All Editors');
-      await runCommand(page, 'ACP: New Session');
-      await pick(page, 'Fake: stream-20k');
-      const sframe = await chatFrame(page);
-      await sframe.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
-      if (run === 0) emptyHeap = await retainedHeap(sframe);
-      await instrument(sframe, 'STREAM-END-MARKER');
-      await sframe.locator('#input').fill('stream please');
-      const tSend = Date.now();
-      await sframe.locator('#input').press('Enter');
-      // Keep typing while the answer streams in.
-      await sframe.locator('#input').click();
-      const typing = (async () => {
-        for (let i = 0; i < 30; i++) {
-          await page.keyboard.type('x');
-          await page.waitForTimeout(30);
-        }
-      })();
-      const stream = await waitDone(sframe);
-      await typing;
-      const rec = record(tmp, 'stream-20k').filter((r) => r.t >= tSend);
-      const mark = rec.find((r) => r.dir === 'mark' && r.name === 'lastChunk');
-      const prompted = rec.find((r) => r.dir === 'in' && r.msg?.method === 'session/prompt');
-      if (!mark || !prompted) throw new Error('the agent did not record the prompt and the last chunk');
-      const queued = mark.queued ?? mark.t;
-      streams.push({
-        total: stream.doneAt - tSend,
-        inPipe: stream.doneAt - mark.t,
-        queued: stream.doneAt - queued,
-        gotPrompt: prompted.t - tSend,
-        queuedAt: queued - tSend,
-        pipeAt: mark.t - tSend,
-        toWebview: stream.rxAt - mark.t,
-        inWebview: stream.doneAt - stream.rxAt,
-        longest: stream.longest,
-        inputDelay: stream.maxInputDelay,
-        lag: stream.maxLag,
-        typed: (await sframe.locator('#input').inputValue()).length,
-      });
-    }
+    /**
+     * The stream, `runs` times, from the agent named `label`, recorded in `<recordName>.jsonl`.
+     * @param {string} label @param {string} recordName
+     */
+    const measureStreams = async (label, recordName) => {
+      /** @type {{ total: number, inPipe: number, queued: number, gotPrompt: number, queuedAt: number, pipeAt: number, toWebview: number, inWebview: number, longest: number, inputDelay: number, lag: number, typed: number }[]} */
+      const out = [];
+      for (let run = 0; run < runs; run++) {
+        await runCommand(page, 'View: Close All Editors');
+        await runCommand(page, 'ACP: New Session');
+        await pick(page, label);
+        const sframe = await chatFrame(page);
+        await sframe.locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
+        if (run === 0 && !emptyHeap) emptyHeap = await retainedHeap(sframe);
+        await instrument(sframe, 'STREAM-END-MARKER');
+        await sframe.locator('#input').fill('stream please');
+        const tSend = Date.now();
+        await sframe.locator('#input').press('Enter');
+        // Keep typing while the answer streams in.
+        await sframe.locator('#input').click();
+        const typing = (async () => {
+          for (let i = 0; i < 30; i++) {
+            await page.keyboard.type('x');
+            await page.waitForTimeout(30);
+          }
+        })();
+        const stream = await waitDone(sframe);
+        await typing;
+        const rec = record(tmp, recordName).filter((r) => r.t >= tSend);
+        const mark = rec.find((r) => r.dir === 'mark' && r.name === 'lastChunk');
+        const prompted = rec.find((r) => r.dir === 'in' && r.msg?.method === 'session/prompt');
+        if (!mark || !prompted) throw new Error('the agent did not record the prompt and the last chunk');
+        const queued = mark.queued ?? mark.t;
+        out.push({
+          total: stream.doneAt - tSend,
+          inPipe: stream.doneAt - mark.t,
+          queued: stream.doneAt - queued,
+          gotPrompt: prompted.t - tSend,
+          queuedAt: queued - tSend,
+          pipeAt: mark.t - tSend,
+          toWebview: stream.rxAt - mark.t,
+          inWebview: stream.doneAt - stream.rxAt,
+          longest: stream.longest,
+          inputDelay: stream.maxInputDelay,
+          lag: stream.maxLag,
+          typed: (await sframe.locator('#input').inputValue()).length,
+        });
+      }
+      return out;
+    };
+    const streams = await measureStreams('Fake: stream-20k', 'stream-20k');
     const row = (/** @type {string} */ name, /** @type {(s: typeof streams[number]) => number} */ f, /** @type {string} */ note, d = 0) => {
       const xs = streams.map(f);
       console.log(`  ${name.padEnd(56)} ${fmt(med(xs), d).padStart(7)} ms  worst ${fmt(Math.max(...xs), d).padStart(6)}   ${note}`);
@@ -618,6 +639,12 @@ async function main() {
       figure('stream-20k.pipeToPaintMs', med(streams.map((x) => x.queued)));
       figure('stream-20k.longestTaskMs', med(streams.map((x) => x.longest)));
       figure('stream-20k.keystrokeDelayMs', med(streams.map((x) => x.inputDelay)));
+      // The same over ACP v2.
+      const v2 = await measureStreams('ACP v2 stream: 20k', 'stream-20k-v2');
+      const ratio = med(v2.map((x) => x.total)) / med(streams.map((x) => x.total));
+      console.log(`  over ACP v2: Enter → the whole answer painted ${fmt(med(v2.map((x) => x.total))).padStart(7)} ms (runs ${v2.map((x) => fmt(x.total)).join(', ')}); v2 ÷ v1 ${ratio.toFixed(2)}×`);
+      figure('stream-20k.enterToPaintedMs.v2', med(v2.map((x) => x.total)));
+      figure('stream-20k.enterToPaintedV2OverV1', ratio);
     }
 
     // ---------------------------------------------------------------- activation and sizes
