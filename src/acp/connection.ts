@@ -102,6 +102,9 @@ export class AcpConnection {
   private readonly updates: OrderedQueue;
   private updateHandler: ((n: DecodedNotification) => void | Promise<void>) | undefined;
   private stateHandler: ((sessionId: string, state: V2State) => void) | undefined;
+  /** v2 loads in flight: whether each has seen its replay_complete; and the ones answered without it (replayCut). */
+  private readonly replays = new Map<string, boolean>();
+  private readonly cutReplays = new Set<string>();
   /** ACP v2's turns (acp/v2Turns.ts); unused over v1. */
   private readonly v2Turns: V2Turns;
   private readonly closeListeners: (() => void)[] = [];
@@ -244,7 +247,10 @@ export class AcpConnection {
     for (const p of n.problems) logger.warn(`session/update (${n.sessionId}): ${p}`);
     // After every update received before it (a turn's last text first).
     if (n.kind === 'state') void this.updates.enqueue(n.sessionId, () => this.onState(n.sessionId, n.state));
-    else logger.info(`session/update (${n.sessionId}): replay_complete`);
+    else {
+      logger.info(`session/update (${n.sessionId}): replay_complete`);
+      if (this.replays.has(n.sessionId)) this.replays.set(n.sessionId, true);
+    }
   }
 
   private onState(sessionId: string, state: V2State): void {
@@ -379,8 +385,22 @@ export class AcpConnection {
    * (`replayFrom: {type: "start"}`; the replay ends with `replay_complete`, then the current state, then the answer).
    */
   async loadSession(params: acp.LoadSessionRequest, token?: CancellationToken) {
-    if (this.protocolVersion === PROTOCOL_V2) return this.fromV2(await this.call(P.ResumeSessionRequest.type, this.v2Servers({ ...params, replayFrom: { type: 'start' } } as acp.ResumeSessionRequest), token));
-    return this.call(P.LoadSessionRequest.type, params, token);
+    if (this.protocolVersion !== PROTOCOL_V2) return this.call(P.LoadSessionRequest.type, params, token);
+    // Whether the replay said it was whole (replay_complete) before the answer: see replayCut.
+    this.replays.set(params.sessionId, false);
+    try {
+      return this.fromV2(await this.call(P.ResumeSessionRequest.type, this.v2Servers({ ...params, replayFrom: { type: 'start' } } as acp.ResumeSessionRequest), token));
+    } finally {
+      if (!this.replays.get(params.sessionId)) this.cutReplays.add(params.sessionId);
+      this.replays.delete(params.sessionId);
+    }
+  }
+  /**
+   * v2: the last load (resume replaying from the start) of `sessionId` was answered without `replay_complete`: the
+   * history shown may stop short of the session's end. Asked once, after the load's updates were handled.
+   */
+  replayCut(sessionId: string): boolean {
+    return this.cutReplays.delete(sessionId);
   }
   async resumeSession(params: acp.ResumeSessionRequest, token?: CancellationToken) {
     return this.fromV2(await this.call(P.ResumeSessionRequest.type, this.v2Servers(params), token));

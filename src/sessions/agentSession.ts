@@ -19,7 +19,7 @@ import type { CancelToken, SessionSink } from '../agents/sessionRouter';
 import type { Attachment } from '../shared/attachments';
 import { Emitter, type Disposable } from '../shared/events';
 import type { PanelAction, PanelStatus } from '../shared/webviewProtocol';
-import { connectedText, explainFailure, openSession, type OpenHost } from './openSession';
+import { connectedText, explainFailure, openSession, replayCutNotice, type OpenHost } from './openSession';
 import { AgentRequests } from './parts/agentRequests';
 import { AgentFaults } from './parts/agentFaults';
 import { Elicitations } from './parts/elicitations';
@@ -280,7 +280,7 @@ export class AgentSession implements Disposable, SessionSink {
         this.services.index.touch(this.def.id, r.sessionId, this.workingFolder);
         this.transcript.header.accepts = { image: rt.capabilities.supportsPrompt('image'), embeddedContext: rt.capabilities.supportsPrompt('embeddedContext') };
         this.settings.opened(r);
-        this.emit([{ c: 'header' }]);
+        this.emit([{ c: 'header' }, ...(r.replayCut ? this.transcript.addLocalNotice(...replayCutNotice(this.def.name)) : [])]);
       },
       explain: (err, rt) => explainFailure(err, rt, this.def.name),
       needsSignIn: () => this.manager.status(this.def.id) === 'needs-sign-in',

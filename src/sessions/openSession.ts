@@ -27,7 +27,7 @@ export type SessionParams = {
   /** Schema 1.30+ (not in the SDK's stable types yet). */
   systemPrompt?: { mode: 'append'; content: { type: 'text'; text: string }[] };
 };
-type Opened = { sessionId: string; modes?: unknown; configOptions?: unknown };
+type Opened = { sessionId: string; modes?: unknown; configOptions?: unknown; replayCut?: true };
 
 /** How each mode runs: the phase it shows, whether the session is attached before the call (updates arrive during it), the call. */
 interface ModeSpec {
@@ -53,7 +53,8 @@ function spec(mode: OpenMode, token: CancellationToken | undefined): ModeSpec {
           const r = await rt.connection.loadSession({ sessionId: mode.sessionId, ...p }, token);
           // The replay is history: all of it is shown before the session counts as open.
           await rt.connection.drainSession(mode.sessionId);
-          return { ...(r ?? {}), sessionId: mode.sessionId };
+          // v2: answered before its replay said it was whole (replay_complete): shown where the history ends.
+          return { ...(r ?? {}), sessionId: mode.sessionId, ...(rt.connection.replayCut(mode.sessionId) ? { replayCut: true as const } : {}) };
         },
       };
     case 'fork':
@@ -77,6 +78,15 @@ function spec(mode: OpenMode, token: CancellationToken | undefined): ModeSpec {
         call: async (rt, p) => ({ ...((await rt.connection.resumeSession({ sessionId: mode.sessionId, ...p }, token)) ?? {}), sessionId: mode.sessionId }),
       };
   }
+}
+
+/** The notice where a v2 replay that did not say it was whole ends: its severity, title, and what it means. */
+export function replayCutNotice(agentName: string): ['warning', string, string] {
+  return [
+    'warning',
+    l10n.t('The history may end here.'),
+    l10n.t('{0} answered without saying its replay of this session was whole (ACP v2 replay_complete): what is above may stop short of the session\u2019s end. The session is open and goes on from the agent\u2019s own state.', agentName),
+  ];
 }
 
 /** What opening needs from its session. */

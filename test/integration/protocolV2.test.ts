@@ -77,6 +77,23 @@ describe('ACP v2 beside v1: negotiation and a v2 turn', function () {
     assert.equal(panel.session.id, sessionId);
   });
 
+  it('a resume whose replay ends without replay_complete: the history is shown, a notice says it may end there, and the session is live', async () => {
+    const a = await api();
+    await cfg().update('protocolVersion', '2', vscode.ConfigurationTarget.Global);
+    const first = a.openChat('fake-v2-replay-cut');
+    await waitForStatus(first, 'connected', connected);
+    const sessionId = first.session.id!;
+    await endSessions();
+    const panel = a.openPastSession('fake-v2-replay-cut', sessionId);
+    await waitForStatus(panel, 'loaded', connected);
+    const items = panel.session.transcript.items;
+    assert.deepEqual(items.filter((i): i is MessageItem => i.kind === 'user' || i.kind === 'agent').map((i) => i.text), ['A question from before', 'The start of an answer']);
+    const last = items.at(-1);
+    assert.equal(last?.kind, 'notice', 'the notice is where the replayed history ends');
+    assert.match(last?.kind === 'notice' ? `${last.title} ${last.description}` : '', /The history may end here\. Fake: v2-replay-cut answered without saying its replay of this session was whole/);
+    assert.equal(await panel.session.prompt('go on'), 'end_turn', 'live');
+  });
+
   it('files a v2 agent changes on its own, each reported as a v2 diff after the write: listed, and Undo puts back what the patch says they held; a diff for a file never written is not listed', async () => {
     const a = await api();
     await cfg().update('protocolVersion', '2', vscode.ConfigurationTarget.Global);

@@ -391,6 +391,24 @@ describe('ACP v2: the connection', () => {
     assert.deepEqual(states, ['elsewhere:idle:end_turn']);
   });
 
+  it('a load (resume from the start) answered without replay_complete is a cut replay, said once; one with it is not', async () => {
+    const { p } = await v2Peer();
+    for (const [id, complete] of [['whole', true], ['cut', false]] as const) {
+      const answer = p.conn.loadSession({ sessionId: id, cwd: '/w', mcpServers: [] });
+      const req = await p.next((m) => m.method === 'session/resume' && m.params.sessionId === id);
+      p.send({ method: 'session/update', params: { sessionId: id, update: { sessionUpdate: 'agent_message', messageId: 'm', content: [text('earlier')] } } });
+      if (complete) p.send({ method: 'session/update', params: { sessionId: id, update: { sessionUpdate: 'replay_complete' } } });
+      p.send({ id: req.id, result: {} });
+      await answer;
+      assert.equal(p.conn.replayCut(id), !complete, id);
+      assert.equal(p.conn.replayCut(id), false, 'asked once');
+    }
+    // A replay_complete for a session not being loaded changes nothing.
+    p.send({ method: 'session/update', params: { sessionId: 'other', update: { sessionUpdate: 'replay_complete' } } });
+    await tick(10);
+    assert.equal(p.conn.replayCut('other'), false);
+  });
+
   it('the config options of session/new, resume (load), fork and set_config_option answers are named as v1 names them', async () => {
     const { p } = await v2Peer();
     const options = [{ configId: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: 'auto', options: [{ value: 'default', name: 'Manual' }] }];
