@@ -1077,7 +1077,7 @@ const MUTANTS = [
     find: '      if (!this.replays.get(params.sessionId)) this.cutReplays.add(params.sessionId);\n',
     replace: '',
     tier: 'unit',
-    grep: 'a load (resume from the start) answered without replay_complete',
+    grep: 'answered without replay_complete is a cut replay',
   },
   {
     name: 'v2-patch-not-undoable',
