@@ -1080,6 +1080,15 @@ const MUTANTS = [
     grep: 'answered without replay_complete is a cut replay',
   },
   {
+    name: 'restore-preview-before-the-turn-settled',
+    breaks: '"Restore files to here" clicked just after a turn plans from an incomplete checkpoint: the files the turn changed last are missing',
+    file: 'src/sessions/parts/fileCheckpoints.ts',
+    find: '    await this.turnSettled();\n',
+    replace: '',
+    tier: 'unit',
+    grep: 'clicked just after a turn: its preview waits until the turn settled',
+  },
+  {
     name: 'v2-patch-not-undoable',
     breaks: 'a file a v2 agent edits itself is listed in Changes without Undo: its v2 diff (the hunks) is not used to tell what it held',
     file: 'src/sessions/parts/fileCheckpoints.ts',

@@ -202,7 +202,7 @@ const HANDLERS: Handlers = {
     const run = async (): Promise<unknown> => {
       switch (msg.action) {
         case 'preview':
-          return r.preview(msg.id);
+          return await p.session.checkpoints.preview(msg.id);
         case 'restore':
           return await r.restore(msg.id);
         case 'restoreKeep':

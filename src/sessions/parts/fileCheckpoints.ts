@@ -132,6 +132,16 @@ export class FileCheckpoints implements SessionPart {
     this.settling = new Promise((resolve) => setTimeout(() => void this.afterTurn(turn).finally(resolve), SETTLE_MS));
   }
 
+  /**
+   * "Restore files to here" clicked: what would change, once the last turn's file changes are final. Clicked just
+   * after a turn, its checkpoint is not complete yet, and the plan would miss the files the turn changed last (as an
+   * Edit did: Rewind waits for the same).
+   */
+  async preview(checkpoint: string): Promise<void> {
+    await this.turnSettled();
+    this.restore.preview(checkpoint);
+  }
+
   /** Resolves when the last turn's late file events no longer count (its Changes are final). */
   turnSettled(): Promise<void> {
     return this.settling;

@@ -96,6 +96,24 @@ describe('sessions/parts: file checkpoints', () => {
     assert.deepEqual(slow.tracker, ['watch /ws', 'settle', 'sweep', 'watch /ws']);
   });
 
+  it('"Restore files to here" clicked just after a turn: its preview waits until the turn settled (its checkpoint complete)', async function () {
+    this.timeout(5_000); // a settle of a second
+    let release: () => void = () => undefined;
+    const s = setup(() => new Promise<void>((r) => (release = r)));
+    const previewed: string[] = [];
+    (s.part.restore as { preview: (cp: string) => void }).preview = (cp) => void previewed.push(cp);
+    s.f.state.busy = true;
+    s.part.turnBegan();
+    s.f.state.busy = false;
+    s.part.turnEnded();
+    const shown = s.part.preview('cp-1');
+    await new Promise((r) => setTimeout(r, 1_200));
+    assert.deepEqual(previewed, [], 'not while the turn settles (its listing still runs)');
+    release();
+    await shown;
+    assert.deepEqual(previewed, ['cp-1']);
+  });
+
   it('a turn that began and ended while the last one was still settling keeps its watch until its own end settles', async function () {
     this.timeout(5_000); // two settles of a second each
     let release: () => void = () => undefined;
