@@ -547,7 +547,7 @@ async function main() {
     figure('replay-small.visibleMs', med(small.map((x) => x.visibleMs)));
     figure('replay-10k.visibleMs', med(big.map((x) => x.visibleMs)));
     figure('replay-10k.pipeDrainMs', med(big.map((x) => x.drainMs)));
-    figure('replay-10k.heapMB', big[0]?.heap ?? NaN);
+    figure('replay-10k.heapMB', (big[0]?.heap ?? NaN) / 1e6);
     // ACP v2: the same 10,000 updates replayed by session/resume, clicked as often; interleaving is not needed for
     // a ratio of medians taken minutes apart on an otherwise idle machine, but the load average is printed.
     console.log(`\nThe 10,000-update session over ACP v2 (session/resume from the start, v2 shapes), ${REPLAY_RUNS} times`);
