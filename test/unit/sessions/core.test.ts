@@ -104,6 +104,7 @@ describe('opening a session: one sequence for new, load and resume', () => {
         return null;
       },
       drainSession: async (id: string) => void calls.push(`drain ${id}`),
+      replayCut: () => false,
       resumeSession: async (p: { sessionId: string }) => {
         if (p.sessionId === 'gone') throw new AgentError('session/resume', ErrorCodes.ResourceNotFound, 'no such session');
         return {};
@@ -169,7 +170,7 @@ describe('opening a session: one sequence for new, load and resume', () => {
 
   it('a panel closed while the load is being prepared sends no session/load, and shows nothing', async () => {
     const sent: string[] = [];
-    const r = stubRuntime({ loadSession: true }, { loadSession: async (p: { sessionId: string }) => void sent.push(`load ${p.sessionId}`), drainSession: async () => undefined });
+    const r = stubRuntime({ loadSession: true }, { loadSession: async (p: { sessionId: string }) => void sent.push(`load ${p.sessionId}`), drainSession: async () => undefined, replayCut: () => false });
     const { host, events, phases } = openHost(r);
     const abandon = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
     Object.assign(host, { abandon, sessionParams: async () => ((abandon.isCancellationRequested = true), { cwd: '/ws', mcpServers: [] }) });
@@ -198,6 +199,7 @@ describe('opening a session: one sequence for new, load and resume', () => {
           return null;
         },
         drainSession: async () => undefined,
+        replayCut: () => false,
         closeSession: async (id: string) => void sent.push(`close ${id}`),
       },
     );
