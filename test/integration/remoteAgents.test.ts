@@ -34,26 +34,32 @@ async function bridge(scenario: string, record: string, opts: string[] = [], env
   return { url: `${opts.includes('--tls') ? 'wss' : 'ws'}://127.0.0.1:${port}/acp`, child };
 }
 
-describe('Agents by URL (ACP over a WebSocket)', function () {
-  this.timeout(60_000);
+/**
+ * A describe's agents by URL: after each test its sessions end, the bridges it started are killed and the agents it
+ * added are gone (the user's `acpAgents.agents` as it was before the describe).
+ */
+function agentsByUrl(): { bridges: ChildProcess[]; add: (...entries: Record<string, unknown>[]) => Promise<void> } {
   let saved: unknown;
   const bridges: ChildProcess[] = [];
-
   before(() => {
     saved = cfg().inspect('agents')?.globalValue;
   });
-
   afterEach(async () => {
     await endSessions();
     for (const b of bridges.splice(0)) b.kill();
-    (await api()).testing.setAuthPrompter(undefined);
     await cfg().update('agents', saved, vscode.ConfigurationTarget.Global);
+  });
+  return { bridges, add: async (...entries) => await cfg().update('agents', [...((saved as unknown[]) ?? []), ...entries], vscode.ConfigurationTarget.Global) };
+}
+
+describe('Agents by URL (ACP over a WebSocket)', function () {
+  this.timeout(60_000);
+  const { bridges, add: addAgent } = agentsByUrl();
+
+  afterEach(async () => {
+    (await api()).testing.setAuthPrompter(undefined);
     await cfg().update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
   });
-
-  async function addAgent(entry: Record<string, unknown>): Promise<void> {
-    await cfg().update('agents', [...((saved as unknown[]) ?? []), entry], vscode.ConfigurationTarget.Global);
-  }
 
   it('connects by URL, declares no client fs or terminal, leaves out the MCP servers it cannot reach saying why, and does a whole turn', async () => {
     const a = await api();
@@ -361,18 +367,7 @@ describe('Agents by URL (ACP over a WebSocket)', function () {
 // CA, which the harness gives code-server), so a certificate that CA signed is refused there as untrusted.
 describe('wss:// agents by URL, with the tests\' CA trusted (NODE_EXTRA_CA_CERTS)', function () {
   this.timeout(60_000);
-  let savedAgents: unknown;
-  const children: ChildProcess[] = [];
-
-  before(() => {
-    savedAgents = cfg().inspect('agents')?.globalValue;
-  });
-
-  afterEach(async () => {
-    await endSessions();
-    for (const c of children.splice(0)) c.kill();
-    await cfg().update('agents', savedAgents, vscode.ConfigurationTarget.Global);
-  });
+  const { bridges: children, add } = agentsByUrl();
 
   it('wss://: a certificate the tests\' CA signed for 127.0.0.1 connects and does a turn; one signed for another name is refused in words, no connection made', async () => {
     const a = await api();
@@ -381,7 +376,7 @@ describe('wss:// agents by URL, with the tests\' CA trusted (NODE_EXTRA_CA_CERTS
     const other = await bridge('remote', 'remote-wss-other', ['--tls', ws('other-name.crt'), ws('other-name.key')]);
     children.push(good.child, other.child);
     assert.match(good.url, /^wss:/);
-    await cfg().update('agents', [...((savedAgents as unknown[]) ?? []), { id: 'remote-wss', name: 'Remote TLS', url: good.url }, { id: 'remote-wss-other', name: 'Remote Misnamed', url: other.url }], vscode.ConfigurationTarget.Global);
+    await add({ id: 'remote-wss', name: 'Remote TLS', url: good.url }, { id: 'remote-wss-other', name: 'Remote Misnamed', url: other.url });
     const panel = a.openChat('remote-wss');
     await waitForStatus(panel, 'connected', connected);
     assert.equal(await panel.session.prompt('over TLS'), 'end_turn');
