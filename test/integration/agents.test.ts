@@ -52,32 +52,41 @@ describe('Agents: start, handshake and failures (fake agents in the real host)',
     /** The agent's log as an editor VS Code shows (the Output view's channel is one), or undefined; its uri holds the channel's name, punctuation dropped or not by the VS Code version. */
     const bare = (s: string) => s.replace(/[^A-Za-z0-9]/g, '');
     const shownLog = (name: string) => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'output' && bare(decodeURIComponent(e.document.uri.toString())).includes(bare(`ACP: ${name}`)));
+    // Every change of the visible editors, timed: whether the log was shown and then hidden, or never shown.
+    const t0 = Date.now();
+    const seen: string[] = [];
+    const watch = vscode.window.onDidChangeVisibleTextEditors((eds) => seen.push(`${Date.now() - t0} ms: [${eds.map((e) => `${e.document.uri.scheme}:${bare(decodeURIComponent(e.document.uri.path)).slice(-40)}`).join(', ')}]`));
     const logShown = async (name: string, stderr: RegExp) =>
       await waitFor(`the log of ${name} shown, with ${stderr}`, () => stderr.test(shownLog(name)?.document.getText() ?? '') || undefined).catch((err) => {
-        // Said in full: once, on a loaded machine, the log was not shown (the oldest host); what the user was told, and the agent's state, say why.
+        // Said in full: once, on a loaded machine, the log was not shown (the oldest host); what the user was told, the
+        // agent's state, and how the visible editors changed, say why.
         const told = a.testing.messages().slice(-4).map((m) => `${m.severity} "${m.message.slice(0, 160)}" [${m.actions.join(', ')}]`);
         throw new Error(
-          `${String(err)}; visible: ${vscode.window.visibleTextEditors.map((e) => decodeURIComponent(e.document.uri.toString())).join(' | ')}; the last messages: ${told.join(' ; ') || 'none'}; agent status: ${a.agentStatus('fake-exit-mid-prompt')}`,
+          `${String(err)}; visible: ${vscode.window.visibleTextEditors.map((e) => decodeURIComponent(e.document.uri.toString())).join(' | ')}; the last messages: ${told.join(' ; ') || 'none'}; agent status: ${a.agentStatus(`fake-${name.replace(/^Fake: /, '')}`)}; the visible editors changed at: ${seen.slice(-12).join(' ; ') || 'never'}`,
         );
       });
-    await vscode.commands.executeCommand('workbench.action.closePanel');
-    assert.equal(shownLog('Fake: crash-initialize'), undefined, 'not shown before');
-    const panel = a.openChat('fake-crash-initialize');
-    assert.ok((await waitForStatus(panel, 'failure', failed)).actions.includes('showLog'));
-    await panel.session.runAction('showLog');
-    await logShown('Fake: crash-initialize', /panic: invalid token/);
-
-    // The notification of an exit: its Show Log.
-    await vscode.commands.executeCommand('workbench.action.closePanel');
-    await waitFor('the Output view hidden', () => shownLog('Fake: crash-initialize') === undefined || undefined);
-    a.testing.setMessageAnswer(async (m) => m.actions.find((x) => x === 'Show Log'));
     try {
-      const exits = a.openChat('fake-exit-mid-prompt');
-      await waitForStatus(exits, 'connected', connected);
-      await exits.session.prompt('hi');
-      await logShown('Fake: exit-mid-prompt', /model connection reset/);
+      await vscode.commands.executeCommand('workbench.action.closePanel');
+      assert.equal(shownLog('Fake: crash-initialize'), undefined, 'not shown before');
+      const panel = a.openChat('fake-crash-initialize');
+      assert.ok((await waitForStatus(panel, 'failure', failed)).actions.includes('showLog'));
+      await panel.session.runAction('showLog');
+      await logShown('Fake: crash-initialize', /panic: invalid token/);
+
+      // The notification of an exit: its Show Log.
+      await vscode.commands.executeCommand('workbench.action.closePanel');
+      await waitFor('the Output view hidden', () => shownLog('Fake: crash-initialize') === undefined || undefined);
+      a.testing.setMessageAnswer(async (m) => m.actions.find((x) => x === 'Show Log'));
+      try {
+        const exits = a.openChat('fake-exit-mid-prompt');
+        await waitForStatus(exits, 'connected', connected);
+        await exits.session.prompt('hi');
+        await logShown('Fake: exit-mid-prompt', /model connection reset/);
+      } finally {
+        a.testing.setMessageAnswer(undefined);
+      }
     } finally {
-      a.testing.setMessageAnswer(undefined);
+      watch.dispose();
     }
   });
 
