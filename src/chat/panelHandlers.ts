@@ -10,6 +10,7 @@ import { attachmentsOf, userOrdinal } from '../sessions/parts/rewind';
 import type { Attachment, Mention } from '../shared/attachments';
 import { currentBytes } from '../services/files/restoreFiles';
 import { forMessage } from '../shared/nativeText';
+import { REBUILD_MAX_BYTES } from '../shared/patch';
 import type { HostToWebview, WebviewToHost } from '../shared/webviewProtocol';
 import type { AttachmentSources } from './attachmentSources';
 import { addContextFolder } from './contextFolders';
@@ -142,7 +143,7 @@ const HANDLERS: Handlers = {
       const now = async () => {
         const file = await p.session.requests.pathToOpen(content.path);
         const bytes = file === undefined ? undefined : currentBytes(file);
-        return bytes === null || bytes === undefined || bytes.length > 5_000_000 ? undefined : bytes.toString('utf8');
+        return bytes === null || bytes === undefined || bytes.length > REBUILD_MAX_BYTES ? undefined : bytes.toString('utf8');
       };
       void now().then((text) => p.diffs.openPatch(content, text)).then(undefined, (err: unknown) => p.log.warn(`open diff failed: ${String(err)}`));
     }

@@ -18,6 +18,9 @@ export interface PatchHunk {
 }
 
 
+/** A file larger than this is not read to rebuild its text before a v2 change (Open Diff, Undo): the hunks alone serve. */
+export const REBUILD_MAX_BYTES = 5_000_000;
+
 /** At most this many lines of hunks are kept per file (the rest is said, not shown). */
 export const PATCH_MAX_LINES = 20_000;
 

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkPath } from '../../node/pathPolicy';
 import { forMessage } from '../../shared/nativeText';
-import { textBefore, type PatchHunk } from '../../shared/patch';
+import { REBUILD_MAX_BYTES, textBefore, type PatchHunk } from '../../shared/patch';
 import { isPlainUtf8, readDisk, same, staleAgainst, UNREADABLE, utf8, type Disk } from './diskBytes';
 import { TurnBaseline, type RepoPins } from './turnBaseline';
 import type { ChangeEntry, ChangeTracking, TurnObserver } from '../../sessions/ports';
@@ -139,7 +139,7 @@ export class ChangeTracker implements ChangeTracking {
   notePatch(file: string, hunks: readonly PatchHunk[], roots: readonly string[]): void {
     if (!hunks.length) return;
     this.propose(file, roots, (now) => {
-      const before = Buffer.isBuffer(now) && now.length <= 5_000_000 ? textBefore(now.toString('utf8'), hunks) : undefined;
+      const before = Buffer.isBuffer(now) && now.length <= REBUILD_MAX_BYTES ? textBefore(now.toString('utf8'), hunks) : undefined;
       return before === undefined ? undefined : utf8(before);
     });
   }
