@@ -26,6 +26,7 @@
  * No `vscode` import.
  */
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -46,6 +47,46 @@ const LOCATION_VARS = new Set([
   'GIT_INTERNAL_SUPER_PREFIX',
   'GIT_QUARANTINE_PATH',
 ]);
+
+/** Commands that write (worktree add, commit, merge) may take longer than a read. */
+const WRITE_TIMEOUT_MS = 60_000;
+
+/** What a writing command could otherwise run from the configuration. */
+const WRITE_OVERRIDES: readonly (readonly [string, string])[] = [
+  ['commit.gpgSign', 'false'],
+  ['tag.gpgSign', 'false'],
+  ['merge.verifySignatures', 'false'],
+  ['gc.auto', '0'],
+  ['maintenance.auto', 'false'],
+  ['submodule.recurse', 'false'],
+  ['merge.default', 'text'],
+  ['merge.stat', 'false'],
+  ['rerere.enabled', 'false'],
+  ['core.editor', ':'],
+  // With signing off these are never needed; empty, nothing could run if they were.
+  ['gpg.program', ''],
+  ['gpg.ssh.program', ''],
+  ['gpg.x509.program', ''],
+];
+
+/**
+ * What every custom merge driver the configuration names becomes: git's own
+ * three-way text merge (`git merge-file`, conflict markers and all), run by
+ * this git's absolute path. An empty driver would run nothing but leave a
+ * conflicted file without markers (or, before git 2.42, fail the merge); a
+ * driver named like a built-in one (`text`) hides it, so every name is
+ * replaced, `merge.default` with them.
+ */
+let mergeDriver: Promise<string> | undefined;
+function mergeDriverCommand(): Promise<string> {
+  mergeDriver ??= runGit(os.tmpdir(), ['--exec-path']).then((out) => {
+    const dir = String(out ?? '').trim();
+    const exe = path.join(dir, process.platform === 'win32' ? 'git.exe' : 'git');
+    const git = dir && fs.existsSync(exe) ? exe : 'git';
+    return `'${git.replace(/'/g, `'\\''`)}' merge-file --marker-size=%L %A %O %B`;
+  });
+  return mergeDriver;
+}
 
 const FIXED_CONFIG = ['safe.bareRepository=explicit', 'core.fsmonitor=false', `core.hooksPath=${os.devNull}`, 'protocol.allow=never'];
 
@@ -78,22 +119,44 @@ function gitEnv(overrides: readonly (readonly [string, string])[]): NodeJS.Proce
   return env;
 }
 
-/** Runs git with the fixed hardening and the given config overrides; undefined when it fails. */
-function runGit(
-  cwd: string,
-  args: readonly string[],
-  opts: { repo?: GitRepo; overrides?: readonly (readonly [string, string])[]; encoding?: 'utf8' | 'buffer' } = {},
-): Promise<string | Buffer | undefined> {
+/** What a git command said: its exit code (null when it was killed or could not start), its output and its errors. */
+export interface GitResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+interface RunOptions {
+  repo?: GitRepo;
+  overrides?: readonly (readonly [string, string])[];
+  encoding?: 'utf8' | 'buffer';
+  timeoutMs?: number;
+}
+
+function spawnGit(cwd: string, args: readonly string[], opts: RunOptions, done: (err: (Error & { code?: unknown }) | null, stdout: string | Buffer, stderr: string | Buffer) => void): void {
   const fixed = FIXED_CONFIG.flatMap((c) => ['-c', c]);
   const where = opts.repo ? [`--git-dir=${opts.repo.gitDir}`, `--work-tree=${opts.repo.top}`] : [];
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      [...fixed, '-C', cwd, ...where, ...args],
-      { timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_OUTPUT, encoding: opts.encoding ?? 'utf8', windowsHide: true, env: gitEnv(opts.overrides ?? []) },
-      (err, stdout) => resolve(err ? undefined : stdout),
-    );
-  });
+  execFile(
+    'git',
+    [...fixed, '-C', cwd, ...where, ...args],
+    { timeout: opts.timeoutMs ?? GIT_TIMEOUT_MS, maxBuffer: MAX_OUTPUT, encoding: opts.encoding ?? 'utf8', windowsHide: true, env: gitEnv(opts.overrides ?? []) },
+    done,
+  );
+}
+
+/** Runs git with the fixed hardening and the given config overrides; undefined when it fails. */
+function runGit(cwd: string, args: readonly string[], opts: RunOptions = {}): Promise<string | Buffer | undefined> {
+  return new Promise((resolve) => spawnGit(cwd, args, opts, (err, stdout) => resolve(err ? undefined : stdout)));
+}
+
+/** Runs git as `runGit` does, and keeps what it said whether it failed or not (text output). */
+function runGitFull(cwd: string, args: readonly string[], opts: RunOptions = {}): Promise<GitResult> {
+  return new Promise((resolve) =>
+    spawnGit(cwd, args, { ...opts, encoding: 'utf8' }, (err, stdout, stderr) => {
+      const code = !err ? 0 : typeof err.code === 'number' ? err.code : null;
+      resolve({ code, stdout: String(stdout ?? ''), stderr: String(stderr ?? '') || (err && code === null ? err.message : '') });
+    }),
+  );
 }
 
 /** safe.bareRepository (and GIT_CONFIG_COUNT, --path-format) came with git 2.38: an older git is not used. */
@@ -121,6 +184,8 @@ export class SafeGit {
     private readonly overrides: readonly (readonly [string, string])[],
     /** core.autocrlf as configured (lowercase), if set. */
     readonly autocrlf: string | undefined,
+    /** The custom merge drivers the configuration names (`merge.<name>.*`): none of them ever runs. */
+    readonly mergeDrivers: readonly string[] = [],
   ) {}
 
   /** Undefined when the configuration cannot be read (then nothing else is run there). */
@@ -128,13 +193,16 @@ export class SafeGit {
     const list = (await runGit(repo.top, ['config', '-z', '--list'], { repo })) as string | undefined;
     if (list === undefined) return undefined;
     const drivers = new Set<string>();
+    const mergeDrivers = new Set<string>();
     let autocrlf: string | undefined;
     for (const entry of list.split('\0')) {
       const nl = entry.indexOf('\n');
       const key = nl < 0 ? entry : entry.slice(0, nl);
       const value = nl < 0 ? 'true' : entry.slice(nl + 1);
       const m = /^filter\.([\s\S]+)\.[^.]+$/i.exec(key);
+      const merge = /^merge\.([\s\S]+)\.[^.]+$/i.exec(key);
       if (m) drivers.add(m[1]!);
+      else if (merge) mergeDrivers.add(merge[1]!);
       else if (key.toLowerCase() === 'core.autocrlf') autocrlf = value.toLowerCase();
     }
     const overrides: [string, string][] = [];
@@ -142,11 +210,24 @@ export class SafeGit {
       for (const k of ['clean', 'smudge', 'process']) overrides.push([`filter.${name}.${k}`, '']);
       overrides.push([`filter.${name}.required`, 'false']);
     }
-    return new SafeGit(repo, overrides, autocrlf);
+    return new SafeGit(repo, overrides, autocrlf, [...mergeDrivers]);
   }
 
   run(args: readonly string[], encoding: 'utf8' | 'buffer' = 'utf8'): Promise<string | Buffer | undefined> {
     return runGit(this.repo.top, args, { repo: this.repo, overrides: this.overrides, encoding });
+  }
+
+  /**
+   * A command that writes (a worktree added or removed, a commit, a merge), with
+   * what it said kept. On top of the reading hardening: no signing (no
+   * `gpg.program`), no automatic gc or maintenance, no submodule recursion, and
+   * every custom merge driver the configuration names replaced (see
+   * MERGE_DRIVER_OVERRIDE), `merge.default` included. `cwd` defaults to the top.
+   */
+  async change(args: readonly string[], opts: { timeoutMs?: number; cwd?: string; overrides?: readonly (readonly [string, string])[] } = {}): Promise<GitResult> {
+    const driver = this.mergeDrivers.length ? await mergeDriverCommand() : '';
+    const merge = this.mergeDrivers.flatMap((name): [string, string][] => [[`merge.${name}.driver`, driver], [`merge.${name}.recursive`, 'text']]);
+    return await runGitFull(opts.cwd ?? this.repo.top, ['--no-pager', ...args], { repo: this.repo, overrides: [...this.overrides, ...WRITE_OVERRIDES, ...merge, ...(opts.overrides ?? [])], timeoutMs: opts.timeoutMs ?? WRITE_TIMEOUT_MS });
   }
 
   /**
