@@ -32,6 +32,8 @@ const USER_ONLY_SETTINGS = [
   'editorContext',
   'editorTools',
   'protocolVersion',
+  'newSessionIn',
+  'worktreeFolder',
 ] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
@@ -83,6 +85,18 @@ export class Config {
   /** Agents from user (global) settings; workspace and folder values are ignored on purpose. */
   agents(): { agents: AgentDefinition[]; problems: AgentSettingsProblem[] } {
     return parseAgentSettings(this.userValue('agents') ?? []);
+  }
+
+  /** Where New Session opens a session in a git repository: its folder, a new worktree, or asked. User settings only. */
+  newSessionIn(): 'folder' | 'ask' | 'worktree' {
+    const v = this.userValue('newSessionIn');
+    return v === 'ask' || v === 'worktree' ? v : 'folder';
+  }
+
+  /** Where worktrees for sessions are made (an absolute folder; empty: the extension's storage). User settings only. */
+  worktreeFolder(): string {
+    const v = this.userValue('worktreeFolder');
+    return typeof v === 'string' ? v : '';
   }
 
   defaultAgent(): string {

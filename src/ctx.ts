@@ -50,6 +50,8 @@ import type { RegistryPickItem } from './ui/registryPicker';
 import { SessionTreeProvider } from './ui/sessionTree';
 import { UserMessages } from './ui/userMessages';
 import { confirmModal, pickSession, pickWorkspaceFolder } from './ui/modalPrompts';
+import { Worktrees } from './services/worktrees';
+import { worktreePrompts } from './ui/worktreePrompts';
 
 /** For the tests: a session opened as if no folder were open. */
 export const NO_FOLDER = '\u0000no-folder';
@@ -95,8 +97,11 @@ export class Ctx implements vscode.Disposable {
   readonly mcpTrust: McpTrust;
   /** The user's answers about what gemini-cli would load from the workspace once trusted. */
   readonly geminiTrust: GeminiConfigTrust;
-  /** "Open this session in a folder outside the workspace?" (a listed session's cwd). */
-  readonly sessionRoots = new SessionRootQuestion(workspaceFolderPaths, () => [this.scratchDir]);
+  /** "Open this session in a folder outside the workspace?" (a listed session's cwd); scratch folders and our worktrees are not. */
+  readonly sessionRoots = new SessionRootQuestion(workspaceFolderPaths, () => [this.scratchDir, ...this.worktrees.all().map((w) => w.dir)]);
+  /** Sessions in git worktrees of their own, and the questions about them (the tests answer them). */
+  readonly worktrees: Worktrees;
+  worktreeUi = worktreePrompts;
   /** The MCP servers sessions get (mcp.json files, settings, trust). */
   readonly mcp: McpServerSources;
   readonly mcpRelays: McpRelays;
@@ -115,6 +120,7 @@ export class Ctx implements vscode.Disposable {
 
   /** Replaceable answers (the tests answer them). */
   confirm = confirmModal;
+  readonly workspaceCwd = workspaceCwd;
   /** Why the user undid an agent's change (chat/sessionPorts.ts). */
   undoReasonBox = (options: vscode.InputBoxOptions): Thenable<string | undefined> => vscode.window.showInputBox(options);
   folderPicker = pickWorkspaceFolder;
@@ -166,6 +172,7 @@ export class Ctx implements vscode.Disposable {
     });
     this.archive = new TranscriptArchive(path.join(this.storage, 'archive'), () => this.config.archiveMaxBytes(), (err) => this.messages.storeWriteFailed((m) => this.log.error(m), vscode.l10n.t('the session history (archive)'), err));
     this.fileTouches = new FileTouches(path.join(this.storage, 'file-touches.json'), (m) => this.log.warn(m));
+    this.worktrees = new Worktrees(path.join(this.storage, 'worktrees.json'), path.join(this.storage, 'worktrees'), () => this.config.worktreeFolder(), (m) => this.log.info(m));
     this.sync = new SessionSync({
       agents: this.agents,
       index: this.index,
@@ -199,6 +206,7 @@ export class Ctx implements vscode.Disposable {
       mcp: (agentId, sessionId) => this.panels.find(agentId, sessionId)?.session.mcp,
       waiting: (agentId, sessionId) => this.waiting.has(agentId, sessionId),
       protocol: (agentId) => this.agents.runtime(agentId)?.protocolVersion,
+      worktree: (cwd) => this.worktrees.of(cwd),
     });
     this.treeView = vscode.window.createTreeView('acpAgents.sessions', { treeDataProvider: this.tree, showCollapseAll: true });
     this.disposables.push(this.waiting, this.waiting.showAsBadge(this.treeView, () => this.tree.refresh()));
@@ -230,8 +238,7 @@ export class Ctx implements vscode.Disposable {
       this.mcpRelays,
       this.tree,
       this.treeView,
-      { dispose: () => void this.index.flush() },
-      { dispose: () => void this.archive.flush() },
+      { dispose: () => void Promise.all([this.index.flush(), this.archive.flush()]) },
       this.fileTouches,
     );
   }
@@ -244,9 +251,7 @@ export class Ctx implements vscode.Disposable {
   }
 
   /** Whether an open panel uses the agent. */
-  inUse(agentId: string): boolean {
-    return [...this.liveSessions].some((s) => s.def.id === agentId);
-  }
+  inUse = (agentId: string): boolean => [...this.liveSessions].some((s) => s.def.id === agentId);
 
   private newSession(def: AgentDefinition, cwd: string | undefined, services: SessionServices): AgentSession {
     const session = new AgentSession(def, this.agents, this.auth, cwd === NO_FOLDER ? undefined : (cwd ?? this.workspaceCwd()), services);
@@ -257,10 +262,6 @@ export class Ctx implements vscode.Disposable {
       watched.forEach((w) => w.dispose());
     });
     return session;
-  }
-
-  workspaceCwd(): string | undefined {
-    return workspaceCwd();
   }
 
   /** The agent with this id; throws when none is configured (or built in). */

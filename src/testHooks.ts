@@ -19,6 +19,13 @@ import type { WorkspaceMcpServer } from './sessions/mcp/mcpServers';
 import { geminiTrustPrompt } from './ui/geminiTrustPrompt';
 import type { RegistryPickItem } from './ui/registryPicker';
 import type { ShownMessage } from './ui/userMessages';
+import type { Worktree } from './services/worktrees';
+import { worktreePrompts } from './ui/worktreePrompts';
+
+export interface WorktreeAnswers {
+  pick(shown: { title: string; labels: readonly string[]; descriptions: readonly string[] }): Promise<string | undefined>;
+  input(shown: { title: string; prompt: string; value: string; validate(text: string): Promise<string | undefined> }): Promise<string | undefined>;
+}
 
 /** What a native dialog of an elicitation showed (a modal, a quick pick, an input box). */
 export interface ShownDialog {
@@ -127,6 +134,13 @@ export interface TestHooks {
   postFromWebview(panel: ChatPanel, message: unknown): void;
   /** Answers "why undo the agent's change?" (the text typed; undefined: Escape); undefined: the real input box again. */
   setUndoReasonAnswer(answer: ((shown: ShownDialog) => Promise<string | undefined>) | undefined): void;
+  /**
+   * Answers the worktree questions: a pick with the label chosen (undefined: Escape), an input with the text typed
+   * (`validate`: what the box would say of a text); undefined: the real quick pick and input box again.
+   */
+  setWorktreeUi(ui: WorktreeAnswers | undefined): void;
+  /** The worktrees made for sessions. */
+  worktrees(): readonly Worktree[];
 }
 
 export function testHooks(ctx: Ctx): TestHooks {
@@ -156,6 +170,26 @@ export function testHooks(ctx: Ctx): TestHooks {
           }
         : defaults.trustPicker),
     setMessageAnswer: (answer) => void (ctx.messages.answer = answer),
+    setWorktreeUi: (ui) =>
+      void (ctx.worktreeUi = ui
+        ? {
+            pick: async (items, title) => {
+              const label = await ui.pick({ title, labels: items.map((i) => i.label), descriptions: items.map((i) => i.description ?? '') });
+              return items.find((i) => i.label === label);
+            },
+            input: async (o) =>
+              await ui.input({
+                title: o.title ?? '',
+                prompt: o.prompt ?? '',
+                value: o.value ?? '',
+                validate: async (text) => {
+                  const said = await o.validateInput?.(text);
+                  return typeof said === 'string' ? said : (said?.message ?? undefined);
+                },
+              }),
+          }
+        : worktreePrompts),
+    worktrees: () => ctx.worktrees.all(),
     setUndoReasonAnswer: (answer) =>
       void (ctx.undoReasonBox = answer ? async (o) => await answer({ kind: 'input', message: o.prompt ?? '', items: [], ...(o.title !== undefined ? { title: o.title } : {}) }) : defaults.undoReasonBox),
     postFromWebview: (panel, message) => (panel as unknown as { onMessage(m: unknown): void }).onMessage(message),

@@ -12,6 +12,8 @@ import type { TranscriptArchive } from '../sessions/store/transcriptArchive';
 import type { SessionRootQuestion } from '../ui/sessionRootPrompt';
 import type { UserMessages } from '../ui/userMessages';
 import { forLabel } from '../shared/nativeText';
+import { isInside } from '../node/pathPolicy';
+import type { Worktrees } from '../services/worktrees';
 import { readText } from './attachmentSources';
 import { ChangeTracker } from '../services/files/changeTracker';
 import type { EditorContextService } from '../services/editorContext/service';
@@ -38,6 +40,7 @@ export interface SessionServiceSources {
   readonly mcpRelays: McpRelays;
   readonly editorContext: EditorContextService;
   readonly sessionRoots: SessionRootQuestion;
+  readonly worktrees: Worktrees;
   readonly scratchDir: string;
   readonly log: vscode.LogOutputChannel;
   /** VS Code's input box (the tests answer it). */
@@ -67,7 +70,12 @@ export function sessionServices(s: SessionServiceSources): SessionServices {
     scratchRoot: () => makeScratch(s.scratchDir),
     releaseScratch: (dir, holders) => void removeScratchAfter(s.scratchDir, dir, holders, (m) => s.log.warn(`scratch folder: ${m}`)),
     confirmRoot: (agentName, folder) => s.sessionRoots.confirm(agentName, folder),
-    additionalDirectories: (cwd) => workspaceFolderPaths().filter((f) => f !== cwd),
+    // A worktree session is kept apart from the checkout it came from: that folder (or one around or in it) is not sent.
+    additionalDirectories: (cwd) => {
+      const wt = s.worktrees.of(cwd);
+      return workspaceFolderPaths().filter((f) => f !== cwd && !(wt && (isInside(f, wt.repoTop) || isInside(wt.repoTop, f))));
+    },
+    worktree: (cwd) => s.worktrees.of(cwd),
     newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),
     forkSession: async (def, sessionId, rewind) => (await vscode.commands.executeCommand<unknown>('acpAgents.forkSession', { agentId: def.id, sessionId, ...(rewind ? { rewind } : {}) })) === true,
     readText,

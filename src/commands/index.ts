@@ -14,6 +14,7 @@ import { registryCommands } from './registry';
 import { reviewCommands } from './review';
 import { sessionCommands } from './sessions';
 import { trustCommands } from './trust';
+import { worktreeCommands } from './worktrees';
 
 const COMMANDS: Record<CommandId, CommandFactory> = {
   ...sessionCommands,
@@ -23,6 +24,7 @@ const COMMANDS: Record<CommandId, CommandFactory> = {
   ...registryCommands,
   ...reviewCommands,
   ...diagnosticsCommands,
+  ...worktreeCommands,
 };
 
 /** Registers every command of the table. */

@@ -9,7 +9,9 @@ import { listedSessions, type ListedSession } from '../sessions/store/sessionSyn
 import { isAttachment, type Attachment } from '../shared/attachments';
 import type { PermissionItem } from '../shared/transcriptTypes';
 import type { SessionTreeNode } from '../ui/sessionTree';
+import { discoverRepo } from '../services/safeGit';
 import { agentFromArg, pickFolder, showError } from './helpers';
+import { startInWorktree } from './worktrees';
 import type { CommandFactory } from './types';
 
 const newSession: CommandFactory = (ctx) => async (arg?: unknown) => {
@@ -23,9 +25,18 @@ const newSession: CommandFactory = (ctx) => async (arg?: unknown) => {
     const preferred = ctx.config.defaultAgent();
     agent = (preferred && ctx.agents.find(preferred)) || (await ctx.agentPicker.pick(vscode.l10n.t('ACP: New Session'), undefined, { registry: true }));
   }
-  if (!agent) return;
+  if (!agent) return undefined;
   const cwd = await pickFolder(ctx);
-  if (cwd !== null) ctx.panels.open(agent, cwd);
+  if (cwd === null) return undefined;
+  // acpAgents.newSessionIn: a folder in a git repository may get a worktree of its own.
+  const mode = ctx.config.newSessionIn();
+  if (cwd !== undefined && mode !== 'folder' && (await discoverRepo(cwd))) {
+    const inWorktree = { label: vscode.l10n.t('In a New Worktree'), description: vscode.l10n.t('on a new branch, apart from other sessions') };
+    const where = mode === 'worktree' ? inWorktree : await ctx.worktreeUi.pick([{ label: vscode.l10n.t('In the Folder'), description: forLabel(cwd, 300) }, inWorktree], vscode.l10n.t('ACP: New Session'), vscode.l10n.t('Where {0} works', forLabel(agent.name, 100)));
+    if (!where) return undefined;
+    if (where === inWorktree) return await startInWorktree(ctx, agent, cwd);
+  }
+  return ctx.panels.open(agent, cwd);
 };
 
 const openSession: CommandFactory = (ctx) => (node?: SessionTreeNode) => {

@@ -40,4 +40,6 @@ export type CommandId =
   | 'acpAgents.rejectPermission'
   | 'acpAgents.showDiagnostics'
   | 'acpAgents.copyDiagnostics'
-  | 'acpAgents.sessionsThatChangedFile';
+  | 'acpAgents.sessionsThatChangedFile'
+  | 'acpAgents.newSessionInWorktree'
+  | 'acpAgents.finishWorktree';

@@ -168,8 +168,10 @@ export interface SessionServices {
    * asked (a past session's folder comes from the agent's list). Absent: yes.
    */
   confirmRoot?(agentName: string, folder: string): Promise<boolean>;
-  /** Other workspace folders, sent as additionalDirectories where supported. */
+  /** Other workspace folders, sent as additionalDirectories where supported (for a worktree session, not the checkout it came from). */
   additionalDirectories(cwd: string): string[];
+  /** The git worktree made for sessions that `cwd` is (services/worktrees.ts), if it is one. */
+  worktree?(cwd: string): { readonly branch: string; readonly baseLabel: string; readonly repoTop: string } | undefined;
   /** Opens a new session of the same agent (from an archive-only panel). */
   newSession(def: AgentDefinition): void;
   /**

@@ -86,6 +86,8 @@ export interface OpenSessionState {
   readonly waiting?: (agentId: string, sessionId: string) => boolean;
   /** The ACP version a running agent speaks (what its handshake settled); undefined while it is not running. */
   readonly protocol?: (agentId: string) => number | undefined;
+  /** The git worktree a session's folder is (services/worktrees.ts): its branch, and the checkout it came from. */
+  readonly worktree?: (cwd: string) => { readonly branch: string; readonly repoTop: string } | undefined;
 }
 
 /**
@@ -128,9 +130,12 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
     const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
     item.id = `session:${e.agentId}:${e.sessionId}`;
     const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
-    const elsewhere = folders.length > 0 && !folders.includes(e.cwd);
+    const wt = this.open.worktree?.(e.cwd);
+    const elsewhere = folders.length > 0 && !folders.includes(e.cwd) && !wt;
     const waiting = this.open.waiting?.(e.agentId, e.sessionId) ?? false;
-    const when = `${relativeTime(e.updatedAt)}${elsewhere ? ` · ${forLabel(path.basename(e.cwd), 100)}` : ''}`;
+    // A session in a worktree of its own says its branch first.
+    const where = wt ? `${vscode.l10n.t('branch {0}', forLabel(wt.branch, 60))} · ` : '';
+    const when = `${where}${relativeTime(e.updatedAt)}${elsewhere ? ` · ${forLabel(path.basename(e.cwd), 100)}` : ''}`;
     // A fork made by an Edit or Retry names the session it came from (which stays in the list).
     const from = e.forkOf ? forLabel(e.forkOf.title ?? this.index.get(e.agentId, e.forkOf.sessionId)?.title ?? e.forkOf.sessionId, 60) : undefined;
     const rewound = e.forkOf && from !== undefined ? (e.forkOf.message !== undefined ? vscode.l10n.t('rewound from "{0}" before message {1}', from, e.forkOf.message) : vscode.l10n.t('forked from "{0}"', from)) : undefined;
@@ -140,14 +145,15 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<SessionTreeN
       ['**', title],
       ['**\n\n', node.agent.name],
       [` · ${new Date(e.updatedAt).toLocaleString()}\n\n`, e.cwd],
+      ...(wt ? [['\n\n', vscode.l10n.t('In a git worktree on branch {0}, made from {1}', wt.branch, wt.repoTop)] as [string, string]] : []),
       [e.source === 'agent' ? `\n\n${vscode.l10n.t('(listed by the agent)')}` : ''],
       ...(rewound ? [['\n\n', rewound] as [string, string]] : []),
       [waiting ? `\n\n${vscode.l10n.t('Waiting for your answer to a permission request or a question.')}` : ''],
       [this.protocolLine(e.agentId)],
       ...mcpTooltip(this.open.mcp?.(e.agentId, e.sessionId)),
     );
-    item.iconPath = waiting ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('notificationsWarningIcon.foreground')) : new vscode.ThemeIcon(e.source === 'agent' ? 'cloud' : 'comment-discussion');
-    item.contextValue = 'acpSession';
+    item.iconPath = waiting ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('notificationsWarningIcon.foreground')) : new vscode.ThemeIcon(wt ? 'git-branch' : e.source === 'agent' ? 'cloud' : 'comment-discussion');
+    item.contextValue = wt ? 'acpWorktreeSession' : 'acpSession';
     item.command = { command: 'acpAgents.openSession', title: vscode.l10n.t('Open'), arguments: [node] };
     item.accessibilityInformation = { label: waiting ? vscode.l10n.t('Session {0}, {1}, waiting for you', title, relativeTime(e.updatedAt)) : vscode.l10n.t('Session {0}, {1}', title, relativeTime(e.updatedAt)) };
     return item;

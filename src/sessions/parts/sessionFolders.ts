@@ -127,6 +127,7 @@ export class SessionFolders implements SessionPart {
   /** The exits of the agent processes the scratch folder was handed to: it goes after them. */
   private readonly scratchHolders = new Set<Promise<unknown>>();
   private mcpNoticeShown = false;
+  private worktreeSaid = false;
   /** The editor-context MCP server's grant for this session (its folders are `roots()`). */
   private editorContext: EditorContextAccess | undefined;
   /** The folders the user added to session `of` (absolute, resolved). */
@@ -210,10 +211,26 @@ export class SessionFolders implements SessionPart {
   }
 
   attached(rt: AgentRuntime, sessionId: string): void {
+    this.sayWorktree();
     const reading = this.use(sessionId);
     // Add Folder at once; the stored chips when they are read.
     this.show(rt);
     void reading.then(() => this.show(rt));
+  }
+
+  /** A session in a git worktree of its own says so once: its branch, where it came from, what Finish does. */
+  private sayWorktree(): void {
+    const wt = this.cwd !== undefined && !this.worktreeSaid ? this.core.services.worktree?.(this.cwd) : undefined;
+    if (!wt) return;
+    this.worktreeSaid = true;
+    const { core } = this;
+    core.emit(
+      core.transcript().addLocalNotice(
+        'info',
+        l10n.t('In a git worktree on branch {0}', wt.branch),
+        l10n.t('{0} works in {1}, a worktree of {2} made from {3}. Its changes stay on branch {4} until you merge them back: ACP: Finish Worktree Session… (Merge Back, Keep Branch or Discard). The checkout at {2} is not among the session\'s folders.', core.def.name, this.cwd!, wt.repoTop, wt.baseLabel, wt.branch),
+      ),
+    );
   }
 
   turnBegan(): void {
