@@ -1106,6 +1106,43 @@ const MUTANTS = [
     tier: 'unit',
     grep: 'sent just after a turn: waits until the turn settled',
   },
+  // ---- session worktrees (#39)
+  {
+    name: 'worktree-merge-driver-runs',
+    breaks: "a repository's custom merge driver runs when Merge Back merges a worktree's branch",
+    file: 'src/services/safeGit.ts',
+    find: "[[`merge.${name}.driver`, driver], [`merge.${name}.recursive`, 'text']]",
+    replace: '[]',
+    tier: 'unit',
+    grep: 'never run: not when made, committed, merged or removed',
+  },
+  {
+    name: 'worktree-commit-signed',
+    breaks: "committing a worktree's changes runs the repository's gpg.program (commit.gpgSign)",
+    file: 'src/services/safeGit.ts',
+    find: "  ['commit.gpgSign', 'false'],\n",
+    replace: '',
+    tier: 'unit',
+    grep: 'never run: not when made, committed, merged or removed',
+  },
+  {
+    name: 'worktree-checkout-sent',
+    breaks: 'a worktree session gets the checkout it came from as an additional directory (inside its roots)',
+    file: 'src/chat/sessionPorts.ts',
+    find: ' && !(wt && (isInside(f, wt.repoTop) || isInside(wt.repoTop, f)))',
+    replace: '',
+    tier: 'integration',
+    grep: 'a session in a new worktree edits there',
+  },
+  {
+    name: 'worktree-root-question',
+    breaks: "a session opened in one of our worktrees is asked about as a folder outside the workspace",
+    file: 'src/ctx.ts',
+    find: ', ...this.worktrees.all().map((w) => w.dir)]',
+    replace: ']',
+    tier: 'integration',
+    grep: 'two worktree sessions edit the same file in parallel',
+  },
 ];
 
 // ------------------------------------------------------------------ the throwaway worktree
