@@ -1130,7 +1130,7 @@ const MUTANTS = [
     breaks: 'a worktree session gets the checkout it came from as an additional directory (inside its roots)',
     file: 'src/chat/sessionPorts.ts',
     find: '(isInside(f, wt.repoTop) || isInside(wt.repoTop, f))',
-    replace: '(f === wt.dir)',
+    replace: '(isInside(f, wt.dir))',
     tier: 'integration',
     grep: 'a session in a new worktree edits there',
   },
