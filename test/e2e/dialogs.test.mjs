@@ -3,6 +3,7 @@
 // and what the click did checked where it lands — the agent's record of the
 // answers it got, the files on disk, the Sessions view.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureNode } from '../harness/tools.mjs';
@@ -21,7 +22,7 @@ describe('e2e: the native dialogs, clicked', function () {
   before(async function () {
     wb = await openWorkbench({
       prefix: 'acp-dialogs',
-      agents: ['fake-access-dialogs', 'fake-auth-agent', 'fake-delete-list', 'fake-default', 'fake-elicit-dialogs'],
+      agents: ['fake-access-dialogs', 'fake-auth-agent', 'fake-delete-list', 'fake-default', 'fake-elicit-dialogs', 'fake-worktree'],
       // VS Code's own MCP support must not start (or ask about) the workspace's mcp.json server of the last test.
       settings: { 'chat.mcp.enabled': false, 'chat.mcp.autostart': 'never' },
     });
@@ -367,6 +368,59 @@ describe('e2e: the native dialogs, clicked', function () {
   });
 
   // Last: it reopens the window on a multi-root workspace.
+  it('a session in a new git worktree: the branch typed in the input box, the agent edits in the worktree, its row shows the branch, and Merge Back clicked in the confirmation merges it into the checkout', async function () {
+    /** @param {string[]} args */
+    const git = (...args) => execFileSync('git', ['-C', workspace, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { encoding: 'utf8', stdio: 'pipe' });
+    const shared = path.join(workspace, 'worktree-shared.txt');
+    fs.writeFileSync(shared, 'base line\n');
+    git('init', '-q', '-b', 'main');
+    git('add', 'worktree-shared.txt');
+    git('commit', '-q', '-m', 'base');
+    try {
+      await runCommand(page, 'ACP: New Session in a Worktree');
+      await pick(page, 'Fake: worktree');
+      const widget = page.locator('.quick-input-widget');
+      const input = widget.locator('input');
+      await widget.locator('.quick-input-message', { hasText: 'The new branch the session works on' }).waitFor({ timeout: 20_000 });
+      assert.match(await input.inputValue(), /^acp\/fake-worktree-\d{4}-\d{6}$/, 'a branch name is suggested');
+      await input.fill('not..valid');
+      await widget.locator('.quick-input-message', { hasText: 'is not a valid branch name' }).waitFor({ timeout: 10_000 });
+      await input.fill('acp/e2e');
+      await input.press('Enter');
+      await connected();
+      const frame = webviewFrame(page);
+      await frame.locator('.notice', { hasText: 'In a git worktree on branch acp/e2e' }).waitFor({ timeout: 10_000 });
+      // Where git put it: the worktree of branch acp/e2e.
+      const listed = git('worktree', 'list', '--porcelain').split('\n\n').find((w) => w.includes('branch refs/heads/acp/e2e'));
+      const dir = /^worktree (.+)$/m.exec(listed ?? '')?.[1];
+      assert.ok(dir && !dir.startsWith(workspace), `the worktree is outside the checkout: ${dir}`);
+      await send('edit it');
+      const written = await until('the agent’s write in the worktree', () => fs.existsSync(path.join(dir, 'worktree-shared.txt')) && /^written by /.test(fs.readFileSync(path.join(dir, 'worktree-shared.txt'), 'utf8')) && fs.readFileSync(path.join(dir, 'worktree-shared.txt'), 'utf8'));
+      assert.equal(fs.readFileSync(shared, 'utf8'), 'base line\n', 'the checkout is untouched');
+
+      await runCommand(page, 'ACP Agents: Focus on Sessions View');
+      await page.locator('#workbench\\.parts\\.sidebar .monaco-list-row', { hasText: 'branch acp/e2e' }).waitFor({ timeout: 20_000 });
+      await screenshot(page, 'worktree-session-row');
+
+      // Finish, from the panel: Merge Back, confirmed in the modal.
+      await page.locator('.tabs-container .tab', { hasText: 'Fake: worktree' }).first().click();
+      await runCommand(page, 'ACP: Finish Worktree Session');
+      await pick(page, 'Merge Back');
+      const confirm = await modal('Merge branch acp/e2e into the checkout at');
+      assert.match(confirm.detail, /2 uncommitted changes .* are committed on acp\/e2e first/);
+      await confirm.click('Merge Back');
+      await until('the merge in the checkout', () => fs.readFileSync(shared, 'utf8') === written || undefined);
+      // Read in the notification center, which lists it as it arrives (a toast may not show in a headless window).
+      await runCommand(page, 'Notifications: Show Notifications');
+      await page.locator('.notifications-center .notification-list-item', { hasText: 'Merged acp/e2e into main' }).first().waitFor({ timeout: 20_000 });
+      await runCommand(page, 'Notifications: Clear All Notifications');
+      assert.equal(git('rev-list', '--parents', '-n', '1', 'HEAD').trim().split(' ').length, 3, 'a merge commit');
+    } finally {
+      fs.rmSync(path.join(workspace, '.git'), { recursive: true, force: true });
+      fs.rmSync(shared, { force: true });
+    }
+  });
+
   it('multi-root folder picker: New Session asks which folder; Escape starts nothing, a pick starts the session there', async function () {
     const second = path.join(wb.tmp, 'second');
     fs.mkdirSync(second, { recursive: true });
