@@ -98,7 +98,7 @@ export class Ctx implements vscode.Disposable {
   /** The user's answers about what gemini-cli would load from the workspace once trusted. */
   readonly geminiTrust: GeminiConfigTrust;
   /** "Open this session in a folder outside the workspace?" (a listed session's cwd); scratch folders and our worktrees are not. */
-  readonly sessionRoots = new SessionRootQuestion(workspaceFolderPaths, () => [this.scratchDir, ...this.worktrees.all().map((w) => w.dir)]);
+  readonly sessionRoots = new SessionRootQuestion(workspaceFolderPaths, () => [this.scratchDir, ...this.worktrees.dirsFor(workspaceFolderPaths())]);
   /** Sessions in git worktrees of their own, and the questions about them (the tests answer them). */
   readonly worktrees: Worktrees;
   worktreeUi = worktreePrompts;
@@ -172,7 +172,7 @@ export class Ctx implements vscode.Disposable {
     });
     this.archive = new TranscriptArchive(path.join(this.storage, 'archive'), () => this.config.archiveMaxBytes(), (err) => this.messages.storeWriteFailed((m) => this.log.error(m), vscode.l10n.t('the session history (archive)'), err));
     this.fileTouches = new FileTouches(path.join(this.storage, 'file-touches.json'), (m) => this.log.warn(m));
-    this.worktrees = new Worktrees(path.join(this.storage, 'worktrees.json'), path.join(this.storage, 'worktrees'), () => this.config.worktreeFolder(), (m) => this.log.info(m));
+    this.worktrees = new Worktrees(path.join(this.storage, 'worktrees.json'), path.join(this.storage, 'worktrees'), () => this.config.worktreeFolder(), (m) => this.log.info(m), workspaceFolderPaths);
     this.sync = new SessionSync({
       agents: this.agents,
       index: this.index,

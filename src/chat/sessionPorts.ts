@@ -12,8 +12,7 @@ import type { TranscriptArchive } from '../sessions/store/transcriptArchive';
 import type { SessionRootQuestion } from '../ui/sessionRootPrompt';
 import type { UserMessages } from '../ui/userMessages';
 import { forLabel } from '../shared/nativeText';
-import { isInside } from '../node/pathPolicy';
-import type { Worktrees } from '../services/worktrees';
+import { overlaps, type Worktrees } from '../services/worktrees';
 import { readText } from './attachmentSources';
 import { ChangeTracker } from '../services/files/changeTracker';
 import type { EditorContextService } from '../services/editorContext/service';
@@ -69,11 +68,18 @@ export function sessionServices(s: SessionServiceSources): SessionServices {
     editorContext: (roots, client, v2) => s.editorContext.forSession(roots, client, v2),
     scratchRoot: () => makeScratch(s.scratchDir),
     releaseScratch: (dir, holders) => void removeScratchAfter(s.scratchDir, dir, holders, (m) => s.log.warn(`scratch folder: ${m}`)),
-    confirmRoot: (agentName, folder) => s.sessionRoots.confirm(agentName, folder),
-    // A worktree session is kept apart from the checkout it came from: that folder (or one around or in it) is not sent.
+    // A session of a worktree removed since: its history, read-only, and why.
+    confirmRoot: async (agentName, folder) => {
+      const gone = s.worktrees.removedAt(folder);
+      if (!gone) return await s.sessionRoots.confirm(agentName, folder);
+      void s.messages.show('info', gone.removed === 'kept' ? vscode.l10n.t('This session worked in a worktree that was removed; its branch {0} was kept. Its local history is shown, read-only.', forLabel(gone.branch, 200)) : vscode.l10n.t('This session worked in a worktree that was discarded with its branch {0}. Its local history is shown, read-only.', forLabel(gone.branch, 200)));
+      return false;
+    },
+    // A worktree session is kept apart from the checkout it came from and from the other worktrees: those folders
+    // (or one around or in them, by real path too) are not sent.
     additionalDirectories: (cwd) => {
-      const wt = s.worktrees.of(cwd);
-      return workspaceFolderPaths().filter((f) => f !== cwd && !(wt && (isInside(f, wt.repoTop) || isInside(wt.repoTop, f))));
+      const apart = s.worktrees.of(cwd) ? [s.worktrees.of(cwd)!.repoTop, ...s.worktrees.all().map((w) => w.dir)] : [];
+      return workspaceFolderPaths().filter((f) => f !== cwd && !apart.some((a) => overlaps(f, a)));
     },
     worktree: (cwd) => s.worktrees.of(cwd),
     newSession: (def) => void vscode.commands.executeCommand('acpAgents.newSession', def.id),

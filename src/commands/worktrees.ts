@@ -3,6 +3,8 @@
  * New Session's "in a new worktree" (acpAgents.newSessionIn), and Finish
  * Worktree Session (Merge back, Keep branch, Discard, open it as a folder).
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../agents/agentDefinition';
 import type { ChatPanel } from '../chat/chatPanel';
@@ -36,6 +38,7 @@ function suggestedBranch(agent: AgentDefinition): string {
  */
 export async function startInWorktree(ctx: Ctx, agent: AgentDefinition, folder: string): Promise<ChatPanel | undefined> {
   try {
+    ctx.worktrees.reload();
     const src = await ctx.worktrees.source(folder);
     const short = src.head.slice(0, 8);
     type StartItem = vscode.QuickPickItem & { start: WorktreeStart };
@@ -45,7 +48,7 @@ export async function startInWorktree(ctx: Ctx, agent: AgentDefinition, folder: 
     if (!from) return undefined;
     const branch = await ctx.worktreeUi.input({
       title: vscode.l10n.t('New worktree of {0}', forLabel(src.git.repo.top, 200)),
-      prompt: vscode.l10n.t('The new branch the session works on (from {0})', from.start.branch !== undefined ? forLabel(from.start.branch, 100) : (src.headBranch ?? short)),
+      prompt: vscode.l10n.t('The new branch the session works on (from {0})', forLabel(from.start.branch ?? src.headBranch ?? short, 100)),
       value: suggestedBranch(agent),
       validateInput: (v) => ctx.worktrees.checkBranch(src.git, v.trim()),
     });
@@ -53,7 +56,10 @@ export async function startInWorktree(ctx: Ctx, agent: AgentDefinition, folder: 
     const wt = await ctx.worktrees.create(src, branch.trim(), from.start);
     ctx.tree.refresh();
     if (src.uncommitted.length) void ctx.messages.show('info', vscode.l10n.t('The worktree starts from the last commit: the {0} uncommitted changes in {1} are not in it ({2}).', src.uncommitted.length, forMessage(src.git.repo.top, 500), named(src.uncommitted)));
-    return ctx.panels.open(agent, wt.dir);
+    // A folder inside the repository (a package of a monorepo): the same folder of the worktree.
+    const rel = path.relative(src.git.repo.top, fs.realpathSync.native(folder));
+    const cwd = rel && !rel.startsWith('..') && !path.isAbsolute(rel) && fs.existsSync(path.join(wt.dir, rel)) ? path.join(wt.dir, rel) : wt.dir;
+    return ctx.panels.open(agent, cwd);
   } catch (err) {
     if (!(err instanceof WorktreeError)) throw err;
     void ctx.messages.show('error', err.message);
@@ -77,6 +83,7 @@ const newSessionInWorktree: CommandFactory = (ctx) => async (arg?: unknown) => {
 
 /** The worktree a command is about: a Sessions view row's, the active panel's, else one the user picks. */
 async function worktreeFromArg(ctx: Ctx, arg: unknown): Promise<Worktree | undefined> {
+  ctx.worktrees.reload();
   const node = arg as SessionTreeNode | undefined;
   const cwd = node?.kind === 'session' ? node.entry.cwd : typeof arg === 'string' ? arg : ctx.activePanel()?.session.cwd;
   const wt = ctx.worktrees.of(cwd);
@@ -118,8 +125,21 @@ const finishWorktree: CommandFactory = (ctx) => async (arg?: unknown) => {
   const pending = changed?.length ? vscode.l10n.t('Its {0} uncommitted changes ({1}) are committed on {2} first.', changed.length, named(changed), branch) : vscode.l10n.t('It has no uncommitted changes.');
   switch (choice.id) {
     case 'merge': {
-      if (!(await ctx.confirm(vscode.l10n.t('Merge branch {0} into the checkout at {1}?', branch, forMessage(wt.repoTop, 500)), `${pending} ${vscode.l10n.t('The merge is made in {0}, into the branch checked out there. If files conflict, they are left for you to resolve.', forMessage(wt.repoTop, 500))}`, vscode.l10n.t('Merge Back')))) return undefined;
-      const r = await ctx.worktrees.mergeBack(wt, vscode.l10n.t('Work of an ACP agent session'));
+      // Not while an agent may still be writing there: a commit would catch half-written files.
+      const busy = ctx.panels.all().find((p) => ctx.worktrees.of(p.session.cwd) === wt && p.session.isBusy);
+      if (busy) {
+        void ctx.messages.show('info', vscode.l10n.t('{0} is still working in the worktree: stop it or wait for its turn to end, then Merge Back.', forMessage(busy.session.def.name, 100)));
+        return 'busy';
+      }
+      if (!(await ctx.confirm(vscode.l10n.t('Merge branch {0} into the checkout at {1}?', branch, forMessage(wt.repoTop, 500)), `${pending} ${vscode.l10n.t('The merge is made in {0}, into the branch checked out there; if files would conflict, you are told which before anything there changes.', forMessage(wt.repoTop, 500))}`, vscode.l10n.t('Merge Back')))) return undefined;
+      const message = vscode.l10n.t('Work of an ACP agent session');
+      let r = await ctx.worktrees.mergeBack(wt, message);
+      if (r.kind === 'would-conflict') {
+        const resolve = vscode.l10n.t('Merge and Resolve');
+        const detail = vscode.l10n.t('Nothing in {0} has changed yet. Merging leaves the conflicts there for you to resolve in the merge editor and commit (or undo the merge with git merge --abort).', forMessage(wt.repoTop, 500));
+        if (!(await ctx.confirm(vscode.l10n.t('Merging {0} into {1} would conflict in {2}. Merge anyway?', branch, forMessage(r.into, 200), named(r.files)), detail, resolve))) return 'would-conflict';
+        r = await ctx.worktrees.mergeBack(wt, message, { conflicts: true });
+      }
       switch (r.kind) {
         case 'merged':
           void ctx.messages.show('info', vscode.l10n.t('Merged {0} into {1} at {2}.', branch, forMessage(r.into, 200), forMessage(wt.repoTop, 500)));
@@ -134,6 +154,8 @@ const finishWorktree: CommandFactory = (ctx) => async (arg?: unknown) => {
         case 'refused':
           void ctx.messages.show('error', r.why);
           break;
+        case 'would-conflict':
+          break;
       }
       return r.kind;
     }
@@ -142,7 +164,9 @@ const finishWorktree: CommandFactory = (ctx) => async (arg?: unknown) => {
       const keep = choice.id === 'keep';
       const question = keep ? vscode.l10n.t('Remove the worktree folder {0} and keep branch {1}?', forMessage(wt.dir, 500), branch) : vscode.l10n.t('Discard the worktree {0} and its branch {1}?', forMessage(wt.dir, 500), branch);
       const lost = changed?.length ? vscode.l10n.t('Its {0} uncommitted changes are lost: {1}.', changed.length, named(changed)) : vscode.l10n.t('It has no uncommitted changes.');
-      const detail = keep ? `${pending} ${vscode.l10n.t('Files git ignores in the folder are deleted with it. Sessions open in it are closed.')}` : `${lost} ${vscode.l10n.t('The commits on {0} are lost unless merged. Sessions open in it are closed.', branch)}`;
+      const commits = keep ? undefined : await ctx.worktrees.unmerged(wt);
+      const unmerged = commits ? vscode.l10n.t('{0} commits on {1} are not merged and are lost with it.', commits, branch) : vscode.l10n.t('Every commit on {0} is merged already.', branch);
+      const detail = keep ? `${pending} ${vscode.l10n.t('Files git ignores in the folder are deleted with it. Sessions open in it are closed.')}` : `${lost} ${commits === undefined ? vscode.l10n.t('The commits on {0} are lost unless merged.', branch) : unmerged} ${vscode.l10n.t('Sessions open in it are closed.')}`;
       if (!(await ctx.confirm(question, detail, keep ? vscode.l10n.t('Keep Branch') : vscode.l10n.t('Discard')))) return undefined;
       closePanels(ctx, wt);
       const why = keep ? await ctx.worktrees.keep(wt, vscode.l10n.t('Work of an ACP agent session')) : await ctx.worktrees.discard(wt);

@@ -11,11 +11,20 @@
  * for the user when it refuses. With filter drivers off, a file under Git LFS
  * is checked out as its pointer file.
  *
- * The worktrees made are listed in `<storage>/worktrees.json`: what the
- * Sessions view shows as a session's branch, and the only folders outside the
- * workspace a session may be opened in without the root question. Nothing in
- * the original checkout is changed except by Merge back (a merge the user
- * confirmed) and by the branch and `.git/worktrees` entries git itself keeps.
+ * A worktree is made without a checkout, then filled by a `reset --hard` run
+ * with the worktree's own configuration read (a conditional include keyed on
+ * its branch or folder may name other filter drivers). Every later command in
+ * it names the worktree's git directory recorded when it was made, never what
+ * its `.git` file (agent-writable) says, and commits only while it is on its
+ * own branch.
+ *
+ * The worktrees made are listed in `<storage>/worktrees.json` (shared by the
+ * windows: read, merged and replaced under the store lock): what the Sessions
+ * view shows as a session's branch, the only folders outside the workspace a
+ * session may be opened in without the root question, and, once removed, why a
+ * session there opens read-only. Nothing in the original checkout is changed
+ * except by Merge back (a merge the user confirmed, after being told of any
+ * conflict) and by the branch and `.git/worktrees` entries git itself keeps.
  * No `vscode` import.
  */
 import * as crypto from 'node:crypto';
@@ -23,7 +32,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { writeFileAtomic } from '../node/atomicWrite';
-import { isInside } from '../node/pathPolicy';
+import { isInside, realPathLoose } from '../node/pathPolicy';
+import { withStoreLock } from '../node/storeLock';
 import { forMessage } from '../shared/nativeText';
 import { discoverRepo, SafeGit, type GitResult } from './safeGit';
 
@@ -33,13 +43,18 @@ export interface Worktree {
   readonly dir: string;
   /** The branch made for it. */
   readonly branch: string;
-  /** The original checkout's top folder, and its git directory. */
+  /** The original checkout's top folder. */
   readonly repoTop: string;
-  readonly gitDir: string;
+  /** The repository's common git directory (all its worktrees share it): how the original is recognised. */
+  readonly commonDir: string;
+  /** The worktree's own git directory (`<common>/worktrees/<id>`): named by every command in the worktree. */
+  readonly adminDir: string;
   /** The commit it started from, and what that was (a branch name, or the short commit of a detached HEAD). */
   readonly base: string;
   readonly baseLabel: string;
   readonly created: number;
+  /** Set once removed: what became of its branch (a session there then opens read-only, saying so). */
+  readonly removed?: 'kept' | 'discarded';
 }
 
 /** A refusal with a sentence for the user (paths and git's words escaped for a notification). */
@@ -68,9 +83,13 @@ export type MergeResult =
   | { readonly kind: 'merged'; readonly into: string; readonly committed: number }
   | { readonly kind: 'nothing'; readonly into: string }
   | { readonly kind: 'conflicts'; readonly into: string; readonly files: readonly string[] }
+  /** Found before anything was touched: merging would conflict in these files (merged only when asked again). */
+  | { readonly kind: 'would-conflict'; readonly into: string; readonly files: readonly string[] }
   | { readonly kind: 'refused'; readonly why: string };
 
 const MAX_LISTED = 200;
+/** Removed worktrees remembered (why their sessions open read-only), at most. */
+const MAX_REMOVED = 200;
 /** Git's own words in a message, at most. */
 const MAX_GIT_WORDS = 600;
 
@@ -96,26 +115,42 @@ const slug = (s: string): string => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(
 
 export class Worktrees {
   private list: Worktree[];
-  private writing: Promise<void> = Promise.resolve();
+  private writing: Promise<unknown> = Promise.resolve();
 
-  /** `file`: the list; `defaultRoot`: where worktrees go unless `root()` names a folder. */
+  /**
+   * `file`: the list; `defaultRoot`: where worktrees go unless `root()` names a folder;
+   * `workspace()`: the workspace folders (a worktree is never made inside one).
+   */
   constructor(
     private readonly file: string,
     private readonly defaultRoot: string,
     private readonly root: () => string,
     private readonly log: (m: string) => void,
+    private readonly workspace: () => readonly string[] = () => [],
   ) {
     this.list = read(file, log);
   }
 
   /** The worktrees made (and not removed). */
   all(): readonly Worktree[] {
-    return this.list;
+    return this.list.filter((w) => !w.removed);
+  }
+
+  /** The folders of our worktrees made from a repository that is (or holds, or is inside) one of `folders`. */
+  dirsFor(folders: readonly string[]): string[] {
+    return this.all()
+      .filter((w) => folders.some((f) => overlaps(f, w.repoTop)))
+      .map((w) => w.dir);
   }
 
   /** The worktree a folder is (or is inside), if one of ours. */
   of(folder: string | undefined): Worktree | undefined {
-    return folder === undefined ? undefined : this.list.find((w) => isInside(path.resolve(folder), w.dir));
+    return folder === undefined ? undefined : this.all().find((w) => isInside(path.resolve(folder), w.dir));
+  }
+
+  /** The removed worktree a folder was (or was inside), if one of ours. */
+  removedAt(folder: string): Worktree | undefined {
+    return this.list.find((w) => w.removed && isInside(path.resolve(folder), w.dir));
   }
 
   /** The repository of `folder`, with what the user picks from; a WorktreeError says why not. */
@@ -126,13 +161,13 @@ export class Worktrees {
     if (!git) throw new WorktreeError(l10n.t('The git configuration of {0} cannot be read, so no worktree is made.', forMessage(repo.top, 500)));
     const head = await git.change(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
     if (head.code !== 0) throw new WorktreeError(l10n.t('The repository at {0} has no commits yet. Make a first commit, then start a session in a worktree.', forMessage(repo.top, 500)));
-    const branch = await git.change(['symbolic-ref', '--quiet', '--short', 'HEAD']);
-    const refs = await git.change(['for-each-ref', `--count=${MAX_LISTED}`, '--format=%(refname:short)', 'refs/heads/']);
+    const branch = await headBranch(git);
+    const refs = await git.change(['for-each-ref', `--count=${MAX_LISTED}`, '--format=%(refname:lstrip=2)', 'refs/heads/']);
     const status = await git.change(['status', '--porcelain=v1', '-z', '--ignore-submodules=all', '--untracked-files=normal']);
     return {
       git,
       head: head.stdout.trim(),
-      headBranch: branch.code === 0 ? branch.stdout.trim() || undefined : undefined,
+      headBranch: branch,
       branches: refs.stdout.split('\n').map((b) => b.trim()).filter(Boolean),
       uncommitted: status.code === 0 ? statusPaths(status.stdout) : [],
     };
@@ -163,20 +198,35 @@ export class Worktrees {
       base = r.stdout.trim();
       baseLabel = start.branch;
     }
-    const parent = path.join(this.where(), `${slug(path.basename(git.repo.top))}-${crypto.createHash('sha256').update(git.repo.gitDir).digest('hex').slice(0, 8)}`);
+    const where = this.where();
+    // Inside the repository or a workspace folder, other sessions' folders would hold it.
+    const holder = [git.repo.top, ...this.workspace()].find((f) => overlaps(where, f));
+    if (holder) throw new WorktreeError(l10n.t('Worktrees cannot be made in {0}: it is inside {1} (or holds it). Choose another folder in acpAgents.worktreeFolder.', forMessage(where, 500), forMessage(holder, 500)));
+    const common = await git.change(['rev-parse', '--path-format=absolute', '--git-common-dir']);
+    if (common.code !== 0) throw new WorktreeError(l10n.t('Git did not make the worktree: {0}', gitWords(common)));
+    const parent = path.join(where, `${slug(path.basename(git.repo.top))}-${crypto.createHash('sha256').update(path.resolve(common.stdout.trim())).digest('hex').slice(0, 8)}`);
     await fs.promises.mkdir(parent, { recursive: true });
-    let dir = path.join(parent, slug(branch));
-    for (let n = 2; fs.existsSync(dir); n++) dir = path.join(parent, `${slug(branch)}-${n}`);
-    const r = await git.change(['worktree', 'add', '--no-track', '-b', branch, '--', dir, base]);
-    if (r.code !== 0) {
-      this.log(`worktree add failed for ${dir}: ${r.stderr.trim()}`);
-      throw new WorktreeError(l10n.t('Git did not make the worktree: {0}', gitWords(r)));
+    // A name of its own: a removed worktree's sessions never open in a new one.
+    let dir = '';
+    do dir = path.join(parent, `${slug(branch)}-${crypto.randomBytes(3).toString('hex')}`);
+    while (fs.existsSync(dir));
+    // No checkout yet: the files are written below, with the worktree's own configuration read.
+    const added = await git.change(['worktree', 'add', '--no-checkout', '--no-track', '-b', branch, '--', dir, base]);
+    const made = added.code === 0 ? await discoverRepo(dir) : undefined;
+    const inside = made && path.resolve(made.top) === path.resolve(fs.realpathSync.native(dir)) ? await SafeGit.open(made) : undefined;
+    const filled = inside ? await inside.change(['reset', '--hard', '--quiet', 'HEAD']) : undefined;
+    if (!made || !inside || filled?.code !== 0) {
+      const said = filled ?? added;
+      this.log(`worktree not made at ${dir}: ${said.stderr.trim()}`);
+      // What was made goes: the folder, git's record of it, the branch.
+      if (fs.existsSync(dir)) await git.change(['worktree', 'remove', '--force', '--force', '--', dir]);
+      if ((await git.change(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).code === 0) await git.change(['branch', '-D', '--', branch]);
+      throw new WorktreeError(l10n.t('Git did not make the worktree: {0}', gitWords(said)));
     }
-    const made: Worktree = { dir: fs.realpathSync.native(dir), branch, repoTop: git.repo.top, gitDir: git.repo.gitDir, base, baseLabel, created: Date.now() };
-    this.list = [...this.list, made];
-    await this.save();
-    this.log(`worktree made: ${made.dir} on ${branch} from ${baseLabel} (${base.slice(0, 12)}) of ${made.repoTop}`);
-    return made;
+    const wt: Worktree = { dir: made.top, branch, repoTop: git.repo.top, commonDir: path.resolve(common.stdout.trim()), adminDir: made.gitDir, base, baseLabel, created: Date.now() };
+    await this.update((list) => [...list, wt]);
+    this.log(`worktree made: ${wt.dir} on ${branch} from ${baseLabel} (${base.slice(0, 12)}) of ${wt.repoTop}`);
+    return wt;
   }
 
   /** The worktree's uncommitted changes (paths); undefined when its folder is gone or git cannot tell. */
@@ -189,31 +239,47 @@ export class Worktrees {
 
   /**
    * Merge back: the worktree's uncommitted changes are committed on its branch,
-   * then the branch is merged (`--no-ff`) into whatever the original checkout has
-   * checked out. Conflicts are left in that checkout for the merge editor; a
-   * merge git refuses (local changes it would overwrite, a merge already under
-   * way) leaves it as it was.
+   * then the branch is merged (`--no-ff`) into the branch the original checkout
+   * has checked out. A merge that would conflict is found first, with nothing in
+   * the checkout touched (`would-conflict`); with `conflicts: true` it is made,
+   * and the conflicts are left for the merge editor. A merge git refuses (local
+   * changes it would overwrite, a merge already under way) leaves it as it was.
    */
-  async mergeBack(wt: Worktree, message: string): Promise<MergeResult> {
+  async mergeBack(wt: Worktree, message: string, opts: { conflicts?: boolean } = {}): Promise<MergeResult> {
     const committed = await this.commitAll(wt, message);
     if (typeof committed === 'string') return { kind: 'refused', why: committed };
     const git = await this.original(wt);
     if (typeof git === 'string') return { kind: 'refused', why: git };
-    const into = ((await git.change(['symbolic-ref', '--quiet', '--short', 'HEAD'])).stdout.trim() || l10n.t('the detached HEAD')).slice(0, 200);
+    const into = await headBranch(git);
+    if (into === undefined) return { kind: 'refused', why: l10n.t('The checkout at {0} has no branch checked out (a detached HEAD): check out the branch to merge {1} into, then Merge Back again.', forMessage(wt.repoTop, 500), forMessage(wt.branch, 200)) };
     const ref = `refs/heads/${wt.branch}`;
     if ((await git.change(['merge-base', '--is-ancestor', ref, 'HEAD'])).code === 0) return { kind: 'nothing', into };
-    // The branch's configured merge options could add a strategy program or signing: emptied.
+    if (!opts.conflicts) {
+      // The merge in memory first: which files would conflict, nothing written to the checkout.
+      const trial = await git.change(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', 'HEAD', ref]);
+      if (trial.code === 1) return { kind: 'would-conflict', into, files: trial.stdout.split('\0').slice(1).filter(Boolean).slice(0, MAX_LISTED) };
+      if (trial.code !== 0) return { kind: 'refused', why: l10n.t('Git could not merge {0} into {1}: {2}', forMessage(wt.branch, 200), forMessage(into, 200), gitWords(trial)) };
+    }
+    // The branch's configured merge options could add a strategy program, a squash or signing: emptied.
     const options: [string, string][] = [[`branch.${into}.mergeOptions`, '']];
-    const r = await git.change(['merge', '-s', 'ort', '--no-ff', '--no-edit', '--no-stat', '--no-verify', '--no-verify-signatures', '--no-gpg-sign', '-m', l10n.t('Merge branch \'{0}\' (an ACP agent session\'s worktree)', wt.branch), ref], { overrides: options });
+    const r = await git.change(['merge', '-s', 'ort', '--no-ff', '--commit', '--no-squash', '--no-autostash', '--no-edit', '--no-stat', '--no-verify', '--no-verify-signatures', '--no-gpg-sign', '-m', l10n.t('Merge branch \'{0}\' (an ACP agent session\'s worktree)', wt.branch), ref], { overrides: options });
     if (r.code === 0) {
       this.log(`merged ${wt.branch} into ${into} at ${wt.repoTop}`);
       return { kind: 'merged', into, committed };
     }
-    const unmerged = await git.change(['diff', '--name-only', '--diff-filter=U', '-z']);
-    const files = unmerged.stdout.split('\0').filter(Boolean);
+    const unmerged = await git.change(['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--diff-filter=U', '-z']);
+    const files = unmerged.stdout.split('\0').filter(Boolean).slice(0, MAX_LISTED);
     this.log(`merge of ${wt.branch} into ${into} at ${wt.repoTop}: ${files.length ? `${files.length} conflict(s)` : `refused: ${r.stderr.trim()}`}`);
     if (files.length) return { kind: 'conflicts', into, files };
     return { kind: 'refused', why: l10n.t('Git did not merge {0} into {1}, and left {2} as it was: {3}', forMessage(wt.branch, 200), forMessage(into, 200), forMessage(wt.repoTop, 500), gitWords(r)) };
+  }
+
+  /** How many commits of the worktree's branch the original checkout's HEAD does not have; undefined when git cannot tell. */
+  async unmerged(wt: Worktree): Promise<number | undefined> {
+    const git = await this.original(wt);
+    if (typeof git === 'string') return undefined;
+    const r = await git.change(['rev-list', '--count', `HEAD..refs/heads/${wt.branch}`]);
+    return r.code === 0 ? Number(r.stdout.trim()) : undefined;
   }
 
   /**
@@ -231,34 +297,54 @@ export class Worktrees {
     return await this.remove(wt, true);
   }
 
-  /** Forgets a worktree (its folder and branch stay as they are). */
-  async forget(wt: Worktree): Promise<void> {
-    this.list = this.list.filter((w) => w.dir !== wt.dir);
-    await this.save();
+  /** Forgets a worktree, remembering that it was removed and how (its folder and branch stay as they are). */
+  async forget(wt: Worktree, how: 'kept' | 'discarded' = 'discarded'): Promise<void> {
+    await this.update((list) => {
+      const removed = list.filter((w) => w.removed && w.dir !== wt.dir).slice(-(MAX_REMOVED - 1));
+      return [...list.filter((w) => !w.removed && w.dir !== wt.dir), ...removed, { ...wt, removed: how }];
+    });
   }
 
   private async remove(wt: Worktree, dropBranch: boolean): Promise<string | undefined> {
     const git = await this.original(wt);
     if (typeof git === 'string') return git;
-    const gone = !fs.existsSync(wt.dir);
-    // A folder deleted by hand: git's record of it is pruned instead.
-    const r = gone ? await git.change(['worktree', 'prune']) : await git.change(['worktree', 'remove', '--force', '--force', '--', wt.dir]);
-    if (r.code !== 0) return l10n.t('Git did not remove the worktree {0}: {1}', forMessage(wt.dir, 500), gitWords(r));
+    if (fs.existsSync(wt.dir)) {
+      const r = await git.change(['worktree', 'remove', '--force', '--force', '--', wt.dir]);
+      if (r.code !== 0) return l10n.t('Git did not remove the worktree {0}: {1}', forMessage(wt.dir, 500), gitWords(r));
+    } else {
+      // A folder deleted by hand: git's record of this worktree alone goes (a repository-wide prune would
+      // also drop the records of the user's own worktrees that were moved).
+      this.dropRecord(wt);
+    }
+    let why: string | undefined;
     if (dropBranch) {
       const b = await git.change(['branch', '-D', '--', wt.branch]);
-      if (b.code !== 0) this.log(`branch ${wt.branch} not deleted: ${b.stderr.trim()}`);
+      if (b.code !== 0) why = l10n.t('The worktree {0} is removed, but git did not delete its branch {1}: {2}', forMessage(wt.dir, 500), forMessage(wt.branch, 200), gitWords(b));
     }
-    await this.forget(wt);
+    await this.forget(wt, dropBranch ? 'discarded' : 'kept');
     this.log(`worktree removed: ${wt.dir}${dropBranch ? ` and branch ${wt.branch}` : ` (branch ${wt.branch} kept)`}`);
-    return undefined;
+    return why;
+  }
+
+  /** Git's record of a worktree whose folder is gone: removed only when it still names that folder. */
+  private dropRecord(wt: Worktree): void {
+    try {
+      const named = fs.readFileSync(path.join(wt.adminDir, 'gitdir'), 'utf8').trim();
+      if (path.resolve(path.dirname(named)) === path.resolve(wt.dir) && path.dirname(path.resolve(wt.adminDir)) === path.join(wt.commonDir, 'worktrees')) fs.rmSync(wt.adminDir, { recursive: true, force: true });
+    } catch {
+      // no record left (git pruned it already)
+    }
   }
 
   /** Commits everything in the worktree on its branch: the number of paths committed, or why not. */
   private async commitAll(wt: Worktree, message: string): Promise<number | string> {
     const changed = await this.uncommitted(wt);
     if (changed === undefined) return l10n.t('The worktree {0} is gone or not a git worktree any more.', forMessage(wt.dir, 500));
-    if (!changed.length) return 0;
     const git = (await this.gitOf(wt))!;
+    // Only on its own branch: what is committed elsewhere would not be merged back, nor removed with it.
+    const on = await headBranch(git);
+    if (on !== wt.branch) return l10n.t('The worktree {0} is not on its branch {1} any more ({2}): switch it back to {1}, or finish it with git yourself.', forMessage(wt.dir, 500), forMessage(wt.branch, 200), on === undefined ? l10n.t('a detached HEAD') : forMessage(on, 200));
+    if (!changed.length) return 0;
     const add = await git.change(['add', '--all', '--', '.'], { cwd: wt.dir });
     if (add.code !== 0) return l10n.t('Git did not stage the changes in {0}: {1}', forMessage(wt.dir, 500), gitWords(add));
     // No identity configured: the commit is still made, under the extension's name.
@@ -268,19 +354,19 @@ export class Worktrees {
     return changed.length;
   }
 
-  /** The worktree's own git (its folder must still be one of the repository's worktrees). */
+  /** The worktree's own git: its folder with the git directory recorded when it was made (never what its `.git` file says now). */
   private async gitOf(wt: Worktree): Promise<SafeGit | undefined> {
-    if (!fs.existsSync(wt.dir)) return undefined;
-    const repo = await discoverRepo(wt.dir);
-    if (!repo || path.resolve(repo.top) !== path.resolve(wt.dir)) return undefined;
-    return await SafeGit.open(repo);
+    if (!fs.existsSync(wt.dir) || !fs.existsSync(wt.adminDir)) return undefined;
+    return await SafeGit.open({ top: wt.dir, gitDir: wt.adminDir });
   }
 
-  /** The original checkout's git, or why it cannot be used. */
+  /** The original checkout's git (the same repository as when the worktree was made), or why it cannot be used. */
   private async original(wt: Worktree): Promise<SafeGit | string> {
     const repo = await discoverRepo(wt.repoTop);
-    const git = repo && path.resolve(repo.gitDir) === path.resolve(wt.gitDir) ? await SafeGit.open(repo) : undefined;
-    return git ?? l10n.t('The repository {0} the worktree came from is gone or moved.', forMessage(wt.repoTop, 500));
+    const git = repo && path.resolve(repo.top) === path.resolve(wt.repoTop) ? await SafeGit.open(repo) : undefined;
+    const common = git ? await git.change(['rev-parse', '--path-format=absolute', '--git-common-dir']) : undefined;
+    if (git && common?.code === 0 && path.resolve(common.stdout.trim()) === path.resolve(wt.commonDir)) return git;
+    return l10n.t('The repository {0} the worktree came from is gone or moved.', forMessage(wt.repoTop, 500));
   }
 
   private where(): string {
@@ -288,11 +374,42 @@ export class Worktrees {
     return chosen && path.isAbsolute(chosen) ? chosen : this.defaultRoot;
   }
 
-  private save(): Promise<void> {
-    const text = `${JSON.stringify({ v: 1, worktrees: this.list }, null, 1)}\n`;
-    this.writing = this.writing.then(() => writeFileAtomic(this.file, text)).catch((err: unknown) => this.log(`worktrees.json not written: ${String(err)}`));
-    return this.writing;
+  /** Changes the list: read again, changed and replaced under the store lock (another window may have changed it). */
+  private update(change: (list: Worktree[]) => Worktree[]): Promise<void> {
+    const done = this.writing.then(() =>
+      withStoreLock(
+        this.file,
+        async () => {
+          this.list = change(read(this.file, this.log));
+          await writeFileAtomic(this.file, `${JSON.stringify({ v: 1, worktrees: this.list }, null, 1)}\n`);
+        },
+        this.log,
+      ),
+    );
+    this.writing = done.catch(() => undefined);
+    return done.catch((err: unknown) => {
+      this.log(`worktrees.json not written: ${String(err)}`);
+      throw new WorktreeError(l10n.t('The list of session worktrees could not be saved ({0}).', forMessage(String(err), 300)));
+    });
   }
+
+  /** Reads the list again (another window may have changed it). */
+  reload(): void {
+    this.list = read(this.file, this.log);
+  }
+}
+
+/** The branch HEAD is on (its full ref read, so a tag of the same name cannot shorten it); undefined when detached. */
+async function headBranch(git: SafeGit): Promise<string | undefined> {
+  const r = await git.change(['symbolic-ref', '--quiet', 'HEAD']);
+  const ref = r.stdout.trim();
+  return r.code === 0 && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
+}
+
+/** Whether two folders are the same, or one holds the other (by their real paths too). */
+export function overlaps(a: string, b: string): boolean {
+  const [ra, rb] = [realPathLoose(a), realPathLoose(b)];
+  return isInside(a, b) || isInside(b, a) || isInside(ra, rb) || isInside(rb, ra);
 }
 
 const isPath = (v: unknown): v is string => typeof v === 'string' && v.length <= 4096 && path.isAbsolute(v) && !v.includes('\0');
@@ -313,8 +430,9 @@ function read(file: string, log: (m: string) => void): Worktree[] {
   for (const e of entries.slice(0, 1000)) {
     if (typeof e !== 'object' || e === null) continue;
     const w = e as Record<string, unknown>;
-    if (!isPath(w.dir) || !isPath(w.repoTop) || !isPath(w.gitDir) || !isText(w.branch) || !isText(w.base) || !isText(w.baseLabel)) continue;
-    out.push({ dir: path.resolve(w.dir), branch: w.branch, repoTop: path.resolve(w.repoTop), gitDir: path.resolve(w.gitDir), base: w.base, baseLabel: w.baseLabel, created: typeof w.created === 'number' ? w.created : 0 });
+    if (!isPath(w.dir) || !isPath(w.repoTop) || !isPath(w.commonDir) || !isPath(w.adminDir) || !isText(w.branch) || !isText(w.base) || !isText(w.baseLabel)) continue;
+    const removed = w.removed === 'kept' || w.removed === 'discarded' ? { removed: w.removed as 'kept' | 'discarded' } : {};
+    out.push({ dir: path.resolve(w.dir), branch: w.branch, repoTop: path.resolve(w.repoTop), commonDir: path.resolve(w.commonDir), adminDir: path.resolve(w.adminDir), base: w.base, baseLabel: w.baseLabel, created: typeof w.created === 'number' ? w.created : 0, ...removed });
   }
   return out;
 }

@@ -141,7 +141,13 @@ describe('session worktrees: made, merged back, kept and discarded through the h
     write(wt.dir, 'shared.txt', 'the agent’s line\n');
     write(repo, 'shared.txt', 'the user’s line\n');
     git(repo, 'commit', '-q', '-am', 'user');
-    const r = await wts.mergeBack(wt, 'Work');
+    const head0 = git(repo, 'rev-parse', 'HEAD');
+    // First found in memory: nothing in the checkout changes until asked again.
+    assert.deepEqual(await wts.mergeBack(wt, 'Work'), { kind: 'would-conflict', into: 'main', files: ['shared.txt'] });
+    assert.equal(read(repo, 'shared.txt'), 'the user’s line\n');
+    assert.equal(git(repo, 'rev-parse', 'HEAD'), head0);
+    assert.equal(fs.existsSync(path.join(repo, '.git', 'MERGE_HEAD')), false);
+    const r = await wts.mergeBack(wt, 'Work', { conflicts: true });
     assert.deepEqual(r, { kind: 'conflicts', into: 'main', files: ['shared.txt'] });
     const text = read(repo, 'shared.txt');
     assert.match(text, /^<<<<<<< /m);
@@ -149,7 +155,8 @@ describe('session worktrees: made, merged back, kept and discarded through the h
     assert.match(text, /the agent’s line/);
     git(repo, 'merge', '--abort');
 
-    // Uncommitted changes to the same file: refused, nothing touched.
+    // Uncommitted changes to the same file: refused, nothing touched (merge.autoStash would have made them conflicts).
+    git(repo, 'config', 'merge.autoStash', 'true');
     const wt2 = await make('acp/refused');
     write(wt2.dir, 'other.txt', 'agent\n');
     write(repo, 'other.txt', 'user, not committed\n');
@@ -173,19 +180,63 @@ describe('session worktrees: made, merged back, kept and discarded through the h
 
     const dropped = await make('acp/dropped');
     write(dropped.dir, 'shared.txt', 'lost work\n');
+    git(dropped.dir, '-c', 'core.hooksPath=/dev/null', 'commit', '-qam', 'one commit not merged');
+    assert.equal(await wts.unmerged(dropped), 1);
+    write(dropped.dir, 'shared.txt', 'lost work\n');
     assert.equal(await wts.discard(dropped), undefined);
     assert.equal(fs.existsSync(dropped.dir), false);
+    assert.equal(wts.removedAt(path.join(dropped.dir, 'sub'))?.removed, 'discarded', 'remembered: its sessions open read-only');
+    assert.equal(wts.removedAt(kept.dir)?.removed, 'kept');
     assert.equal(branches().includes('acp/dropped'), false);
     assert.equal(read(repo, 'shared.txt'), 'base line\n');
 
+    // The user's own worktree, moved by hand: its record must survive our removal of another.
+    git(repo, 'worktree', 'add', '-q', '-b', 'own', path.join(tmp, 'own'));
+    fs.renameSync(path.join(tmp, 'own'), path.join(tmp, 'own-moved'));
     const byHand = await make('acp/by-hand');
     fs.rmSync(byHand.dir, { recursive: true, force: true });
     assert.equal(await wts.uncommitted(byHand), undefined);
     assert.match((await wts.mergeBack(byHand, 'Work')).kind, /refused/);
     assert.equal(await wts.discard(byHand), undefined);
     assert.equal(branches().includes('acp/by-hand'), false);
-    assert.doesNotMatch(git(repo, 'worktree', 'list'), /by-hand/, 'git’s record pruned');
+    assert.doesNotMatch(git(repo, 'worktree', 'list'), /by-hand/, 'git’s record of it removed');
+    assert.match(git(repo, 'worktree', 'list'), /own/, 'the user’s moved worktree keeps its record');
     assert.deepEqual(wts.all(), []);
+  });
+
+  it('commands in the worktree name its own git directory: a .git file rewritten to the checkout’s, a switch to another branch or a detached checkout are refused, not committed into the wrong place', async () => {
+    const wt = await make('acp/guarded');
+    write(wt.dir, 'shared.txt', 'work\n');
+    const mainHead = git(repo, 'rev-parse', 'main');
+    // What an agent could write: the worktree's .git file, pointing at the checkout's repository.
+    fs.writeFileSync(path.join(wt.dir, '.git'), `gitdir: ${path.join(repo, '.git')}\n`);
+    // Committed where it belongs; git then refuses to remove a worktree whose .git file does not point back.
+    assert.match((await wts.keep(wt, 'Work'))!, /Git did not remove the worktree .*does not point back/);
+    assert.equal(git(repo, 'rev-parse', 'main'), mainHead, 'main did not move');
+    assert.equal(git(repo, 'show', 'acp/guarded:shared.txt'), 'work\n', 'committed on the worktree’s branch');
+
+    const other = await make('acp/switched');
+    git(other.dir, 'switch', '-q', '-c', 'elsewhere');
+    write(other.dir, 'shared.txt', 'x\n');
+    const r = await wts.mergeBack(other, 'Work');
+    assert.equal(r.kind, 'refused');
+    assert.match((r as { why: string }).why, /not on its branch acp\/switched any more \(elsewhere\)/);
+
+    const third = await make('acp/into-detached');
+    write(third.dir, 'shared.txt', 'y\n');
+    git(repo, 'checkout', '-q', '--detach');
+    const d = await wts.mergeBack(third, 'Work');
+    assert.match((d as { why: string }).why, /has no branch checked out \(a detached HEAD\)/);
+    assert.equal(read(repo, 'shared.txt'), 'base line\n');
+  });
+
+  it('a worktree folder chosen inside the repository (or a workspace folder) is refused', async () => {
+    const inRepo = new Worktrees(path.join(store, 'w3.json'), path.join(store, 'worktrees'), () => path.join(repo, 'trees'), () => {});
+    await refused(inRepo.create(await inRepo.source(repo), 'acp/inside'), /cannot be made in .*: it is inside/);
+    const ws = path.join(tmp, 'ws');
+    const inWorkspace = new Worktrees(path.join(store, 'w4.json'), path.join(ws, 'trees'), () => '', () => {}, () => [ws]);
+    await refused(inWorkspace.create(await inWorkspace.source(repo), 'acp/inside'), /cannot be made in .*: it is inside/);
+    assert.deepEqual(branches(), ['main']);
   });
 
   it('a repository’s hooks, filter drivers (required), fsmonitor, merge driver and signing program never run: not when made, committed, merged or removed', async () => {
@@ -212,6 +263,14 @@ describe('session worktrees: made, merged back, kept and discarded through the h
       ['maintenance.auto', 'true'],
     ])
       git(repo, 'config', k!, v!);
+    // A filter named only in a file included on the worktree's branch: unknown when the checkout's configuration is read.
+    const onBranch = plant('on-branch-smudge');
+    fs.writeFileSync(path.join(tmp, 'on-branch.inc'), `[filter "branchy"]\n\tsmudge = ${onBranch.cmd}\n\trequired = true\n`);
+    git(repo, 'config', 'includeIf.onbranch:acp/**.path', path.join(tmp, 'on-branch.inc'));
+    write(repo, 'branchy.md', 'filtered on the branch\n');
+    write(repo, '.gitattributes', '*.txt filter=evil merge=evil\n*.md filter=branchy\n');
+    git(repo, '-c', 'core.hooksPath=/dev/null', '-c', 'filter.evil.clean=cat', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', 'add', '.');
+    git(repo, '-c', 'core.hooksPath=/dev/null', '-c', 'filter.evil.clean=cat', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', '-c', 'maintenance.auto=false', 'commit', '-q', '-m', 'branchy');
     // Control: plain git runs them.
     try {
       git(repo, 'worktree', 'add', '-q', '-b', 'control', path.join(tmp, 'control'));
@@ -219,7 +278,7 @@ describe('session worktrees: made, merged back, kept and discarded through the h
       // ran, then failed
     }
     assert.ok(hook.ran() && smudge.ran(), 'control: plain worktree add runs the hook and the smudge filter');
-    for (const p of [hook, smudge, clean, fsmonitor, driver, gpg]) p.reset();
+    for (const p of [hook, smudge, clean, fsmonitor, driver, gpg, onBranch]) p.reset();
 
     const wt = await make('acp/planted');
     write(wt.dir, 'shared.txt', 'the agent’s line\n');
@@ -227,14 +286,15 @@ describe('session worktrees: made, merged back, kept and discarded through the h
     // The test's own git, with what was planted switched off.
     const own = ['-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', '-c', 'core.hooksPath=/dev/null', '-c', 'filter.evil.clean=cat', '-c', 'filter.evil.smudge=cat', '-c', 'maintenance.auto=false'];
     git(repo, ...own, 'commit', '-q', '-am', 'user');
-    const r = await wts.mergeBack(wt, 'Work');
+    assert.equal((await wts.mergeBack(wt, 'Work')).kind, 'would-conflict');
+    const r = await wts.mergeBack(wt, 'Work', { conflicts: true });
     assert.equal(r.kind, 'conflicts', JSON.stringify(r));
     assert.match(read(repo, 'shared.txt'), /^<<<<<<< /m, 'git’s own text merge, with markers');
-    const ranBefore = [hook, smudge, clean, fsmonitor, driver, gpg].filter((p) => p.ran()).length;
+    const ranBefore = [hook, smudge, clean, fsmonitor, driver, gpg, onBranch].filter((p) => p.ran()).length;
     git(repo, ...own, 'merge', '--abort');
     assert.equal(await wts.discard(wt), undefined);
     assert.equal(ranBefore, 0, 'something ran before the discard');
-    const ran = Object.entries({ hook, smudge, clean, fsmonitor, driver, gpg }).filter(([, p]) => p.ran()).map(([n]) => n);
+    const ran = Object.entries({ hook, smudge, clean, fsmonitor, driver, gpg, onBranch }).filter(([, p]) => p.ran()).map(([n]) => n);
     assert.deepEqual(ran, [], `ran: ${ran.join(', ')}`);
   });
 });
