@@ -139,6 +139,13 @@ describe('Sessions in git worktrees', function () {
     assert.equal(a.panels().includes(panel), false, 'its panel closed');
     assert.doesNotMatch(git('branch', '--list'), /acp\/first/);
     assert.equal(await worktreeOf('acp/first'), undefined);
+
+    // Its session, opened again from the Sessions view: the local history, read-only, and why.
+    const entry = a.testing.sessions('fake-worktree').find((e) => e.sessionId === id)!;
+    await vscode.commands.executeCommand('acpAgents.openSession', { kind: 'session', agent: a.agents().find((x) => x.id === 'fake-worktree'), entry });
+    const past = await waitFor('the reopened panel', () => a.panels().find((p) => p.session.targetSessionId === id || p.session.id === id));
+    await waitForStatus(past, 'the archive', (st) => /Read-only/.test(st.text));
+    assert.ok(a.testing.messages().some((m) => /worked in a worktree that was discarded with its branch acp\/first\. Its local history is shown, read-only\./.test(m.message)));
   });
 
   it('two worktree sessions edit the same file in parallel without seeing each other’s; a conflicting Merge back leaves the conflict for the merge editor; Discard names what is lost', async () => {
@@ -159,7 +166,21 @@ describe('Sessions in git worktrees', function () {
     // The user changed the same line in the checkout meanwhile.
     fs.writeFileSync(path.join(root(), SHARED), 'the user’s line\n');
     git('commit', '-q', '-am', 'user');
+    // The conflict is named before anything in the checkout changes; declining leaves it as it was.
+    const head = git('rev-parse', 'HEAD');
+    let confirms = 0;
+    await answer(['Merge Back']);
+    a.testing.setConfirm(async () => ++confirms === 1);
+    try {
+      assert.equal(await vscode.commands.executeCommand('acpAgents.finishWorktree', w2.dir), 'would-conflict');
+    } finally {
+      a.testing.setConfirm(undefined);
+    }
+    assert.equal(confirms, 2);
+    assert.equal(read(path.join(root(), SHARED)), 'the user’s line\n');
+    assert.equal(git('rev-parse', 'HEAD'), head);
     const merged = await finish(w2.dir, 'Merge Back');
+    assert.match(merged.confirmations[1]!.message, /Merging acp\/two into main would conflict in worktree-shared\.txt\. Merge anyway\?/);
     assert.equal(merged.result, 'conflicts');
     assert.match(read(path.join(root(), SHARED)), /^<<<<<<< [\s\S]*the user’s line[\s\S]*written by /m);
     assert.ok(a.testing.messages().some((m) => m.severity === 'warning' && /Merging acp\/two into main left conflicts in worktree-shared\.txt/.test(m.message)));
