@@ -19,10 +19,12 @@
 // cells, where Claude Code writes with its own tools (v2 has no client fs), its diffs come as v2 git
 // patches (shown as diffs, Open Diff rebuilding the file's text before), the Mode list comes from its
 // config options, and its resume is session/resume replaying the history (replayFrom start).
-// Beside the rows: the same adapter as an agent by URL, behind the tests' stdio-to-WebSocket bridge
+// Beside the rows: the same adapter in a git worktree of its own (New Session in a Worktree, then Merge Back);
+// and the same adapter as an agent by URL, behind the tests' stdio-to-WebSocket bridge
 // (test/fixtures/ws/ws-bridge.mjs) on 127.0.0.1, with a pathMap naming the workspace by its own path, so
 // its file tools come back through the client: a whole turn over the socket, its write reviewed here.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -326,6 +328,73 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
     await frame().locator('.change', { hasText: 'over-the-socket.md' }).locator('.change-revert').click();
     await frame().locator('.change', { hasText: 'over-the-socket.md' }).waitFor({ state: 'detached', timeout: 15_000 });
     assert.equal(fs.existsSync(written), false, 'Undo removed the file the agent created over the socket');
+  });
+
+  it(`claude ${version} in a git worktree of its own (New Session in a Worktree): its edit lands in the worktree, not the checkout, and Merge Back clicked brings it into the checkout`, async function () {
+    /** @param {string[]} args */
+    const git = (...args) => execFileSync('git', ['-C', folder, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { encoding: 'utf8', stdio: 'pipe' });
+    const shared = path.join(folder, 'claude-worktree.txt');
+    const done = 'claude edited it in the worktree.';
+    fs.writeFileSync(shared, ORIGINAL);
+    git('init', '-q', '-b', 'main');
+    git('add', 'claude-worktree.txt');
+    git('commit', '-q', '-m', 'base');
+    try {
+      await runCommand(page, 'View: Close All Editors');
+      await runCommand(page, 'ACP: New Session in a Worktree');
+      await pick(page, LABEL);
+      const widget = page.locator('.quick-input-widget');
+      await widget.locator('.quick-input-message', { hasText: 'The new branch the session works on' }).waitFor({ timeout: 20_000 });
+      await widget.locator('input').fill('acp/claude');
+      await widget.locator('input').press('Enter');
+      await frame().locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 90_000 });
+      await frame().locator('.notice', { hasText: 'In a git worktree on branch acp/claude' }).waitFor({ timeout: 10_000 });
+      const listed = git('worktree', 'list', '--porcelain').split('\n\n').find((w) => w.includes('branch refs/heads/acp/claude'));
+      const dir = /^worktree (.+)$/m.exec(listed ?? '')?.[1];
+      assert.ok(dir && !dir.startsWith(folder), `the worktree is outside the checkout: ${dir}`);
+      const inWorktree = path.join(dir, 'claude-worktree.txt');
+      // Claude Code edits only a file it has read in the conversation: Read, then Edit, in the worktree.
+      stub.setScript([
+        { toolUse: { name: 'Read', input: { file_path: inWorktree } } },
+        { toolUse: { name: 'Edit', input: { file_path: inWorktree, old_string: 'original line', new_string: 'edited by claude' } } },
+        { text: [done] },
+      ]);
+      const mode = frame().getByRole('combobox', { name: /Mode$/ });
+      await mode.waitFor({ timeout: 30_000 });
+      await mode.selectOption({ label: 'Manual' });
+      await send(page, 'Edit claude-worktree.txt');
+      await answerUntil(page, frame().locator('.msg-agent', { hasText: done }));
+      assert.equal(fs.readFileSync(inWorktree, 'utf8'), EDITED, 'edited in the worktree');
+      assert.equal(fs.readFileSync(shared, 'utf8'), ORIGINAL, 'the checkout is untouched');
+      await frame().locator('.change', { hasText: 'claude-worktree.txt' }).waitFor({ timeout: 15_000 });
+
+      // Finish, on the active panel: Merge Back, confirmed in the modal.
+      await runCommand(page, 'ACP: Finish Worktree Session');
+      await pick(page, 'Merge Back');
+      const box = page.locator('.monaco-dialog-box', { hasText: 'Merge branch acp/claude into the checkout at' });
+      await box.waitFor({ timeout: 20_000 });
+      assert.match(await box.locator('.dialog-message-detail').innerText(), /1 uncommitted changes .* are committed on acp\/claude first/);
+      await box.locator('.dialog-buttons .monaco-button', { hasText: /^\s*Merge Back\s*$/ }).click();
+      for (const deadline = Date.now() + 30_000; fs.readFileSync(shared, 'utf8') !== EDITED; await page.waitForTimeout(200)) {
+        if (Date.now() > deadline) throw new Error('the merge never reached the checkout');
+      }
+      assert.equal(git('rev-list', '--parents', '-n', '1', 'HEAD').trim().split(' ').length, 3, 'a merge commit');
+      await screenshot(page, 'interop-claude-current-worktree');
+      // Discard: the worktree, its branch and its panel go (the resume cells that follow reload the window).
+      await runCommand(page, 'ACP: Finish Worktree Session');
+      await pick(page, 'Discard');
+      const discard = page.locator('.monaco-dialog-box', { hasText: 'Discard the worktree' });
+      await discard.waitFor({ timeout: 20_000 });
+      assert.match(await discard.locator('.dialog-message-detail').innerText(), /no uncommitted changes.*Every commit on acp\/claude is merged already/s);
+      await discard.locator('.dialog-buttons .monaco-button', { hasText: /^\s*Discard\s*$/ }).click();
+      for (const deadline = Date.now() + 30_000; fs.existsSync(dir); await page.waitForTimeout(200)) {
+        if (Date.now() > deadline) throw new Error('the worktree was not removed');
+      }
+      assert.doesNotMatch(git('branch', '--list'), /acp\/claude/);
+    } finally {
+      fs.rmSync(path.join(folder, '.git'), { recursive: true, force: true });
+      fs.rmSync(shared, { force: true });
+    }
   });
 
   it(`claude ${version}: resume — after a window reload a click loads the session: live, replayed, and the agent remembers it`, async function () {
