@@ -55,7 +55,7 @@ export async function startInWorktree(ctx: Ctx, agent: AgentDefinition, folder: 
     if (branch === undefined) return undefined;
     const wt = await ctx.worktrees.create(src, branch.trim(), from.start);
     ctx.tree.refresh();
-    if (src.uncommitted.length) void ctx.messages.show('info', vscode.l10n.t('The worktree starts from the last commit: the {0} uncommitted changes in {1} are not in it ({2}).', src.uncommitted.length, forMessage(src.git.repo.top, 500), named(src.uncommitted)));
+    if (src.uncommitted.length) void ctx.messages.show('info', vscode.l10n.t('The worktree starts from the last commit: the uncommitted changes in {0} are not in it ({1}).', forMessage(src.git.repo.top, 500), named(src.uncommitted)));
     // A folder inside the repository (a package of a monorepo): the same folder of the worktree.
     const rel = path.relative(src.git.repo.top, fs.realpathSync.native(folder));
     const cwd = rel && !rel.startsWith('..') && !path.isAbsolute(rel) && fs.existsSync(path.join(wt.dir, rel)) ? path.join(wt.dir, rel) : wt.dir;
@@ -120,9 +120,9 @@ const finishWorktree: CommandFactory = (ctx) => async (arg?: unknown) => {
     { id: 'window', label: vscode.l10n.t('Open Worktree in New Window') },
     { id: 'workspace', label: vscode.l10n.t('Add Worktree to Workspace') },
   ];
-  const choice = await ctx.worktreeUi.pick(items, vscode.l10n.t('Worktree {0}', forLabel(wt.branch, 100)), changed === undefined ? vscode.l10n.t('Its folder is gone') : vscode.l10n.t('{0} uncommitted changes', changed.length));
+  const choice = await ctx.worktreeUi.pick(items, vscode.l10n.t('Worktree {0}', forLabel(wt.branch, 100)), changed === undefined ? vscode.l10n.t('Its folder is gone') : vscode.l10n.t('Uncommitted changes: {0}', changed.length));
   if (!choice) return undefined;
-  const pending = changed?.length ? vscode.l10n.t('Its {0} uncommitted changes ({1}) are committed on {2} first.', changed.length, named(changed), branch) : vscode.l10n.t('It has no uncommitted changes.');
+  const pending = changed?.length ? vscode.l10n.t('Its uncommitted changes ({0}) are committed on {1} first.', named(changed), branch) : vscode.l10n.t('It has no uncommitted changes.');
   switch (choice.id) {
     case 'merge': {
       // Not while an agent may still be writing there: a commit would catch half-written files.
@@ -163,9 +163,9 @@ const finishWorktree: CommandFactory = (ctx) => async (arg?: unknown) => {
     case 'discard': {
       const keep = choice.id === 'keep';
       const question = keep ? vscode.l10n.t('Remove the worktree folder {0} and keep branch {1}?', forMessage(wt.dir, 500), branch) : vscode.l10n.t('Discard the worktree {0} and its branch {1}?', forMessage(wt.dir, 500), branch);
-      const lost = changed?.length ? vscode.l10n.t('Its {0} uncommitted changes are lost: {1}.', changed.length, named(changed)) : vscode.l10n.t('It has no uncommitted changes.');
+      const lost = changed?.length ? vscode.l10n.t('Its uncommitted changes are lost: {0}.', named(changed)) : vscode.l10n.t('It has no uncommitted changes.');
       const commits = keep ? undefined : await ctx.worktrees.unmerged(wt);
-      const unmerged = commits ? vscode.l10n.t('{0} commits on {1} are not merged and are lost with it.', commits, branch) : vscode.l10n.t('Every commit on {0} is merged already.', branch);
+      const unmerged = commits ? vscode.l10n.t('Commits on {0} not merged yet, lost with it: {1}.', branch, commits) : vscode.l10n.t('Every commit on {0} is merged already.', branch);
       const detail = keep ? `${pending} ${vscode.l10n.t('Files git ignores in the folder are deleted with it. Sessions open in it are closed.')}` : `${lost} ${commits === undefined ? vscode.l10n.t('The commits on {0} are lost unless merged.', branch) : unmerged} ${vscode.l10n.t('Sessions open in it are closed.')}`;
       if (!(await ctx.confirm(question, detail, keep ? vscode.l10n.t('Keep Branch') : vscode.l10n.t('Discard')))) return undefined;
       closePanels(ctx, wt);

@@ -407,7 +407,7 @@ describe('e2e: the native dialogs, clicked', function () {
       await runCommand(page, 'ACP: Finish Worktree Session');
       await pick(page, 'Merge Back');
       const confirm = await modal('Merge branch acp/e2e into the checkout at');
-      assert.match(confirm.detail, /2 uncommitted changes .* are committed on acp\/e2e first/);
+      assert.match(confirm.detail, /Its uncommitted changes \(.*worktree-shared\.txt.*\) are committed on acp\/e2e first/);
       await confirm.click('Merge Back');
       await until('the merge in the checkout', () => fs.readFileSync(shared, 'utf8') === written || undefined);
       // Read in the notification center, which lists it as it arrives (a toast may not show in a headless window).

@@ -373,7 +373,7 @@ describe(`e2e interop: ${pkg} ${version} does whole turns, MCP, Stop and resume 
       await pick(page, 'Merge Back');
       const box = page.locator('.monaco-dialog-box', { hasText: 'Merge branch acp/claude into the checkout at' });
       await box.waitFor({ timeout: 20_000 });
-      assert.match(await box.locator('.dialog-message-detail').innerText(), /1 uncommitted changes .* are committed on acp\/claude first/);
+      assert.match(await box.locator('.dialog-message-detail').innerText(), /Its uncommitted changes \(claude-worktree\.txt\) are committed on acp\/claude first/);
       await box.locator('.dialog-buttons .monaco-button', { hasText: /^\s*Merge Back\s*$/ }).click();
       for (const deadline = Date.now() + 30_000; fs.readFileSync(shared, 'utf8') !== EDITED; await page.waitForTimeout(200)) {
         if (Date.now() > deadline) throw new Error('the merge never reached the checkout');

@@ -125,7 +125,7 @@ describe('Sessions in git worktrees', function () {
     const { result, confirmations } = await finish(wt.dir, 'Merge Back');
     assert.equal(result, 'merged');
     assert.match(confirmations[0]!.message, /Merge branch acp\/first into the checkout at /);
-    assert.match(confirmations[0]!.detail, /2 uncommitted changes .* are committed on acp\/first first/);
+    assert.match(confirmations[0]!.detail, /Its uncommitted changes \(.*worktree-shared\.txt.*\) are committed on acp\/first first/);
     assert.equal(read(path.join(root(), SHARED)), `written by ${id}\n`);
     assert.equal(git('status', '--porcelain', '--', SHARED, 'worktree-self.txt').trim(), '', 'merged and committed');
     assert.equal(git('rev-list', '--parents', '-n', '1', 'HEAD').trim().split(' ').length, 3, 'a merge commit');
@@ -190,7 +190,7 @@ describe('Sessions in git worktrees', function () {
     // Discard with uncommitted work: the confirmation names it.
     fs.writeFileSync(path.join(w1.dir, 'unsaved-work.txt'), 'x\n');
     const discarded = await finish(w1.dir, 'Discard');
-    assert.match(discarded.confirmations[0]!.detail, /Its 3 uncommitted changes are lost: .*unsaved-work\.txt/);
+    assert.match(discarded.confirmations[0]!.detail, /Its uncommitted changes are lost: .*unsaved-work\.txt.* Every commit on acp\/one is merged already\./);
     assert.equal(fs.existsSync(w1.dir), false);
     assert.ok(fs.existsSync(path.join(w2.dir, SHARED)), 'the other worktree stays');
   });
