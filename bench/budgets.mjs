@@ -42,7 +42,8 @@ export const BUDGETS = {
   'size.webview.jsKB': { budget: 400, unit: 'KB', what: 'dist/webview.js', bench: 'sizes' },
   // 480 until ACP v2 and Edit/Retry (about 10 KB packed): 486 KB measured on 29 Nov. 520 since agents by URL
   // (dist/wsClient.js, the ws library, loaded on a first connection: about 14 KB packed): 507.5 KB on 29 Nov.
-  'size.vsixKB': { budget: 520, unit: 'KB', what: 'the packaged .vsix', bench: 'sizes' },
+  // 540 since session worktrees (#39: about 11 KB packed, 7 of code, 4 of README and strings): 529.2 KB on 30 Nov.
+  'size.vsixKB': { budget: 540, unit: 'KB', what: 'the packaged .vsix', bench: 'sizes' },
   'replay-10k.hostLoadMs.v2': { budget: 1000, unit: 'ms', what: 'the same, over ACP v2: session/resume replaying the same conversation in v2 shapes (median)', bench: 'replayHost' },
   // ACP v2 must cost the client no more than v1 (issue 37: within 10%); interleaved runs on the same machine.
   'replay-10k.hostCpuV2OverV1': { budget: 1.1, unit: '×', what: "the 10,000-update open over v2 ÷ over v1: the host's CPU time (the least of 11 interleaved runs each)", bench: 'replayHost' },

@@ -148,11 +148,12 @@ describe('e2e: the packaged .vsix', function () {
   });
 
   // 520 KB since agents by URL: the ws library (dist/wsClient.js) adds about 14 KB to the .vsix (it was 487 KB before).
-  it('stays at or under 520 KB: the codicons are only those the panel shows, and each of those is there', async function () {
+  // 540 KB since session worktrees (#39): about 11 KB more (529.2 KB on 30 Nov).
+  it('stays at or under 540 KB: the codicons are only those the panel shows, and each of those is there', async function () {
     const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
     const vsix = path.join(ROOT, `acp-agents-${version}.vsix`);
     const size = fs.statSync(vsix).size;
-    assert.ok(size <= 520 * 1024, `${(size / 1024).toFixed(1)} KB`);
+    assert.ok(size <= 540 * 1024, `${(size / 1024).toFixed(1)} KB`);
     const shipped = await readEntry(vsix, 'extension/dist/codicon.css');
     const all = fs.readFileSync(path.join(ROOT, 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.css'), 'utf8');
     const known = new Set([...all.matchAll(/^\.codicon-([a-z0-9-]+):before/gm)].map((m) => m[1]));
