@@ -112,7 +112,15 @@ const finishWorktree: CommandFactory = (ctx) => async (arg?: unknown) => {
   }
   const branch = forMessage(wt.branch, 200);
   const changed = await ctx.worktrees.uncommitted(wt);
-  type Choice = vscode.QuickPickItem & { id: 'merge' | 'keep' | 'discard' | 'window' | 'workspace' };
+  type Choice = vscode.QuickPickItem & { id: 'merge' | 'keep' | 'discard' | 'window' | 'workspace' | 'forget' };
+  // Its repository gone (moved or deleted): git can do nothing with it any more; it can only be forgotten.
+  if (await ctx.worktrees.repositoryGone(wt)) {
+    const forget: Choice = { id: 'forget', label: vscode.l10n.t('Forget Worktree'), description: vscode.l10n.t('its repository {0} is gone; the folder is left as it is', forLabel(wt.repoTop, 200)) };
+    if ((await ctx.worktreeUi.pick([forget], vscode.l10n.t('Worktree {0}', forLabel(wt.branch, 100)), vscode.l10n.t('Its repository is gone'))) !== forget) return undefined;
+    await ctx.worktrees.forget(wt);
+    ctx.tree.refresh();
+    return 'forget';
+  }
   const items: Choice[] = [
     { id: 'merge', label: vscode.l10n.t('Merge Back'), description: vscode.l10n.t('merge {0} into the checkout at {1}', forLabel(wt.branch, 100), forLabel(wt.repoTop, 200)) },
     { id: 'keep', label: vscode.l10n.t('Keep Branch'), description: vscode.l10n.t('commit to {0}, remove the worktree folder', forLabel(wt.branch, 100)) },
@@ -178,6 +186,8 @@ const finishWorktree: CommandFactory = (ctx) => async (arg?: unknown) => {
       return await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(wt.dir), { forceNewWindow: true });
     case 'workspace':
       return vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders?.length ?? 0, 0, { uri: vscode.Uri.file(wt.dir), name: vscode.l10n.t('{0} (worktree)', wt.branch) });
+    case 'forget':
+      return undefined;
   }
 };
 

@@ -274,6 +274,11 @@ export class Worktrees {
     return { kind: 'refused', why: l10n.t('Git did not merge {0} into {1}, and left {2} as it was: {3}', forMessage(wt.branch, 200), forMessage(into, 200), forMessage(wt.repoTop, 500), gitWords(r)) };
   }
 
+  /** Whether the repository the worktree came from is gone or moved (then it can only be forgotten). */
+  async repositoryGone(wt: Worktree): Promise<boolean> {
+    return typeof (await this.original(wt)) === 'string';
+  }
+
   /** How many commits of the worktree's branch the original checkout's HEAD does not have; undefined when git cannot tell. */
   async unmerged(wt: Worktree): Promise<number | undefined> {
     const git = await this.original(wt);

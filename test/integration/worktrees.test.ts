@@ -148,7 +148,7 @@ describe('Sessions in git worktrees', function () {
     assert.ok(a.testing.messages().some((m) => /worked in a worktree that was discarded with its branch acp\/first\. Its local history is shown, read-only\./.test(m.message)));
   });
 
-  it('two worktree sessions edit the same file in parallel without seeing each other’s; a conflicting Merge back leaves the conflict for the merge editor; Discard names what is lost', async () => {
+  it('two worktree sessions edit the same file in parallel without seeing each other’s; a conflicting Merge back is named first, then leaves the conflict for the merge editor; added to the workspace it stays apart from other sessions; Discard names what is lost', async () => {
     const a = await api();
     const one = await inWorktree('acp/one');
     const two = await inWorktree('acp/two');
@@ -187,6 +187,18 @@ describe('Sessions in git worktrees', function () {
     git('merge', '--abort');
     assert.equal(read(path.join(root(), SHARED)), 'the user’s line\n');
 
+    // Added to the workspace (to see it in Source Control): another worktree session is still kept apart from it.
+    assert.equal((await finish(w1.dir, 'Add Worktree to Workspace')).result, true);
+    await waitFor('the worktree among the workspace folders', () => vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === w1.dir) || undefined);
+    try {
+      await inWorktree('acp/three');
+      const w3 = await worktreeOf('acp/three');
+      assert.deepEqual(newSessions(w3.dir).at(-1)!.msg.params.additionalDirectories, [second()], 'neither the checkout nor the other worktree');
+    } finally {
+      vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.findIndex((f) => f.uri.fsPath === w1.dir), 1);
+      await waitFor('the worktree out of the workspace again', () => (vscode.workspace.workspaceFolders?.length === 2 ? true : undefined));
+    }
+
     // Discard with uncommitted work: the confirmation names it.
     fs.writeFileSync(path.join(w1.dir, 'unsaved-work.txt'), 'x\n');
     const discarded = await finish(w1.dir, 'Discard');
@@ -195,7 +207,7 @@ describe('Sessions in git worktrees', function () {
     assert.ok(fs.existsSync(path.join(w2.dir, SHARED)), 'the other worktree stays');
   });
 
-  it('New Session asks “In a New Worktree” when acpAgents.newSessionIn is “ask”; a repository with no commits, a refused branch name and planted hooks get a clear message and leave the checkout as it was', async () => {
+  it('New Session asks “In a New Worktree” when acpAgents.newSessionIn is “ask”; a repository with no commits or gone, a refused branch name and planted hooks get a clear message and leave the checkout as it was', async () => {
     const a = await api();
     await vscode.workspace.getConfiguration('acpAgents').update('newSessionIn', 'ask', vscode.ConfigurationTarget.Global);
     // A post-checkout hook the repository planted never runs.
@@ -220,15 +232,21 @@ describe('Sessions in git worktrees', function () {
     assert.equal(await vscode.commands.executeCommand('acpAgents.newSessionInWorktree', 'fake-worktree'), undefined);
     assert.ok(a.testing.messages().some((m) => m.severity === 'error' && /"bad\.\.name" is not a valid branch name/.test(m.message)));
 
-    // No commits yet (the worktree made above goes first: its repository is about to).
-    assert.equal((await finish((await worktreeOf('acp/asked')).dir, 'Discard')).result, 'discard');
+    // Its repository gone: git can do nothing with the worktree, which can only be forgotten.
+    const orphan = await worktreeOf('acp/asked');
     fs.rmSync(path.join(root(), '.git'), { recursive: true, force: true });
+    const forgot = await finish(orphan.dir, 'Forget Worktree');
+    assert.equal(forgot.result, 'forget');
+    assert.deepEqual(asked.picks.at(-1)!.labels, ['Forget Worktree'], 'nothing else is offered');
+    fs.rmSync(orphan.dir, { recursive: true, force: true });
+
+    // No commits yet.
     git('init', '-q');
     await answer([], 'acp/never');
     assert.equal(await vscode.commands.executeCommand('acpAgents.newSessionInWorktree', 'fake-worktree'), undefined);
     assert.ok(a.testing.messages().some((m) => m.severity === 'error' && /has no commits yet/.test(m.message)));
     assert.equal(asked.inputs.filter((i) => i.value.startsWith('acp/')).length, 2, 'no branch was asked for a repository with no commits');
-    assert.equal(a.panels().length, before - 1, 'only the discarded worktree’s panel closed');
+    assert.equal(a.panels().length, before, 'no panel opened');
     assert.equal(a.testing.worktrees().length, 0);
     assert.equal(read(path.join(root(), SHARED)), 'base line\n');
   });
