@@ -1073,8 +1073,8 @@ const MUTANTS = [
   {
     name: 'v2-replay-cut-unsaid',
     breaks: 'a v2 resume answered without replay_complete is shown as if its history were whole',
-    file: 'src/acp/connection.ts',
-    find: '      if (!this.replays.get(params.sessionId)) this.cutReplays.add(params.sessionId);\n',
+    file: 'src/acp/v2Replays.ts',
+    find: '      if (!this.inFlight.get(sessionId)) this.cutShort.add(sessionId);\n',
     replace: '',
     tier: 'unit',
     grep: 'answered without replay_complete is a cut replay',

@@ -21,6 +21,7 @@ import { decodeV2InitializeResponse, decodeV2Notification, PROTOCOL_V2, v2Client
 import { decodeSteerOutcome, type SteerOutcome } from './steering';
 import { isObj } from './tolerant';
 import { MethodStats } from './methodStats';
+import { V2Replays } from './v2Replays';
 import { V2Turns } from './v2Turns';
 import { OrderedQueue } from './orderedQueue';
 import * as P from './protocol';
@@ -102,9 +103,8 @@ export class AcpConnection {
   private readonly updates: OrderedQueue;
   private updateHandler: ((n: DecodedNotification) => void | Promise<void>) | undefined;
   private stateHandler: ((sessionId: string, state: V2State) => void) | undefined;
-  /** v2 loads in flight: whether each has seen its replay_complete; and the ones answered without it (replayCut). */
-  private readonly replays = new Map<string, boolean>();
-  private readonly cutReplays = new Set<string>();
+  /** ACP v2's loads: whether each replay said it was whole (acp/v2Replays.ts). */
+  private readonly replays = new V2Replays();
   /** ACP v2's turns (acp/v2Turns.ts); unused over v1. */
   private readonly v2Turns: V2Turns;
   private readonly closeListeners: (() => void)[] = [];
@@ -249,7 +249,7 @@ export class AcpConnection {
     if (n.kind === 'state') void this.updates.enqueue(n.sessionId, () => this.onState(n.sessionId, n.state));
     else {
       logger.info(`session/update (${n.sessionId}): replay_complete`);
-      if (this.replays.has(n.sessionId)) this.replays.set(n.sessionId, true);
+      this.replays.complete(n.sessionId);
     }
   }
 
@@ -387,12 +387,11 @@ export class AcpConnection {
   async loadSession(params: acp.LoadSessionRequest, token?: CancellationToken) {
     if (this.protocolVersion !== PROTOCOL_V2) return this.call(P.LoadSessionRequest.type, params, token);
     // Whether the replay said it was whole (replay_complete) before the answer: see replayCut.
-    this.replays.set(params.sessionId, false);
+    const answered = this.replays.begin(params.sessionId);
     try {
       return this.fromV2(await this.call(P.ResumeSessionRequest.type, this.v2Servers({ ...params, replayFrom: { type: 'start' } } as acp.ResumeSessionRequest), token));
     } finally {
-      if (!this.replays.get(params.sessionId)) this.cutReplays.add(params.sessionId);
-      this.replays.delete(params.sessionId);
+      answered();
     }
   }
   /**
@@ -400,7 +399,7 @@ export class AcpConnection {
    * history shown may stop short of the session's end. Asked once, after the load's updates were handled.
    */
   replayCut(sessionId: string): boolean {
-    return this.cutReplays.delete(sessionId);
+    return this.replays.cut(sessionId);
   }
   async resumeSession(params: acp.ResumeSessionRequest, token?: CancellationToken) {
     return this.fromV2(await this.call(P.ResumeSessionRequest.type, this.v2Servers(params), token));
