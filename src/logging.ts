@@ -12,6 +12,8 @@ const RECENT_LINES = 1000;
  */
 export class Logs {
   private readonly recent: string[] = [];
+  /** Lines written since the start: the number of the next line. */
+  private written = 0;
 
   constructor(private readonly secrets: () => readonly string[]) {}
 
@@ -37,6 +39,7 @@ export class Logs {
         return (...args: unknown[]) => {
           const clean = args.map(scrubArg);
           this.recent.push(`[${name}] ${clean.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join(' ')}`);
+          this.written++;
           if (this.recent.length > RECENT_LINES) this.recent.splice(0, this.recent.length - RECENT_LINES);
           return (v as (...a: unknown[]) => unknown).apply(target, clean);
         };
@@ -47,5 +50,15 @@ export class Logs {
   /** The last lines written to any channel, as written (redacted). */
   lines(): readonly string[] {
     return [...this.recent];
+  }
+
+  /** How many lines were written since the start (a mark for `linesSince`). */
+  mark(): number {
+    return this.written;
+  }
+
+  /** The lines written after `mark` that are still kept (the last 1,000 are). */
+  linesSince(mark: number): readonly string[] {
+    return this.recent.slice(Math.max(0, this.recent.length - (this.written - mark)));
   }
 }

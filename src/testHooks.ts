@@ -88,6 +88,9 @@ export interface TestHooks {
   setSessionRootDialog(answer: ((shown: ShownDialog) => Promise<string | undefined>) | undefined): void;
   /** The last lines written to any of the extension's output channels (after redaction). */
   logLines(): readonly string[];
+  /** A mark in the log (lines written so far), and the lines written after one: a full buffer drops old lines, never new ones. */
+  logMark(): number;
+  logLinesSince(mark: number): readonly string[];
   launchSpec(agentId: string): Promise<SpawnSpec>;
   /** Opens a new session as when no folder is open (the session gets a scratch root). */
   openChatWithoutFolder(agentId: string): ChatPanel;
@@ -215,6 +218,8 @@ export function testHooks(ctx: Ctx): TestHooks {
         ? async (message, options, ...items) => await answer({ kind: 'modal', message, ...(options.detail !== undefined ? { detail: options.detail } : {}), items })
         : defaults.rootModal),
     logLines: () => ctx.logs.lines(),
+    logMark: () => ctx.logs.mark(),
+    logLinesSince: (mark) => ctx.logs.linesSince(mark),
     openChatWithoutFolder: (id) => ctx.panels.open(ctx.agent(id), NO_FOLDER),
     launchSpec: async (id) => await ctx.agents.launchSpec(ctx.agent(id), ctx.workspaceCwd()),
     setElicitationUi: (ui) => void (ctx.elicitation.ui = ui ?? defaults.elicitationUi),

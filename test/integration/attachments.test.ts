@@ -156,7 +156,7 @@ describe('Prompt attachments by promptCapabilities', function () {
     const a = await api();
     const panel = a.openChat('fake-default');
     await waitForStatus(panel, 'connected', connected);
-    const logBefore = a.testing.logLines().length;
+    const logBefore = a.testing.logMark();
     const outside = vscode.Uri.file(path.join(os.tmpdir(), `acp-never-attached-${process.pid}.txt`));
     fs.writeFileSync(outside.fsPath, 'secret');
     // What the host tells the webview (the composer's note is the user's "said"), seen where the
@@ -183,7 +183,7 @@ describe('Prompt attachments by promptCapabilities', function () {
         { type: 'text', text: 'webview send' },
         { type: 'resource_link', uri: fileUri.toString(), name: 'greet.ts' },
       ], 'the file inside went; the outside one did not');
-      assert.ok(a.testing.logLines().slice(logBefore).some((l) => l.includes('left out 1 attachment(s) this panel was never given')), 'and the log says so');
+      assert.ok(a.testing.logLinesSince(logBefore).some((l) => l.includes('left out 1 attachment(s) this panel was never given')), 'and the log says so');
       const notes = posted.filter((m): m is { type: 'composerNote'; text: string } => (m as { type?: unknown }).type === 'composerNote');
       assert.equal(notes.length, 1, 'the composer shows one note');
       assert.match(notes[0]!.text, /^never-attached\.txt was not sent: it was not attached here, and it is outside the session's folders/, 'naming the file left out, not the one sent');

@@ -136,7 +136,7 @@ describe('Data at rest: the index and the archive survive damage, a full disk, t
   it('two windows writing one index at the same instant, through the store lock: no session of either is lost', async () => {
     const a = await api();
     const file = path.join(a.testing.storagePath(), 'sessions.json');
-    const logBefore = a.testing.logLines().length;
+    const logBefore = a.testing.logMark();
     const rounds = 100;
     // The other window: each round a window opens, adds its session, writes the index and closes.
     const other = otherWindow(['index', file, 'outside', String(rounds)]);
@@ -160,7 +160,7 @@ describe('Data at rest: the index and the archive survive damage, a full disk, t
     assert.deepEqual(lost, [], `${lost.length} of the other window's ${rounds} sessions lost (this window wrote ${writes} times meanwhile)`);
     for (const p of panels) assert.ok(ids.has(p.session.id!), 'this window’s sessions are kept');
     assert.equal(a.testing.sessions('race').length, rounds, 'and this window knows all of the other’s');
-    assert.deepEqual([...log, ...lockLines(a.testing.logLines().slice(logBefore))], [], 'every write of both had the lock');
+    assert.deepEqual([...log, ...lockLines(a.testing.logLinesSince(logBefore))], [], 'every write of both had the lock');
     assert.equal(fs.existsSync(lockPathOf(file)), false, 'no lock left behind');
   });
 
@@ -174,12 +174,12 @@ describe('Data at rest: the index and the archive survive damage, a full disk, t
     holder.kill('SIGKILL');
     await exited;
     assert.ok(fs.statSync(lockPathOf(file)).isDirectory(), 'the killed window left its lock');
-    const logBefore = a.testing.logLines().length;
+    const logBefore = a.testing.logMark();
     const panel = a.openChat('fake-default');
     await waitForStatus(panel, 'connected', connected);
     await a.testing.flushStores();
     assert.ok(entriesIn(file).some((e) => e.sessionId === panel.session.id), 'the new session is in the index');
-    assert.deepEqual(lockLines(a.testing.logLines().slice(logBefore)), [], 'taken over within the wait, not written without the lock');
+    assert.deepEqual(lockLines(a.testing.logLinesSince(logBefore)), [], 'taken over within the wait, not written without the lock');
     assert.equal(fs.existsSync(lockPathOf(file)), false, 'and released');
   });
 

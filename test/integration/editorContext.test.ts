@@ -312,7 +312,7 @@ describe('Editor context: a real agent reads the editor through the extension’
     const file = path.join(dir, 'settings.json');
     const hadDir = fs.existsSync(dir);
     const prior = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-    const sent = (from: number) => a.testing.logLines().slice(from).filter((l) => /MCP servers sent: .*vscode-editor/.test(l)).length;
+    const sent = (from: number) => a.testing.logLinesSince(from).filter((l) => /MCP servers sent: .*vscode-editor/.test(l)).length;
     try {
       await cfg.update('trace', 'verbose', vscode.ConfigurationTarget.Global);
       fs.mkdirSync(dir, { recursive: true });
@@ -320,7 +320,7 @@ describe('Editor context: a real agent reads the editor through the extension’
       await vscode.commands.executeCommand('acpAgents.refreshSessions');
       await waitFor('the log to say the folder’s value is ignored', () => a.testing.logLines().some((l) => /sets acpAgents\.editorContext; it is ignored/.test(l)) || undefined);
       await a.testing.stopAllAgents();
-      let from = a.testing.logLines().length;
+      let from = a.testing.logMark();
       const panel = a.openChat('demo');
       await waitForStatus(panel, 'connected', connected);
       assert.equal(sent(from), 1, 'handed despite the folder’s false');
@@ -332,7 +332,7 @@ describe('Editor context: a real agent reads the editor through the extension’
       panel.panel.dispose();
 
       await cfg.update('editorContext', false, vscode.ConfigurationTarget.Global);
-      from = a.testing.logLines().length;
+      from = a.testing.logMark();
       const off = a.openChat('demo');
       await waitForStatus(off, 'connected', connected);
       assert.equal(sent(from), 0, 'the user turned it off');

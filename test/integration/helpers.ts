@@ -124,12 +124,12 @@ export function allowOnce(panel: ChatPanel): { asked: PermissionItem[]; stop(): 
 }
 
 /**
- * A log line still to come: counts the lines that `test` matches now, and `wait` resolves with the
- * first one after them — the positive signal a decision was made (the log keeps its last 1000 lines,
- * so they are counted, never indexed).
+ * A log line still to come: `wait` resolves with a line `test` matches, written after this call —
+ * the positive signal a decision was made.
  */
 export function nextLogLine(a: TestApi, test: (line: string) => boolean): { wait(what: string): Promise<string> } {
-  const matching = () => a.testing.logLines().filter(test);
-  const seen = matching().length;
-  return { wait: (what) => waitFor(what, () => (matching().length > seen ? matching().at(-1) : undefined)) };
+  // Lines after a mark, not a count of matches: the log keeps only its last 1,000 lines, so once it is full an old match
+  // can drop out as the new one comes (once, in a full run, that hid the line waited for).
+  const mark = a.testing.logMark();
+  return { wait: (what) => waitFor(what, () => a.testing.logLinesSince(mark).filter(test).at(-1)) };
 }
