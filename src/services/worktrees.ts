@@ -262,7 +262,7 @@ export class Worktrees {
     }
     // The branch's configured merge options could add a strategy program, a squash or signing: emptied.
     const options: [string, string][] = [[`branch.${into}.mergeOptions`, '']];
-    const r = await git.change(['merge', '-s', 'ort', '--no-ff', '--commit', '--no-squash', '--no-autostash', '--no-edit', '--no-stat', '--no-verify', '--no-verify-signatures', '--no-gpg-sign', '-m', l10n.t('Merge branch \'{0}\' (an ACP agent session\'s worktree)', wt.branch), ref], { overrides: options });
+    const r = await git.change(['merge', '-s', 'ort', '--no-ff', '--commit', '--no-squash', '--no-autostash', '--no-edit', '--no-stat', '--no-verify', '--no-verify-signatures', '--no-gpg-sign', '-m', l10n.t('Merge branch \'{0}\' (an ACP agent session\'s worktree)', wt.branch), ref], { overrides: [...options, ...(await identity(git))] });
     if (r.code === 0) {
       this.log(`merged ${wt.branch} into ${into} at ${wt.repoTop}`);
       return { kind: 'merged', into, committed };
@@ -352,9 +352,7 @@ export class Worktrees {
     if (!changed.length) return 0;
     const add = await git.change(['add', '--all', '--', '.'], { cwd: wt.dir });
     if (add.code !== 0) return l10n.t('Git did not stage the changes in {0}: {1}', forMessage(wt.dir, 500), gitWords(add));
-    // No identity configured: the commit is still made, under the extension's name.
-    const who = (await git.change(['var', 'GIT_COMMITTER_IDENT'])).code === 0 ? [] : ['-c', 'user.name=ACP Agents', '-c', 'user.email=acp-agents@localhost'];
-    const c = await git.change([...who, 'commit', '--no-verify', '--quiet', '-m', message], { cwd: wt.dir });
+    const c = await git.change(['commit', '--no-verify', '--quiet', '-m', message], { cwd: wt.dir, overrides: await identity(git) });
     if (c.code !== 0) return l10n.t('Git did not commit the changes in {0}: {1}', forMessage(wt.dir, 500), gitWords(c));
     return changed.length;
   }
@@ -402,6 +400,15 @@ export class Worktrees {
   reload(): void {
     this.list = read(this.file, this.log);
   }
+}
+
+/** Without a git identity (a fresh machine) a commit is still made, under the extension's name; else none is given. */
+async function identity(git: SafeGit): Promise<[string, string][]> {
+  if ((await git.change(['var', 'GIT_COMMITTER_IDENT'])).code === 0) return [];
+  return [
+    ['user.name', 'ACP Agents'],
+    ['user.email', 'acp-agents@localhost'],
+  ];
 }
 
 /** The branch HEAD is on (its full ref read, so a tag of the same name cannot shorten it); undefined when detached. */

@@ -136,6 +136,25 @@ describe('session worktrees: made, merged back, kept and discarded through the h
     assert.deepEqual(await wts.mergeBack(wt, 'again'), { kind: 'nothing', into: 'main' });
   });
 
+  it('with no git identity (a fresh machine), Merge back still commits and merges, under the extension’s name', async () => {
+    const saved = { GIT_CONFIG_GLOBAL: process.env.GIT_CONFIG_GLOBAL, GIT_CONFIG_NOSYSTEM: process.env.GIT_CONFIG_NOSYSTEM, EMAIL: process.env.EMAIL };
+    try {
+      process.env.GIT_CONFIG_GLOBAL = path.join(tmp, 'no-global-config');
+      process.env.GIT_CONFIG_NOSYSTEM = '1';
+      delete process.env.EMAIL;
+      git(repo, 'config', '--unset', 'user.email');
+      git(repo, 'config', '--unset', 'user.name');
+      const wt = await make('acp/anonymous');
+      write(wt.dir, 'shared.txt', 'by nobody in particular\n');
+      assert.equal((await wts.mergeBack(wt, 'Work')).kind, 'merged');
+      assert.equal(read(repo, 'shared.txt'), 'by nobody in particular\n');
+      assert.equal(git(repo, 'log', '-2', '--format=%an <%ae>').trim(), 'ACP Agents <acp-agents@localhost>\nACP Agents <acp-agents@localhost>');
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  });
+
   it('Merge back with a conflict leaves the conflict (markers) in the checkout for the merge editor; with local changes in the way git refuses and the checkout is as it was', async () => {
     const wt = await make('acp/conflict');
     write(wt.dir, 'shared.txt', 'the agent’s line\n');
