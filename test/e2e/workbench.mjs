@@ -78,6 +78,10 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   const input = page.locator('.quick-input-widget input');
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  // Among the rows that contain the title, the one whose label is the title (its category and "…" aside), when
+  // there is one: "ACP: New Session" must not run "ACP: New Session in a Worktree…".
+  const exact = new RegExp(`^\\s*(?:[^:]+: )?${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:…|\\.\\.\\.)?\\s*$`);
+  const exactRow = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
   for (;;) {
     await focusWorkbench(page);
     await page.keyboard.press('F1');
@@ -88,7 +92,7 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
       await input.fill(`>${title}`, { timeout: 5_000 });
       await row.waitFor({ timeout: 5_000 });
       // A row that takes no click (once, a walkthrough page in front kept it 30 s) is tried again too.
-      await row.click({ timeout: 5_000 });
+      await ((await exactRow.count()) > 0 ? exactRow : row).click({ timeout: 5_000 });
       return;
     } catch (err) {
       if (Date.now() > deadline) throw err;
