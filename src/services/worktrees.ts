@@ -199,9 +199,10 @@ export class Worktrees {
       baseLabel = start.branch;
     }
     const where = this.where();
-    // Inside the repository or a workspace folder, other sessions' folders would hold it.
-    const holder = [git.repo.top, ...this.workspace()].find((f) => overlaps(where, f));
-    if (holder) throw new WorktreeError(l10n.t('Worktrees cannot be made in {0}: it is inside {1} (or holds it). Choose another folder in acpAgents.worktreeFolder.', forMessage(where, 500), forMessage(holder, 500)));
+    // Inside the repository or a workspace folder, other sessions' folders would hold it (one of our worktrees
+    // added to the workspace is inside the folder, not around it).
+    const holder = [git.repo.top, ...this.workspace()].find((f) => isInside(where, f) || isInside(realPathLoose(where), realPathLoose(f)));
+    if (holder) throw new WorktreeError(l10n.t('Worktrees cannot be made in {0}: it is inside {1}. Choose another folder in acpAgents.worktreeFolder.', forMessage(where, 500), forMessage(holder, 500)));
     const common = await git.change(['rev-parse', '--path-format=absolute', '--git-common-dir']);
     if (common.code !== 0) throw new WorktreeError(l10n.t('Git did not make the worktree: {0}', gitWords(common)));
     const parent = path.join(where, `${slug(path.basename(git.repo.top))}-${crypto.createHash('sha256').update(path.resolve(common.stdout.trim())).digest('hex').slice(0, 8)}`);

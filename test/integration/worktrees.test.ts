@@ -195,8 +195,12 @@ describe('Sessions in git worktrees', function () {
       const w3 = await worktreeOf('acp/three');
       assert.deepEqual(newSessions(w3.dir).at(-1)!.msg.params.additionalDirectories, [second()], 'neither the checkout nor the other worktree');
     } finally {
-      vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.findIndex((f) => f.uri.fsPath === w1.dir), 1);
-      await waitFor('the worktree out of the workspace again', () => (vscode.workspace.workspaceFolders?.length === 2 ? true : undefined));
+      // VS Code refuses a change of the folders until it confirmed the last one: asked again until it takes it.
+      const at = vscode.workspace.workspaceFolders!.findIndex((f) => f.uri.fsPath === w1.dir);
+      await waitFor(`the removal of folder ${at} accepted`, () => vscode.workspace.updateWorkspaceFolders(at, 1) || undefined);
+      await waitFor('the worktree out of the workspace again', () => (vscode.workspace.workspaceFolders?.length === 2 ? true : undefined)).catch((err) => {
+        throw new Error(`${String(err)}; folders: ${vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath).join(' | ')}`);
+      });
     }
 
     // Discard with uncommitted work: the confirmation names it.
