@@ -148,7 +148,9 @@ describe('session worktrees: made, merged back, kept and discarded through the h
       write(wt.dir, 'shared.txt', 'by nobody in particular\n');
       assert.equal((await wts.mergeBack(wt, 'Work')).kind, 'merged');
       assert.equal(read(repo, 'shared.txt'), 'by nobody in particular\n');
-      assert.equal(git(repo, 'log', '-2', '--format=%an <%ae>').trim(), 'ACP Agents <acp-agents@localhost>\nACP Agents <acp-agents@localhost>');
+      // The merge commit, and the worktree's commit it merged (its second parent).
+      const who = (rev: string) => git(repo, 'log', '-1', '--format=%an <%ae>', rev).trim();
+      assert.deepEqual([who('HEAD'), who('HEAD^2')], ['ACP Agents <acp-agents@localhost>', 'ACP Agents <acp-agents@localhost>']);
     } finally {
       for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
       else process.env[k] = v;
