@@ -744,6 +744,8 @@ describe('e2e: the chat panel', function () {
     // Saved as a person does: Ctrl+S, a path typed in VS Code's Save As box, Enter.
     // (Its heading, the first prompt, matches nothing the @-mention test below types.)
     const saved = path.join(tmp, 'workspace', 'exported-conversation.md');
+    // Into the document first: once, on a loaded machine, the keys still went to the panel beside it.
+    await page.locator('.editor-instance .monaco-editor .view-lines', { hasText: 'Noted: greet stays stable.' }).first().click();
     await page.keyboard.press('Control+S');
     // The dialog lists the workspace folder once it is ready (a path typed before would be overwritten by its suggestion).
     const dialog = page.locator('.quick-input-widget');

@@ -399,7 +399,12 @@ describe('e2e: the native dialogs, clicked', function () {
       assert.equal(fs.readFileSync(shared, 'utf8'), 'base line\n', 'the checkout is untouched');
 
       await runCommand(page, 'ACP Agents: Focus on Sessions View');
-      await page.locator('#workbench\\.parts\\.sidebar .monaco-list-row', { hasText: 'branch acp/e2e' }).waitFor({ timeout: 20_000 });
+      // The earlier tests' sessions fill the view (its rows outside the viewport are not drawn): all collapsed,
+      // then this agent's opened.
+      const sidebar = page.locator('#workbench\\.parts\\.sidebar');
+      await sidebar.locator('.action-label[aria-label="Collapse All"]').click();
+      await sidebar.locator('.monaco-list-row', { hasText: 'Fake: worktree' }).click();
+      await sidebar.locator('.monaco-list-row', { hasText: 'branch acp/e2e' }).waitFor({ timeout: 20_000 });
       await screenshot(page, 'worktree-session-row');
 
       // Finish, from the panel: Merge Back, confirmed in the modal.

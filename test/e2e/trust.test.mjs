@@ -57,7 +57,8 @@ describe('e2e: an untrusted workspace spawns no agent', function () {
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill('>ACP: New Session');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'ACP: New Session' }).first().click({ timeout: 60_000 });
+    // The row of "ACP: New Session…" itself, not of "ACP: New Session in a Worktree…".
+    await page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^\s*ACP: New Session…\s*$/ }) }).first().click({ timeout: 60_000 });
     await pick(page, 'Demo Agent');
     await webviewFrame(page).locator('.status-text', { hasText: 'Connected to' }).waitFor({ timeout: 30_000 });
     assert.ok(fs.existsSync(record()), 'the agent started once the folder was trusted');
