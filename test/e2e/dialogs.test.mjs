@@ -402,7 +402,7 @@ describe('e2e: the native dialogs, clicked', function () {
       // The earlier tests' sessions fill the view (its rows outside the viewport are not drawn): all collapsed,
       // then this agent's opened.
       const sidebar = page.locator('#workbench\\.parts\\.sidebar');
-      await sidebar.locator('.action-label[aria-label="Collapse All"]').click();
+      await sidebar.locator('.action-label[aria-label="Collapse All"]').first().click();
       await sidebar.locator('.monaco-list-row', { hasText: 'Fake: worktree' }).click();
       await sidebar.locator('.monaco-list-row', { hasText: 'branch acp/e2e' }).waitFor({ timeout: 20_000 });
       await screenshot(page, 'worktree-session-row');
