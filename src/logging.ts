@@ -3,6 +3,8 @@ import { redact } from './agents/redact';
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
 const RECENT_LINES = 1000;
+/** How long a shown channel may take to appear before it is shown once more. */
+const SHOW_AGAIN_MS = 2000;
 
 /**
  * Every output channel the extension writes, created in one place: whatever is
@@ -35,6 +37,7 @@ export class Logs {
     return new Proxy(ch, {
       get: (target, prop, receiver) => {
         const v = Reflect.get(target, prop, receiver) as unknown;
+        if (prop === 'show' && typeof v === 'function') return (...args: unknown[]) => this.show(name, () => (v as (...a: unknown[]) => unknown).apply(target, args));
         if (typeof prop !== 'string' || !LEVELS.has(prop) || typeof v !== 'function') return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
         return (...args: unknown[]) => {
           const clean = args.map(scrubArg);
@@ -45,6 +48,19 @@ export class Logs {
         };
       },
     });
+  }
+
+  /**
+   * Shows a channel, and once more if it is not on screen soon after: under load, VS Code 1.96's workbench
+   * drops a channel's first reveal now and then (the Output view never opens; a second show opens it).
+   */
+  private show(name: string, show: () => unknown): void {
+    show();
+    const bare = (s: string) => s.replace(/[^A-Za-z0-9]/g, '');
+    const shown = () => vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'output' && bare(decodeURIComponent(e.document.uri.toString())).includes(bare(name)));
+    setTimeout(() => {
+      if (!shown()) show();
+    }, SHOW_AGAIN_MS);
   }
 
   /** The last lines written to any channel, as written (redacted). */
